@@ -1,0 +1,40 @@
+// OpenCL platform/device discovery and selection by spec (DESIGN.md):
+// amd | nvidia | intel | cpu | gpu | pocl | P:D | name substring, case-insensitive,
+// with vendor aliases; the environment variable OCL_SP_DEVICE is the default spec.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "cl/cl.hpp"
+
+namespace ocl_sp {
+
+struct DeviceEntry {
+  int platform_index = 0, device_index = 0;  // "P:D"
+  cl::Platform platform;
+  cl::Device device;
+  std::string platform_name, platform_vendor;
+  std::string name, vendor, driver_version, device_version, opencl_c_version;
+  std::string type;  // gpu | cpu | accelerator | other
+  unsigned compute_units = 0;
+  unsigned long long global_mem = 0, local_mem = 0, max_alloc = 0;
+  size_t max_work_group = 0;
+  std::string id() const { return std::to_string(platform_index) + ":" + std::to_string(device_index); }
+  std::string vendor_key() const;  // amd | nvidia | intel | pocl | other
+};
+
+// Every device of every platform; empty when no ICD/platform is installed.
+std::vector<DeviceEntry> list_devices();
+
+// Does the device match one spec word (no defaulting)?
+bool device_matches(const DeviceEntry& d, const std::string& spec);
+
+// The device for a spec: explicit spec, else $OCL_SP_DEVICE, else the first GPU,
+// else the first CPU device. Throws RuntimeError listing the devices present when
+// nothing matches, and RuntimeError with install hints when there is no platform.
+DeviceEntry select_device(const std::string& spec);
+
+// Help text for "no OpenCL platform found".
+std::string no_platform_hint();
+
+}  // namespace ocl_sp

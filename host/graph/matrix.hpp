@@ -1,0 +1,75 @@
+// Dense n x n distance matrix for the two value types (int32, float32) and the
+// INF rules of DESIGN.md: unreachable is 2^30-1 for int32 and +inf for float32.
+// Kernels and CPU solvers keep values exact with the normalisation in norm().
+#pragma once
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace ocl_sp {
+
+enum class ValueType { int32, float32 };
+
+inline const char* to_string(ValueType t) { return t == ValueType::int32 ? "int32" : "float32"; }
+
+template <typename T>
+struct ValueTraits;
+
+template <>
+struct ValueTraits<int32_t> {
+  static constexpr ValueType type = ValueType::int32;
+  static constexpr int32_t inf = 1073741823;  // 2^30 - 1, the course format's INF
+  // A finite int32 distance never reaches kFiniteLimit: inputs whose path lengths
+  // could are refused (check_int32_range). Sums involving INF land in
+  // [INF - limit, INF + limit] and are mapped back to INF by norm().
+  static constexpr int32_t finite_limit = 1 << 29;
+  // Saturating store rule used everywhere a value is written: anything at or above
+  // finite_limit is unreachable; values below -finite_limit (only reachable when a
+  // negative cycle drives them down) are clamped so no sum can overflow.
+  static int32_t norm(int32_t v) {
+    return v >= finite_limit ? inf : (v < -finite_limit ? -finite_limit : v);
+  }
+  static const char* name() { return "int32"; }
+};
+
+template <>
+struct ValueTraits<float> {
+  static constexpr ValueType type = ValueType::float32;
+  static constexpr float inf = std::numeric_limits<float>::infinity();
+  static float norm(float v) { return v; }
+  static const char* name() { return "float32"; }
+};
+
+template <typename T>
+class DistMatrix {
+ public:
+  DistMatrix() = default;
+  explicit DistMatrix(int64_t n, T fill = ValueTraits<T>::inf)
+      : n_(n), a_(static_cast<size_t>(n * n), fill) {}
+  int64_t n() const { return n_; }
+  T& operator()(int64_t i, int64_t j) { return a_[static_cast<size_t>(i * n_ + j)]; }
+  T operator()(int64_t i, int64_t j) const { return a_[static_cast<size_t>(i * n_ + j)]; }
+  T* data() { return a_.data(); }
+  const T* data() const { return a_.data(); }
+  std::vector<T>& values() { return a_; }
+  const std::vector<T>& values() const { return a_; }
+  bool operator==(const DistMatrix& o) const { return n_ == o.n_ && a_ == o.a_; }
+
+ private:
+  int64_t n_ = 0;
+  std::vector<T> a_;
+};
+
+// Path matrix beside the distances: via(i,j) is an intermediate vertex of the
+// recorded shortest i->j path, -1 when that path is the direct edge (or i == j, or
+// no path). hops(i,j) is the number of edges of that path; ties in distance are
+// broken by fewer hops, which makes the recursive expansion terminate even with
+// zero-weight cycles.
+struct PathMatrix {
+  int64_t n = 0;
+  std::vector<int32_t> via;
+  std::vector<int32_t> hops;
+};
+
+}  // namespace ocl_sp

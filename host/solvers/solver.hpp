@@ -1,0 +1,74 @@
+// The Solver interface: one object per algorithm x backend, built once (device,
+// program, tunables) and then run on any number of matrices. The same objects
+// serve `ocl_sp` solves, `bench`, `sweep` and the tests, so what is measured is
+// what users run.
+#pragma once
+#include <map>
+#include <memory>
+#include <string>
+
+#include "graph/matrix.hpp"
+
+namespace ocl_sp {
+
+enum class Algo { fw, squaring, fw_naive };
+enum class Backend { opencl, openmp, serial };
+
+const char* to_string(Algo a);
+const char* to_string(Backend b);
+Algo parse_algo(const std::string& s);        // UsageError if unknown
+Backend parse_backend(const std::string& s);  // UsageError if unknown
+
+// Kernel / tile parameters by name, passed to kernels as -DNAME=value:
+// WG (squaring work-group edge T), BLOCK (fw block edge), and whatever further
+// tunables a variant declares. Absent means "use the default".
+using Tunables = std::map<std::string, int>;
+std::string to_string(const Tunables& t);  // "BLOCK=64 WG=16"
+
+// Set once when the solver is built.
+struct SolverInfo {
+  std::string algo, backend;
+  std::string device = "cpu", vendor, driver;  // OpenCL device or the host CPU
+  Tunables params;                              // effective values
+  std::string params_source = "built-in";       // built-in | tuned (file) | command line
+  double t_o = 0;                               // set-up seconds (context, JIT / cache)
+  std::string cache = "n/a";                    // program cache: hit | miss | n/a
+};
+
+// Per solve().
+struct RunStats {
+  double t_h = 0;           // host<->device transfers, seconds
+  double t_k = 0;           // kernels (profiling events) or CPU compute, seconds
+  double total = 0;         // wall time of solve(), seconds
+  int products = 0;         // squaring: (min,+) products executed
+  int kernel_launches = 0;  // OpenCL launches
+  double relaxations = 0;   // d = min(d, a + b) operations counted, not padded
+};
+
+template <typename T>
+class Solver {
+ public:
+  virtual ~Solver() = default;
+  virtual const SolverInfo& info() const = 0;
+  // Replaces d (adjacency: 0 diagonal, INF for no edge) by the distances.
+  // When paths is non-null it is filled too. Throws NegativeCycleError.
+  virtual RunStats solve(DistMatrix<T>& d, PathMatrix* paths) = 0;
+};
+
+struct SolverSpec {
+  Algo algo = Algo::fw;
+  Backend backend = Backend::opencl;
+  std::string device;  // OpenCL device spec (DESIGN.md); empty = default order
+  Tunables params;     // from the command line; override tuned/built-in values
+  bool use_tuned = true;
+};
+
+// Builds the solver; UsageError for impossible combinations (e.g. fw-naive on
+// openmp) and parameters the device cannot take, RuntimeError for device failures.
+template <typename T>
+std::unique_ptr<Solver<T>> make_solver(const SolverSpec& spec);
+
+// Relaxation count of one solve (n^3 for FW; n^3 per product for squaring).
+double relaxation_count(Algo a, int64_t n, int products);
+
+}  // namespace ocl_sp
