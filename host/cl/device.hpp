@@ -37,4 +37,13 @@ DeviceEntry select_device(const std::string& spec);
 // Help text for "no OpenCL platform found".
 std::string no_platform_hint();
 
+// The selection rule of select_device() over a given list, with no OpenCL calls, so
+// it can be tested without hardware (entries need only their strings and indices).
+// A spec may combine words with ',' ("amd,gpu"): a device must match every word.
+// Throws RuntimeError listing `devices` when nothing matches (or the list is empty).
+DeviceEntry select_from(const std::vector<DeviceEntry>& devices, const std::string& spec);
+
+// "  0:0  NAME  [pocl, cpu, PLATFORM]" lines, one per device, for messages.
+std::string describe_devices(const std::vector<DeviceEntry>& devices);
+
 }  // namespace ocl_sp

@@ -2,7 +2,9 @@
 // development) and program building with an on-disk binary cache keyed by source,
 // options, platform/device name, driver version and ocl_sp version.
 #pragma once
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "cl/cl.hpp"
 
@@ -14,7 +16,10 @@ std::string kernel_source(const std::string& file);
 struct BuiltProgram {
   cl::Program program;
   bool cache_hit = false;
-  double seconds = 0;  // build or load time
+  double seconds = 0;        // build or load time
+  std::string cache = "n/a";  // hit | miss | n/a (cache disabled), as SolverInfo::cache
+  std::string cache_file;     // the entry read or written; empty when disabled
+  std::string cache_note;     // why a present entry was not used, or why writing failed
 };
 
 // Builds `files` (concatenated in order, e.g. {"common.cl", "fw_blocked.cl"}) for
@@ -26,5 +31,11 @@ BuiltProgram build_program(const cl::Context& ctx, const cl::Device& dev,
                            const std::vector<std::string>& files, const std::string& options);
 
 std::string cache_dir();  // the folder used (may not exist yet)
+
+// True unless OCL_SP_NO_CACHE is set (to anything but "" or "0").
+bool cache_enabled();
+
+// 64-bit FNV-1a, the cache key hash.
+uint64_t fnv1a64(const std::string& s);
 
 }  // namespace ocl_sp

@@ -15,6 +15,17 @@ struct Edge {
   double w = 1;  // exact for every int32 weight; float inputs keep their value
 };
 
+// Largest vertex count a reader accepts: a dense n x n matrix
+// beyond this (160 GB of int32) cannot be solved, so a bigger header is taken as a
+// malformed file rather than an allocation request.
+constexpr int64_t kMaxVertices = 200000;
+// Largest n generate_random accepts: at the default density 10% of the n^2
+// pairs are edges, 24 GB of edge list at this size.
+constexpr int64_t kMaxGeneratedVertices = 100000;
+// Largest |weight| the generator draws (before --negative potentials, which at
+// most double it): exact in float32 and far from the int32 limit per edge.
+constexpr int64_t kMaxGeneratorWeight = int64_t{1} << 24;
+
 struct Graph {
   int64_t n = 0;
   std::vector<Edge> edges;
@@ -22,16 +33,31 @@ struct Graph {
   bool integer_weights() const;  // every weight is an integer (int32 allowed)
 };
 
-// Random directed graph, the same on every machine for the same parameters.
+// Random directed graph, the same on every machine, compiler and thread count for
+// the same parameters (own xoshiro256** streams, one per row, integer-only draws).
+// Each ordered pair (i, j), i != j, is an edge with probability `density`; weights
+// are uniform integers in [wlo, whi]. Edges come out sorted by (u, v).
+// With `negative`, each vertex gets a potential p(v) uniform in [0, P] with
+// P = max(1, whi), and an edge weighs w + p(u) - p(v) with w drawn from
+// [max(0, wlo), whi]: every cycle keeps its non-negative length (the potentials
+// cancel around it) while roughly a sixth of the edges become negative; weights
+// then lie in [max(0, wlo) - P, whi + P].
 struct GeneratorParams {
   int64_t n = 0;
   uint64_t seed = 0;
-  double density = 0.0;  // edge probability; <= 0 means the documented default
+  double density = 0.0;  // edge probability in (0, 1]; exactly 0 means default_density(n)
   int64_t wlo = 1, whi = 100;
   bool negative = false;  // add negative edges, never a negative cycle
 };
+// Default edge probability: min(1, max(0.1, 20 / n)). Small graphs get about 20
+// out-edges per vertex (complete up to n = 20), large ones 10% of all pairs, so
+// nearly every pair is reachable and shortest paths still take several hops.
 double default_density(int64_t n);
-Graph generate_random(const GeneratorParams& p);
+// UsageError unless 1 <= n <= kMaxGeneratedVertices, density is 0 (default) or
+// in (0, 1], wlo <= whi, |wlo|, |whi| <= kMaxGeneratorWeight, and with
+// `negative` whi >= 0.
+void validate(const GeneratorParams& p);
+Graph generate_random(const GeneratorParams& p);  // validates first
 
 // Refuse (UsageError) an int32 solve when some path length could leave the exact
 // range: the sum of the n-1 largest |w| must stay below the finite limit.

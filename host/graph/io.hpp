@@ -2,7 +2,9 @@
 // path matrix writers (bin, npy, csv). Readers are strict: malformed input is a
 // UsageError naming the file and the line (or byte offset). Writers are atomic.
 #pragma once
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "graph/graph.hpp"
 #include "graph/matrix.hpp"
@@ -14,11 +16,20 @@ enum class OutputFormat { automatic, bin, npy, csv };
 
 InputFormat parse_input_format(const std::string& s);    // UsageError if unknown
 OutputFormat parse_output_format(const std::string& s);  // UsageError if unknown
-InputFormat detect_input_format(const std::string& path);    // by extension
-OutputFormat detect_output_format(const std::string& path);  // by extension
+// By extension (case-insensitive): .bin, .gr, .mtx, .txt/.edges/.el; .bin, .npy,
+// .csv. An unknown extension is a UsageError that suggests --format /
+// --output-format.
+InputFormat detect_input_format(const std::string& path);
+OutputFormat detect_output_format(const std::string& path);
+const char* to_string(InputFormat f);   // "auto", "bin", "gr", "mtx", "edges"
+const char* to_string(OutputFormat f);  // "auto", "bin", "npy", "csv"
 
+// Missing or unreadable file: UsageError "cannot open 'path': reason". Vertex
+// counts above kMaxVertices are refused as malformed.
 Graph read_graph(const std::string& path, InputFormat fmt = InputFormat::automatic);
-void write_graph_bin(const Graph& g, const std::string& path);  // course format
+// Course format; UsageError (before anything is written) for weights that are
+// not int32 integers or more than INT32_MAX edges.
+void write_graph_bin(const Graph& g, const std::string& path);
 
 // Distances: bin = n*n int32/float32 row-major with no header (the course output);
 // npy = numpy array (n, n) of <i4 / <f4; csv = n lines of n comma-separated values

@@ -1,0 +1,202 @@
+// OpenCL device discovery and selection (see device.hpp). Discovery goes through
+// the C API for clGetPlatformIDs so that "no ICD installed" (-1001 or zero
+// platforms) is a normal, empty answer rather than an exception; matching and
+// selection are pure functions over DeviceEntry strings.
+#include "cl/device.hpp"
+
+#include <cstdlib>
+#include <sstream>
+
+#include "cl/cl_error.hpp"
+#include "util/errors.hpp"
+#include "util/strings.hpp"
+
+namespace ocl_sp {
+
+namespace {
+
+std::string type_name(cl_device_type t) {
+  if (t & CL_DEVICE_TYPE_GPU) return "gpu";
+  if (t & CL_DEVICE_TYPE_CPU) return "cpu";
+  if (t & CL_DEVICE_TYPE_ACCELERATOR) return "accelerator";
+  return "other";
+}
+
+// Vendor words users type, mapped to vendor_key() values. Full vendor strings
+// ("Advanced Micro Devices", "AuthenticAMD", ...) are accepted as spec words too.
+std::string canonical_vendor_word(const std::string& w) {
+  if (w == "amd" || w == "advanced micro devices" || w == "advanced micro devices, inc." ||
+      w == "authenticamd")
+    return "amd";
+  if (w == "nvidia" || w == "nvidia corporation") return "nvidia";
+  if (w == "intel" || w == "intel(r) corporation" || w == "genuineintel") return "intel";
+  if (w == "pocl" || w == "portable computing language" || w == "the pocl project") return "pocl";
+  return "";
+}
+
+bool is_index_spec(const std::string& w, int& p, int& d) {
+  const auto colon = w.find(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == w.size()) return false;
+  for (size_t i = 0; i < w.size(); ++i)
+    if (i != colon && !std::isdigit(static_cast<unsigned char>(w[i]))) return false;
+  try {
+    p = std::stoi(w.substr(0, colon));
+    d = std::stoi(w.substr(colon + 1));
+  } catch (...) {
+    return false;
+  }
+  return true;
+}
+
+bool word_matches(const DeviceEntry& dev, const std::string& raw) {
+  const std::string w = lower(trim(raw));
+  if (w.empty()) return true;
+  int p = 0, d = 0;
+  if (is_index_spec(w, p, d)) return dev.platform_index == p && dev.device_index == d;
+  const std::string v = canonical_vendor_word(w);
+  if (!v.empty()) return dev.vendor_key() == v;
+  if (w == "gpu" || w == "cpu" || w == "accelerator") return dev.type == w;
+  return contains_ci(dev.name, w);
+}
+
+std::string env_spec() {
+  const char* e = std::getenv("OCL_SP_DEVICE");
+  return e ? trim(e) : "";
+}
+
+// A string property; "" where the driver refuses one (never fatal for a listing).
+std::string str_info(const cl::Device& d, cl_device_info what) {
+  try {
+    std::string s;
+    d.getInfo(what, &s);
+    while (!s.empty() && s.back() == '\0') s.pop_back();
+    return trim(s);
+  } catch (const cl::Error&) {
+    return "";
+  }
+}
+
+}  // namespace
+
+std::string DeviceEntry::vendor_key() const {
+  // The implementation decides the key: PoCL on an AMD or Intel CPU reports the
+  // CPU maker as device vendor but is still PoCL.
+  if (contains_ci(platform_name, "portable computing language") ||
+      contains_ci(platform_vendor, "pocl"))
+    return "pocl";
+  for (const std::string& s : {vendor, platform_vendor, platform_name}) {
+    if (contains_ci(s, "nvidia")) return "nvidia";
+    if (contains_ci(s, "advanced micro devices") || contains_ci(s, "authenticamd") ||
+        lower(s) == "amd" || lower(s).rfind("amd ", 0) == 0)
+      return "amd";
+    if (contains_ci(s, "intel")) return "intel";
+  }
+  return "other";
+}
+
+std::vector<DeviceEntry> list_devices() {
+  std::vector<DeviceEntry> out;
+  cl_uint np = 0;
+  cl_int err = clGetPlatformIDs(0, nullptr, &np);
+  if (err == CL_PLATFORM_NOT_FOUND_KHR || np == 0) return out;
+  if (err != CL_SUCCESS)
+    throw RuntimeError("cannot list OpenCL platforms: " + cl_error_name(err));
+  std::vector<cl_platform_id> ids(np);
+  err = clGetPlatformIDs(np, ids.data(), nullptr);
+  if (err != CL_SUCCESS) throw RuntimeError("cannot list OpenCL platforms: " + cl_error_name(err));
+  for (cl_uint pi = 0; pi < np; ++pi) {
+    cl::Platform platform(ids[pi]);
+    std::string pname, pvendor;
+    try {
+      pname = trim(platform.getInfo<CL_PLATFORM_NAME>());
+      pvendor = trim(platform.getInfo<CL_PLATFORM_VENDOR>());
+    } catch (const cl::Error&) {
+    }
+    cl_uint nd = 0;
+    err = clGetDeviceIDs(ids[pi], CL_DEVICE_TYPE_ALL, 0, nullptr, &nd);
+    if (err != CL_SUCCESS || nd == 0) continue;  // CL_DEVICE_NOT_FOUND: a platform with no device
+    std::vector<cl_device_id> dids(nd);
+    if (clGetDeviceIDs(ids[pi], CL_DEVICE_TYPE_ALL, nd, dids.data(), nullptr) != CL_SUCCESS)
+      continue;
+    for (cl_uint di = 0; di < nd; ++di) {
+      DeviceEntry e;
+      e.platform_index = static_cast<int>(pi);
+      e.device_index = static_cast<int>(di);
+      e.platform = platform;
+      e.device = cl::Device(dids[di], false);
+      e.platform_name = pname;
+      e.platform_vendor = pvendor;
+      e.name = str_info(e.device, CL_DEVICE_NAME);
+      e.vendor = str_info(e.device, CL_DEVICE_VENDOR);
+      e.driver_version = str_info(e.device, CL_DRIVER_VERSION);
+      e.device_version = str_info(e.device, CL_DEVICE_VERSION);
+      e.opencl_c_version = str_info(e.device, CL_DEVICE_OPENCL_C_VERSION);
+      try {
+        e.type = type_name(e.device.getInfo<CL_DEVICE_TYPE>());
+        e.compute_units = e.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
+        e.global_mem = e.device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
+        e.local_mem = e.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+        e.max_alloc = e.device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+        e.max_work_group = e.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+      } catch (const cl::Error&) {
+        if (e.type.empty()) e.type = "other";
+      }
+      out.push_back(std::move(e));
+    }
+  }
+  return out;
+}
+
+bool device_matches(const DeviceEntry& d, const std::string& spec) {
+  for (const std::string& w : split(spec, ','))
+    if (!word_matches(d, w)) return false;
+  return true;
+}
+
+std::string describe_devices(const std::vector<DeviceEntry>& devices) {
+  std::ostringstream os;
+  for (const auto& d : devices)
+    os << "  " << d.id() << "  " << d.name << "  [" << d.vendor_key() << ", " << d.type << ", "
+       << d.platform_name << "]\n";
+  return os.str();
+}
+
+DeviceEntry select_from(const std::vector<DeviceEntry>& devices, const std::string& spec_in) {
+  std::string spec = trim(spec_in);
+  std::string origin = "--device";
+  if (spec.empty()) {
+    spec = env_spec();
+    origin = "OCL_SP_DEVICE";
+  }
+  if (devices.empty())
+    throw RuntimeError("no OpenCL device found. " + no_platform_hint());
+  if (spec.empty()) {
+    for (const char* t : {"gpu", "cpu"})
+      for (const auto& d : devices)
+        if (d.type == t) return d;
+    return devices.front();
+  }
+  for (const auto& d : devices)
+    if (device_matches(d, spec)) return d;
+  throw RuntimeError("no OpenCL device matches '" + spec + "' (from " + origin +
+                     "); devices present:\n" + describe_devices(devices) +
+                     "Use a vendor (amd, nvidia, intel, pocl), a type (gpu, cpu), an index "
+                     "P:D or part of a device name; `ocl_sp devices` lists them.");
+}
+
+DeviceEntry select_device(const std::string& spec) {
+  const auto devices = list_devices();
+  if (devices.empty()) throw RuntimeError("no OpenCL platform found. " + no_platform_hint());
+  return select_from(devices, spec);
+}
+
+std::string no_platform_hint() {
+  return "The OpenCL ICD loader found no platform: install a driver's ICD, e.g. "
+         "`apt install pocl-opencl-icd` for the CPU, the AMD ROCm/Adrenalin or Intel compute "
+         "runtime, or the NVIDIA driver. Each installed driver needs a file in "
+         "/etc/OpenCL/vendors/ (an NVIDIA driver whose ICD file is missing needs "
+         "/etc/OpenCL/vendors/nvidia.icd containing the line libnvidia-opencl.so.1); "
+         "`clinfo -l` shows what the loader sees. Or use --backend openmp.";
+}
+
+}  // namespace ocl_sp

@@ -1,0 +1,255 @@
+// Kernel sources and program building with the on-disk binary cache (program.hpp).
+// Cache entry = "<dir>/<fnv1a64(key) hex>.oclbin":
+//   OCL_SP_PROGRAM_CACHE 1\n
+//   <key length>\n<key text>            key = version, platform, device, driver, options, source
+//   <binary length> <fnv1a64(binary) hex>\n<binary>
+// The whole key text is compared on load, so a hash collision or a stale entry
+// is a miss; a corrupt or unloadable entry is rebuilt from source and overwritten.
+#include "cl/program.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "cl/cl_error.hpp"
+#include "util/atomic_file.hpp"
+#include "util/errors.hpp"
+#include "util/timer.hpp"
+
+#ifndef OCL_SP_VERSION
+#define OCL_SP_VERSION "unknown"
+#endif
+
+namespace ocl_sp {
+
+// Generated from kernels/*.cl by cmake/embed_kernels.cmake.
+const std::map<std::string, std::string>& embedded_kernels();
+
+namespace {
+
+constexpr const char* kMagic = "OCL_SP_PROGRAM_CACHE 1\n";
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+bool read_whole_file(const std::string& path, std::string& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  out = ss.str();
+  return static_cast<bool>(in) || in.eof();
+}
+
+std::string hex64(uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// Reads "<decimal>" up to `stop` at pos; false on anything else.
+bool read_number(const std::string& s, size_t& pos, char stop, uint64_t& v) {
+  const size_t end = s.find(stop, pos);
+  if (end == std::string::npos || end == pos || end - pos > 20) return false;
+  v = 0;
+  for (size_t i = pos; i < end; ++i) {
+    if (s[i] < '0' || s[i] > '9') return false;
+    v = v * 10 + static_cast<uint64_t>(s[i] - '0');
+  }
+  pos = end + 1;
+  return true;
+}
+
+// The binary stored in `file` for exactly `key`, or a reason why there is none.
+bool parse_entry(const std::string& file, const std::string& key, std::string& binary,
+                 std::string& why) {
+  const size_t m = std::char_traits<char>::length(kMagic);
+  if (file.compare(0, m, kMagic) != 0) return why = "bad header", false;
+  size_t pos = m;
+  uint64_t klen = 0, blen = 0;
+  if (!read_number(file, pos, '\n', klen) || klen > file.size() - pos)
+    return why = "bad key length", false;
+  if (file.compare(pos, klen, key) != 0) return why = "key differs (stale entry)", false;
+  pos += klen;
+  if (!read_number(file, pos, ' ', blen)) return why = "bad binary length", false;
+  const size_t nl = file.find('\n', pos);
+  if (nl == std::string::npos) return why = "truncated", false;
+  const std::string sum = file.substr(pos, nl - pos);
+  pos = nl + 1;
+  if (blen == 0 || blen != file.size() - pos) return why = "truncated or oversized binary", false;
+  binary = file.substr(pos);
+  if (hex64(fnv1a64(binary)) != sum) return why = "checksum mismatch", false;
+  return true;
+}
+
+std::string device_name(const cl::Device& dev) {
+  try {
+    return dev.getInfo<CL_DEVICE_NAME>();
+  } catch (const cl::Error&) {
+    return "?";
+  }
+}
+
+std::string strip_nul(std::string s) {
+  while (!s.empty() && (s.back() == '\0' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+struct Source {
+  std::string text;
+  std::string map;  // "common.cl lines 1-40, fw_blocked.cl lines 41-200" for build errors
+};
+
+Source concatenate(const std::vector<std::string>& files) {
+  Source s;
+  int line = 1;
+  for (const auto& f : files) {
+    std::string t = kernel_source(f);
+    if (t.empty() || t.back() != '\n') t += '\n';
+    int lines = 0;
+    for (char c : t) lines += c == '\n';
+    s.map += (s.map.empty() ? "" : ", ") + f + " lines " + std::to_string(line) + "-" +
+             std::to_string(line + lines - 1);
+    line += lines;
+    s.text += t;
+  }
+  return s;
+}
+
+cl::Program build_from_source(const cl::Context& ctx, const cl::Device& dev,
+                              const std::vector<std::string>& files, const Source& src,
+                              const std::string& options) {
+  cl::Program prog(ctx, src.text);
+  try {
+    prog.build(std::vector<cl::Device>{dev}, options.c_str());
+  } catch (const cl::Error& e) {
+    std::string log;
+    if (const auto* be = dynamic_cast<const cl::BuildError*>(&e))
+      for (const auto& [d, l] : be->getBuildLog())
+        if (d() == dev()) log += l;
+    if (log.empty()) {
+      try {
+        log = prog.getBuildInfo<CL_PROGRAM_BUILD_LOG>(dev);
+      } catch (const cl::Error&) {
+      }
+    }
+    log = strip_nul(log);
+    if (log.size() > 20000) log = log.substr(0, 20000) + "\n... (build log truncated)";
+    std::string names;
+    for (const auto& f : files) names += (names.empty() ? "" : " + ") + f;
+    throw RuntimeError("cannot build OpenCL program " + names + " for device '" +
+                       device_name(dev) + "': " + cl_error_name(e.err()) + "\n  options: " +
+                       (options.empty() ? "(none)" : options) + "\n  source: " + src.map +
+                       "\n  build log:\n" + (log.empty() ? "(empty)" : log));
+  }
+  return prog;
+}
+
+}  // namespace
+
+uint64_t fnv1a64(const std::string& s) {
+  uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+std::string kernel_source(const std::string& file) {
+  const std::string dir = env("OCL_SP_KERNEL_DIR");
+  if (!dir.empty()) {
+    const std::string path = (std::filesystem::path(dir) / file).string();
+    std::string text;
+    if (!read_whole_file(path, text))
+      throw RuntimeError("cannot read kernel file '" + path + "' (OCL_SP_KERNEL_DIR is set)");
+    return text;
+  }
+  const auto& k = embedded_kernels();
+  const auto it = k.find(file);
+  if (it == k.end()) {
+    std::string known;
+    for (const auto& [name, text] : k) known += (known.empty() ? "" : ", ") + name;
+    throw RuntimeError("no embedded kernel file '" + file + "' (have: " + known + ")");
+  }
+  return it->second;
+}
+
+bool cache_enabled() {
+  const std::string v = env("OCL_SP_NO_CACHE");
+  return v.empty() || v == "0";
+}
+
+std::string cache_dir() {
+  if (const std::string d = env("OCL_SP_CACHE_DIR"); !d.empty()) return d;
+  if (const std::string x = env("XDG_CACHE_HOME"); !x.empty())
+    return (std::filesystem::path(x) / "ocl_sp").string();
+  if (const std::string h = env("HOME"); !h.empty())
+    return (std::filesystem::path(h) / ".cache" / "ocl_sp").string();
+  return "";
+}
+
+BuiltProgram build_program(const cl::Context& ctx, const cl::Device& dev,
+                           const std::vector<std::string>& files, const std::string& options) {
+  Stopwatch sw;
+  BuiltProgram out;
+  const Source src = concatenate(files);
+  const std::string dir = cache_enabled() ? cache_dir() : "";
+  if (dir.empty()) {
+    out.program = build_from_source(ctx, dev, files, src, options);
+    out.seconds = sw.seconds();
+    return out;
+  }
+
+  const cl::Platform platform(dev.getInfo<CL_DEVICE_PLATFORM>());
+  std::string key = "ocl_sp " OCL_SP_VERSION "\nplatform: ";
+  key += strip_nul(platform.getInfo<CL_PLATFORM_NAME>()) + "\ndevice: " +
+         strip_nul(device_name(dev)) + "\ndriver: " + strip_nul(dev.getInfo<CL_DRIVER_VERSION>()) +
+         "\noptions: " + options + "\nsource:\n" + src.text;
+  out.cache_file = (std::filesystem::path(dir) / (hex64(fnv1a64(key)) + ".oclbin")).string();
+
+  std::string file;
+  if (read_whole_file(out.cache_file, file)) {
+    std::string binary;
+    if (parse_entry(file, key, binary, out.cache_note)) {
+      try {
+        cl::Program::Binaries bins{std::vector<unsigned char>(binary.begin(), binary.end())};
+        std::vector<cl_int> status;
+        cl::Program prog(ctx, std::vector<cl::Device>{dev}, bins, &status);
+        prog.build(std::vector<cl::Device>{dev}, options.c_str());
+        out.program = prog;
+        out.cache_hit = true;
+        out.cache = "hit";
+        out.seconds = sw.seconds();
+        return out;
+      } catch (const cl::Error& e) {
+        out.cache_note = "the driver rejected the cached binary: " + cl_error_name(e.err());
+      }
+    }
+  }
+
+  out.program = build_from_source(ctx, dev, files, src, options);
+  out.cache = "miss";
+  try {
+    const auto bins = out.program.getInfo<CL_PROGRAM_BINARIES>();
+    if (bins.size() == 1 && !bins[0].empty()) {
+      const std::string binary(bins[0].begin(), bins[0].end());
+      std::filesystem::create_directories(dir);
+      write_file_atomically(out.cache_file, [&](std::ostream& os) {
+        os << kMagic << key.size() << '\n' << key << binary.size() << ' '
+           << hex64(fnv1a64(binary)) << '\n' << binary;
+      });
+    }
+  } catch (const std::exception& e) {
+    // The program is built; a cache that cannot be written only costs the next start.
+    out.cache_note = std::string("cache not written: ") + e.what();
+  }
+  out.seconds = sw.seconds();
+  return out;
+}
+
+}  // namespace ocl_sp

@@ -1,0 +1,212 @@
+// The default command: build or read one graph, solve it on the chosen backend,
+// optionally verify against the CPU reference, write the distances, report.
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <optional>
+
+#include "cl/device.hpp"
+#include "cli/commands.hpp"
+#include "graph/io.hpp"
+#include "report/report.hpp"
+#include "solvers/solver.hpp"
+#include "solvers/verify.hpp"
+#include "util/errors.hpp"
+#include "util/strings.hpp"
+#include "util/sysinfo.hpp"
+#include "util/timer.hpp"
+
+namespace ocl_sp {
+
+namespace {
+
+struct SolveOptions {
+  std::optional<int64_t> n;
+  std::optional<uint64_t> seed;
+  double density = 0;
+  std::string weights = "1:100";
+  bool negative = false;
+  std::string input, format = "auto";
+  std::string algo = "fw", backend, device, type = "int32";
+  std::optional<int> wg, block;
+  bool no_tuned = false;
+  std::string output, output_format = "auto";
+  bool verify = false, json = false;
+};
+
+std::pair<int64_t, int64_t> parse_weights(const std::string& s) {
+  const auto parts = split(s, ':');
+  try {
+    if (parts.size() == 2) {
+      size_t a = 0, b = 0;
+      const long long lo = std::stoll(parts[0], &a), hi = std::stoll(parts[1], &b);
+      if (a == parts[0].size() && b == parts[1].size() && lo <= hi) return {lo, hi};
+    }
+  } catch (const std::exception&) {
+  }
+  throw UsageError("--weights expects LO:HI with integers LO <= HI, got '" + s + "'");
+}
+
+// Fails before any computation when the output could not be written later.
+void check_output_path(const std::string& path, const std::string& fmt) {
+  if (path.empty()) return;
+  if (fmt == "auto") detect_output_format(path);
+  const auto slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
+  struct stat st {};
+  if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    throw UsageError("output folder '" + dir + "' does not exist");
+}
+
+Graph load_graph(const SolveOptions& o, std::string& source) {
+  if (o.n && !o.input.empty()) throw UsageError("give either --n or --input, not both");
+  if (!o.n && o.input.empty())
+    throw UsageError("no graph: give --n N for a random graph or --input FILE (see --help)");
+  if (!o.input.empty()) {
+    source = o.input;
+    return read_graph(o.input, parse_input_format(o.format));
+  }
+  GeneratorParams p;
+  p.n = *o.n;
+  p.seed = o.seed ? *o.seed : static_cast<uint64_t>(*o.n);
+  p.density = o.density > 0 ? o.density : default_density(p.n);
+  std::tie(p.wlo, p.whi) = parse_weights(o.weights);
+  p.negative = o.negative;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "random (seed %llu, density %.4g, weights %lld:%lld%s)",
+                static_cast<unsigned long long>(p.seed), p.density,
+                static_cast<long long>(p.wlo), static_cast<long long>(p.whi),
+                p.negative ? ", negative edges" : "");
+  source = buf;
+  return generate_random(p);
+}
+
+template <typename T>
+int run_typed(const SolveOptions& o, const Stopwatch& wall) {
+  SolveReport rep;
+  rep.type = ValueTraits<T>::name();
+  check_output_path(o.output, o.output_format);
+
+  SolverSpec spec;
+  spec.algo = parse_algo(o.algo);
+  spec.device = o.device;
+  spec.use_tuned = !o.no_tuned;
+  if (o.wg) spec.params["WG"] = *o.wg;
+  if (o.block) spec.params["BLOCK"] = *o.block;
+  if (!o.backend.empty()) {
+    spec.backend = parse_backend(o.backend);
+  } else if (o.device.empty() && std::getenv("OCL_SP_DEVICE") == nullptr &&
+             list_devices().empty()) {
+    spec.backend = Backend::openmp;
+    std::cerr << "note: no OpenCL device found, using the OpenMP backend (" << no_platform_hint()
+              << ")\n";
+    rep.notes.push_back("no OpenCL device found: fell back to the OpenMP backend");
+  }
+  if (!o.device.empty() && spec.backend != Backend::opencl)
+    throw UsageError("--device selects an OpenCL device; it cannot be used with --backend " +
+                     std::string(to_string(spec.backend)));
+
+  Graph g = load_graph(o, rep.source);
+  rep.n = g.n;
+  rep.edges = static_cast<long long>(g.edges.size());
+  if constexpr (std::is_integral_v<T>) check_int32_range(g);
+  // The matrix, the solver's own copy on some backends and the verify reference.
+  const uint64_t bytes = static_cast<uint64_t>(g.n) * g.n * sizeof(T);
+  check_host_memory(bytes * (o.verify ? 3 : 2), "n = " + std::to_string(g.n));
+  DistMatrix<T> d = to_matrix<T>(g);
+  g = Graph{};  // the edge list is no longer needed
+
+  auto solver = make_solver<T>(spec);
+  std::optional<DistMatrix<T>> input;
+  if (o.verify) input = d;
+  rep.stats = solver->solve(d, nullptr);
+  rep.info = solver->info();
+
+  if (o.verify) {
+    const VerifyResult v = verify_result(*input, d, spec.backend == Backend::openmp);
+    rep.verify = v.ok ? "ok" : "FAILED";
+    rep.verify_detail = v.detail + " vs " + v.reference;
+  }
+  if (!o.output.empty() && rep.verify != "FAILED") {
+    write_matrix(d, o.output, parse_output_format(o.output_format));
+    rep.output = o.output;
+  }
+  rep.wall = wall.seconds();
+  if (o.json) {
+    JsonWriter j(std::cout);
+    j.begin_object().field("command", "solve");
+    write_json_fields(j, rep);
+    j.end_object();
+    std::cout << "\n";
+  } else {
+    print_human(std::cout, rep);
+  }
+  if (rep.verify == "FAILED") {
+    std::cerr << "error: verification failed: " << rep.verify_detail << "\n";
+    return kExitRuntime;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Command set_solve_command(CLI::App& app) {
+  auto o = std::make_shared<SolveOptions>();
+  auto* g = "Graph";
+  app.add_option("--n", o->n, "Random directed graph with N vertices")
+      ->check(CLI::Range(int64_t{1}, int64_t{kMaxGeneratedVertices}))
+      ->group(g);
+  app.add_option("--seed", o->seed, "Random seed (default: N, as the paper seeds rand() with n)")
+      ->group(g);
+  app.add_option("--density", o->density,
+                 "Edge probability (default min(1, max(0.1, 20/N)): complete up to 20 vertices, 10% of pairs from 200)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->group(g);
+  app.add_option("--weights", o->weights, "Integer edge weights LO:HI (default 1:100)")->group(g);
+  app.add_flag("--negative", o->negative,
+               "Add negative edges (via vertex potentials: never a negative cycle)")
+      ->group(g);
+  app.add_option("--input", o->input, "Read the graph from FILE instead")->group(g);
+  app.add_option("--format", o->format,
+                 "Input format: auto (by extension) | bin (course) | gr (DIMACS) | mtx (Matrix "
+                 "Market) | edges (text 'u v w')")
+      ->group(g);
+  auto* s = "Solver";
+  app.add_option("--algo", o->algo, "fw (blocked Floyd-Warshall, default) | squaring | fw-naive")
+      ->group(s);
+  app.add_option("--backend", o->backend,
+                 "opencl (default; OpenMP if no OpenCL device exists) | openmp | serial")
+      ->group(s);
+  app.add_option("--device", o->device,
+                 "OpenCL device: amd | nvidia | intel | cpu | gpu | pocl | P:D | name substring "
+                 "(default: $OCL_SP_DEVICE, else the first GPU, else a CPU device)")
+      ->group(s);
+  app.add_option("--type", o->type, "Value type: int32 (exact, default) | float32")
+      ->check(CLI::IsMember({"int32", "float32"}, CLI::ignore_case))
+      ->group(s);
+  app.add_option("--wg", o->wg, "Work-group edge T for squaring (4, 8, 16, 32)")->group(s);
+  app.add_option("--block", o->block, "Block edge for fw (default: tuned value or built-in)")
+      ->group(s);
+  app.add_flag("--no-tuned", o->no_tuned, "Ignore tuned parameters stored by 'ocl_sp sweep'")
+      ->group(s);
+  auto* out = "Output";
+  app.add_option("--output", o->output,
+                 "Write the n x n distance matrix to FILE (written atomically)")
+      ->group(out);
+  app.add_option("--output-format", o->output_format,
+                 "bin (raw row-major, no header) | npy | csv (default: from the extension)")
+      ->group(out);
+  app.add_flag("--verify", o->verify,
+               "Compare with the CPU reference (exit 1 and no output file on mismatch)")
+      ->group(out);
+  app.add_flag("--json", o->json, "Machine-readable report on stdout")->group(out);
+  Command c;
+  c.run = [o]() {
+    Stopwatch wall;
+    return lower(o->type) == "float32" ? run_typed<float>(*o, wall) : run_typed<int32_t>(*o, wall);
+  };
+  return c;
+}
+
+}  // namespace ocl_sp

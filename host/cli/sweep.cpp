@@ -1,0 +1,436 @@
+// `ocl_sp sweep`: the paper's Table 1 for any device. Walks the tuning space of
+// each algorithm (tuning/tuning_space.hpp), skips what a named constraint rules
+// out, builds every remaining configuration with make_solver, verifies it against
+// the CPU reference, times it (median of --reps) and prints one status line per
+// configuration; the fastest per algorithm is stored in the tuning file for this
+// device and driver (tuning/tuning_store.hpp), which later solves pick up.
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "cl/device.hpp"
+#include "cli/commands.hpp"
+#include "graph/graph.hpp"
+#include "report/bench_report.hpp"
+#include "report/report.hpp"
+#include "solvers/solver.hpp"
+#include "tuning/bench_plan.hpp"
+#include "tuning/measure.hpp"
+#include "tuning/tuning_space.hpp"
+#include "tuning/tuning_store.hpp"
+#include "util/atomic_file.hpp"
+#include "util/errors.hpp"
+#include "util/strings.hpp"
+#include "util/sysinfo.hpp"
+#include "util/timer.hpp"
+
+namespace ocl_sp {
+
+namespace {
+
+struct SweepOptions {
+  std::optional<int64_t> n;  // default: 5000 on GPUs / accelerators, 1000 on CPU devices
+  std::vector<std::string> algos{"squaring", "fw"};
+  std::string device, type = "int32";
+  int reps = 3, warmup = 1;
+  std::optional<uint64_t> seed;
+  std::string wg, block;            // value lists, "4,8,16,32"
+  std::vector<std::string> params;  // "NAME=v1,v2" or "ALGO:NAME=v1,v2"
+  double time_limit = 300;
+  bool no_store = false, quiet = false;
+  std::string csv, json;
+};
+
+// Default problem size: the paper's n = 5000 where a GPU makes it quick; CPU
+// devices (PoCL) take minutes per configuration there, so 1000 (the ranking of
+// work-group sizes is what matters, and it is stable from there up).
+int64_t default_sweep_n(const DeviceEntry& d) { return d.type == "cpu" ? 1000 : 5000; }
+
+// The spaces to sweep, with the command line's value lists applied.
+std::vector<TuningSpace> build_spaces(const SweepOptions& o) {
+  std::vector<TuningSpace> spaces;
+  for (const auto& a : o.algos) {
+    if (trim(a).empty()) continue;
+    const Algo algo = parse_algo(trim(a));
+    if (std::none_of(spaces.begin(), spaces.end(),
+                     [&](const TuningSpace& s) { return s.algo == algo; }))
+      spaces.push_back(tuning_space(algo));
+  }
+  if (spaces.empty()) throw UsageError("--algos names no algorithm");
+  auto apply = [&](const std::string& name, const std::vector<int>& values,
+                   std::optional<Algo> only, const std::string& flag) {
+    bool any = false;
+    for (auto& s : spaces)
+      if ((!only || s.algo == *only) && s.find(name)) {
+        s.set_values(name, values);
+        any = true;
+      }
+    if (!any) {
+      if (flag != "--param")  // --wg / --block for algorithms that do not take them
+        return;
+      // A tunable the built-in spaces do not list: sweep it anyway, make_solver
+      // decides whether the kernel takes it.
+      for (auto& s : spaces)
+        if (!only || s.algo == *only) s.set_values(name, values);
+    }
+  };
+  if (!o.wg.empty()) apply("WG", parse_int_list(o.wg, "--wg"), std::nullopt, "--wg");
+  if (!o.block.empty()) apply("BLOCK", parse_int_list(o.block, "--block"), std::nullopt, "--block");
+  for (const auto& p : o.params) {
+    const auto eq = p.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw UsageError("--param expects NAME=v1,v2,... or ALGO:NAME=v1,..., got '" + p + "'");
+    std::string name = trim(p.substr(0, eq));
+    std::optional<Algo> only;
+    if (const auto colon = name.find(':'); colon != std::string::npos) {
+      only = parse_algo(name.substr(0, colon));
+      name = name.substr(colon + 1);
+    }
+    for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (name.empty() ||
+        name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string::npos)
+      throw UsageError("--param: '" + name + "' is not a kernel parameter name");
+    apply(name, parse_int_list(p.substr(eq + 1), "--param " + name), only, "--param");
+  }
+  return spaces;
+}
+
+void write_sweep_json(const std::string& path, const SweepOptions& o, const DeviceEntry& dev,
+                      int64_t n, const std::vector<ResultRow>& rows,
+                      const std::vector<ResultRow>& best, const std::string& stored) {
+  write_file_atomically(path, [&](std::ostream& out) {
+    JsonWriter j(out);
+    j.begin_object();
+    j.field("schema_version", kBenchSchemaVersion).field("command", "sweep");
+    j.field("ocl_sp_version", OCL_SP_VERSION).field("date", utc_timestamp());
+    j.key("device").begin_object();
+    j.field("id", dev.id()).field("name", dev.name).field("platform", dev.platform_name);
+    j.field("vendor", dev.vendor).field("driver", dev.driver_version).field("type", dev.type);
+    j.field("tuning_key", device_tuning_key(dev));
+    j.field("max_work_group", static_cast<long long>(dev.max_work_group));
+    j.field("local_mem", static_cast<long long>(dev.local_mem));
+    j.end_object();
+    j.key("settings").begin_object();
+    j.field("n", static_cast<long long>(n)).field("type", lower(o.type));
+    j.field("reps", o.reps).field("warmup", o.warmup);
+    j.field("seed", static_cast<long long>(o.seed ? *o.seed : static_cast<uint64_t>(n)));
+    j.end_object();
+    j.key("results").begin_array();
+    for (const auto& r : rows) write_json_row(j, r);
+    j.end_array();
+    j.key("best").begin_array();
+    for (const auto& b : best) {
+      j.begin_object().field("algorithm", b.algorithm);
+      j.key("params").begin_object();
+      for (const auto& [k, v] : b.params) j.field(k, v);
+      j.end_object();
+      j.field("total", b.total).field("t_k", b.t_k).end_object();
+    }
+    j.end_array();
+    if (stored.empty())
+      j.key("tuning_file").null();
+    else
+      j.field("tuning_file", stored);
+    j.end_object();
+    out << "\n";
+  });
+}
+
+template <typename T>
+int run_typed(const SweepOptions& o) {
+  const Stopwatch wall;
+  const std::string type = ValueTraits<T>::name();
+  const int vb = static_cast<int>(sizeof(T));
+  if (o.reps < 1) throw UsageError("--reps must be at least 1");
+  if (!(o.time_limit > 0)) throw UsageError("--time-limit must be positive");
+  check_output_target(o.csv, "--csv");
+  check_output_target(o.json, "--json");
+  const std::vector<TuningSpace> spaces = build_spaces(o);
+  if (lower(o.device) == "openmp" || lower(o.device) == "serial")
+    throw UsageError("sweep tunes OpenCL kernels; --device must name an OpenCL device");
+  const DeviceEntry dev = select_device(o.device);
+  const int64_t n = o.n ? *o.n : default_sweep_n(dev);
+  if (n < 2 || n > 100000) throw UsageError("--n must be in 2..100000");
+  check_host_memory(host_bytes_needed(n, vb), "n = " + std::to_string(n));
+  const DeviceLimits limits = DeviceLimits::of(dev);
+  const std::string key = device_tuning_key(dev);
+
+  BenchColumn col;  // for the estimates and the rows
+  col.label = dev.vendor_key();
+  col.backend = Backend::opencl;
+  col.spec = dev.id();
+  col.device = dev.name;
+  col.kind = dev.type;
+  col.global_mem = dev.global_mem;
+  col.max_alloc = dev.max_alloc;
+
+  std::cout << "ocl_sp sweep on " << dev.id() << " " << dev.name << " (" << dev.platform_name
+            << ", driver " << dev.driver_version << ")\n"
+            << "  n = " << n << ", " << type << ", median of " << o.reps << " after " << o.warmup
+            << " warm-up; max work-group " << dev.max_work_group << ", local memory "
+            << dev.local_mem / 1024 << " KiB\n";
+  std::cout.flush();
+
+  GeneratorParams gp;
+  gp.n = n;
+  gp.seed = o.seed ? *o.seed : static_cast<uint64_t>(n);
+  gp.density = default_density(n);
+  std::optional<DistMatrix<T>> input;
+  {
+    Graph g = generate_random(gp);
+    if constexpr (std::is_integral_v<T>) check_int32_range(g);
+    input = to_matrix<T>(g);
+  }
+  const std::string input_key = "n=" + std::to_string(n) + " seed=" + std::to_string(gp.seed);
+  ReferenceCache<T> reference;
+  RateBook rates;
+  std::vector<ResultRow> rows, best_rows;
+  std::string stored_in;
+  bool any_wrong = false, any_algo_empty = false;
+  const int runs = o.warmup + o.reps;
+
+  for (const auto& space : spaces) {
+    const auto configs = space.configurations();
+    std::string names;
+    for (const auto& p : space.params) names += (names.empty() ? "" : " x ") + p.name;
+    std::cout << "\n"
+              << to_string(space.algo) << ": " << configs.size() << " configuration(s)"
+              << (names.empty() ? "" : " (" + names + ")") << "\n";
+    const size_t first_row = rows.size();
+    size_t i = 0;
+    for (const auto& cfg : configs) {
+      ++i;
+      ResultRow row;
+      row.column = col.label;
+      row.backend = "opencl";
+      row.device = dev.name;
+      row.vendor = dev.vendor;
+      row.driver = dev.driver_version;
+      row.algorithm = to_string(space.algo);
+      row.type = type;
+      row.n = n;
+      row.params = cfg;
+      row.params_source = "sweep";
+      auto finish = [&]() {
+        std::printf("  [%*zu/%zu] %s\n", static_cast<int>(std::to_string(configs.size()).size()), i,
+                    configs.size(), status_text(row).c_str());
+        std::fflush(stdout);
+        rows.push_back(row);
+      };
+      if (auto why = space.rejects(cfg, limits, vb)) {
+        row.status = "skipped";
+        row.reason = *why;
+        finish();
+        continue;
+      }
+      if (auto why = device_misfit(col, space.algo, n, vb)) {
+        row.status = "skipped";
+        row.reason = *why;
+        finish();
+        continue;
+      }
+      SolverSpec spec;
+      spec.algo = space.algo;
+      spec.backend = Backend::opencl;
+      spec.device = dev.id();
+      spec.params = cfg;
+      spec.use_tuned = false;
+      std::unique_ptr<Solver<T>> solver;
+      try {
+        solver = make_solver<T>(spec);
+      } catch (const UsageError& e) {
+        // The solver's own limits (allowed values, work-group, local memory).
+        row.status = "skipped";
+        row.reason = e.what();
+        finish();
+        continue;
+      } catch (const std::bad_alloc&) {
+        throw;
+      } catch (const std::exception& e) {
+        row.status = "failed";
+        row.reason = describe_exception(e);
+        finish();
+        continue;
+      }
+      Estimate est = rates.estimate(col, space.algo, n, runs);
+      if (est.total > o.time_limit && !rates.has(col.label, space.algo)) {
+        // Only the default rate speaks against it: probe at a smaller n first.
+        const int64_t np = probe_size(col, space.algo, n, o.time_limit / 8);
+        if (np < n) {
+          try {
+            const RunStats ps = probe_solve(*solver, np);
+            rates.record(col.label, space.algo, np, ps.relaxations, ps.total);
+            est = rates.estimate(col, space.algo, n, runs);
+            est.basis += " (probe)";
+          } catch (const std::bad_alloc&) {
+            throw;
+          } catch (const std::exception& e) {
+            row.status = "failed";
+            row.reason =
+                "probe solve at n = " + std::to_string(np) + " failed: " + describe_exception(e);
+            finish();
+            continue;
+          }
+        }
+      }
+      row.estimate = est.total;
+      row.estimate_basis = est.basis;
+      if (est.total > o.time_limit) {
+        row.status = "skipped";
+        row.reason = "estimated " + format_number(est.total, "%.3g") + " s (" + est.basis +
+                     ") exceeds --time-limit " + format_number(o.time_limit) + " s";
+        finish();
+        continue;
+      }
+      if (!o.quiet && (est.total >= 2 || wall.seconds() >= 10))
+        std::cerr << "progress: " << to_string(space.algo) << " configuration " << i << " of "
+                  << configs.size() << " (" << to_string(cfg) << ")"
+                  << ", estimate ~" << format_number(est.total, "%.3g") << " s, elapsed "
+                  << format_number(wall.seconds(), "%.1f") << " s\n";
+      MeasureOptions mo;
+      mo.warmup = o.warmup;
+      mo.reps = o.reps;
+      const Measurement m = measure(*solver, *input, input_key, reference, mo);
+      const SolverInfo& info = solver->info();
+      row.params = info.params;
+      row.program_cache = info.cache;
+      row.t_o = info.t_o;
+      row.status = m.status;
+      row.reason = m.reason;
+      row.verify = m.verify;
+      row.verify_detail = m.verify_detail;
+      if (m.status == "ok") {
+        row.t_h = m.median_t_h;
+        row.t_k = m.median_t_k;
+        row.total = m.median_total;
+        row.min = m.min_total;
+        row.max = m.max_total;
+        row.reps = o.reps;
+        for (const auto& s : m.runs) row.times.push_back(s.total);
+        row.relaxations = m.relaxations;
+        row.relaxations_per_s = m.relax_per_second();
+        row.products = m.products;
+        rates.record(col.label, space.algo, n, m.relaxations, m.median_total);
+      }
+      any_wrong = any_wrong || m.status == "wrong";
+      finish();
+    }
+    // The fastest verified configuration of this algorithm.
+    std::optional<size_t> best;
+    for (size_t r = first_row; r < rows.size(); ++r)
+      if (rows[r].status == "ok" && (!best || rows[r].total < rows[*best].total)) best = r;
+    if (!best) {
+      std::cout << "  no configuration of " << to_string(space.algo)
+                << " ran correctly: nothing stored\n";
+      any_algo_empty = true;
+      continue;
+    }
+    rows[*best].best = true;
+    best_rows.push_back(rows[*best]);
+    std::cout << "  best " << to_string(space.algo) << ": " << to_string(rows[*best].params) << ", "
+              << format_seconds(rows[*best].total) << " median";
+    if (!o.no_store) {
+      TunedRecord rec;
+      rec.device_key = key;
+      rec.algo = space.algo;
+      rec.type = ValueTraits<T>::type;
+      rec.params = rows[*best].params;
+      rec.n = n;
+      rec.seconds = rows[*best].total;
+      stored_in = store_tuned(rec);
+      std::cout << "; stored in " << stored_in;
+    }
+    std::cout << "\n";
+  }
+
+  // Table 1 of the paper, per algorithm: time per configuration.
+  for (const auto& space : spaces) {
+    TextTable t;
+    t.title = "\nTable 1: " + std::string(to_string(space.algo)) + " on " + dev.name +
+              ", n = " + std::to_string(n) + ", " + type + " (median seconds)";
+    t.header = {"params", "total", "min", "max", "T_k", "relax/s", "status"};
+    t.first_numeric = 1;
+    for (const auto& r : rows) {
+      if (r.algorithm != to_string(space.algo)) continue;
+      const bool ok = r.status == "ok";
+      t.rows.push_back({to_string(r.params) + (r.best ? " *" : ""),
+                        ok ? format_number(r.total) : "-", ok ? format_number(r.min) : "-",
+                        ok ? format_number(r.max) : "-", ok ? format_number(r.t_k) : "-",
+                        ok ? format_rate(r.relaxations_per_s) : "-", r.status});
+    }
+    t.notes.push_back("* = fastest, stored for " + key);
+    t.print(std::cout);
+  }
+  if (o.no_store) std::cout << "\n--no-store: the tuning file was not changed\n";
+  if (!o.csv.empty()) {
+    save_csv(o.csv, rows);
+    std::cout << "wrote " << o.csv << " (csv)\n";
+  }
+  if (!o.json.empty()) {
+    write_sweep_json(o.json, o, dev, n, rows, best_rows, stored_in);
+    std::cout << "wrote " << o.json << " (json)\n";
+  }
+  if (any_wrong) {
+    std::cerr << "error: some configurations gave wrong results (status 'wrong' above)\n";
+    return kExitRuntime;
+  }
+  if (any_algo_empty) {
+    std::cerr << "error: an algorithm had no configuration that ran correctly\n";
+    return kExitRuntime;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Command set_sweep_command(CLI::App& app) {
+  auto o = std::make_shared<SweepOptions>();
+  auto* sub = app.add_subcommand(
+      "sweep",
+      "Sweep work-group / block sizes (the paper's Table 1), store the best per device and driver");
+  sub->add_option("--n", o->n,
+                  "Graph size (default 5000 on GPUs and accelerators, as the paper; 1000 on CPU "
+                  "devices)");
+  sub->add_option("--algos", o->algos, "Algorithms, comma-separated (default squaring,fw)")
+      ->delimiter(',')
+      ->type_name("ALGO");
+  sub->add_option("--device", o->device,
+                  "OpenCL device spec as for the solve command (default: $OCL_SP_DEVICE, else "
+                  "the first GPU, else a CPU device)");
+  sub->add_option("--type", o->type, "Value type: int32 (default) | float32")
+      ->check(CLI::IsMember({"int32", "float32"}, CLI::ignore_case));
+  sub->add_option("--reps", o->reps, "Timed solves per configuration (median; default 3)")
+      ->check(CLI::Range(1, 1000));
+  sub->add_option("--warmup", o->warmup, "Untimed solves first (default 1)")
+      ->check(CLI::Range(0, 100));
+  sub->add_option("--seed", o->seed, "Random seed (default: n)");
+  sub->add_option("--wg", o->wg, "WG values for squaring / fw-naive (default 4,8,16,32)")
+      ->type_name("T,...");
+  sub->add_option("--block", o->block, "BLOCK values for fw (default 8,16,32,64; WPT is swept too)")
+      ->type_name("B,...");
+  sub->add_option("--param", o->params,
+                  "Values of any kernel tunable, NAME=v1,v2 (e.g. WPT=1,2,4), or ALGO:NAME=... "
+                  "for one algorithm; repeatable")
+      ->type_name("NAME=V,V");
+  sub->add_option("--time-limit", o->time_limit,
+                  "Skip a configuration estimated to take longer than SECONDS (default 300)")
+      ->type_name("SECONDS");
+  sub->add_flag("--no-store", o->no_store,
+                "Do not write the best configuration to the tuning file");
+  sub->add_option("--csv", o->csv, "Write one row per configuration to FILE (CSV)")
+      ->type_name("FILE");
+  sub->add_option("--json", o->json, "Write the sweep to FILE (JSON, with schema_version)")
+      ->type_name("FILE");
+  sub->add_flag("--quiet", o->quiet, "No progress lines on stderr");
+  Command c;
+  c.app = sub;
+  c.run = [o]() {
+    return lower(o->type) == "float32" ? run_typed<float>(*o) : run_typed<int32_t>(*o);
+  };
+  return c;
+}
+
+}  // namespace ocl_sp

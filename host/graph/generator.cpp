@@ -1,0 +1,151 @@
+// Deterministic random graph generator (see graph.hpp for the model). Only
+// integer arithmetic decides edges and weights, so a seed gives the same graph
+// on every machine, compiler and OpenMP thread count.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "graph/graph.hpp"
+#include "util/errors.hpp"
+
+namespace ocl_sp {
+
+namespace {
+
+// splitmix64: turns a seed into well-mixed 64-bit words (state seeding only).
+uint64_t splitmix64(uint64_t& x) {
+  uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+// xoshiro256** (Blackman & Vigna): fast, and specified bit for bit, unlike the
+// std:: distributions whose output differs between standard libraries.
+class Xoshiro256 {
+ public:
+  explicit Xoshiro256(uint64_t key) {
+    for (uint64_t& w : s_) w = splitmix64(key);
+  }
+  uint64_t next() {
+    const uint64_t result = rotl(s_[1] * 5, 7) * 9;
+    const uint64_t t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = rotl(s_[3], 45);
+    return result;
+  }
+  // Uniform integer in [lo, hi]; rejection of the 2^64 mod range lowest words
+  // removes the modulo bias.
+  int64_t uniform(int64_t lo, int64_t hi) {
+    const uint64_t range = static_cast<uint64_t>(hi - lo) + 1;
+    const uint64_t reject_below = (0 - range) % range;
+    uint64_t r = next();
+    while (r < reject_below) r = next();
+    return lo + static_cast<int64_t>(r % range);
+  }
+
+ private:
+  static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  uint64_t s_[4];
+};
+
+// Independent streams per (row, purpose) make the output independent of how
+// rows are split between threads.
+enum Stream : uint64_t { kStructure = 1, kWeights = 2, kPotentials = 3 };
+
+Xoshiro256 stream(uint64_t seed, uint64_t row, Stream purpose) {
+  uint64_t x = seed;
+  const uint64_t base = splitmix64(x);
+  return Xoshiro256(base ^ (row * 0xd1b54a32d192ed03ULL) ^ (purpose * 0xaef17502108ef2d9ULL));
+}
+
+}  // namespace
+
+double default_density(int64_t n) {
+  if (n <= 0) return 1.0;
+  return std::min(1.0, std::max(0.1, 20.0 / static_cast<double>(n)));
+}
+
+void validate(const GeneratorParams& p) {
+  if (p.n < 1) throw UsageError("--n must be at least 1 (got " + std::to_string(p.n) + ")");
+  if (p.n > kMaxGeneratedVertices)
+    throw UsageError("--n " + std::to_string(p.n) + " is too large: at most " +
+                     std::to_string(kMaxGeneratedVertices) +
+                     " vertices (the dense distance matrix would not fit)");
+  if (!(p.density >= 0.0 && p.density <= 1.0))
+    throw UsageError("--density must be in (0, 1] (got " + std::to_string(p.density) + ")");
+  if (p.wlo > p.whi)
+    throw UsageError("--weights LO:HI needs LO <= HI (got " + std::to_string(p.wlo) + ":" +
+                     std::to_string(p.whi) + ")");
+  if (p.wlo < -kMaxGeneratorWeight || p.whi > kMaxGeneratorWeight)
+    throw UsageError("--weights " + std::to_string(p.wlo) + ":" + std::to_string(p.whi) +
+                     " out of range: |LO| and |HI| must be at most " +
+                     std::to_string(kMaxGeneratorWeight));
+  if (p.negative && p.whi < 0)
+    throw UsageError(
+        "--negative needs HI >= 0 in --weights: it shifts non-negative weights by vertex "
+        "potentials (got HI = " + std::to_string(p.whi) + ")");
+}
+
+Graph generate_random(const GeneratorParams& p) {
+  validate(p);
+  const int64_t n = p.n;
+  const double density = p.density > 0.0 ? p.density : default_density(n);
+  const bool complete = density >= 1.0;
+  // Edge iff a 64-bit draw < density * 2^64: an exact integer comparison, and
+  // ldexp by a power of two is exact, so no libm rounding can differ by platform.
+  const uint64_t threshold = complete ? 0 : static_cast<uint64_t>(std::ldexp(density, 64));
+  const int64_t wlo = p.negative ? std::max<int64_t>(0, p.wlo) : p.wlo;
+  const int64_t whi = p.whi;
+
+  std::vector<int64_t> potential;
+  if (p.negative) {
+    // Potentials as wide as the weights make about 1/6 of the edges negative.
+    const int64_t pmax = std::max<int64_t>(1, whi);
+    Xoshiro256 rng = stream(p.seed, 0, kPotentials);
+    potential.resize(static_cast<size_t>(n));
+    for (int64_t& v : potential) v = rng.uniform(0, pmax);
+  }
+
+  // Pass 1 counts each row's edges, pass 2 replays the same structure stream and
+  // writes in place: no per-thread buffers, so peak memory is the edge list.
+  std::vector<int64_t> offset(static_cast<size_t>(n) + 1, 0);
+  if (complete) {
+    for (int64_t i = 0; i < n; ++i) offset[static_cast<size_t>(i) + 1] = n - 1;
+  } else {
+#pragma omp parallel for schedule(dynamic, 16)
+    for (int64_t i = 0; i < n; ++i) {
+      Xoshiro256 rng = stream(p.seed, static_cast<uint64_t>(i), kStructure);
+      int64_t count = 0;
+      for (int64_t j = 0; j < n - 1; ++j) count += rng.next() < threshold;
+      offset[static_cast<size_t>(i) + 1] = count;
+    }
+  }
+  for (int64_t i = 0; i < n; ++i) offset[static_cast<size_t>(i) + 1] += offset[static_cast<size_t>(i)];
+
+  Graph g;
+  g.n = n;
+  g.edges.resize(static_cast<size_t>(offset[static_cast<size_t>(n)]));
+#pragma omp parallel for schedule(dynamic, 16)
+  for (int64_t i = 0; i < n; ++i) {
+    Xoshiro256 structure = stream(p.seed, static_cast<uint64_t>(i), kStructure);
+    Xoshiro256 weights = stream(p.seed, static_cast<uint64_t>(i), kWeights);
+    Edge* out = g.edges.data() + offset[static_cast<size_t>(i)];
+    // The diagonal draws no number, so column j != i uses draw number j - (j > i).
+    for (int64_t j = 0; j < n; ++j) {
+      if (j == i) continue;
+      if (!complete && structure.next() >= threshold) continue;
+      int64_t w = weights.uniform(wlo, whi);
+      if (p.negative)
+        w += potential[static_cast<size_t>(i)] - potential[static_cast<size_t>(j)];
+      *out++ = Edge{i, j, static_cast<double>(w)};
+    }
+  }
+  return g;
+}
+
+}  // namespace ocl_sp

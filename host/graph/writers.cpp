@@ -1,0 +1,174 @@
+// Distance / path matrix writers (bin, npy, csv) and the course-format graph
+// writer. Bytes are assembled little-endian by hand so files are identical on
+// any host; every file goes through write_file_atomically.
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <ostream>
+#include <type_traits>
+
+#include "graph/io.hpp"
+#include "util/atomic_file.hpp"
+#include "util/errors.hpp"
+
+namespace ocl_sp {
+
+namespace {
+
+void put_u32(char* dst, uint32_t v) {
+  for (int k = 0; k < 4; ++k) dst[k] = static_cast<char>((v >> (8 * k)) & 0xff);
+}
+
+uint32_t bits_of(int32_t v) { return static_cast<uint32_t>(v); }
+uint32_t bits_of(float v) {
+  uint32_t b;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+}
+
+// Values are converted in chunks so a 1.6 GB matrix never needs a second copy.
+template <typename T>
+void write_le(std::ostream& out, const T* a, size_t count) {
+  constexpr size_t kChunk = 1 << 16;
+  std::vector<char> buf(4 * std::min(count, kChunk));
+  for (size_t done = 0; done < count;) {
+    const size_t k = std::min(kChunk, count - done);
+    for (size_t i = 0; i < k; ++i) put_u32(&buf[4 * i], bits_of(a[done + i]));
+    out.write(buf.data(), static_cast<std::streamsize>(4 * k));
+    done += k;
+  }
+}
+
+// NumPy format 1.0: magic, version, uint16 header length, then a Python dict
+// literal padded with spaces to make the data start 64-byte aligned.
+std::string npy_header(const char* descr, int64_t n) {
+  std::string dict = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (" +
+                     std::to_string(n) + ", " + std::to_string(n) + "), }";
+  const size_t prefix = 10;  // magic (6) + version (2) + header length (2)
+  const size_t total = (prefix + dict.size() + 1 + 63) / 64 * 64;
+  dict.append(total - prefix - dict.size() - 1, ' ');
+  dict += '\n';
+  std::string h = "\x93NUMPY";
+  h += '\x01';
+  h += '\x00';
+  h += static_cast<char>(dict.size() & 0xff);
+  h += static_cast<char>((dict.size() >> 8) & 0xff);
+  return h + dict;
+}
+
+// Locale-independent text: to_chars gives the shortest string that reads back
+// to the same float (and "inf" for +inf).
+void append_value(std::string& s, int32_t v) {
+  char buf[16];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  s.append(buf, r.ptr);
+}
+void append_value(std::string& s, float v) {
+  char buf[32];
+#if defined(__cpp_lib_to_chars) && __cpp_lib_to_chars >= 201611L
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  s.append(buf, r.ptr);
+#else
+  if (std::isinf(v)) {
+    s += v > 0 ? "inf" : "-inf";
+    return;
+  }
+  const int len = std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
+  s.append(buf, static_cast<size_t>(len));
+#endif
+}
+
+template <typename T>
+void write_csv(std::ostream& out, const T* a, int64_t n) {
+  std::string line;
+  for (int64_t i = 0; i < n; ++i) {
+    line.clear();
+    for (int64_t j = 0; j < n; ++j) {
+      if (j) line += ',';
+      append_value(line, a[i * n + j]);
+    }
+    line += '\n';
+    out.write(line.data(), static_cast<std::streamsize>(line.size()));
+  }
+}
+
+template <typename T>
+void write_values(const T* a, int64_t n, const std::string& path, OutputFormat fmt) {
+  if (fmt == OutputFormat::automatic) fmt = detect_output_format(path);
+  const size_t count = static_cast<size_t>(n) * static_cast<size_t>(n);
+  write_file_atomically(path, [&](std::ostream& out) {
+    switch (fmt) {
+      case OutputFormat::npy: {
+        const std::string h = npy_header(std::is_same_v<T, float> ? "<f4" : "<i4", n);
+        out.write(h.data(), static_cast<std::streamsize>(h.size()));
+        write_le(out, a, count);
+        break;
+      }
+      case OutputFormat::csv: write_csv(out, a, n); break;
+      case OutputFormat::bin:
+      case OutputFormat::automatic: write_le(out, a, count); break;
+    }
+  });
+}
+
+}  // namespace
+
+template <typename T>
+void write_matrix(const DistMatrix<T>& m, const std::string& path, OutputFormat fmt) {
+  write_values(m.data(), m.n(), path, fmt);
+}
+
+template void write_matrix<int32_t>(const DistMatrix<int32_t>&, const std::string&, OutputFormat);
+template void write_matrix<float>(const DistMatrix<float>&, const std::string&, OutputFormat);
+
+void write_int_matrix(const std::vector<int32_t>& a, int64_t n, const std::string& path,
+                      OutputFormat fmt) {
+  if (n < 0 || a.size() != static_cast<size_t>(n) * static_cast<size_t>(n))
+    throw RuntimeError("internal error: matrix for '" + path + "' has " +
+                       std::to_string(a.size()) + " values, expected " + std::to_string(n) +
+                       " x " + std::to_string(n));
+  write_values(a.data(), n, path, fmt);
+}
+
+void write_graph_bin(const Graph& g, const std::string& path) {
+  // Everything is checked before the file is opened: the format cannot hold it.
+  constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
+  const std::string where = "cannot write '" + path + "' in bin format: ";
+  if (g.n <= 0 || g.n > kMax)
+    throw UsageError(where + "vertex count " + std::to_string(g.n) + " outside [1, 2^31)");
+  if (g.edges.size() > static_cast<size_t>(kMax))
+    throw UsageError(where + std::to_string(g.edges.size()) + " edges (at most 2^31 - 1)");
+  for (const Edge& e : g.edges) {
+    if (e.u < 0 || e.u >= g.n || e.v < 0 || e.v >= g.n)
+      throw UsageError(where + "edge " + std::to_string(e.u) + " -> " + std::to_string(e.v) +
+                       " has a vertex outside [0, " + std::to_string(g.n) + ")");
+    if (!(std::floor(e.w) == e.w && std::fabs(e.w) <= static_cast<double>(kMax)))
+      throw UsageError(where + "edge " + std::to_string(e.u) + " -> " + std::to_string(e.v) +
+                       " has a weight that is not an int32 integer");
+  }
+  write_file_atomically(path, [&](std::ostream& out) {
+    char head[8];
+    put_u32(head, bits_of(static_cast<int32_t>(g.n)));
+    put_u32(head + 4, bits_of(static_cast<int32_t>(g.edges.size())));
+    out.write(head, 8);
+    constexpr size_t kChunk = 1 << 14;
+    std::vector<char> buf;
+    buf.reserve(12 * kChunk);
+    for (size_t done = 0; done < g.edges.size();) {
+      const size_t k = std::min(kChunk, g.edges.size() - done);
+      buf.resize(12 * k);
+      for (size_t i = 0; i < k; ++i) {
+        const Edge& e = g.edges[done + i];
+        put_u32(&buf[12 * i], bits_of(static_cast<int32_t>(e.u)));
+        put_u32(&buf[12 * i + 4], bits_of(static_cast<int32_t>(e.v)));
+        put_u32(&buf[12 * i + 8], bits_of(static_cast<int32_t>(e.w)));
+      }
+      out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+      done += k;
+    }
+  });
+}
+
+}  // namespace ocl_sp

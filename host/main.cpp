@@ -1,0 +1,60 @@
+// ocl_sp entry point: assembles the command line and maps every error to its
+// message and exit code (DESIGN.md: 1 runtime, 2 usage/input, 3 negative cycle).
+#include <iostream>
+#include <new>
+
+#include "cl/cl.hpp"
+#include "cl/cl_error.hpp"
+#include "cli/commands.hpp"
+#include "util/errors.hpp"
+
+int main(int argc, char** argv) {
+  using namespace ocl_sp;
+  CLI::App app{
+      "ocl_sp: all-pairs shortest paths on any OpenCL device (NVIDIA, AMD, Intel GPUs; CPUs via "
+      "PoCL), with OpenMP and serial CPU solvers.\n\n"
+      "Examples:\n"
+      "  ocl_sp --n 2000                           random graph, default device, blocked FW\n"
+      "  ocl_sp --device nvidia --n 5000 --algo squaring --wg 16\n"
+      "  ocl_sp --input road.gr --output dist.npy --verify\n"
+      "  ocl_sp devices                            list OpenCL platforms and devices\n"
+      "  ocl_sp bench --devices nvidia,openmp      cross-device benchmark\n"
+      "  ocl_sp sweep --n 5000                     work-group / block sweep, stores the best",
+      "ocl_sp"};
+  app.set_version_flag("--version", std::string("ocl_sp ") + OCL_SP_VERSION);
+  app.require_subcommand(0, 1);
+  app.fallthrough(false);
+  Command commands[] = {set_devices_command(app), set_bench_command(app), set_sweep_command(app)};
+  Command solve = set_solve_command(app);
+  try {
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+      if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+      std::cerr << "error: " << e.what() << "\nRun 'ocl_sp --help' for usage.\n";
+      return kExitUsage;
+    }
+    for (auto& c : commands)
+      if (c.app && c.app->parsed()) return c.run();
+    return solve.run();
+  } catch (const NegativeCycleError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitNegativeCycle;
+  } catch (const UsageError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const RuntimeError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitRuntime;
+  } catch (const cl::Error& e) {
+    std::cerr << "error: OpenCL call " << e.what() << " failed: " << cl_error_name(e.err())
+              << "\n";
+    return kExitRuntime;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "error: out of host memory\n";
+    return kExitRuntime;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitRuntime;
+  }
+}

@@ -1,0 +1,74 @@
+// Human and JSON rendering of a SolveReport.
+#include "report/report.hpp"
+
+#include <cstdio>
+
+namespace ocl_sp {
+
+std::string format_seconds(double s) {
+  char buf[32];
+  if (s < 1e-3)
+    std::snprintf(buf, sizeof buf, "%.1f us", s * 1e6);
+  else if (s < 1)
+    std::snprintf(buf, sizeof buf, "%.2f ms", s * 1e3);
+  else
+    std::snprintf(buf, sizeof buf, "%.3f s", s);
+  return buf;
+}
+
+std::string format_rate(double r) {
+  const char* units[] = {"", "k", "M", "G", "T", "P"};
+  int u = 0;
+  while (r >= 1000 && u < 5) {
+    r /= 1000;
+    ++u;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g %s", r, units[u]);
+  return buf;
+}
+
+void print_human(std::ostream& out, const SolveReport& r) {
+  const SolverInfo& i = r.info;
+  out << "ocl_sp " << OCL_SP_VERSION << ": " << i.algo << " on " << i.backend << " ("
+      << i.device << (i.driver.empty() ? "" : ", driver " + i.driver) << ")\n";
+  out << "  graph     " << r.source << ": n = " << r.n << ", " << r.edges << " edges, " << r.type
+      << "\n";
+  out << "  params    " << to_string(i.params) << " (" << i.params_source << ")\n";
+  out << "  T_o       " << format_seconds(i.t_o) << " (set-up"
+      << (i.cache == "n/a" ? "" : ", program cache " + i.cache) << ")\n";
+  out << "  T_h       " << format_seconds(r.stats.t_h) << " (transfers)\n";
+  out << "  T_k       " << format_seconds(r.stats.t_k) << " (kernels"
+      << (r.stats.products ? ", " + std::to_string(r.stats.products) + " products" : "") << ")\n";
+  out << "  total     " << format_seconds(i.t_o + r.stats.total) << " (T_o + solve), process "
+      << format_seconds(r.wall) << "\n";
+  out << "  rate      " << format_rate(r.relax_per_second()) << "relaxations/s\n";
+  out << "  verify    " << r.verify << (r.verify_detail.empty() ? "" : " (" + r.verify_detail + ")")
+      << "\n";
+  if (!r.output.empty()) out << "  output    " << r.output << "\n";
+  for (const auto& n : r.notes) out << "  note      " << n << "\n";
+}
+
+void write_json_fields(JsonWriter& j, const SolveReport& r) {
+  const SolverInfo& i = r.info;
+  j.field("version", OCL_SP_VERSION);
+  j.field("algorithm", i.algo).field("backend", i.backend);
+  j.field("device", i.device).field("vendor", i.vendor).field("driver", i.driver);
+  j.field("type", r.type).field("n", static_cast<long long>(r.n)).field("edges", r.edges);
+  j.field("source", r.source);
+  j.key("params").begin_object();
+  for (const auto& [k, v] : i.params) j.field(k, v);
+  j.end_object();
+  j.field("params_source", i.params_source).field("program_cache", i.cache);
+  j.field("t_o", i.t_o).field("t_h", r.stats.t_h).field("t_k", r.stats.t_k);
+  j.field("solve", r.stats.total).field("total", i.t_o + r.stats.total).field("wall", r.wall);
+  j.field("products", r.stats.products).field("kernel_launches", r.stats.kernel_launches);
+  j.field("relaxations", r.stats.relaxations).field("relaxations_per_s", r.relax_per_second());
+  j.field("verify", r.verify).field("verify_detail", r.verify_detail);
+  j.field("output", r.output);
+  j.key("notes").begin_array();
+  for (const auto& n : r.notes) j.value(n);
+  j.end_array();
+}
+
+}  // namespace ocl_sp

@@ -1,0 +1,313 @@
+// Shared plumbing of the OpenCL solvers (see opencl_base.hpp).
+#include "solvers/opencl_base.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <iostream>
+
+#include "cl/cl_error.hpp"
+#include "cl/program.hpp"
+#include "tuning/tuning_store.hpp"
+#include "util/errors.hpp"
+
+namespace ocl_sp::detail {
+
+namespace {
+
+constexpr unsigned long long kMiB = 1024ull * 1024ull;
+
+std::string mib_up(unsigned long long b) { return std::to_string((b + kMiB - 1) / kMiB) + " MiB"; }
+std::string mib_down(unsigned long long b) { return std::to_string(b / kMiB) + " MiB"; }
+
+std::string join(const std::vector<int>& v) {
+  std::string s;
+  for (int x : v) s += (s.empty() ? "" : ", ") + std::to_string(x);
+  return s;
+}
+
+double event_seconds(const cl::Event& e) {
+  const auto start = e.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+  const auto end = e.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+  return end > start ? static_cast<double>(end - start) * 1e-9 : 0.0;
+}
+
+// OpenCL C 1.2 or later: compile as 1.2 so a kernel that only builds on newer
+// compilers fails here too, not first on a user's older driver.
+bool supports_cl12(const std::string& opencl_c_version) {
+  // "OpenCL C 1.2 ..." / "OpenCL C 2.0 ..." / "OpenCL C 3.0 ..."
+  const auto p = opencl_c_version.find("OpenCL C ");
+  if (p == std::string::npos) return false;
+  const std::string v = opencl_c_version.substr(p + 9, 3);
+  return v >= "1.2";
+}
+
+}  // namespace
+
+void with_cl_errors(const std::string& what, const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const cl::Error& e) {
+    throw RuntimeError(what + ": " + e.what() + " failed with " + cl_error_name(e.err()));
+  }
+}
+
+OpenClCore::OpenClCore(const SolverSpec& spec, ValueType type)
+    : algo_(spec.algo), type_(type) {
+  dev_ = select_device(spec.device);
+  with_cl_errors("cannot set up OpenCL device '" + dev_.name + "'", [&] {
+    ctx_ = cl::Context(dev_.device);
+    queue_ = cl::CommandQueue(ctx_, dev_.device, CL_QUEUE_PROFILING_ENABLE);
+    max_item_sizes_ = dev_.device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
+    scratch_ = cl::Buffer(ctx_, CL_MEM_READ_WRITE, sizeof(int));
+  });
+}
+
+// Why `params` does not fit `rules`, or "" when it does.
+std::string OpenClCore::invalid_reason(const Tunables& params, const std::vector<TunableRule>& rules) const {
+  const std::string algo = to_string(algo_);
+  for (const auto& [name, value] : params) {
+    const auto rule = std::find_if(rules.begin(), rules.end(),
+                                   [&](const TunableRule& r) { return r.name == name; });
+    if (rule == rules.end()) {
+      std::string takes;
+      for (const auto& r : rules) takes += (takes.empty() ? "" : ", ") + r.name;
+      return name + " does not apply to the OpenCL " + algo + " solver (it takes " +
+             (takes.empty() ? std::string("no tunable") : takes) + ")";
+    }
+    if (std::find(rule->allowed.begin(), rule->allowed.end(), value) == rule->allowed.end())
+      return name + "=" + std::to_string(value) + " is not supported by the OpenCL " + algo +
+             " kernel: " + name + " (" + rule->meaning + ") must be one of " + join(rule->allowed);
+  }
+  return "";
+}
+
+Tunables OpenClCore::resolve(const SolverSpec& spec, const Tunables& defaults,
+                             const std::vector<TunableRule>& rules,
+                             const std::function<void(Tunables&, const Tunables&)>& derive) {
+  Tunables chosen;
+  source_ = "built-in";
+  if (!spec.params.empty()) {
+    if (const std::string why = invalid_reason(spec.params, rules); !why.empty())
+      throw UsageError(why);
+    chosen = spec.params;
+    source_ = "command line";
+  } else if (spec.use_tuned) {
+    std::string where;
+    if (auto tuned = lookup_tuned(device_tuning_key(dev_), algo_, type_, &where)) {
+      if (const std::string why = invalid_reason(*tuned, rules); why.empty()) {
+        chosen = *tuned;
+        source_ = "tuned (" + where + ")";
+      } else {
+        std::cerr << "warning: ignoring tuned parameters from " << where << ": " << why << "\n";
+      }
+    }
+  }
+  Tunables t = defaults;
+  for (const auto& [name, value] : chosen) t[name] = value;
+  if (derive) derive(t, chosen);
+  return t;
+}
+
+void OpenClCore::check_group(const std::string& what, const std::vector<size_t>& local,
+                             unsigned long long local_bytes) const {
+  size_t items = 1;
+  for (size_t x : local) items *= x;
+  if (items > dev_.max_work_group)
+    throw UsageError(what + " needs work-groups of " + std::to_string(items) +
+                     " work-items, but device '" + dev_.name + "' allows at most " +
+                     std::to_string(dev_.max_work_group) + "; choose a smaller value");
+  for (size_t d = 0; d < local.size() && d < max_item_sizes_.size(); ++d)
+    if (local[d] > max_item_sizes_[d])
+      throw UsageError(what + " needs " + std::to_string(local[d]) +
+                       " work-items in dimension " + std::to_string(d) + ", but device '" +
+                       dev_.name + "' allows at most " + std::to_string(max_item_sizes_[d]));
+  if (local_bytes > dev_.local_mem)
+    throw UsageError(what + " needs " + std::to_string(local_bytes) +
+                     " bytes of __local memory per work-group, but device '" + dev_.name +
+                     "' has " + std::to_string(dev_.local_mem) + "; choose a smaller value");
+}
+
+void OpenClCore::build(const std::string& file, const Tunables& t) {
+  std::string options = type_ == ValueType::int32 ? "-DVALUE_INT32" : "-DVALUE_FLOAT32";
+  for (const auto& [name, value] : t) options += " -D" + name + "=" + std::to_string(value);
+  if (supports_cl12(dev_.opencl_c_version)) options += " -cl-std=CL1.2";
+  const BuiltProgram bp = build_program(ctx_, dev_.device, {"common.cl", file}, options);
+  program_ = bp.program;
+  cache_ = bp.cache;
+  with_cl_errors("cannot create the helper kernels", [&] {
+    pad_ = cl::Kernel(program_, "fill_padding");
+    diag_ = cl::Kernel(program_, "negative_diagonal");
+  });
+}
+
+cl::Kernel OpenClCore::kernel(const std::string& name, const std::string& what,
+                              size_t items) const {
+  cl::Kernel k;
+  size_t wg = 0;
+  unsigned long long local = 0;
+  with_cl_errors("cannot create kernel " + name, [&] {
+    k = cl::Kernel(program_, name.c_str());
+    wg = k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dev_.device);
+    local = k.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dev_.device);
+  });
+  if (items > wg)
+    throw UsageError(what + " needs work-groups of " + std::to_string(items) +
+                     " work-items, but kernel " + name + " can run at most " + std::to_string(wg) +
+                     " per group on device '" + dev_.name + "' (register or resource limit); " +
+                     "choose a smaller value");
+  if (local > dev_.local_mem)
+    throw UsageError(what + ": kernel " + name + " needs " + std::to_string(local) +
+                     " bytes of __local memory, but device '" + dev_.name + "' has " +
+                     std::to_string(dev_.local_mem));
+  return k;
+}
+
+void OpenClCore::finish_info(SolverInfo& info, const Tunables& t) const {
+  info.algo = to_string(algo_);
+  info.backend = "opencl";
+  info.device = dev_.name;
+  info.vendor = dev_.vendor + (dev_.vendor_key() == "pocl" ? " (PoCL)" : "");
+  info.driver = dev_.driver_version;
+  info.params = t;
+  info.params_source = source_;
+  info.cache = cache_;
+  info.t_o = since_.seconds();
+}
+
+void OpenClCore::begin_solve() {
+  kernel_events_.clear();
+  transfer_events_.clear();
+  t_k_ = t_h_ = 0;
+  launches_ = 0;
+}
+
+void OpenClCore::check_memory(int64_t n, int64_t ld, int buffers) const {
+  const std::string what = "n = " + std::to_string(n);
+  if (ld > INT_MAX / 2)
+    throw RuntimeError(what + " is too large for the OpenCL kernels' int indices");
+  const unsigned long long one = static_cast<unsigned long long>(ld) * ld * value_size();
+  const unsigned long long all = one * static_cast<unsigned long long>(buffers);
+  const std::string padded = ld != n ? " (padded to " + std::to_string(ld) + ")" : "";
+  if (one > dev_.max_alloc)
+    throw RuntimeError(what + " needs a matrix buffer of " + mib_up(one) + padded +
+                       " but device '" + dev_.name + "' allows at most " + mib_down(dev_.max_alloc) +
+                       " in one allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE)");
+  if (all > dev_.global_mem)
+    throw RuntimeError(what + " needs " + mib_up(all) + " of device memory (" +
+                       std::to_string(buffers) + " x " + mib_up(one) + padded + ") but device '" +
+                       dev_.name + "' has " + mib_down(dev_.global_mem));
+}
+
+cl::Buffer OpenClCore::buffer(size_t i, size_t bytes) {
+  if (buffers_.size() <= i) {
+    buffers_.resize(i + 1);
+    buffer_bytes_.resize(i + 1, 0);
+  }
+  if (buffer_bytes_[i] != bytes) {
+    buffers_[i] = cl::Buffer();  // release first: the old and new need not fit together
+    buffer_bytes_[i] = 0;
+    buffers_[i] = cl::Buffer(ctx_, CL_MEM_READ_WRITE, bytes);
+    buffer_bytes_[i] = bytes;
+  }
+  return buffers_[i];
+}
+
+void OpenClCore::write(cl::Buffer& buf, size_t offset, size_t bytes, const void* host,
+                       bool blocking) {
+  cl::Event ev;
+  queue_.enqueueWriteBuffer(buf, blocking ? CL_TRUE : CL_FALSE, offset, bytes, host, nullptr, &ev);
+  transfer_events_.push_back(ev);
+}
+
+void OpenClCore::read(cl::Buffer& buf, size_t offset, size_t bytes, void* host) {
+  cl::Event ev;
+  queue_.enqueueReadBuffer(buf, CL_TRUE, offset, bytes, host, nullptr, &ev);
+  transfer_events_.push_back(ev);
+}
+
+void OpenClCore::upload(const void* host, int64_t n, int64_t ld, cl::Buffer& buf) {
+  const size_t vs = value_size();
+  if (n == ld) {
+    write(buf, 0, static_cast<size_t>(n) * n * vs, host, true);
+    return;
+  }
+  pad_.setArg(0, static_cast<cl_int>(n));
+  pad_.setArg(1, static_cast<cl_int>(ld));
+  pad_.setArg(2, buf);
+  // Fixed local sizes for the helpers: a driver-chosen one can differ per global
+  // size, and some drivers (PoCL) compile a kernel variant per local size.
+  const size_t g = static_cast<size_t>(round_up(ld, 8));
+  launch(pad_, cl::NDRange(g, g), cl::NDRange(8, 8));
+  const cl::array<size_t, 3> origin{0, 0, 0};
+  const cl::array<size_t, 3> region{static_cast<size_t>(n) * vs, static_cast<size_t>(n), 1};
+  cl::Event ev;
+  queue_.enqueueWriteBufferRect(buf, CL_TRUE, origin, origin, region, static_cast<size_t>(ld) * vs,
+                                0, static_cast<size_t>(n) * vs, 0, host, nullptr, &ev);
+  transfer_events_.push_back(ev);
+}
+
+void OpenClCore::download(void* host, int64_t n, int64_t ld, cl::Buffer& buf) {
+  const size_t vs = value_size();
+  if (n == ld) {
+    read(buf, 0, static_cast<size_t>(n) * n * vs, host);
+    return;
+  }
+  const cl::array<size_t, 3> origin{0, 0, 0};
+  const cl::array<size_t, 3> region{static_cast<size_t>(n) * vs, static_cast<size_t>(n), 1};
+  cl::Event ev;
+  queue_.enqueueReadBufferRect(buf, CL_TRUE, origin, origin, region, static_cast<size_t>(ld) * vs,
+                               0, static_cast<size_t>(n) * vs, 0, host, nullptr, &ev);
+  transfer_events_.push_back(ev);
+}
+
+void OpenClCore::launch(cl::Kernel& k, const cl::NDRange& global, const cl::NDRange& local) {
+  cl::Event ev;
+  queue_.enqueueNDRangeKernel(k, cl::NullRange, global, local, nullptr, &ev);
+  kernel_events_.push_back(ev);
+  ++launches_;
+  if (kernel_events_.size() >= 2048) retire_oldest_kernels();
+}
+
+// Long launch sequences (fw-naive: n launches) would pile up events; the oldest
+// half is long finished by now, so wait for it, add its time and drop it.
+void OpenClCore::retire_oldest_kernels() {
+  const size_t half = kernel_events_.size() / 2;
+  std::vector<cl::Event> old(kernel_events_.begin(), kernel_events_.begin() + half);
+  cl::Event::waitForEvents(old);
+  for (const auto& e : old) t_k_ += event_seconds(e);
+  kernel_events_.erase(kernel_events_.begin(), kernel_events_.begin() + half);
+}
+
+void OpenClCore::check_negative_cycle(cl::Buffer& buf, int64_t n, int64_t ld) {
+  scan_result_ = INT_MAX;
+  write(scratch_, 0, sizeof(int), &scan_result_, true);
+  diag_.setArg(0, static_cast<cl_int>(n));
+  diag_.setArg(1, static_cast<cl_int>(ld));
+  diag_.setArg(2, buf);
+  diag_.setArg(3, scratch_);
+  const int64_t wg = std::min<int64_t>(64, static_cast<int64_t>(dev_.max_work_group));
+  launch(diag_, cl::NDRange(static_cast<size_t>(round_up(n, wg))),
+         cl::NDRange(static_cast<size_t>(wg)));
+  read(scratch_, 0, sizeof(int), &scan_result_);
+  if (scan_result_ < n) throw NegativeCycleError(scan_result_);
+}
+
+void OpenClCore::finish(RunStats& st) {
+  queue_.finish();
+  for (const auto& e : kernel_events_) t_k_ += event_seconds(e);
+  for (const auto& e : transfer_events_) t_h_ += event_seconds(e);
+  kernel_events_.clear();
+  transfer_events_.clear();
+  st.t_k = t_k_;
+  st.t_h = t_h_;
+  st.kernel_launches = launches_;
+}
+
+void OpenClCore::drain() noexcept {
+  try {
+    queue_.finish();
+  } catch (...) {
+  }
+}
+
+}  // namespace ocl_sp::detail

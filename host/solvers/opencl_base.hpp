@@ -1,0 +1,122 @@
+// Plumbing shared by the OpenCL solvers (opencl_fw.cpp, opencl_squaring.cpp,
+// opencl_fw_naive.cpp): device, context and profiling queue, tunable resolution and
+// launch-limit checks (UsageError before anything is launched), program build with
+// the cache, padded device matrices, and T_h / T_k from profiling events.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cl/cl.hpp"
+#include "cl/device.hpp"
+#include "graph/matrix.hpp"
+#include "solvers/solver.hpp"
+#include "util/timer.hpp"
+
+namespace ocl_sp::detail {
+
+// One tunable of an algorithm: its allowed values and what it does (for messages).
+struct TunableRule {
+  std::string name;
+  std::vector<int> allowed;
+  std::string meaning;
+};
+
+// Device, context, queue and program of one solver, plus the per-solve accounting.
+class OpenClCore {
+ public:
+  // Selects the device and creates context and queue. Starts the T_o stopwatch.
+  OpenClCore(const SolverSpec& spec, ValueType type);
+
+  const DeviceEntry& device() const { return dev_; }
+  ValueType type() const { return type_; }
+  size_t value_size() const { return 4; }  // int32 and float32
+  std::vector<size_t> max_item_sizes() const { return max_item_sizes_; }
+
+  // The effective tunables: command line (spec.params; UsageError for a name the
+  // algorithm does not take or a value outside its allowed set), else the tuned
+  // record of this device (spec.use_tuned; ignored with a warning when invalid),
+  // else `defaults`. `derive` then fills values that depend on others (fw: WPT
+  // from BLOCK) when they were not chosen explicitly; it gets the chosen names.
+  Tunables resolve(const SolverSpec& spec, const Tunables& defaults,
+                   const std::vector<TunableRule>& rules,
+                   const std::function<void(Tunables&, const Tunables& chosen)>& derive = {});
+  // Device type in the default rules: "gpu", "cpu", ...
+  bool is_gpu() const { return dev_.type == "gpu"; }
+
+  // UsageError when a work-group of `local` items or `local_bytes` of __local memory
+  // exceeds what the device takes; `what` names the setting ("WG=32").
+  void check_group(const std::string& what, const std::vector<size_t>& local,
+                   unsigned long long local_bytes) const;
+
+  // Builds common.cl + `file` with -DVALUE_... and -DNAME=value per tunable.
+  void build(const std::string& file, const Tunables& t);
+  // A kernel of the built program, checked against its own limits
+  // (CL_KERNEL_WORK_GROUP_SIZE, CL_KERNEL_LOCAL_MEM_SIZE) for `items` per group.
+  cl::Kernel kernel(const std::string& name, const std::string& what, size_t items) const;
+
+  // Fills info (device, vendor, driver, params, cache, t_o = time since construction).
+  void finish_info(SolverInfo& info, const Tunables& t) const;
+
+  // --- per solve ---
+  void begin_solve();  // clears events and counters
+  // RuntimeError when `buffers` matrices of ld x ld values cannot fit the device.
+  void check_memory(int64_t n, int64_t ld, int buffers) const;
+  // The i-th device buffer of exactly `bytes`, kept across solves of the same size
+  // (a handle: copies share the memory object).
+  cl::Buffer buffer(size_t i, size_t bytes);
+  // Host n x n -> device ld x ld (ld >= n); padded vertices become isolated.
+  void upload(const void* host, int64_t n, int64_t ld, cl::Buffer& buf);
+  void download(void* host, int64_t n, int64_t ld, cl::Buffer& buf);
+  void write(cl::Buffer& buf, size_t offset, size_t bytes, const void* host, bool blocking);
+  void read(cl::Buffer& buf, size_t offset, size_t bytes, void* host);
+  void launch(cl::Kernel& k, const cl::NDRange& global, const cl::NDRange& local);
+  // Throws NegativeCycleError with the lowest i < n whose d(i,i) < 0.
+  void check_negative_cycle(cl::Buffer& buf, int64_t n, int64_t ld);
+  // Waits for the queue and sums the events: RunStats t_h, t_k, kernel_launches.
+  void finish(RunStats& st);
+  // Waits for the queue without accounting (used before rethrowing an error so
+  // nothing still reads host memory the caller may free).
+  void drain() noexcept;
+
+  const cl::Context& context() const { return ctx_; }
+  cl::CommandQueue& queue() { return queue_; }
+
+ private:
+  DeviceEntry dev_;
+  Algo algo_;
+  ValueType type_;
+  cl::Context ctx_;
+  cl::CommandQueue queue_;
+  cl::Program program_;
+  std::string cache_ = "n/a";
+  std::string source_ = "built-in";
+  Stopwatch since_;  // T_o runs from construction to finish_info()
+  std::vector<size_t> max_item_sizes_;
+  cl::Kernel pad_, diag_;
+  std::vector<cl::Buffer> buffers_;
+  std::vector<size_t> buffer_bytes_;
+  cl::Buffer scratch_;  // one int for the negative-cycle scan
+  std::vector<cl::Event> kernel_events_, transfer_events_;
+  double t_k_ = 0, t_h_ = 0;  // already summed (events retired early)
+  int launches_ = 0;
+  int scan_result_ = 0;  // host side of scratch_
+  void retire_oldest_kernels();
+  std::string invalid_reason(const Tunables& params, const std::vector<TunableRule>& rules) const;
+};
+
+// Runs f, turning cl::Error into RuntimeError("<what>: <call>: CL_NAME (code)").
+void with_cl_errors(const std::string& what, const std::function<void()>& f);
+
+// n rounded up to a multiple of m.
+inline int64_t round_up(int64_t n, int64_t m) { return (n + m - 1) / m * m; }
+
+template <typename T>
+std::unique_ptr<Solver<T>> make_opencl_fw(const SolverSpec& spec);
+template <typename T>
+std::unique_ptr<Solver<T>> make_opencl_squaring(const SolverSpec& spec);
+template <typename T>
+std::unique_ptr<Solver<T>> make_opencl_fw_naive(const SolverSpec& spec);
+
+}  // namespace ocl_sp::detail

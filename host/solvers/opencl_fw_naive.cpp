@@ -1,0 +1,84 @@
+// OpenCL naive Floyd-Warshall (kernels/fw_naive.cl): one launch per k over the
+// unpadded n x n matrix, the global size rounded up to the WG x WG work-group.
+#include <cstdint>
+
+#include "solvers/opencl_base.hpp"
+#include "util/errors.hpp"
+
+namespace ocl_sp::detail {
+
+namespace {
+
+template <typename T>
+class OpenClFwNaive final : public Solver<T> {
+ public:
+  explicit OpenClFwNaive(const SolverSpec& spec) : core_(spec, ValueTraits<T>::type) {
+    with_cl_errors("cannot set up fw-naive on '" + core_.device().name + "'", [&] {
+      const size_t max_wg = core_.device().max_work_group;
+      const int def = max_wg >= 256 ? 16 : max_wg >= 64 ? 8 : 4;
+      t_ = core_.resolve(spec, {{"WG", def}},
+                         {{"WG", {4, 8, 16, 32}, "work-group edge of the naive kernel"}});
+      wg_ = t_.at("WG");
+      const std::string what = "WG=" + std::to_string(wg_);
+      const size_t w = static_cast<size_t>(wg_);
+      core_.check_group(what, {w, w}, 0);
+      core_.build("fw_naive.cl", t_);
+      kernel_ = core_.kernel("fw_naive", what, w * w);
+      core_.finish_info(info_, t_);
+    });
+  }
+
+  const SolverInfo& info() const override { return info_; }
+
+  RunStats solve(DistMatrix<T>& d, PathMatrix* paths) override {
+    if (paths) throw UsageError("--paths is not available yet");
+    Stopwatch sw;
+    RunStats st;
+    const int64_t n = d.n();
+    if (n == 0) return st;
+    core_.check_memory(n, n, 1);
+    with_cl_errors("fw-naive on '" + core_.device().name + "' failed", [&] {
+      try {
+        core_.begin_solve();
+        cl::Buffer buf = core_.buffer(0, static_cast<size_t>(n) * n * sizeof(T));
+        core_.upload(d.data(), n, n, buf);
+        const size_t g = static_cast<size_t>(round_up(n, wg_));
+        const cl::NDRange global(g, g), local(static_cast<size_t>(wg_), static_cast<size_t>(wg_));
+        kernel_.setArg(0, static_cast<cl_int>(n));
+        kernel_.setArg(2, buf);
+        for (int64_t k = 0; k < n; ++k) {
+          kernel_.setArg(1, static_cast<cl_int>(k));
+          core_.launch(kernel_, global, local);
+        }
+        core_.check_negative_cycle(buf, n, n);
+        core_.download(d.data(), n, n, buf);
+        core_.finish(st);
+      } catch (...) {
+        core_.drain();
+        throw;
+      }
+    });
+    st.relaxations = relaxation_count(Algo::fw_naive, n, 0);
+    st.total = sw.seconds();
+    return st;
+  }
+
+ private:
+  OpenClCore core_;
+  SolverInfo info_;
+  Tunables t_;
+  int wg_ = 16;
+  cl::Kernel kernel_;
+};
+
+}  // namespace
+
+template <typename T>
+std::unique_ptr<Solver<T>> make_opencl_fw_naive(const SolverSpec& spec) {
+  return std::make_unique<OpenClFwNaive<T>>(spec);
+}
+
+template std::unique_ptr<Solver<int32_t>> make_opencl_fw_naive<int32_t>(const SolverSpec&);
+template std::unique_ptr<Solver<float>> make_opencl_fw_naive<float>(const SolverSpec&);
+
+}  // namespace ocl_sp::detail

@@ -1,0 +1,23 @@
+// make_opencl_solver: routes an algorithm to its OpenCL solver (opencl_fw.cpp,
+// opencl_squaring.cpp, opencl_fw_naive.cpp; shared plumbing in opencl_base.cpp).
+#include "solvers/opencl_solvers.hpp"
+
+#include "solvers/opencl_base.hpp"
+#include "util/errors.hpp"
+
+namespace ocl_sp {
+
+template <typename T>
+std::unique_ptr<Solver<T>> make_opencl_solver(const SolverSpec& spec) {
+  switch (spec.algo) {
+    case Algo::fw: return detail::make_opencl_fw<T>(spec);
+    case Algo::squaring: return detail::make_opencl_squaring<T>(spec);
+    case Algo::fw_naive: return detail::make_opencl_fw_naive<T>(spec);
+  }
+  throw UsageError("unknown algorithm for the OpenCL backend");
+}
+
+template std::unique_ptr<Solver<int32_t>> make_opencl_solver<int32_t>(const SolverSpec&);
+template std::unique_ptr<Solver<float>> make_opencl_solver<float>(const SolverSpec&);
+
+}  // namespace ocl_sp

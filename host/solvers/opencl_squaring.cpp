@@ -1,0 +1,103 @@
+// OpenCL repeated squaring (the paper's OCL_SP): L <- L (x) L with the banded,
+// __local-tiled kernel of kernels/minplus_square.cl on ping-pong buffers, at most
+// max_products(n, negative weights) products, stopping after the first product
+// that changes nothing (a device flag per product, read back each time: in T_h).
+#include <cstdint>
+
+#include "cpu/cpu_solvers.hpp"
+#include "solvers/opencl_base.hpp"
+#include "util/errors.hpp"
+
+namespace ocl_sp::detail {
+
+namespace {
+
+template <typename T>
+class OpenClSquaring final : public Solver<T> {
+ public:
+  explicit OpenClSquaring(const SolverSpec& spec) : core_(spec, ValueTraits<T>::type) {
+    with_cl_errors("cannot set up squaring on '" + core_.device().name + "'", [&] {
+      const size_t max_wg = core_.device().max_work_group;
+      const int def = max_wg >= 256 ? 16 : max_wg >= 64 ? 8 : 4;  // the paper's best: 16 x 16
+      t_ = core_.resolve(spec, {{"WG", def}},
+                         {{"WG", {4, 8, 16, 32}, "work-group edge T of the squaring kernel"}});
+      wg_ = t_.at("WG");
+      const std::string what = "WG=" + std::to_string(wg_);
+      const size_t w = static_cast<size_t>(wg_);
+      core_.check_group(what, {w, w}, 2ull * w * w * sizeof(T));  // As + Bs
+      core_.build("minplus_square.cl", t_);
+      kernel_ = core_.kernel("minplus_square", what, w * w);
+      core_.finish_info(info_, t_);
+    });
+  }
+
+  const SolverInfo& info() const override { return info_; }
+
+  RunStats solve(DistMatrix<T>& d, PathMatrix* paths) override {
+    if (paths) throw UsageError("--paths is not available yet");
+    Stopwatch sw;
+    RunStats st;
+    const int64_t n = d.n();
+    if (n == 0) return st;
+    const int64_t ld = round_up(n, wg_);
+    core_.check_memory(n, ld, 2);
+    bool negative = false;
+    for (T v : d.values()) negative |= v < 0;
+    const int max_p = max_products(n, negative);
+    with_cl_errors("squaring on '" + core_.device().name + "' failed", [&] {
+      try {
+        core_.begin_solve();
+        const size_t bytes = static_cast<size_t>(ld) * ld * sizeof(T);
+        cl::Buffer buf[2] = {core_.buffer(0, bytes), core_.buffer(1, bytes)};
+        // One "changed" slot per product, cleared once: no reset write per product.
+        const std::vector<cl_int> zeros(static_cast<size_t>(std::max(max_p, 1)), 0);
+        cl::Buffer flags = core_.buffer(2, zeros.size() * sizeof(cl_int));
+        core_.write(flags, 0, zeros.size() * sizeof(cl_int), zeros.data(), true);
+        core_.upload(d.data(), n, ld, buf[0]);
+        int cur = 0;
+        for (int p = 0; p < max_p; ++p) {
+          kernel_.setArg(0, static_cast<cl_int>(ld));
+          kernel_.setArg(1, buf[cur]);
+          kernel_.setArg(2, buf[1 - cur]);
+          kernel_.setArg(3, flags);
+          kernel_.setArg(4, static_cast<cl_int>(p));
+          core_.launch(kernel_, cl::NDRange(static_cast<size_t>(ld), static_cast<size_t>(ld)),
+                       cl::NDRange(static_cast<size_t>(wg_), static_cast<size_t>(wg_)));
+          cl_int changed = 0;
+          core_.read(flags, static_cast<size_t>(p) * sizeof(cl_int), sizeof(cl_int), &changed);
+          ++st.products;
+          cur = 1 - cur;
+          if (!changed) break;  // L (x) L == L: the distances are final
+        }
+        core_.check_negative_cycle(buf[cur], n, ld);
+        core_.download(d.data(), n, ld, buf[cur]);
+        core_.finish(st);
+      } catch (...) {
+        core_.drain();
+        throw;
+      }
+    });
+    st.relaxations = relaxation_count(Algo::squaring, n, st.products);
+    st.total = sw.seconds();
+    return st;
+  }
+
+ private:
+  OpenClCore core_;
+  SolverInfo info_;
+  Tunables t_;
+  int wg_ = 16;
+  cl::Kernel kernel_;
+};
+
+}  // namespace
+
+template <typename T>
+std::unique_ptr<Solver<T>> make_opencl_squaring(const SolverSpec& spec) {
+  return std::make_unique<OpenClSquaring<T>>(spec);
+}
+
+template std::unique_ptr<Solver<int32_t>> make_opencl_squaring<int32_t>(const SolverSpec&);
+template std::unique_ptr<Solver<float>> make_opencl_squaring<float>(const SolverSpec&);
+
+}  // namespace ocl_sp::detail

@@ -1,0 +1,153 @@
+// The shared measurement loop (see measure.hpp).
+#include "tuning/measure.hpp"
+
+#include <algorithm>
+
+#include "cl/cl.hpp"
+#include "cl/cl_error.hpp"
+#include "cpu/cpu_solvers.hpp"
+#include "graph/graph.hpp"
+#include "solvers/verify.hpp"
+#include "util/errors.hpp"
+#include "util/timer.hpp"
+
+namespace ocl_sp {
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+double Measurement::relax_per_second() const {
+  const double t = median_t_k > 0 ? median_t_k : median_total;
+  return t > 0 ? relaxations / t : 0;
+}
+
+std::string describe_exception(const std::exception& e) {
+  if (const auto* ce = dynamic_cast<const cl::Error*>(&e))
+    return std::string("OpenCL call ") + ce->what() + " failed: " + cl_error_name(ce->err());
+  if (dynamic_cast<const std::bad_alloc*>(&e)) return "out of host memory";
+  return e.what();
+}
+
+template <typename T>
+const DistMatrix<T>& ReferenceCache<T>::get(const std::string& key, const DistMatrix<T>& input) {
+  if (ref_ && key == key_) return *ref_;
+  ref_.reset();  // free the old one before allocating the new one
+  Stopwatch sw;
+  DistMatrix<T> r = input;
+  // Same rule as verify_result(): serial FW is the reference; above n = 3000 it
+  // would dominate the run, so the OpenMP FW (tested bit-exact against it) stands in.
+  if (input.n() <= 3000) {
+    fw_serial(r, nullptr);
+    method_ = "serial fw";
+  } else {
+    fw_openmp(r, nullptr, 0);
+    method_ = "openmp fw";
+  }
+  seconds_ = sw.seconds();
+  key_ = key;
+  ref_ = std::move(r);
+  return *ref_;
+}
+
+template <typename T>
+void ReferenceCache<T>::clear() {
+  ref_.reset();
+  key_.clear();
+}
+
+template <typename T>
+Measurement measure(Solver<T>& solver, const DistMatrix<T>& input, const std::string& input_key,
+                    ReferenceCache<T>& reference, const MeasureOptions& opt) {
+  Measurement m;
+  const int total_runs = std::max(opt.warmup, 0) + std::max(opt.reps, 1);
+  DistMatrix<T> d;
+  try {
+    for (int run = 0; run < total_runs; ++run) {
+      d = input;  // every solve starts from the same adjacency matrix
+      RunStats s = solver.solve(d, nullptr);
+      if (run == 0 && opt.verify) {
+        const VerifyResult v = compare_matrices(reference.get(input_key, input), d);
+        m.verify = v.ok ? "ok" : "FAILED";
+        m.verify_detail = v.detail + " vs " + reference.method();
+        if (!v.ok) {
+          m.status = "wrong";
+          m.reason = "result differs from the CPU reference (" + m.verify_detail + ")";
+          return m;
+        }
+      }
+      if (run >= total_runs - std::max(opt.reps, 1)) m.runs.push_back(s);
+    }
+  } catch (const NegativeCycleError& e) {
+    m.status = "wrong";
+    m.reason = std::string("solver reported a negative cycle the input does not have: ") + e.what();
+    m.runs.clear();
+    return m;
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const std::exception& e) {
+    m.status = "failed";
+    m.reason = describe_exception(e);
+    m.runs.clear();
+    return m;
+  }
+  std::vector<double> tot, th, tk;
+  for (const auto& s : m.runs) {
+    tot.push_back(s.total);
+    th.push_back(s.t_h);
+    tk.push_back(s.t_k);
+  }
+  m.median_total = median(tot);
+  m.min_total = *std::min_element(tot.begin(), tot.end());
+  m.max_total = *std::max_element(tot.begin(), tot.end());
+  m.median_t_h = median(th);
+  m.median_t_k = median(tk);
+  m.relaxations = m.runs.back().relaxations;
+  m.products = m.runs.back().products;
+  if (m.relaxations <= 0) {  // a solver that does not count: n^3 per FW / product
+    try {
+      m.relaxations =
+          relaxation_count(parse_algo(solver.info().algo), input.n(), std::max(m.products, 1));
+    } catch (const UsageError&) {
+    }
+  }
+  return m;
+}
+
+template <typename T>
+RunStats probe_solve(Solver<T>& solver, int64_t n) {
+  GeneratorParams p;
+  p.n = n;
+  p.seed = static_cast<uint64_t>(n);
+  p.density = default_density(n);
+  const DistMatrix<T> input = to_matrix<T>(generate_random(p));
+  // Two solves, the faster counts: a solver's first solve also pays one-time
+  // costs (buffer allocation, lazy kernel set-up in some drivers).
+  RunStats s;
+  for (int i = 0; i < 2; ++i) {
+    DistMatrix<T> d = input;
+    const RunStats r = solver.solve(d, nullptr);
+    if (i == 0 || r.total < s.total) s = r;
+  }
+  if (s.relaxations <= 0) {
+    try {
+      s.relaxations = relaxation_count(parse_algo(solver.info().algo), n, std::max(s.products, 1));
+    } catch (const UsageError&) {
+    }
+  }
+  return s;
+}
+
+template class ReferenceCache<int32_t>;
+template class ReferenceCache<float>;
+template Measurement measure(Solver<int32_t>&, const DistMatrix<int32_t>&, const std::string&,
+                             ReferenceCache<int32_t>&, const MeasureOptions&);
+template Measurement measure(Solver<float>&, const DistMatrix<float>&, const std::string&,
+                             ReferenceCache<float>&, const MeasureOptions&);
+template RunStats probe_solve(Solver<int32_t>&, int64_t);
+template RunStats probe_solve(Solver<float>&, int64_t);
+
+}  // namespace ocl_sp

@@ -1,0 +1,153 @@
+// Built-in tuning spaces and their constraints (see tuning_space.hpp). The
+// constraint numbers mirror what the kernels in kernels/ allocate and launch.
+#include "tuning/tuning_space.hpp"
+
+#include <algorithm>
+
+#include "cl/device.hpp"
+#include "util/errors.hpp"
+#include "util/strings.hpp"
+
+namespace ocl_sp {
+
+DeviceLimits DeviceLimits::of(const DeviceEntry& d) {
+  DeviceLimits l;
+  l.max_work_group = d.max_work_group;
+  l.local_mem = d.local_mem;
+  return l;
+}
+
+namespace {
+
+int get(const Tunables& t, const std::string& k) {
+  auto it = t.find(k);
+  return it == t.end() ? 0 : it->second;
+}
+
+// "lhs <= limit" with the numbers when it fails; unknown limits (0) pass.
+std::string at_most(uint64_t lhs, uint64_t limit) {
+  if (limit == 0 || lhs <= limit) return "";
+  return std::to_string(lhs) + " > " + std::to_string(limit);
+}
+
+Constraint work_group_square(const std::string& p) {
+  return {p + "*" + p + " <= max work-group size",
+          [p](const Tunables& t, const DeviceLimits& l, int) {
+            const uint64_t e = static_cast<uint64_t>(get(t, p));
+            return at_most(e * e, l.max_work_group);
+          }};
+}
+
+// `tiles` tiles of p x p values in __local memory.
+Constraint local_tiles(const std::string& p, int tiles) {
+  return {std::to_string(tiles) + "*" + p + "*" + p + "*sizeof(T) <= local memory",
+          [p, tiles](const Tunables& t, const DeviceLimits& l, int bytes) {
+            const uint64_t e = static_cast<uint64_t>(get(t, p));
+            return at_most(e * e * static_cast<uint64_t>(tiles * bytes), l.local_mem);
+          }};
+}
+
+}  // namespace
+
+std::vector<Tunables> TuningSpace::configurations() const {
+  std::vector<Tunables> out{Tunables{}};
+  for (const auto& p : params) {
+    std::vector<Tunables> next;
+    for (const auto& base : out)
+      for (int v : p.values) {
+        Tunables t = base;
+        t[p.name] = v;
+        next.push_back(std::move(t));
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
+std::optional<std::string> TuningSpace::rejects(const Tunables& t, const DeviceLimits& lim,
+                                                int value_bytes) const {
+  for (const auto& c : constraints) {
+    const std::string why = c.violated(t, lim, value_bytes);
+    if (!why.empty()) return c.name + " (" + why + ")";
+  }
+  return std::nullopt;
+}
+
+const TunableParam* TuningSpace::find(const std::string& name) const {
+  for (const auto& p : params)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+void TuningSpace::set_values(const std::string& name, const std::vector<int>& values) {
+  if (values.empty()) throw UsageError("no values given for tunable " + name);
+  for (int v : values)
+    if (v < 1) throw UsageError("tunable " + name + " must be >= 1, got " + std::to_string(v));
+  for (auto& p : params)
+    if (p.name == name) {
+      p.values = values;
+      return;
+    }
+  params.push_back({name, values, "given on the command line"});
+}
+
+TuningSpace tuning_space(Algo a) {
+  TuningSpace s;
+  s.algo = a;
+  switch (a) {
+    case Algo::squaring:
+      // The paper's banded NDRange: each work-group is WG x WG work-items and
+      // stages one WG x WG checkerboard square of A and of B in local memory.
+      s.params.push_back({"WG", {4, 8, 16, 32}, "work-group edge T (T x T work-items)"});
+      s.constraints.push_back(work_group_square("WG"));
+      s.constraints.push_back(local_tiles("WG", 2));
+      break;
+    case Algo::fw:
+      // Blocked FW (kernels/fw_blocked.cl): work-groups of BLOCK x (BLOCK / WPT)
+      // items, each computing WPT rows of a column; phases 2 and 3 stage two
+      // BLOCK x BLOCK tiles in local memory.
+      s.params.push_back({"BLOCK", {8, 16, 32, 64}, "tile edge of blocked Floyd-Warshall"});
+      s.params.push_back({"WPT", {1, 2, 4, 8}, "rows of a tile each work-item computes"});
+      s.constraints.push_back(
+          {"WPT divides BLOCK", [](const Tunables& t, const DeviceLimits&, int) {
+             const int b = get(t, "BLOCK"), w = get(t, "WPT");
+             return w > 0 && b % w == 0 ? std::string()
+                                        : std::to_string(b) + " % " + std::to_string(w) + " != 0";
+           }});
+      s.constraints.push_back({"BLOCK*BLOCK/WPT <= max work-group size",
+                               [](const Tunables& t, const DeviceLimits& l, int) {
+                                 const uint64_t b = static_cast<uint64_t>(get(t, "BLOCK"));
+                                 const uint64_t w =
+                                     static_cast<uint64_t>(std::max(get(t, "WPT"), 1));
+                                 return at_most(b * (b / w), l.max_work_group);
+                               }});
+      s.constraints.push_back(local_tiles("BLOCK", 2));
+      break;
+    case Algo::fw_naive:
+      // One launch per k; work-groups of WG x WG items, no local memory.
+      s.params.push_back({"WG", {4, 8, 16, 32}, "work-group edge of the naive kernel"});
+      s.constraints.push_back(work_group_square("WG"));
+      break;
+  }
+  return s;
+}
+
+std::vector<int> parse_int_list(const std::string& s, const std::string& what) {
+  std::vector<int> out;
+  for (const auto& part : split(s, ',')) {
+    const std::string p = trim(part);
+    size_t used = 0;
+    int v = 0;
+    try {
+      v = std::stoi(p, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (p.empty() || used != p.size())
+      throw UsageError(what + " expects a comma-separated list of integers, got '" + s + "'");
+    out.push_back(v);
+  }
+  return out;
+}
+
+}  // namespace ocl_sp

@@ -1,0 +1,71 @@
+// The tunable-parameter space of each OpenCL algorithm, written like a CLTune
+// spec: parameters with value lists, and named constraints checked against the
+// device's limits before a configuration is built. `ocl_sp sweep` walks it; a
+// configuration a constraint rejects is reported as "skipped: <constraint>".
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "graph/matrix.hpp"
+#include "solvers/solver.hpp"
+
+namespace ocl_sp {
+
+struct DeviceEntry;
+
+// The device facts the constraints look at; 0 means unknown (not checked).
+struct DeviceLimits {
+  uint64_t max_work_group = 0;  // CL_DEVICE_MAX_WORK_GROUP_SIZE, work-items
+  uint64_t local_mem = 0;       // CL_DEVICE_LOCAL_MEM_SIZE, bytes
+  static DeviceLimits of(const DeviceEntry& d);
+};
+
+struct TunableParam {
+  std::string name;         // kernel macro (-DNAME=value)
+  std::vector<int> values;  // swept in this order
+  std::string meaning;      // one line for --help and reports
+};
+
+struct Constraint {
+  std::string name;  // the rule as printed: "WG*WG <= max work-group size"
+  // Empty when satisfied, else the numbers that broke it ("4096 > 1024").
+  // value_bytes is sizeof(T) of the solve type.
+  std::function<std::string(const Tunables&, const DeviceLimits&, int value_bytes)> violated;
+};
+
+struct TuningSpace {
+  Algo algo = Algo::fw;
+  std::vector<TunableParam> params;
+  std::vector<Constraint> constraints;
+
+  // Every combination of the value lists (cartesian product, first parameter
+  // varying slowest); a space without parameters has one empty configuration.
+  std::vector<Tunables> configurations() const;
+  // The first constraint the configuration breaks, as "NAME (numbers)".
+  std::optional<std::string> rejects(const Tunables& t, const DeviceLimits& lim,
+                                     int value_bytes) const;
+  // Replaces the value list of `name`, or adds the parameter when the space does
+  // not have it (further kernel tunables given with `sweep --param`).
+  // UsageError for an empty list or a value < 1.
+  void set_values(const std::string& name, const std::vector<int>& values);
+  const TunableParam* find(const std::string& name) const;
+};
+
+// The built-in space of an algorithm:
+//   squaring: WG in {4, 8, 16, 32} (work-group WG x WG, two WG x WG tiles of T
+//             in local memory: the paper's Table 1);
+//   fw:       BLOCK in {8, 16, 32, 64} x WPT in {1, 2, 4, 8} (tile edge, rows per
+//             work-item: work-groups of BLOCK x BLOCK/WPT, two tiles in local
+//             memory);
+//   fw-naive: WG in {4, 8, 16, 32} (work-group WG x WG).
+// The value lists mirror what the OpenCL solvers accept; make_solver remains the
+// judge (a value it refuses is reported as skipped with its message).
+TuningSpace tuning_space(Algo a);
+
+// Parses "4,8,16" (UsageError naming `what` on anything else).
+std::vector<int> parse_int_list(const std::string& s, const std::string& what);
+
+}  // namespace ocl_sp

@@ -1,0 +1,263 @@
+// Register-tiled (min,+) kernels, the fast variants: blocked Floyd-Warshall
+// phases (fw_tiled_phase1/2/3) and the repeated-squaring product
+// (minplus_tiled_product). A work-group owns a TILE x TILE tile; each work-item
+// keeps TM x TN accumulators in registers and reads its operands from __local
+// panels staged KC values of k at a time, so the inner loop is TM + TN local
+// loads for TM * TN relaxations. Needs common.cl before it.
+
+#ifndef TILE
+#define TILE 64  // tile edge: the FW block edge and the product's output tile
+#endif
+#ifndef TM
+#define TM 4  // rows of the tile each work-item updates
+#endif
+#ifndef TN
+#define TN 4  // columns each work-item updates (a multiple of 4: vector loads)
+#endif
+#ifndef KC
+#define KC 16  // k values staged in __local memory per step (divides TILE)
+#endif
+#ifndef APAD
+#define APAD 4  // padding of the transposed column panel: fewer bank conflicts on
+                // its staging stores while rows stay 16-byte aligned
+#endif
+
+#define NTX (TILE / TN)  // work-items along a tile row
+#define NTY (TILE / TM)  // work-items along a tile column
+#define NT (NTX * NTY)   // work-items per work-group
+
+#if (TILE % TM) || (TILE % TN) || (TN % 4) || (TM % 4) || (TILE % KC)
+#error "TILE must be a multiple of TM, TN and KC; TM and TN multiples of 4"
+#endif
+
+#if defined(VALUE_FLOAT32)
+typedef float4 value4_t;
+#else
+typedef int4 value4_t;
+#endif
+
+// Accumulators c[TM][TN] of the work-item at local (tx, ty): tile rows
+// ty*TM .. ty*TM+TM-1, columns tx*TN .. tx*TN+TN-1 (contiguous: vector access).
+#define ROW0 (get_local_id(1) * TM)
+#define COL0 (get_local_id(0) * TN)
+
+inline void load_acc(value_t c[TM][TN], __global const value_t* t, int ld) {
+#pragma unroll
+  for (int m = 0; m < TM; ++m)
+#pragma unroll
+    for (int n = 0; n < TN; n += 4) {
+      const value4_t v = vload4(0, t + (size_t)(ROW0 + m) * ld + COL0 + n);
+      c[m][n] = v.s0;
+      c[m][n + 1] = v.s1;
+      c[m][n + 2] = v.s2;
+      c[m][n + 3] = v.s3;
+    }
+}
+
+inline void store_acc(value_t c[TM][TN], __global value_t* t, int ld) {
+#pragma unroll
+  for (int m = 0; m < TM; ++m)
+#pragma unroll
+    for (int n = 0; n < TN; n += 4) {
+      const value4_t v = (value4_t)(NORM(c[m][n]), NORM(c[m][n + 1]), NORM(c[m][n + 2]),
+                                    NORM(c[m][n + 3]));
+      vstore4(v, 0, t + (size_t)(ROW0 + m) * ld + COL0 + n);
+    }
+}
+
+// Stages As[kk][r] = a[r][k0 + kk] (transposed) for the TILE x KC panel at a.
+inline void stage_cols(__local value_t As[KC][TILE + APAD], __global const value_t* a, int ld,
+                       int k0) {
+  const int tid = get_local_id(1) * NTX + get_local_id(0);
+  for (int e = tid; e < TILE * KC; e += NT) {
+    const int r = e / KC, kk = e % KC;  // consecutive work-items read along a row
+    As[kk][r] = a[(size_t)r * ld + k0 + kk];
+  }
+}
+
+// Stages Bs[kk][c] = b[k0 + kk][c] for the KC x TILE panel at b.
+inline void stage_rows(__local value_t Bs[KC][TILE], __global const value_t* b, int ld, int k0) {
+  const int tid = get_local_id(1) * NTX + get_local_id(0);
+  for (int e = tid; e < TILE * KC; e += NT) {
+    const int kk = e / TILE, cc = e % TILE;
+    Bs[kk][cc] = b[(size_t)(k0 + kk) * ld + cc];
+  }
+}
+
+// c = min(c, a + b) over the KC staged values of k: the hot loop.
+inline void relax_chunk(value_t c[TM][TN], __local value_t As[KC][TILE + APAD],
+                        __local value_t Bs[KC][TILE]) {
+#pragma unroll 4
+  for (int kk = 0; kk < KC; ++kk) {
+    value_t a[TM], b[TN];
+#pragma unroll
+    for (int m = 0; m < TM; m += 4) {
+      const value4_t v = vload4(0, &As[kk][ROW0 + m]);
+      a[m] = v.s0;
+      a[m + 1] = v.s1;
+      a[m + 2] = v.s2;
+      a[m + 3] = v.s3;
+    }
+#pragma unroll
+    for (int n = 0; n < TN; n += 4) {
+      const value4_t v = vload4(0, &Bs[kk][COL0 + n]);
+      b[n] = v.s0;
+      b[n + 1] = v.s1;
+      b[n + 2] = v.s2;
+      b[n + 3] = v.s3;
+    }
+#pragma unroll
+    for (int m = 0; m < TM; ++m)
+#pragma unroll
+      for (int n = 0; n < TN; ++n) c[m][n] = min(c[m][n], a[m] + b[n]);
+  }
+}
+
+// Publishes row k of the work-group's tile (held in registers) to rowbuf.
+inline void publish_row(value_t c[TM][TN], __local value_t* rowbuf, int k) {
+  if (get_local_id(1) == k / TM) {
+#pragma unroll
+    for (int m = 0; m < TM; ++m)  // register index must be static: select by compare
+      if (m == k % TM)
+#pragma unroll
+        for (int n = 0; n < TN; ++n) rowbuf[COL0 + n] = NORM(c[m][n]);
+  }
+}
+
+// Publishes column k of the tile to colbuf.
+inline void publish_col(value_t c[TM][TN], __local value_t* colbuf, int k) {
+  if (get_local_id(0) == k / TN) {
+#pragma unroll
+    for (int n = 0; n < TN; ++n)
+      if (n == k % TN)
+#pragma unroll
+        for (int m = 0; m < TM; ++m) colbuf[ROW0 + m] = NORM(c[m][n]);
+  }
+}
+
+inline void relax_one(value_t c[TM][TN], const value_t a[TM], const value_t b[TN]) {
+#pragma unroll
+  for (int m = 0; m < TM; ++m)
+#pragma unroll
+    for (int n = 0; n < TN; ++n) c[m][n] = min(c[m][n], a[m] + b[n]);
+}
+
+// Phase 1: Floyd-Warshall inside the pivot tile (kb, kb); one work-group. Row and
+// column k are broadcast through __local memory each step.
+__kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase1(
+    __global value_t* d, const int ld, const int kb) {
+  __local value_t rowbuf[TILE], colbuf[TILE];
+  __global value_t* t = d + (size_t)kb * TILE * ld + kb * TILE;
+  value_t c[TM][TN];
+  load_acc(c, t, ld);
+  for (int k = 0; k < TILE; ++k) {
+    publish_row(c, rowbuf, k);
+    publish_col(c, colbuf, k);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    value_t a[TM], b[TN];
+#pragma unroll
+    for (int m = 0; m < TM; ++m) a[m] = colbuf[ROW0 + m];
+#pragma unroll
+    for (int n = 0; n < TN; ++n) b[n] = rowbuf[COL0 + n];
+    relax_one(c, a, b);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  store_acc(c, t, ld);
+}
+
+// Phase 2: the pivot row tiles (kb, j) and pivot column tiles (i, kb), 2 * D
+// work-groups (the pivot itself returns). A row tile relaxes through the final
+// pivot tile's columns (staged) and its own row k (broadcast); a column tile
+// through its own column k and the pivot tile's rows.
+__kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase2(
+    __global value_t* d, const int ld, const int kb) {
+  const int tiles = ld / TILE;
+  const int g = get_group_id(0);
+  const int is_col = g >= tiles, idx = is_col ? g - tiles : g;
+  if (idx == kb) return;
+  __local value_t As[KC][TILE + APAD];
+  __local value_t Bs[KC][TILE];
+  __local value_t buf[TILE];
+  __global const value_t* p = d + (size_t)kb * TILE * ld + kb * TILE;
+  __global value_t* t = is_col ? d + (size_t)idx * TILE * ld + kb * TILE
+                               : d + (size_t)kb * TILE * ld + idx * TILE;
+  value_t c[TM][TN];
+  load_acc(c, t, ld);
+  for (int k0 = 0; k0 < TILE; k0 += KC) {
+    if (is_col)
+      stage_rows(Bs, p, ld, k0);  // pivot rows k0.. : b operands
+    else
+      stage_cols(As, p, ld, k0);  // pivot columns k0.. : a operands
+    for (int kk = 0; kk < KC; ++kk) {
+      if (is_col)
+        publish_col(c, buf, k0 + kk);
+      else
+        publish_row(c, buf, k0 + kk);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      value_t a[TM], b[TN];
+#pragma unroll
+      for (int m = 0; m < TM; ++m) a[m] = is_col ? buf[ROW0 + m] : As[kk][ROW0 + m];
+#pragma unroll
+      for (int n = 0; n < TN; ++n) b[n] = is_col ? Bs[kk][COL0 + n] : buf[COL0 + n];
+      relax_one(c, a, b);
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+  }
+  store_acc(c, t, ld);
+}
+
+// Phase 3: every tile (i, j) off the pivot row and column: a (min,+) product of
+// the final pivot-column panel and pivot-row panel into the tile, D x D groups.
+__kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase3(
+    __global value_t* d, const int ld, const int kb) {
+  const int bj = get_group_id(0), bi = get_group_id(1);
+  if (bi == kb || bj == kb) return;  // whole work-group leaves: no barrier is split
+  __local value_t As[KC][TILE + APAD];
+  __local value_t Bs[KC][TILE];
+  __global value_t* t = d + (size_t)bi * TILE * ld + bj * TILE;
+  __global const value_t* a = d + (size_t)bi * TILE * ld + kb * TILE;  // pivot columns
+  __global const value_t* b = d + (size_t)kb * TILE * ld + bj * TILE;  // pivot rows
+  value_t c[TM][TN];
+  load_acc(c, t, ld);
+  for (int k0 = 0; k0 < TILE; k0 += KC) {
+    stage_cols(As, a, ld, k0);
+    stage_rows(Bs, b, ld, k0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    relax_chunk(c, As, Bs);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  store_acc(c, t, ld);
+}
+
+// One repeated-squaring step out = in (x) in over the padded ld x ld matrix.
+// The accumulators start from in(i, j) (the diagonal is 0, so that is the k = i
+// term); *changed is set when any element improves.
+__kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void minplus_tiled_product(
+    __global const value_t* in, __global value_t* out, const int ld,
+    __global int* changed) {
+  const int bj = get_group_id(0), bi = get_group_id(1);
+  __local value_t As[KC][TILE + APAD];
+  __local value_t Bs[KC][TILE];
+  __global const value_t* a = in + (size_t)bi * TILE * ld;  // row panel of the output tile
+  __global const value_t* b = in + bj * TILE;               // column panel
+  value_t c[TM][TN];
+  load_acc(c, in + (size_t)bi * TILE * ld + bj * TILE, ld);
+  for (int k0 = 0; k0 < ld; k0 += KC) {
+    stage_cols(As, a, ld, k0);
+    stage_rows(Bs, b, ld, k0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    relax_chunk(c, As, Bs);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  // Compare with the input tile (re-read: keeping a copy would double the
+  // registers); one plain store of 1 is enough, no atomics needed.
+  value_t old[TM][TN];
+  load_acc(old, in + (size_t)bi * TILE * ld + bj * TILE, ld);
+  int any = 0;
+#pragma unroll
+  for (int m = 0; m < TM; ++m)
+#pragma unroll
+    for (int n = 0; n < TN; ++n) any |= NORM(c[m][n]) != old[m][n];
+  if (any) *changed = 1;
+  store_acc(c, out + (size_t)bi * TILE * ld + bj * TILE, ld);
+}

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# End-to-end tests of the solve command and `devices`: exit codes, error
+# messages, --json, output files (bin/npy/csv), atomic output, PoCL device runs.
+# Usage: solve_cli.sh /path/to/ocl_sp
+set -uo pipefail
+BIN=${1:?usage: solve_cli.sh OCL_SP_BINARY}
+T=$(mktemp -d /tmp/ocl_sp_cli.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+export OCL_SP_CACHE_DIR="$T/cache"
+unset OCL_SP_DEVICE
+fails=0
+# A python3 with numpy (the system one when a pyenv python without numpy is first).
+PY=""
+for p in python3 /usr/bin/python3; do
+  if "$p" -c "import numpy" 2>/dev/null; then PY=$p; break; fi
+done
+[ -n "$PY" ] || { echo "FAIL: no python3 with numpy (install python3-numpy)"; exit 1; }
+check() {  # check NAME EXPECTED_EXIT CMD...  (stdout -> $T/out, stderr -> $T/err)
+  local name=$1 want=$2; shift 2
+  "$@" >"$T/out" 2>"$T/err"
+  local got=$?
+  if [ "$got" != "$want" ]; then
+    echo "FAIL $name: exit $got, expected $want"; sed 's/^/  stderr: /' "$T/err" | head -5
+    fails=$((fails + 1)); return 1
+  fi
+  echo "ok   $name"
+}
+expect() {  # expect NAME CONDITION-COMMAND...
+  local name=$1; shift
+  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
+}
+err_starts() { head -c 6 "$T/err" | grep -q '^error:'; }
+
+check version 0 "$BIN" --version && expect version-text grep -q "ocl_sp" "$T/out"
+check help 0 "$BIN" --help && expect help-mentions-n grep -q -- "--input" "$T/out"
+check bad-flag 2 "$BIN" --frobnicate && expect bad-flag-msg err_starts
+check no-graph 2 "$BIN" --backend serial && expect no-graph-msg err_starts
+check both-sources 2 "$BIN" --n 5 --input x.bin --backend serial
+check bad-algo 2 "$BIN" --n 5 --algo dijkstra --backend serial && expect bad-algo-msg err_starts
+check bad-n 2 "$BIN" --n 0 --backend serial
+check bad-weights 2 "$BIN" --n 5 --weights 9:1 --backend serial
+check int32-range 2 "$BIN" --n 2000 --weights 1:1000000 --backend serial
+expect int32-range-msg grep -q "float32" "$T/err"
+check missing-file 2 "$BIN" --input "$T/nope.gr" --backend serial && expect missing-file-msg err_starts
+check bad-out-ext 2 "$BIN" --n 5 --backend serial --output "$T/x.weird"
+check out-missing-dir 2 "$BIN" --n 5 --backend serial --output "$T/no/such/dir/d.bin"
+
+# JSON report parses and carries the contract's fields.
+check json 0 "$BIN" --n 50 --backend serial --json
+expect json-parses "$PY" -c "
+import json,sys; r=json.load(open('$T/out'))
+assert r['n']==50 and r['algorithm']=='fw' and r['backend']=='serial', r
+for k in ('t_o','t_h','t_k','total','relaxations_per_s','device','type','params'): assert k in r, k"
+
+# Output files: bin size, npy loads with the right dtype/shape, csv == bin.
+check out-bin 0 "$BIN" --n 40 --backend openmp --output "$T/d.bin"
+expect out-bin-size test "$(stat -c %s "$T/d.bin")" -eq $((40 * 40 * 4))
+check out-npy 0 "$BIN" --n 40 --backend serial --output "$T/d.npy"
+check out-csv 0 "$BIN" --n 40 --backend serial --output "$T/d.csv"
+expect npy-loads "$PY" -c "
+import numpy as np
+a=np.load('$T/d.npy'); b=np.fromfile('$T/d.bin',dtype='<i4').reshape(40,40)
+c=np.loadtxt('$T/d.csv',delimiter=',',dtype=np.int64)
+assert a.dtype==np.int32 and a.shape==(40,40) and (a==b).all() and (c==a).all()
+assert (np.diag(a)==0).all()"
+expect npy-magic "$PY" -c "
+h=open('$T/d.npy','rb').read(128); assert h[:8]==b'\x93NUMPY\x01\x00', h[:10]
+hl=int.from_bytes(h[8:10],'little'); assert (10+hl)%64==0"
+check out-float 0 "$BIN" --n 40 --backend serial --type float32 --output "$T/f.npy"
+expect float-npy "$PY" -c "
+import numpy as np; a=np.load('$T/f.npy'); assert a.dtype==np.float32 and a.shape==(40,40)"
+
+# The paper's 5-vertex example with negative edges (edges text, 0-based).
+cat >"$T/paper.txt" <<'G'
+# CLRS 25.1 / the OCL_SP paper's equation (1)
+0 1 3
+0 2 8
+0 4 -4
+1 3 1
+1 4 7
+2 1 4
+3 0 2
+3 2 -5
+4 3 6
+G
+check paper 0 "$BIN" --input "$T/paper.txt" --backend serial --output "$T/paper.csv"
+expect paper-distances diff <(tr -d '\r' <"$T/paper.csv") <(printf '0,1,-3,2,-4\n3,0,-4,1,-1\n7,4,0,5,3\n2,-1,-5,0,-2\n8,5,1,6,0\n')
+
+# Negative cycle: exit 3, a vertex named, no file written, older file untouched.
+printf '0 1 1\n1 2 -3\n2 0 1\n' >"$T/negcyc.txt"
+echo "old" >"$T/keep.bin"
+check negcycle 3 "$BIN" --input "$T/negcyc.txt" --backend serial --output "$T/keep.bin"
+expect negcycle-msg grep -q "negative cycle" "$T/err"
+expect negcycle-untouched test "$(cat "$T/keep.bin")" = old
+check negcycle-new 3 "$BIN" --input "$T/negcyc.txt" --backend openmp --output "$T/new.bin"
+expect negcycle-nofile test ! -e "$T/new.bin"
+expect no-temp-left test -z "$(ls "$T" | grep '\.tmp\.' || true)"
+
+# Malformed input: exit 2 with file and line.
+printf '0 1 5\n1 x 2\n' >"$T/bad.txt"
+check malformed 2 "$BIN" --input "$T/bad.txt" --backend serial
+expect malformed-line grep -q "bad.txt.*line 2\|line 2.*bad.txt" "$T/err"
+
+# OpenCL on PoCL: every algorithm verified, the env var, absent device, bad tunable.
+check devices 0 "$BIN" devices && expect devices-lists-pocl grep -qi "portable computing language\|pocl" "$T/out"
+for algo in fw squaring fw-naive; do
+  check "pocl-$algo" 0 "$BIN" --device pocl --n 65 --negative --algo "$algo" --verify --json
+  expect "pocl-$algo-verified" "$PY" -c "
+import json; r=json.load(open('$T/out')); assert r['verify']=='ok' and r['backend']=='opencl', r"
+done
+check pocl-float 0 "$BIN" --device cpu --n 33 --type float32 --algo squaring --verify
+OCL_SP_DEVICE=pocl check env-device 0 "$BIN" --n 17 --json
+expect env-device-used "$PY" -c "
+import json; r=json.load(open('$T/out')); assert r['backend']=='opencl', r"
+check absent-device 1 "$BIN" --device nosuchdevice --n 10
+expect absent-device-lists grep -qi "pocl\|portable" "$T/err"
+check bad-wg 2 "$BIN" --device pocl --n 10 --algo squaring --wg 5
+
+echo "$fails failure(s)"
+[ "$fails" -eq 0 ]

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Offline portability check of the OpenCL kernels for AMD and NVIDIA GPUs without
+# their hardware or drivers: clang compiles every kernel x value type x tunable
+# value exactly as the host builds it (common.cl + kernel file, OpenCL C 1.2, every
+# extension disabled so double / subgroups / atom_* are refused) for
+#   amdgcn-amd-amdhsa  gfx803 gfx906 gfx90a gfx1030   (ROCm-era AMD GPUs)
+#   nvptx64-nvidia-nvcl                              (NVIDIA's OpenCL target)
+# with -Wall -Werror. Any error fails the test; a missing clang FAILS it too.
+# Usage: compile_kernels.sh [KERNEL_DIR]    (env CLANG=/path/to/clang to choose)
+set -uo pipefail
+
+kdir="${1:-$(cd "$(dirname "$0")/../../kernels" && pwd)}"
+if [ ! -f "$kdir/common.cl" ]; then
+  echo "error: no common.cl in kernel folder '$kdir'" >&2
+  exit 1
+fi
+
+clang="${CLANG:-}"
+if [ -z "$clang" ]; then
+  for c in clang-14 clang-15 clang-16 clang-17 clang-18 clang-19 clang; do
+    if command -v "$c" >/dev/null 2>&1; then clang="$c"; break; fi
+  done
+fi
+if [ -z "$clang" ] || ! command -v "$clang" >/dev/null 2>&1; then
+  echo "error: clang not found: the offline AMD/NVIDIA kernel check needs clang 14 or newer" \
+       "(apt install clang-14, or set CLANG=/path/to/clang); refusing to skip" >&2
+  exit 1
+fi
+for t in amdgcn nvptx64; do
+  if ! "$clang" -print-targets 2>/dev/null | grep -qw "$t"; then
+    echo "error: $clang was built without the $t target; use a clang that has it (CLANG=...)" >&2
+    exit 1
+  fi
+done
+
+common=(-x cl -cl-std=CL1.2 -Xclang -finclude-default-header -Xclang -cl-ext=-all -Wall -Werror)
+targets=()
+for gfx in gfx803 gfx906 gfx90a gfx1030; do
+  targets+=("-target amdgcn-amd-amdhsa -nogpulib -mcpu=$gfx -c")
+done
+targets+=("-target nvptx64-nvidia-nvcl -S")  # -S: PTX text; there is no ptxas here
+
+# Tunable settings per kernel file ("" = the file's own defaults). Kernel files
+# not listed are still compiled with their defaults.
+declare -A tunables
+tunables[minplus_square.cl]="WG=4 WG=8 WG=16 WG=32"
+tunables[fw_naive.cl]="WG=4 WG=8 WG=16 WG=32"
+fw=""
+for b in 8 16 32 64; do for w in 1 2 4 8; do fw+=" BLOCK=$b,WPT=$w"; done; done
+tunables[fw_blocked.cl]="$fw"
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+jobs_file="$work/jobs"
+: >"$jobs_file"
+n_kernels=0
+for f in "$kdir"/*.cl; do
+  name="$(basename "$f")"
+  [ "$name" = common.cl ] && continue
+  n_kernels=$((n_kernels + 1))
+  # Concatenated as the host does: common.cl, a newline, the kernel file.
+  { cat "$kdir/common.cl"; echo; cat "$f"; } >"$work/$name"
+  [ -n "${tunables[$name]+x}" ] || echo "note: $name has no tunable list here; defaults only"
+  for setting in "" ${tunables[$name]:-}; do
+    defs=""
+    for kv in ${setting//,/ }; do defs+=" -D$kv"; done
+    for type in VALUE_INT32 VALUE_FLOAT32; do
+      for tgt in "${targets[@]}"; do
+        printf '%s\t%s\t%s\n' "$name" "-D$type$defs" "$tgt" >>"$jobs_file"
+      done
+    done
+  done
+done
+if [ "$n_kernels" -eq 0 ]; then
+  echo "error: no kernel files besides common.cl in '$kdir'" >&2
+  exit 1
+fi
+
+compile_one() {  # name <TAB> defines <TAB> target flags
+  local name defs tgt
+  IFS=$'\t' read -r name defs tgt <<<"$1"
+  # shellcheck disable=SC2086
+  if ! out="$("$clang" "${common[@]}" $tgt $defs -o /dev/null "$work/$name" 2>&1)"; then
+    printf 'FAILED: %s %s [%s]\n%s\n\n' "$name" "$defs" "$tgt" "$out" >"$work/fail.$BASHPID"
+  fi
+}
+export -f compile_one
+export clang work
+export common_flags="${common[*]}"
+
+total="$(wc -l <"$jobs_file")"
+par="$(nproc 2>/dev/null || echo 2)"
+# Arrays cannot be exported: rebuild `common` inside each worker from its string.
+tr '\n' '\0' <"$jobs_file" |
+  xargs -0 -P "$par" -n 1 bash -c 'read -r -a common <<<"$common_flags"; compile_one "$1"' _
+
+failures=("$work"/fail.*)
+if [ -e "${failures[0]}" ]; then
+  cat "$work"/fail.*
+  echo "error: $(ls "$work"/fail.* | wc -l) of $total kernel compilations failed ($clang)" >&2
+  exit 1
+fi
+echo "ok: $total compilations ($n_kernels kernel files x value types x tunables x" \
+     "gfx803 gfx906 gfx90a gfx1030 nvptx64) with $("$clang" --version | head -1)"

@@ -1,0 +1,215 @@
+// Tests of the random graph generator: bit-exact determinism (a golden hash
+// catches any change to the PRNG or the sampling), independence from the OpenMP
+// thread count, density, weight ranges, validation, and --negative graphs that
+// have negative edges but no negative cycle.
+#include <doctest/doctest.h>
+#include <omp.h>
+
+#include <cmath>
+#include <limits>
+#include <set>
+
+#include "graph/graph.hpp"
+#include "util/errors.hpp"
+
+using namespace ocl_sp;
+
+namespace {
+
+// FNV-1a over (u, v, w) of every edge in order: any change in the PRNG, the
+// seeding or the sampling order changes it.
+uint64_t edge_hash(const Graph& g) {
+  uint64_t h = 1469598103934665603ULL;
+  const auto mix = [&h](int64_t x) {
+    for (int k = 0; k < 8; ++k) {
+      h ^= static_cast<uint64_t>(x >> (8 * k)) & 0xff;
+      h *= 1099511628211ULL;
+    }
+  };
+  mix(g.n);
+  for (const Edge& e : g.edges) {
+    mix(e.u);
+    mix(e.v);
+    mix(static_cast<int64_t>(e.w));
+  }
+  return h;
+}
+
+bool same_edges(const Graph& a, const Graph& b) {
+  if (a.n != b.n || a.edges.size() != b.edges.size()) return false;
+  for (size_t i = 0; i < a.edges.size(); ++i)
+    if (a.edges[i].u != b.edges[i].u || a.edges[i].v != b.edges[i].v || a.edges[i].w != b.edges[i].w)
+      return false;
+  return true;
+}
+
+// Floyd-Warshall in int64 on the raw edge list: true when some d(i,i) < 0.
+bool has_negative_cycle(const Graph& g) {
+  const int64_t n = g.n;
+  const int64_t inf = std::numeric_limits<int64_t>::max() / 4;
+  std::vector<int64_t> d(static_cast<size_t>(n * n), inf);
+  for (int64_t i = 0; i < n; ++i) d[static_cast<size_t>(i * n + i)] = 0;
+  for (const Edge& e : g.edges) {
+    int64_t& c = d[static_cast<size_t>(e.u * n + e.v)];
+    c = std::min(c, static_cast<int64_t>(e.w));
+  }
+  for (int64_t k = 0; k < n; ++k)
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t dik = d[static_cast<size_t>(i * n + k)];
+      if (dik == inf) continue;
+      for (int64_t j = 0; j < n; ++j) {
+        const int64_t dkj = d[static_cast<size_t>(k * n + j)];
+        if (dkj == inf) continue;
+        int64_t& c = d[static_cast<size_t>(i * n + j)];
+        c = std::min(c, dik + dkj);
+      }
+    }
+  for (int64_t i = 0; i < n; ++i)
+    if (d[static_cast<size_t>(i * n + i)] < 0) return true;
+  return false;
+}
+
+GeneratorParams params(int64_t n, uint64_t seed, double density, int64_t wlo, int64_t whi,
+                       bool negative = false) {
+  GeneratorParams p;
+  p.n = n;
+  p.seed = seed;
+  p.density = density;
+  p.wlo = wlo;
+  p.whi = whi;
+  p.negative = negative;
+  return p;
+}
+
+}  // namespace
+
+TEST_SUITE("generator") {
+  TEST_CASE("default density rule") {
+    CHECK(default_density(1) == 1.0);
+    CHECK(default_density(20) == 1.0);
+    CHECK(default_density(40) == 0.5);
+    CHECK(default_density(100) == 0.2);
+    CHECK(default_density(200) == 0.1);
+    CHECK(default_density(20000) == 0.1);
+  }
+
+  TEST_CASE("same parameters give the same graph; the golden hash pins the PRNG") {
+    const GeneratorParams p = params(60, 42, 0.2, 1, 100);
+    const Graph a = generate_random(p), b = generate_random(p);
+    CHECK(same_edges(a, b));
+    CHECK(a.edges.size() == 658u);
+    CHECK(edge_hash(a) == 9450177656728961824ULL);
+    REQUIRE(a.edges.size() >= 3);
+    // The same values, readable: a failing hash with these intact points at weights.
+    CHECK(a.edges[0].u == 0);
+    CHECK(a.edges[0].v == 5);
+    CHECK(a.edges[0].w == 12);
+    CHECK(a.edges[1].v == 11);
+    CHECK(a.edges[1].w == 40);
+    CHECK(a.edges[2].v == 25);
+    CHECK(a.edges[2].w == 54);
+
+    const Graph neg = generate_random(params(40, 7, 0.5, -10, 50, true));
+    CHECK(neg.edges.size() == 781u);
+    CHECK(edge_hash(neg) == 18396585505670602586ULL);
+
+    const Graph other = generate_random(params(60, 43, 0.2, 1, 100));
+    CHECK(!same_edges(a, other));
+  }
+
+  TEST_CASE("output does not depend on the OpenMP thread count") {
+    const GeneratorParams p = params(300, 5, 0.05, -3, 1000);
+    const int before = omp_get_max_threads();
+    omp_set_num_threads(1);
+    const Graph one = generate_random(p);
+    omp_set_num_threads(4);
+    const Graph four = generate_random(p);
+    omp_set_num_threads(before);
+    CHECK(same_edges(one, four));
+  }
+
+  TEST_CASE("edges: sorted, distinct pairs, no self-loops, weights in range") {
+    const Graph g = generate_random(params(200, 11, 0.3, -5, 17));
+    CHECK(g.n == 200);
+    std::set<std::pair<int64_t, int64_t>> seen;
+    bool sorted = true, in_range = true, loops = false;
+    std::set<int64_t> weights;
+    for (size_t i = 0; i < g.edges.size(); ++i) {
+      const Edge& e = g.edges[i];
+      if (i && std::make_pair(g.edges[i - 1].u, g.edges[i - 1].v) >= std::make_pair(e.u, e.v))
+        sorted = false;
+      if (e.w < -5 || e.w > 17 || std::floor(e.w) != e.w) in_range = false;
+      loops = loops || e.u == e.v;
+      seen.insert({e.u, e.v});
+      weights.insert(static_cast<int64_t>(e.w));
+    }
+    CHECK(sorted);
+    CHECK(in_range);
+    CHECK(!loops);
+    CHECK(seen.size() == g.edges.size());
+    CHECK(weights.size() == 23);  // every value of [-5, 17] appears among ~12000 edges
+    CHECK(g.integer_weights());
+  }
+
+  TEST_CASE("density is respected") {
+    // 300 * 299 pairs at p = 0.3: mean 26910, sd ~137; 4% is > 7 sd.
+    const Graph g = generate_random(params(300, 3, 0.3, 1, 9));
+    const double pairs = 300.0 * 299.0;
+    CHECK(std::fabs(static_cast<double>(g.edges.size()) / pairs - 0.3) < 0.012);
+    // density 0 means the default: complete for n <= 20, 10% for n >= 200.
+    CHECK(generate_random(params(15, 1, 0.0, 1, 9)).edges.size() == 15 * 14);
+    const Graph d = generate_random(params(1000, 1, 0.0, 1, 9));
+    CHECK(std::fabs(static_cast<double>(d.edges.size()) / (1000.0 * 999.0) - 0.1) < 0.005);
+    CHECK(generate_random(params(30, 2, 1.0, 1, 9)).edges.size() == 30 * 29);
+    CHECK(generate_random(params(1, 2, 1.0, 1, 9)).edges.empty());
+    const Graph sparse = generate_random(params(500, 2, 1e-3, 1, 9));
+    CHECK(sparse.edges.size() > 150);
+    CHECK(sparse.edges.size() < 350);
+  }
+
+  TEST_CASE("negative graphs: negative edges, never a negative cycle") {
+    for (int64_t n : {50, 120, 200}) {
+      for (uint64_t seed : {1ULL, 99ULL}) {
+        const GeneratorParams p = params(n, seed, 0.2, 1, 100, true);
+        CAPTURE(n);
+        CAPTURE(seed);
+        const Graph g = generate_random(p);
+        CHECK(g.has_negative_weight());
+        size_t negative = 0;
+        for (const Edge& e : g.edges) negative += e.w < 0;
+        const double frac = static_cast<double>(negative) / static_cast<double>(g.edges.size());
+        CHECK(frac > 0.10);
+        CHECK(frac < 0.25);
+        CHECK(!has_negative_cycle(g));
+        CHECK_NOTHROW(to_matrix<int32_t>(g));
+        CHECK_NOTHROW(check_int32_range(g));
+      }
+    }
+    // Dense with zero-weight base edges: the tightest case for the potentials.
+    CHECK(!has_negative_cycle(generate_random(params(80, 4, 1.0, 0, 0, true))));
+    CHECK(!has_negative_cycle(generate_random(params(80, 5, 0.5, -50, 3, true))));
+  }
+
+  TEST_CASE("invalid parameters are usage errors") {
+    CHECK_THROWS_AS(generate_random(params(0, 1, 0.5, 1, 9)), UsageError);
+    CHECK_THROWS_AS(generate_random(params(-4, 1, 0.5, 1, 9)), UsageError);
+    CHECK_THROWS_AS(generate_random(params(100001, 1, 0.5, 1, 9)), UsageError);
+    CHECK_THROWS_AS(generate_random(params(10, 1, -0.1, 1, 9)), UsageError);
+    CHECK_THROWS_AS(generate_random(params(10, 1, 1.5, 1, 9)), UsageError);
+    CHECK_THROWS_AS(generate_random(params(10, 1, std::nan(""), 1, 9)), UsageError);
+    CHECK_THROWS_AS(generate_random(params(10, 1, 0.5, 9, 1)), UsageError);
+    CHECK_THROWS_AS(generate_random(params(10, 1, 0.5, 1, kMaxGeneratorWeight + 1)), UsageError);
+    CHECK_THROWS_AS(generate_random(params(10, 1, 0.5, -kMaxGeneratorWeight - 1, 1)), UsageError);
+    CHECK_THROWS_AS(generate_random(params(10, 1, 0.5, -9, -1, true)), UsageError);
+    CHECK_NOTHROW(validate(params(10, 1, 0.5, -9, -1)));  // negative cycles on request are fine
+    CHECK_NOTHROW(validate(params(100000, 1, 0.5, 5, 5)));
+  }
+
+  TEST_CASE("a 2000-vertex default graph converts for an int32 solve") {
+    const Graph g = generate_random(params(2000, 2000, 0.0, 1, 100));
+    CHECK(g.edges.size() > 350000);
+    CHECK_NOTHROW(check_int32_range(g));
+    const DistMatrix<int32_t> m = to_matrix<int32_t>(g);
+    CHECK(m.n() == 2000);
+  }
+}

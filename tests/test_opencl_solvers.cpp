@@ -1,0 +1,316 @@
+// OpenCL solvers on PoCL against the serial CPU reference fw_serial: every
+// algorithm x value type x tunable value, on random graphs (printed seeds) with
+// negative edges (vertex potentials, so no negative cycle), zero weights and
+// disconnected parts, for n around every tile boundary; one solver object per
+// configuration reused across sizes (as bench does). Plus negative cycles, bad
+// tunables, --paths, memory refusal and the SolverInfo / RunStats contract.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <random>
+
+#include "cpu/cpu_solvers.hpp"
+#include "solvers/opencl_base.hpp"
+#include "solvers/opencl_solvers.hpp"
+#include "test_opencl_common.hpp"
+#include "util/errors.hpp"
+
+using namespace ocl_sp;
+
+namespace {
+
+const std::vector<int64_t> kSizes = {1, 2, 3, 15, 16, 17, 31, 33, 64, 65, 100, 257};
+constexpr uint64_t kBaseSeed = 20261122;
+
+// Random digraph as an adjacency matrix: three parts, edges inside a part and from
+// part 0 to part 1 only (so part 2 is unreachable from the others and parts 1, 2
+// cannot reach part 0); weights w + h(u) - h(v) with w in [0, 20] (zeros included)
+// and potentials h in [0, 40], so edges can be negative but cycles are not.
+// `fraction` makes weights non-integral (float tests with a tolerance).
+template <typename T>
+DistMatrix<T> random_graph(int64_t n, uint64_t seed, bool fraction = false) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int> w(0, 20), h(0, 40), part(0, 2);
+  std::uniform_real_distribution<double> u01(0, 1);
+  std::vector<int> pot(static_cast<size_t>(n)), comp(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    pot[static_cast<size_t>(i)] = h(rng);
+    comp[static_cast<size_t>(i)] = n < 6 ? 0 : part(rng);
+  }
+  const double p = n <= 8 ? 0.5 : std::min(1.0, 5.0 / static_cast<double>(n));
+  DistMatrix<T> d(n);
+  for (int64_t i = 0; i < n; ++i) d(i, i) = 0;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      if (i == j || u01(rng) >= p) continue;
+      const int ci = comp[static_cast<size_t>(i)], cj = comp[static_cast<size_t>(j)];
+      if (!(ci == cj || (ci == 0 && cj == 1))) continue;
+      double v = w(rng) + pot[static_cast<size_t>(i)] - pot[static_cast<size_t>(j)];
+      if (fraction) v += (pot[static_cast<size_t>(i)] - pot[static_cast<size_t>(j)]) * 0.013 + 0.37;
+      d(i, j) = std::min(d(i, j), static_cast<T>(v));
+    }
+  return d;
+}
+
+template <typename T>
+bool close(T a, T b, double rel) {
+  if (a == b) return true;
+  if (std::isinf(static_cast<double>(a)) || std::isinf(static_cast<double>(b))) return false;
+  return std::fabs(static_cast<double>(a) - b) <= rel * std::max(1.0, std::fabs(static_cast<double>(b)));
+}
+
+// Solves random graphs of every size with `s` and compares with fw_serial:
+// exact unless rel > 0.
+template <typename T>
+void check_against_reference(Solver<T>& s, double rel = 0, bool fraction = false) {
+  for (int64_t n : kSizes) {
+    const uint64_t seed = kBaseSeed + static_cast<uint64_t>(n);
+    INFO("n = " << n << ", seed = " << seed << ", params " << to_string(s.info().params));
+    DistMatrix<T> ref = random_graph<T>(n, seed, fraction);
+    DistMatrix<T> got = ref;
+    const bool negative = has_negative_weights(ref);
+    fw_serial(ref, nullptr);
+    const RunStats st = s.solve(got, nullptr);
+    CHECK(st.kernel_launches > 0);
+    CHECK(st.t_k > 0);
+    CHECK(st.t_h > 0);
+    CHECK(st.total >= st.t_k);
+    if (s.info().algo == "squaring") {
+      CHECK(st.products <= max_products(n, negative));
+      CHECK(st.relaxations == doctest::Approx(relaxation_count(Algo::squaring, n, st.products)));
+    } else {
+      CHECK(st.relaxations == doctest::Approx(static_cast<double>(n) * n * n));
+    }
+    if (rel == 0) {
+      int64_t bad = 0;
+      for (int64_t i = 0; i < n && bad < 5; ++i)
+        for (int64_t j = 0; j < n && bad < 5; ++j)
+          if (!(got(i, j) == ref(i, j))) {
+            ++bad;
+            MESSAGE("d(" << i << "," << j << ") = " << got(i, j) << ", reference " << ref(i, j));
+          }
+      CHECK(bad == 0);
+    } else {
+      int64_t bad = 0;
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < n; ++j) bad += !close(got(i, j), ref(i, j), rel);
+      CHECK(bad == 0);
+    }
+  }
+}
+
+SolverSpec spec(Algo a, Tunables t = {}) {
+  ocl_sp_test::use_temp_program_cache();
+  SolverSpec s;
+  s.algo = a;
+  s.backend = Backend::opencl;
+  s.device = ocl_sp_test::test_device();
+  s.params = std::move(t);
+  s.use_tuned = false;
+  return s;
+}
+
+template <typename T>
+void check_negative_cycles(Algo a) {
+  INFO("algo " << to_string(a) << ", type " << ValueTraits<T>::name());
+  auto s = make_opencl_solver<T>(spec(a));
+  // A self-loop of negative weight is a negative cycle (n = 1: no product at all).
+  DistMatrix<T> one(1);
+  one(0, 0) = -1;
+  try {
+    s->solve(one, nullptr);
+    FAIL("no NegativeCycleError");
+  } catch (const NegativeCycleError& e) {
+    CHECK(e.vertex == 0);
+  }
+  // A negative 3-cycle hidden in a larger graph, far from vertex 0.
+  for (int64_t n : {5, 17, 40, 70}) {
+    const uint64_t seed = kBaseSeed * 3 + static_cast<uint64_t>(n);
+    INFO("n = " << n << ", seed = " << seed);
+    DistMatrix<T> d = random_graph<T>(n, seed);
+    const int64_t a0 = n - 3, a1 = n / 2, a2 = n - 1;
+    d(a0, a1) = 2;
+    d(a1, a2) = 1;
+    d(a2, a0) = -4;
+    try {
+      s->solve(d, nullptr);
+      FAIL("no NegativeCycleError");
+    } catch (const NegativeCycleError& e) {
+      CHECK(e.vertex >= 0);
+      CHECK(e.vertex < n);
+    }
+  }
+  // The solver is still usable after the error.
+  DistMatrix<T> ok = random_graph<T>(33, kBaseSeed), ref = ok;
+  fw_serial(ref, nullptr);
+  s->solve(ok, nullptr);
+  CHECK(ok == ref);
+}
+
+}  // namespace
+
+TEST_SUITE("opencl_solvers") {
+  TEST_CASE("squaring int32: every WG, bit-exact vs fw_serial") {
+    for (int wg : {4, 8, 16, 32}) {
+      auto s = make_opencl_solver<int32_t>(spec(Algo::squaring, {{"WG", wg}}));
+      CHECK(s->info().params.at("WG") == wg);
+      check_against_reference(*s);
+    }
+  }
+
+  TEST_CASE("squaring float32: every WG, integral weights exact, fractional within 1e-5") {
+    for (int wg : {4, 8, 16, 32}) {
+      auto s = make_opencl_solver<float>(spec(Algo::squaring, {{"WG", wg}}));
+      check_against_reference(*s);
+      check_against_reference(*s, 1e-5, true);
+    }
+  }
+
+  TEST_CASE("fw int32: every BLOCK (and WPT variants), bit-exact vs fw_serial") {
+    for (int block : {8, 16, 32, 64}) {
+      auto s = make_opencl_solver<int32_t>(spec(Algo::fw, {{"BLOCK", block}}));
+      CHECK(s->info().params.at("BLOCK") == block);
+      check_against_reference(*s);
+    }
+    // Several rows per work-item: the path of devices capped at 256 work-items
+    // per group (BLOCK=32 then runs 32 x 8 items with 4 rows each).
+    auto s = make_opencl_solver<int32_t>(spec(Algo::fw, {{"BLOCK", 32}, {"WPT", 4}}));
+    CHECK(s->info().params.at("WPT") == 4);
+    check_against_reference(*s);
+  }
+
+  TEST_CASE("fw float32: every BLOCK, exact vs fw_serial<float>") {
+    for (int block : {8, 16, 32, 64}) {
+      auto s = make_opencl_solver<float>(spec(Algo::fw, {{"BLOCK", block}}));
+      check_against_reference(*s);
+      check_against_reference(*s, 1e-5, true);
+    }
+  }
+
+  TEST_CASE("fw-naive int32 and float32 (default WG)") {
+    auto si = make_opencl_solver<int32_t>(spec(Algo::fw_naive));
+    check_against_reference(*si);
+    auto sf = make_opencl_solver<float>(spec(Algo::fw_naive));
+    check_against_reference(*sf);
+    check_against_reference(*sf, 1e-5, true);
+  }
+
+  TEST_CASE("negative cycles raise NegativeCycleError on every algorithm and type") {
+    for (Algo a : {Algo::fw, Algo::squaring, Algo::fw_naive}) {
+      check_negative_cycles<int32_t>(a);
+      check_negative_cycles<float>(a);
+    }
+  }
+
+  TEST_CASE("bad tunables are usage errors, caught before anything runs") {
+    CHECK_THROWS_AS(make_opencl_solver<int32_t>(spec(Algo::squaring, {{"WG", 5}})), UsageError);
+    CHECK_THROWS_AS(make_opencl_solver<int32_t>(spec(Algo::squaring, {{"WG", 64}})), UsageError);
+    CHECK_THROWS_AS(make_opencl_solver<int32_t>(spec(Algo::squaring, {{"WG", 0}})), UsageError);
+    CHECK_THROWS_AS(make_opencl_solver<float>(spec(Algo::fw, {{"BLOCK", 12}})), UsageError);
+    CHECK_THROWS_AS(make_opencl_solver<float>(spec(Algo::fw, {{"BLOCK", 128}})), UsageError);
+    CHECK_THROWS_AS(make_opencl_solver<int32_t>(spec(Algo::fw, {{"BLOCK", 32}, {"WPT", 3}})),
+                    UsageError);
+    CHECK_THROWS_AS(make_opencl_solver<int32_t>(spec(Algo::fw_naive, {{"WG", 7}})), UsageError);
+    // A tunable of another algorithm is refused, not silently ignored.
+    CHECK_THROWS_AS(make_opencl_solver<int32_t>(spec(Algo::fw, {{"WG", 16}})), UsageError);
+    CHECK_THROWS_AS(make_opencl_solver<int32_t>(spec(Algo::squaring, {{"BLOCK", 32}})),
+                    UsageError);
+    try {
+      make_opencl_solver<int32_t>(spec(Algo::squaring, {{"WG", 5}}));
+    } catch (const UsageError& e) {
+      const std::string m = e.what();
+      CHECK(m.find("WG=5") != std::string::npos);
+      CHECK(m.find("4, 8, 16, 32") != std::string::npos);
+    }
+    // Path reconstruction is not there yet on OpenCL: a clear usage error.
+    DistMatrix<int32_t> m(3);
+    PathMatrix paths;
+    CHECK_THROWS_AS(make_opencl_solver<int32_t>(spec(Algo::fw))->solve(m, &paths), UsageError);
+  }
+
+  TEST_CASE("limits: work-group, local memory and device memory are checked up front") {
+    SolverSpec sp = spec(Algo::fw);
+    detail::OpenClCore core(sp, ValueType::int32);
+    const auto& dev = core.device();
+    CHECK_THROWS_AS(core.check_group("X", {dev.max_work_group + 1}, 0), UsageError);
+    CHECK_THROWS_AS(core.check_group("X", {1}, dev.local_mem + 1), UsageError);
+    CHECK_NOTHROW(core.check_group("X", {16, 16}, 2048));
+    try {
+      core.check_memory(200000, 200000, 2);  // 2 x 149 GiB
+      FAIL("no exception");
+    } catch (const RuntimeError& e) {
+      const std::string m = e.what();
+      CHECK(m.find("n = 200000 needs") != std::string::npos);
+      CHECK(m.find("MiB") != std::string::npos);
+    }
+    CHECK_NOTHROW(core.check_memory(1000, 1024, 2));
+  }
+
+  TEST_CASE("SolverInfo and reuse across sizes, repeated sizes and types") {
+    auto s = make_opencl_solver<int32_t>(spec(Algo::fw, {{"BLOCK", 16}}));
+    const SolverInfo& info = s->info();
+    CHECK(info.algo == "fw");
+    CHECK(info.backend == "opencl");
+    CHECK(info.device == detail::OpenClCore(spec(Algo::fw), ValueType::int32).device().name);
+    CHECK(!info.driver.empty());
+    CHECK(info.params_source == "command line");
+    CHECK((info.cache == "hit" || info.cache == "miss"));
+    CHECK(info.t_o > 0);
+    CHECK(info.params.at("WPT") == 1);
+    // Built-in defaults.
+    auto d = make_opencl_solver<int32_t>(spec(Algo::squaring));
+    CHECK(d->info().params_source == "built-in");
+    CHECK(d->info().params.at("WG") == 16);
+    CHECK(make_opencl_solver<int32_t>(spec(Algo::fw))->info().params.at("BLOCK") > 0);
+    // Same object: large, small, the same size twice (buffers are reused).
+    for (int64_t n : {100, 7, 100, 100, 33}) {
+      INFO("n = " << n);
+      DistMatrix<int32_t> g = random_graph<int32_t>(n, kBaseSeed + 7 * n), ref = g;
+      fw_serial(ref, nullptr);
+      s->solve(g, nullptr);
+      CHECK(g == ref);
+    }
+    DistMatrix<int32_t> empty(0);
+    CHECK_NOTHROW(s->solve(empty, nullptr));
+  }
+
+  TEST_CASE("squaring stops early once a product changes nothing") {
+    auto s = make_opencl_solver<int32_t>(spec(Algo::squaring, {{"WG", 8}}));
+    // A complete graph: one product already gives the distances, the second changes nothing.
+    DistMatrix<int32_t> g(64);
+    for (int64_t i = 0; i < 64; ++i)
+      for (int64_t j = 0; j < 64; ++j) g(i, j) = i == j ? 0 : 1;
+    const RunStats st = s->solve(g, nullptr);
+    CHECK(st.products == 1);  // no change at all: the first product is the last
+    CHECK(max_products(64, false) == 6);
+    // A path 0 -> 1 -> ... -> 63 needs all ceil(log2 63) = 6 products.
+    DistMatrix<int32_t> path(64);
+    for (int64_t i = 0; i < 64; ++i) path(i, i) = 0;
+    for (int64_t i = 0; i + 1 < 64; ++i) path(i, i + 1) = 1;
+    const RunStats st2 = s->solve(path, nullptr);
+    CHECK(st2.products == 6);
+    CHECK(path(0, 63) == 63);
+    CHECK(path(63, 0) == ValueTraits<int32_t>::inf);
+  }
+
+  TEST_CASE("int32 saturation: INF stays INF, large finite sums stay exact") {
+    for (Algo a : {Algo::fw, Algo::squaring, Algo::fw_naive}) {
+      INFO(to_string(a));
+      auto s = make_opencl_solver<int32_t>(spec(a));
+      // Two hops of (2^29 - 1) / 2 each: the largest legal finite distance region.
+      const int32_t big = ((1 << 29) - 2) / 2;
+      DistMatrix<int32_t> g(20);
+      for (int64_t i = 0; i < 20; ++i) g(i, i) = 0;
+      g(0, 1) = big;
+      g(1, 2) = big;
+      g(3, 4) = -((1 << 28));
+      DistMatrix<int32_t> ref = g;
+      fw_serial(ref, nullptr);
+      s->solve(g, nullptr);
+      CHECK(g == ref);
+      CHECK(g(0, 2) == 2 * big);
+      CHECK(g(2, 0) == ValueTraits<int32_t>::inf);
+      CHECK(g(3, 4) == -(1 << 28));
+    }
+  }
+}
