@@ -21,7 +21,7 @@ fi
 [[ -n $PY ]] || { echo "error: no python3 with numpy and scipy (apt-get install python3-scipy)" >&2; exit 2; }
 
 model=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo | head -1)
-slug=$(echo "${model:-cpu}" | tr 'A-Z' 'a-z' | sed 's/([^)]*)//g; s/[^a-z0-9]\+/-/g; s/^-//; s/-$//')
+slug=$(echo "${model:-cpu}" | tr '[:upper:]' '[:lower:]' | sed 's/([^)]*)//g; s/[^a-z0-9]\+/-/g; s/^-//; s/-$//')
 OUT=${OUT:-$HERE/results/cpu-$slug-$(nproc)c/cpu_vs_scipy.txt}
 mkdir -p "$(dirname "$OUT")"
 WORK=$(mktemp -d)
@@ -67,8 +67,9 @@ EOF
 
 scipy_times=()
 for ((r = 0; r < RUNS; r++)); do
-  out=$([[ $r == 0 ]] && echo "$WORK/scipy.npy" || true)
-  scipy_times+=("$("$PY" "$WORK/scipy_fw.py" "$WORK/g.bin" $out)")
+  save=()  # the first run also keeps its distances for the comparison
+  if ((r == 0)); then save=("$WORK/scipy.npy"); fi
+  scipy_times+=("$("$PY" "$WORK/scipy_fw.py" "$WORK/g.bin" "${save[@]}")")
 done
 
 # ocl_sp: the whole process, start-up, reading, solving and writing included.

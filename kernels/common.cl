@@ -1,7 +1,7 @@
 // Value type and the saturating store rule shared by every ocl_sp kernel, plus the
 // negative-cycle scan of the diagonal. Build with -DVALUE_INT32 or -DVALUE_FLOAT32.
 // int32: INF = 2^30 - 1 and every stored value goes through NORM, so a stored value
-// is INF or lies in [-2^29, 2^29); a + b of two stored values never overflows
+// is INF or lies in [-(2^29 - 1), 2^29); a + b of two stored values never overflows
 // (INF + INF = 2^31 - 2) and sums that involve INF land back on INF. The CPU solvers
 // (ValueTraits<int32_t>::norm) use the same rule, so results are bit-identical.
 
@@ -15,7 +15,8 @@ typedef int value_t;
 #define FINITE_LIMIT (1 << 29)  // |finite distance| < 2^29 (inputs are checked on the host)
 #define NORM(v) norm_value(v)
 value_t norm_value(value_t v) {
-  return v >= FINITE_LIMIT ? INF : max(v, -FINITE_LIMIT);
+  // Clamp at -(2^29 - 1), not -2^29: INF + lowest must still read as INF.
+  return v >= FINITE_LIMIT ? INF : max(v, -FINITE_LIMIT + 1);
 }
 #else
 #error "build with -DVALUE_INT32 or -DVALUE_FLOAT32"

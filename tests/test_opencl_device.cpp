@@ -110,8 +110,8 @@ TEST_SUITE("opencl_device") {
     }
     {
       const EnvGuard env("OCL_SP_DEVICE", std::string("intel"));
-      CHECK(select_id(z, "") == "3:0");       // the environment is the default spec
-      CHECK(select_id(z, "pocl") == "0:0");   // an explicit spec wins
+      CHECK(select_id(z, "") == "3:0");      // the environment is the default spec
+      CHECK(select_id(z, "pocl") == "0:0");  // an explicit spec wins
     }
     {
       const EnvGuard env("OCL_SP_DEVICE", std::string(""));

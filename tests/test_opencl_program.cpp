@@ -118,8 +118,7 @@ TEST_SUITE("opencl_program") {
     CHECK(program_runs(p, second.program));
 
     SUBCASE("different options miss and get their own entry") {
-      const BuiltProgram other =
-          build_program(p.ctx, p.dev.device, kFiles, "-DVALUE_INT32 -DWG=8");
+      const BuiltProgram other = build_program(p.ctx, p.dev.device, kFiles, "-DVALUE_INT32 -DWG=8");
       CHECK(other.cache == "miss");
       CHECK(other.cache_file != file);
       CHECK(cache_files(dir.path()).size() == 2);
@@ -132,13 +131,15 @@ TEST_SUITE("opencl_program") {
         {"truncated by one byte", good.substr(0, good.size() - 1)},
         {"empty", ""},
         {"header overwritten", "XXXX" + good.substr(4)},
-        {"binary bytes flipped", [&] {
+        {"binary bytes flipped",
+         [&] {
            std::string s = good;
            for (size_t i = s.size() - 64; i < s.size() - 32; ++i) s[i] = static_cast<char>(~s[i]);
            return s;
          }()},
         {"trailing garbage", good + "garbage"},
-        {"stale key (another source under this name)", [&] {
+        {"stale key (another source under this name)",
+         [&] {
            std::string s = good;
            const auto pos = s.find("source:\n");
            s[pos + 10] = s[pos + 10] == 'x' ? 'y' : 'x';

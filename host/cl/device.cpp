@@ -99,8 +99,7 @@ std::vector<DeviceEntry> list_devices() {
   cl_uint np = 0;
   cl_int err = clGetPlatformIDs(0, nullptr, &np);
   if (err == CL_PLATFORM_NOT_FOUND_KHR || np == 0) return out;
-  if (err != CL_SUCCESS)
-    throw RuntimeError("cannot list OpenCL platforms: " + cl_error_name(err));
+  if (err != CL_SUCCESS) throw RuntimeError("cannot list OpenCL platforms: " + cl_error_name(err));
   std::vector<cl_platform_id> ids(np);
   err = clGetPlatformIDs(np, ids.data(), nullptr);
   if (err != CL_SUCCESS) throw RuntimeError("cannot list OpenCL platforms: " + cl_error_name(err));
@@ -168,8 +167,7 @@ DeviceEntry select_from(const std::vector<DeviceEntry>& devices, const std::stri
     spec = env_spec();
     origin = "OCL_SP_DEVICE";
   }
-  if (devices.empty())
-    throw RuntimeError("no OpenCL device found. " + no_platform_hint());
+  if (devices.empty()) throw RuntimeError("no OpenCL device found. " + no_platform_hint());
   if (spec.empty()) {
     for (const char* t : {"gpu", "cpu"})
       for (const auto& d : devices)

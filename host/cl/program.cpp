@@ -141,10 +141,10 @@ cl::Program build_from_source(const cl::Context& ctx, const cl::Device& dev,
     if (log.size() > 20000) log = log.substr(0, 20000) + "\n... (build log truncated)";
     std::string names;
     for (const auto& f : files) names += (names.empty() ? "" : " + ") + f;
-    throw RuntimeError("cannot build OpenCL program " + names + " for device '" +
-                       device_name(dev) + "': " + cl_error_name(e.err()) + "\n  options: " +
-                       (options.empty() ? "(none)" : options) + "\n  source: " + src.map +
-                       "\n  build log:\n" + (log.empty() ? "(empty)" : log));
+    throw RuntimeError(
+        "cannot build OpenCL program " + names + " for device '" + device_name(dev) +
+        "': " + cl_error_name(e.err()) + "\n  options: " + (options.empty() ? "(none)" : options) +
+        "\n  source: " + src.map + "\n  build log:\n" + (log.empty() ? "(empty)" : log));
   }
   return prog;
 }
@@ -207,9 +207,10 @@ BuiltProgram build_program(const cl::Context& ctx, const cl::Device& dev,
 
   const cl::Platform platform(dev.getInfo<CL_DEVICE_PLATFORM>());
   std::string key = "ocl_sp " OCL_SP_VERSION "\nplatform: ";
-  key += strip_nul(platform.getInfo<CL_PLATFORM_NAME>()) + "\ndevice: " +
-         strip_nul(device_name(dev)) + "\ndriver: " + strip_nul(dev.getInfo<CL_DRIVER_VERSION>()) +
-         "\noptions: " + options + "\nsource:\n" + src.text;
+  key += strip_nul(platform.getInfo<CL_PLATFORM_NAME>()) +
+         "\ndevice: " + strip_nul(device_name(dev)) +
+         "\ndriver: " + strip_nul(dev.getInfo<CL_DRIVER_VERSION>()) + "\noptions: " + options +
+         "\nsource:\n" + src.text;
   out.cache_file = (std::filesystem::path(dir) / (hex64(fnv1a64(key)) + ".oclbin")).string();
 
   std::string file;
@@ -240,8 +241,9 @@ BuiltProgram build_program(const cl::Context& ctx, const cl::Device& dev,
       const std::string binary(bins[0].begin(), bins[0].end());
       std::filesystem::create_directories(dir);
       write_file_atomically(out.cache_file, [&](std::ostream& os) {
-        os << kMagic << key.size() << '\n' << key << binary.size() << ' '
-           << hex64(fnv1a64(binary)) << '\n' << binary;
+        os << kMagic << key.size() << '\n'
+           << key << binary.size() << ' ' << hex64(fnv1a64(binary)) << '\n'
+           << binary;
       });
     }
   } catch (const std::exception& e) {

@@ -16,7 +16,7 @@ std::string kernel_source(const std::string& file);
 struct BuiltProgram {
   cl::Program program;
   bool cache_hit = false;
-  double seconds = 0;        // build or load time
+  double seconds = 0;         // build or load time
   std::string cache = "n/a";  // hit | miss | n/a (cache disabled), as SolverInfo::cache
   std::string cache_file;     // the entry read or written; empty when disabled
   std::string cache_note;     // why a present entry was not used, or why writing failed

@@ -330,9 +330,11 @@ int run_typed(const BenchOptions& o) {
           try {
             slot.solver = make_solver<T>(spec);
           } catch (const UsageError& e) {
-            // An impossible combination (fw-naive on openmp, a parameter the
-            // device cannot take): not a failure of the device.
-            slot.status = "skipped";
+            // An impossible combination (fw-naive on openmp) or a parameter given
+            // here that the device cannot take: skipped. An OpenCL solver that
+            // refuses its own default or tuned parameters is broken: failed.
+            const bool own_choice = col.backend == Backend::opencl && spec.params.empty();
+            slot.status = own_choice ? "failed" : "skipped";
             slot.reason = e.what();
           } catch (const std::bad_alloc&) {
             throw;
@@ -346,8 +348,14 @@ int run_typed(const BenchOptions& o) {
           // Only the default rate speaks against it: learn the real one from a
           // probe solve at a smaller n before deciding.
           build();
+          if (!slot.solver) {  // the solver's own verdict says more than the estimate
+            row.status = slot.status;
+            row.reason = slot.reason;
+            finish();
+            continue;
+          }
           const int64_t np = probe_size(col, algo, n, o.time_limit / 8);
-          if (slot.solver && np < n) {
+          if (np < n) {
             try {
               const RunStats ps = probe_solve(*slot.solver, np);
               rates.record(col.label, algo, np, ps.relaxations, ps.total);

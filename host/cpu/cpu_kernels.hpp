@@ -6,6 +6,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -96,7 +99,7 @@ OCL_SP_INLINE void vmin(V& acc, const V& x) {
 template <typename T, typename V>
 OCL_SP_INLINE void vnorm(V& v) {
   if constexpr (std::is_same_v<T, int32_t>) {
-    const V lo = V{} + (-ValueTraits<int32_t>::finite_limit);
+    const V lo = V{} + ValueTraits<int32_t>::lowest;
     const V lim = V{} + ValueTraits<int32_t>::finite_limit;
     const V inf = V{} + ValueTraits<int32_t>::inf;
     v = v < lo ? lo : v;
@@ -117,6 +120,8 @@ OCL_SP_INLINE T smin(T a, T b) {
 // 64-byte aligned array of T (vector loads never split a cache line when the row
 // strides are multiples of kRowAlign). Refuses with RuntimeError, before touching
 // memory, when the host does not have it (Linux would overcommit and fail later).
+constexpr size_t kHugeBytes = size_t{2} << 20;
+
 template <typename T>
 class AlignedBuffer {
  public:
@@ -124,10 +129,20 @@ class AlignedBuffer {
   AlignedBuffer(size_t count, const char* what) {
     const size_t bytes = static_cast<size_t>(round_up(static_cast<int64_t>(count * sizeof(T)), 64));
     check_host_memory(bytes, what);
-    p_.reset(static_cast<T*>(std::aligned_alloc(64, bytes ? bytes : 64)));
+    // Large buffers on 2 MiB boundaries, as transparent huge pages where the kernel
+    // offers them on request: a few hundred page faults fewer per MiB on first touch
+    // (a tenth of a fresh n = 2000 solve) and fewer TLB misses across tiles.
+    const bool huge = bytes >= kHugeBytes;
+    const size_t align = huge ? kHugeBytes : 64;
+    const size_t alloc = static_cast<size_t>(
+        round_up(static_cast<int64_t>(bytes ? bytes : 64), static_cast<int64_t>(align)));
+    p_.reset(static_cast<T*>(std::aligned_alloc(align, alloc)));
     if (!p_)
       throw RuntimeError(std::string(what) + ": out of host memory allocating " +
                          std::to_string(bytes >> 20) + " MiB");
+#ifdef MADV_HUGEPAGE
+    if (huge) madvise(p_.get(), alloc, MADV_HUGEPAGE);  // a hint: failure is harmless
+#endif
   }
   T* data() { return p_.get(); }
   const T* data() const { return p_.get(); }

@@ -24,12 +24,13 @@ struct ValueTraits<int32_t> {
   // could are refused (check_int32_range). Sums involving INF land in
   // [INF - limit, INF + limit] and are mapped back to INF by norm().
   static constexpr int32_t finite_limit = 1 << 29;
+  // Lowest stored value. Values below it occur only when a negative cycle drives
+  // them down; clamping there keeps every sum in range, and INF + lowest =
+  // 2^29 still reads as INF (clamping at -2^29 would make it look finite).
+  static constexpr int32_t lowest = -(finite_limit - 1);
   // Saturating store rule used everywhere a value is written: anything at or above
-  // finite_limit is unreachable; values below -finite_limit (only reachable when a
-  // negative cycle drives them down) are clamped so no sum can overflow.
-  static int32_t norm(int32_t v) {
-    return v >= finite_limit ? inf : (v < -finite_limit ? -finite_limit : v);
-  }
+  // finite_limit is unreachable; anything below `lowest` is clamped to it.
+  static int32_t norm(int32_t v) { return v >= finite_limit ? inf : (v < lowest ? lowest : v); }
   static const char* name() { return "int32"; }
 };
 

@@ -51,8 +51,7 @@ void with_cl_errors(const std::string& what, const std::function<void()>& f) {
   }
 }
 
-OpenClCore::OpenClCore(const SolverSpec& spec, ValueType type)
-    : algo_(spec.algo), type_(type) {
+OpenClCore::OpenClCore(const SolverSpec& spec, ValueType type) : algo_(spec.algo), type_(type) {
   dev_ = select_device(spec.device);
   with_cl_errors("cannot set up OpenCL device '" + dev_.name + "'", [&] {
     ctx_ = cl::Context(dev_.device);
@@ -63,7 +62,8 @@ OpenClCore::OpenClCore(const SolverSpec& spec, ValueType type)
 }
 
 // Why `params` does not fit `rules`, or "" when it does.
-std::string OpenClCore::invalid_reason(const Tunables& params, const std::vector<TunableRule>& rules) const {
+std::string OpenClCore::invalid_reason(const Tunables& params,
+                                       const std::vector<TunableRule>& rules) const {
   const std::string algo = to_string(algo_);
   for (const auto& [name, value] : params) {
     const auto rule = std::find_if(rules.begin(), rules.end(),
@@ -118,9 +118,9 @@ void OpenClCore::check_group(const std::string& what, const std::vector<size_t>&
                      std::to_string(dev_.max_work_group) + "; choose a smaller value");
   for (size_t d = 0; d < local.size() && d < max_item_sizes_.size(); ++d)
     if (local[d] > max_item_sizes_[d])
-      throw UsageError(what + " needs " + std::to_string(local[d]) +
-                       " work-items in dimension " + std::to_string(d) + ", but device '" +
-                       dev_.name + "' allows at most " + std::to_string(max_item_sizes_[d]));
+      throw UsageError(what + " needs " + std::to_string(local[d]) + " work-items in dimension " +
+                       std::to_string(d) + ", but device '" + dev_.name + "' allows at most " +
+                       std::to_string(max_item_sizes_[d]));
   if (local_bytes > dev_.local_mem)
     throw UsageError(what + " needs " + std::to_string(local_bytes) +
                      " bytes of __local memory per work-group, but device '" + dev_.name +
@@ -141,25 +141,46 @@ void OpenClCore::build(const std::string& file, const Tunables& t) {
 }
 
 cl::Kernel OpenClCore::kernel(const std::string& name, const std::string& what,
-                              size_t items) const {
+                              const std::vector<size_t>& local,
+                              const std::function<void(cl::Kernel&)>& probe_args) {
   cl::Kernel k;
   size_t wg = 0;
-  unsigned long long local = 0;
+  unsigned long long lmem = 0;
+  cl::array<size_t, 3> compiled{0, 0, 0};
   with_cl_errors("cannot create kernel " + name, [&] {
     k = cl::Kernel(program_, name.c_str());
     wg = k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dev_.device);
-    local = k.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dev_.device);
+    lmem = k.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dev_.device);
+    compiled = k.getWorkGroupInfo<CL_KERNEL_COMPILE_WORK_GROUP_SIZE>(dev_.device);
   });
-  if (items > wg)
-    throw UsageError(what + " needs work-groups of " + std::to_string(items) +
-                     " work-items, but kernel " + name + " can run at most " + std::to_string(wg) +
-                     " per group on device '" + dev_.name + "' (register or resource limit); " +
-                     "choose a smaller value");
-  if (local > dev_.local_mem)
-    throw UsageError(what + ": kernel " + name + " needs " + std::to_string(local) +
+  if (lmem > dev_.local_mem)
+    throw UsageError(what + ": kernel " + name + " needs " + std::to_string(lmem) +
                      " bytes of __local memory, but device '" + dev_.name + "' has " +
                      std::to_string(dev_.local_mem));
-  return k;
+  size_t items = 1;
+  for (size_t x : local) items *= x;
+  if (items <= wg) return k;
+  bool compiled_for_it = true;
+  for (size_t d = 0; d < 3; ++d)
+    compiled_for_it &= compiled[d] == (d < local.size() ? local[d] : 1);
+  std::string probe = "not tried: the kernel was not compiled for this work-group size";
+  if (compiled_for_it && probe_args) {
+    cl::NDRange range = local.size() == 1   ? cl::NDRange(local[0])
+                        : local.size() == 2 ? cl::NDRange(local[0], local[1])
+                                            : cl::NDRange(local[0], local[1], local[2]);
+    try {
+      probe_args(k);
+      queue_.enqueueNDRangeKernel(k, cl::NullRange, range, range);
+      queue_.finish();
+      return k;  // the driver under-reports: a real work-group of this size runs
+    } catch (const cl::Error& e) {
+      probe = std::string("a probe launch failed with ") + cl_error_name(e.err());
+    }
+  }
+  throw UsageError(what + " needs work-groups of " + std::to_string(items) +
+                   " work-items, but kernel " + name + " can run at most " + std::to_string(wg) +
+                   " per group on device '" + dev_.name + "' (" + probe + "); " +
+                   "choose a smaller value");
 }
 
 void OpenClCore::finish_info(SolverInfo& info, const Tunables& t) const {
@@ -190,7 +211,8 @@ void OpenClCore::check_memory(int64_t n, int64_t ld, int buffers) const {
   const std::string padded = ld != n ? " (padded to " + std::to_string(ld) + ")" : "";
   if (one > dev_.max_alloc)
     throw RuntimeError(what + " needs a matrix buffer of " + mib_up(one) + padded +
-                       " but device '" + dev_.name + "' allows at most " + mib_down(dev_.max_alloc) +
+                       " but device '" + dev_.name + "' allows at most " +
+                       mib_down(dev_.max_alloc) +
                        " in one allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE)");
   if (all > dev_.global_mem)
     throw RuntimeError(what + " needs " + mib_up(all) + " of device memory (" +

@@ -52,9 +52,16 @@ class OpenClCore {
 
   // Builds common.cl + `file` with -DVALUE_... and -DNAME=value per tunable.
   void build(const std::string& file, const Tunables& t);
-  // A kernel of the built program, checked against its own limits
-  // (CL_KERNEL_WORK_GROUP_SIZE, CL_KERNEL_LOCAL_MEM_SIZE) for `items` per group.
-  cl::Kernel kernel(const std::string& name, const std::string& what, size_t items) const;
+  // A kernel of the built program, checked against its own limits for a work-group
+  // of `local` items (CL_KERNEL_LOCAL_MEM_SIZE; CL_KERNEL_WORK_GROUP_SIZE, UsageError).
+  // Some drivers under-report the latter (NVIDIA 580 says 256 for every kernel,
+  // yet runs 1024): when the kernel was compiled for exactly `local`
+  // (reqd_work_group_size), one work-group is launched as a probe instead, with
+  // the arguments `probe_args` sets (over scratch buffers it makes), and only a
+  // failing probe is an error.
+  cl::Kernel kernel(const std::string& name, const std::string& what,
+                    const std::vector<size_t>& local,
+                    const std::function<void(cl::Kernel&)>& probe_args);
 
   // Fills info (device, vendor, driver, params, cache, t_o = time since construction).
   void finish_info(SolverInfo& info, const Tunables& t) const;

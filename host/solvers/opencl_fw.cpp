@@ -12,12 +12,13 @@ namespace ocl_sp::detail {
 
 namespace {
 
-// Fewest rows per work-item that keep BLOCK x BLOCK / WPT within the device's
-// work-group limit (and at most 1024, where GPUs stop gaining from larger groups).
-int default_wpt(int block, size_t max_wg) {
-  const size_t cap = std::min<size_t>(max_wg, 1024);
-  int wpt = 1;
-  while (wpt < 8 && wpt < block && static_cast<size_t>(block) * block / wpt > cap) wpt *= 2;
+// Rows per work-item when not given. GPUs: 8 (H200, n = 10000, BLOCK=32: WPT=8 ran
+// 5.6 Trelax/s against 2.9 for WPT=1: each Rs(k, j) read from __local serves 8
+// relaxations), 2 for BLOCK=8 to keep 32 items per group. CPUs (PoCL): 1, WPT
+// hardly matters there. Never fewer rows than needed to fit the work-group limit.
+int default_wpt(int block, size_t max_wg, bool gpu) {
+  int wpt = gpu ? (block >= 16 ? 8 : 2) : 1;
+  while (wpt < 8 && wpt<block&& static_cast<size_t>(block) * block / wpt> max_wg) wpt *= 2;
   return wpt;
 }
 
@@ -27,24 +28,33 @@ class OpenClFw final : public Solver<T> {
   explicit OpenClFw(const SolverSpec& spec) : core_(spec, ValueTraits<T>::type) {
     with_cl_errors("cannot set up fw on '" + core_.device().name + "'", [&] {
       const auto& dev = core_.device();
-      // 32 x 32 tiles on every device type. GPUs: the seeds' choice (1024 items).
-      // CPUs (PoCL, n = 1000-1500): 16 and 32 are on par, 64 is 1.5x and 8 2.5x slower.
+      // 32 x 32 tiles on every device type. GPUs: the seeds' choice (H200: 64 with
+      // WPT=8 was 8% faster still; `ocl_sp sweep` stores such a per-device best).
+      // CPUs (PoCL, n = 800-1500): 16 and 32 are on par, 64 is 1.5x and 8 2.5x slower.
       const int def_block = 32;
-      t_ = core_.resolve(
-          spec, {{"BLOCK", def_block}, {"WPT", 1}},
-          {{"BLOCK", {8, 16, 32, 64}, "tile edge of blocked Floyd-Warshall"},
-           {"WPT", {1, 2, 4, 8}, "rows of a tile each work-item computes"}},
-          [&](Tunables& t, const Tunables& chosen) {
-            if (!chosen.count("WPT")) t["WPT"] = default_wpt(t.at("BLOCK"), dev.max_work_group);
-          });
+      t_ = core_.resolve(spec, {{"BLOCK", def_block}, {"WPT", 1}},
+                         {{"BLOCK", {8, 16, 32, 64}, "tile edge of blocked Floyd-Warshall"},
+                          {"WPT", {1, 2, 4, 8}, "rows of a tile each work-item computes"}},
+                         [&](Tunables& t, const Tunables& chosen) {
+                           if (!chosen.count("WPT"))
+                             t["WPT"] =
+                                 default_wpt(t.at("BLOCK"), dev.max_work_group, core_.is_gpu());
+                         });
       block_ = t_.at("BLOCK");
       wpt_ = t_.at("WPT");
       const std::string what = "BLOCK=" + std::to_string(block_) + " WPT=" + std::to_string(wpt_);
       const size_t b = static_cast<size_t>(block_), ty = b / static_cast<size_t>(wpt_);
       core_.check_group(what, {b, ty}, 2ull * b * b * sizeof(T));  // two staged tiles
       core_.build("fw_blocked.cl", t_);
+      // Probe (see OpenClCore::kernel): one work-group on a 2 x 2 tile matrix, round 0
+      // (phase 2's group 0 is tile (0, 1), phase 3's is tile (1, 1)).
+      const cl::Buffer probe(core_.context(), CL_MEM_READ_WRITE, 4 * b * b * sizeof(T));
       for (int i = 0; i < 3; ++i)
-        k_[i] = core_.kernel("fw_phase" + std::to_string(i + 1), what, b * ty);
+        k_[i] = core_.kernel("fw_phase" + std::to_string(i + 1), what, {b, ty}, [&](cl::Kernel& k) {
+          k.setArg(0, static_cast<cl_int>(2 * b));
+          k.setArg(1, 0);
+          k.setArg(2, probe);
+        });
       core_.finish_info(info_, t_);
     });
   }

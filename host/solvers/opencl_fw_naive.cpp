@@ -23,7 +23,13 @@ class OpenClFwNaive final : public Solver<T> {
       const size_t w = static_cast<size_t>(wg_);
       core_.check_group(what, {w, w}, 0);
       core_.build("fw_naive.cl", t_);
-      kernel_ = core_.kernel("fw_naive", what, w * w);
+      // Probe (see OpenClCore::kernel): one work-group over a WG x WG matrix.
+      const cl::Buffer probe(core_.context(), CL_MEM_READ_WRITE, w * w * sizeof(T));
+      kernel_ = core_.kernel("fw_naive", what, {w, w}, [&](cl::Kernel& k) {
+        k.setArg(0, static_cast<cl_int>(w));
+        k.setArg(1, 0);
+        k.setArg(2, probe);
+      });
       core_.finish_info(info_, t_);
     });
   }

@@ -10,9 +10,12 @@ namespace ocl_sp {
 template <typename T>
 std::unique_ptr<Solver<T>> make_opencl_solver(const SolverSpec& spec) {
   switch (spec.algo) {
-    case Algo::fw: return detail::make_opencl_fw<T>(spec);
-    case Algo::squaring: return detail::make_opencl_squaring<T>(spec);
-    case Algo::fw_naive: return detail::make_opencl_fw_naive<T>(spec);
+    case Algo::fw:
+      return detail::make_opencl_fw<T>(spec);
+    case Algo::squaring:
+      return detail::make_opencl_squaring<T>(spec);
+    case Algo::fw_naive:
+      return detail::make_opencl_fw_naive<T>(spec);
   }
   throw UsageError("unknown algorithm for the OpenCL backend");
 }

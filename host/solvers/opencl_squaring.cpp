@@ -26,7 +26,18 @@ class OpenClSquaring final : public Solver<T> {
       const size_t w = static_cast<size_t>(wg_);
       core_.check_group(what, {w, w}, 2ull * w * w * sizeof(T));  // As + Bs
       core_.build("minplus_square.cl", t_);
-      kernel_ = core_.kernel("minplus_square", what, w * w);
+      // Probe (see OpenClCore::kernel): one work-group over a WG x WG matrix; the
+      // buffers must outlive the launch.
+      const cl::Buffer a(core_.context(), CL_MEM_READ_WRITE, w * w * sizeof(T));
+      const cl::Buffer c(core_.context(), CL_MEM_READ_WRITE, w * w * sizeof(T));
+      const cl::Buffer f(core_.context(), CL_MEM_READ_WRITE, sizeof(cl_int));
+      kernel_ = core_.kernel("minplus_square", what, {w, w}, [&](cl::Kernel& k) {
+        k.setArg(0, static_cast<cl_int>(w));
+        k.setArg(1, a);
+        k.setArg(2, c);
+        k.setArg(3, f);
+        k.setArg(4, 0);
+      });
       core_.finish_info(info_, t_);
     });
   }
