@@ -1,12 +1,12 @@
 // Register-tiled (min,+) kernels, the fast variants: blocked Floyd-Warshall
 // phases (fw_tiled_phase1/2/3) and the repeated-squaring product
-// (minplus_tiled_product). A work-group owns a TILE x TILE tile; each work-item
+// (minplus_tiled_product). A work-group owns a BLOCK x BLOCK tile; each work-item
 // keeps TM x TN accumulators in registers and reads its operands from __local
 // panels staged KC values of k at a time, so the inner loop is TM + TN local
 // loads for TM * TN relaxations. Needs common.cl before it.
 
-#ifndef TILE
-#define TILE 64  // tile edge: the FW block edge and the product's output tile
+#ifndef BLOCK
+#define BLOCK 64  // tile edge: the FW block edge and the product's output tile
 #endif
 #ifndef TM
 #define TM 4  // rows of the tile each work-item updates
@@ -15,19 +15,19 @@
 #define TN 4  // columns each work-item updates (a multiple of 4: vector loads)
 #endif
 #ifndef KC
-#define KC 16  // k values staged in __local memory per step (divides TILE)
+#define KC 16  // k values staged in __local memory per step (divides BLOCK)
 #endif
 #ifndef APAD
 #define APAD 4  // padding of the transposed column panel: fewer bank conflicts on
                 // its staging stores while rows stay 16-byte aligned
 #endif
 
-#define NTX (TILE / TN)  // work-items along a tile row
-#define NTY (TILE / TM)  // work-items along a tile column
+#define NTX (BLOCK / TN)  // work-items along a tile row
+#define NTY (BLOCK / TM)  // work-items along a tile column
 #define NT (NTX * NTY)   // work-items per work-group
 
-#if (TILE % TM) || (TILE % TN) || (TN % 4) || (TM % 4) || (TILE % KC)
-#error "TILE must be a multiple of TM, TN and KC; TM and TN multiples of 4"
+#if (BLOCK % TM) || (BLOCK % TN) || (TN % 4) || (TM % 4) || (BLOCK % KC)
+#error "BLOCK must be a multiple of TM, TN and KC; TM and TN multiples of 4"
 #endif
 
 #if defined(VALUE_FLOAT32)
@@ -41,7 +41,7 @@ typedef int4 value4_t;
 #define ROW0 (get_local_id(1) * TM)
 #define COL0 (get_local_id(0) * TN)
 
-inline void load_acc(value_t c[TM][TN], __global const value_t* t, int ld) {
+void load_acc(value_t c[TM][TN], __global const value_t* t, int ld) {
 #pragma unroll
   for (int m = 0; m < TM; ++m)
 #pragma unroll
@@ -54,7 +54,7 @@ inline void load_acc(value_t c[TM][TN], __global const value_t* t, int ld) {
     }
 }
 
-inline void store_acc(value_t c[TM][TN], __global value_t* t, int ld) {
+void store_acc(value_t c[TM][TN], __global value_t* t, int ld) {
 #pragma unroll
   for (int m = 0; m < TM; ++m)
 #pragma unroll
@@ -65,28 +65,28 @@ inline void store_acc(value_t c[TM][TN], __global value_t* t, int ld) {
     }
 }
 
-// Stages As[kk][r] = a[r][k0 + kk] (transposed) for the TILE x KC panel at a.
-inline void stage_cols(__local value_t As[KC][TILE + APAD], __global const value_t* a, int ld,
+// Stages As[kk][r] = a[r][k0 + kk] (transposed) for the BLOCK x KC panel at a.
+void stage_cols(__local value_t As[KC][BLOCK + APAD], __global const value_t* a, int ld,
                        int k0) {
   const int tid = get_local_id(1) * NTX + get_local_id(0);
-  for (int e = tid; e < TILE * KC; e += NT) {
+  for (int e = tid; e < BLOCK * KC; e += NT) {
     const int r = e / KC, kk = e % KC;  // consecutive work-items read along a row
     As[kk][r] = a[(size_t)r * ld + k0 + kk];
   }
 }
 
-// Stages Bs[kk][c] = b[k0 + kk][c] for the KC x TILE panel at b.
-inline void stage_rows(__local value_t Bs[KC][TILE], __global const value_t* b, int ld, int k0) {
+// Stages Bs[kk][c] = b[k0 + kk][c] for the KC x BLOCK panel at b.
+void stage_rows(__local value_t Bs[KC][BLOCK], __global const value_t* b, int ld, int k0) {
   const int tid = get_local_id(1) * NTX + get_local_id(0);
-  for (int e = tid; e < TILE * KC; e += NT) {
-    const int kk = e / TILE, cc = e % TILE;
+  for (int e = tid; e < BLOCK * KC; e += NT) {
+    const int kk = e / BLOCK, cc = e % BLOCK;
     Bs[kk][cc] = b[(size_t)(k0 + kk) * ld + cc];
   }
 }
 
 // c = min(c, a + b) over the KC staged values of k: the hot loop.
-inline void relax_chunk(value_t c[TM][TN], __local value_t As[KC][TILE + APAD],
-                        __local value_t Bs[KC][TILE]) {
+void relax_chunk(value_t c[TM][TN], __local value_t As[KC][BLOCK + APAD],
+                        __local value_t Bs[KC][BLOCK]) {
 #pragma unroll 4
   for (int kk = 0; kk < KC; ++kk) {
     value_t a[TM], b[TN];
@@ -113,29 +113,36 @@ inline void relax_chunk(value_t c[TM][TN], __local value_t As[KC][TILE + APAD],
   }
 }
 
-// Publishes row k of the work-group's tile (held in registers) to rowbuf.
-inline void publish_row(value_t c[TM][TN], __local value_t* rowbuf, int k) {
+// Publishes row k of the work-group's tile (held in registers) to rowbuf. Register
+// arrays must be indexed statically, so the element is picked by a select chain.
+void publish_row(value_t c[TM][TN], __local value_t* rowbuf, int k) {
   if (get_local_id(1) == k / TM) {
+    const int mm = k % TM;
 #pragma unroll
-    for (int m = 0; m < TM; ++m)  // register index must be static: select by compare
-      if (m == k % TM)
+    for (int n = 0; n < TN; ++n) {
+      value_t v = c[0][n];
 #pragma unroll
-        for (int n = 0; n < TN; ++n) rowbuf[COL0 + n] = NORM(c[m][n]);
+      for (int m = 1; m < TM; ++m) v = m == mm ? c[m][n] : v;
+      rowbuf[COL0 + n] = NORM(v);
+    }
   }
 }
 
 // Publishes column k of the tile to colbuf.
-inline void publish_col(value_t c[TM][TN], __local value_t* colbuf, int k) {
+void publish_col(value_t c[TM][TN], __local value_t* colbuf, int k) {
   if (get_local_id(0) == k / TN) {
+    const int nn = k % TN;
 #pragma unroll
-    for (int n = 0; n < TN; ++n)
-      if (n == k % TN)
+    for (int m = 0; m < TM; ++m) {
+      value_t v = c[m][0];
 #pragma unroll
-        for (int m = 0; m < TM; ++m) colbuf[ROW0 + m] = NORM(c[m][n]);
+      for (int n = 1; n < TN; ++n) v = n == nn ? c[m][n] : v;
+      colbuf[ROW0 + m] = NORM(v);
+    }
   }
 }
 
-inline void relax_one(value_t c[TM][TN], const value_t a[TM], const value_t b[TN]) {
+void relax_one(value_t c[TM][TN], const value_t a[TM], const value_t b[TN]) {
 #pragma unroll
   for (int m = 0; m < TM; ++m)
 #pragma unroll
@@ -145,12 +152,12 @@ inline void relax_one(value_t c[TM][TN], const value_t a[TM], const value_t b[TN
 // Phase 1: Floyd-Warshall inside the pivot tile (kb, kb); one work-group. Row and
 // column k are broadcast through __local memory each step.
 __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase1(
-    __global value_t* d, const int ld, const int kb) {
-  __local value_t rowbuf[TILE], colbuf[TILE];
-  __global value_t* t = d + (size_t)kb * TILE * ld + kb * TILE;
+    const int ld, const int kb, __global value_t* d) {
+  __local value_t rowbuf[BLOCK], colbuf[BLOCK];
+  __global value_t* t = d + (size_t)kb * BLOCK * ld + kb * BLOCK;
   value_t c[TM][TN];
   load_acc(c, t, ld);
-  for (int k = 0; k < TILE; ++k) {
+  for (int k = 0; k < BLOCK; ++k) {
     publish_row(c, rowbuf, k);
     publish_col(c, colbuf, k);
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -170,20 +177,20 @@ __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase1
 // pivot tile's columns (staged) and its own row k (broadcast); a column tile
 // through its own column k and the pivot tile's rows.
 __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase2(
-    __global value_t* d, const int ld, const int kb) {
-  const int tiles = ld / TILE;
+    const int ld, const int kb, __global value_t* d) {
+  const int tiles = ld / BLOCK;
   const int g = get_group_id(0);
   const int is_col = g >= tiles, idx = is_col ? g - tiles : g;
   if (idx == kb) return;
-  __local value_t As[KC][TILE + APAD];
-  __local value_t Bs[KC][TILE];
-  __local value_t buf[TILE];
-  __global const value_t* p = d + (size_t)kb * TILE * ld + kb * TILE;
-  __global value_t* t = is_col ? d + (size_t)idx * TILE * ld + kb * TILE
-                               : d + (size_t)kb * TILE * ld + idx * TILE;
+  __local value_t As[KC][BLOCK + APAD];
+  __local value_t Bs[KC][BLOCK];
+  __local value_t buf[BLOCK];
+  __global const value_t* p = d + (size_t)kb * BLOCK * ld + kb * BLOCK;
+  __global value_t* t = is_col ? d + (size_t)idx * BLOCK * ld + kb * BLOCK
+                               : d + (size_t)kb * BLOCK * ld + idx * BLOCK;
   value_t c[TM][TN];
   load_acc(c, t, ld);
-  for (int k0 = 0; k0 < TILE; k0 += KC) {
+  for (int k0 = 0; k0 < BLOCK; k0 += KC) {
     if (is_col)
       stage_rows(Bs, p, ld, k0);  // pivot rows k0.. : b operands
     else
@@ -209,17 +216,17 @@ __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase2
 // Phase 3: every tile (i, j) off the pivot row and column: a (min,+) product of
 // the final pivot-column panel and pivot-row panel into the tile, D x D groups.
 __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase3(
-    __global value_t* d, const int ld, const int kb) {
+    const int ld, const int kb, __global value_t* d) {
   const int bj = get_group_id(0), bi = get_group_id(1);
   if (bi == kb || bj == kb) return;  // whole work-group leaves: no barrier is split
-  __local value_t As[KC][TILE + APAD];
-  __local value_t Bs[KC][TILE];
-  __global value_t* t = d + (size_t)bi * TILE * ld + bj * TILE;
-  __global const value_t* a = d + (size_t)bi * TILE * ld + kb * TILE;  // pivot columns
-  __global const value_t* b = d + (size_t)kb * TILE * ld + bj * TILE;  // pivot rows
+  __local value_t As[KC][BLOCK + APAD];
+  __local value_t Bs[KC][BLOCK];
+  __global value_t* t = d + (size_t)bi * BLOCK * ld + bj * BLOCK;
+  __global const value_t* a = d + (size_t)bi * BLOCK * ld + kb * BLOCK;  // pivot columns
+  __global const value_t* b = d + (size_t)kb * BLOCK * ld + bj * BLOCK;  // pivot rows
   value_t c[TM][TN];
   load_acc(c, t, ld);
-  for (int k0 = 0; k0 < TILE; k0 += KC) {
+  for (int k0 = 0; k0 < BLOCK; k0 += KC) {
     stage_cols(As, a, ld, k0);
     stage_rows(Bs, b, ld, k0);
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -231,17 +238,17 @@ __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase3
 
 // One repeated-squaring step out = in (x) in over the padded ld x ld matrix.
 // The accumulators start from in(i, j) (the diagonal is 0, so that is the k = i
-// term); *changed is set when any element improves.
+// term); changed[slot] is set when any element improves (one slot per product).
 __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void minplus_tiled_product(
-    __global const value_t* in, __global value_t* out, const int ld,
-    __global int* changed) {
+    const int ld, __global const value_t* in, __global value_t* out, __global int* changed,
+    const int slot) {
   const int bj = get_group_id(0), bi = get_group_id(1);
-  __local value_t As[KC][TILE + APAD];
-  __local value_t Bs[KC][TILE];
-  __global const value_t* a = in + (size_t)bi * TILE * ld;  // row panel of the output tile
-  __global const value_t* b = in + bj * TILE;               // column panel
+  __local value_t As[KC][BLOCK + APAD];
+  __local value_t Bs[KC][BLOCK];
+  __global const value_t* a = in + (size_t)bi * BLOCK * ld;  // row panel of the output tile
+  __global const value_t* b = in + bj * BLOCK;               // column panel
   value_t c[TM][TN];
-  load_acc(c, in + (size_t)bi * TILE * ld + bj * TILE, ld);
+  load_acc(c, in + (size_t)bi * BLOCK * ld + bj * BLOCK, ld);
   for (int k0 = 0; k0 < ld; k0 += KC) {
     stage_cols(As, a, ld, k0);
     stage_rows(Bs, b, ld, k0);
@@ -252,12 +259,12 @@ __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void minplus_tiled_p
   // Compare with the input tile (re-read: keeping a copy would double the
   // registers); one plain store of 1 is enough, no atomics needed.
   value_t old[TM][TN];
-  load_acc(old, in + (size_t)bi * TILE * ld + bj * TILE, ld);
+  load_acc(old, in + (size_t)bi * BLOCK * ld + bj * BLOCK, ld);
   int any = 0;
 #pragma unroll
   for (int m = 0; m < TM; ++m)
 #pragma unroll
     for (int n = 0; n < TN; ++n) any |= NORM(c[m][n]) != old[m][n];
-  if (any) *changed = 1;
-  store_acc(c, out + (size_t)bi * TILE * ld + bj * TILE, ld);
+  if (any) changed[slot] = 1;
+  store_acc(c, out + (size_t)bi * BLOCK * ld + bj * BLOCK, ld);
 }

@@ -214,7 +214,16 @@ TEST_SUITE("opencl_solvers") {
     CHECK_THROWS_AS(make_opencl_solver<int32_t>(spec(Algo::fw_naive, {{"WG", 7}})), UsageError);
     // A tunable of another algorithm is refused, not silently ignored.
     CHECK_THROWS_AS(make_opencl_solver<int32_t>(spec(Algo::fw, {{"WG", 16}})), UsageError);
-    CHECK_THROWS_AS(make_opencl_solver<int32_t>(spec(Algo::squaring, {{"BLOCK", 32}})), UsageError);
+    CHECK_THROWS_AS(make_opencl_solver<int32_t>(spec(Algo::squaring, {{"WPT", 2}})), UsageError);
+    // Tunables of the two kernel families do not mix.
+    CHECK_THROWS_AS(make_opencl_solver<int32_t>(spec(Algo::squaring, {{"WG", 16}, {"TM", 4}})),
+                    UsageError);
+    CHECK_THROWS_AS(make_opencl_solver<int32_t>(spec(Algo::fw, {{"WPT", 2}, {"KC", 16}})),
+                    UsageError);
+    CHECK_THROWS_AS(make_opencl_solver<int32_t>(spec(Algo::fw, {{"TILED", 0}, {"TM", 8}})),
+                    UsageError);
+    CHECK_THROWS_AS(make_opencl_solver<int32_t>(spec(Algo::fw, {{"TILED", 1}, {"BLOCK", 16}})),
+                    UsageError);
     try {
       make_opencl_solver<int32_t>(spec(Algo::squaring, {{"WG", 5}}));
     } catch (const UsageError& e) {

@@ -30,6 +30,7 @@ struct SolveOptions {
   std::string input, format = "auto";
   std::string algo = "fw", backend, device, type = "int32";
   std::optional<int> wg, block;
+  std::vector<std::string> params;  // NAME=VALUE
   bool no_tuned = false;
   std::string output, output_format = "auto";
   bool verify = false, json = false;
@@ -94,6 +95,19 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
   spec.use_tuned = !o.no_tuned;
   if (o.wg) spec.params["WG"] = *o.wg;
   if (o.block) spec.params["BLOCK"] = *o.block;
+  for (const auto& p : o.params) {
+    const auto eq = p.find('=');
+    int v = 0;
+    size_t used = 0;
+    try {
+      if (eq != std::string::npos) v = std::stoi(p.substr(eq + 1), &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (eq == std::string::npos || eq == 0 || used == 0 || eq + 1 + used != p.size())
+      throw UsageError("--param expects NAME=INTEGER (e.g. TILED=1), got '" + p + "'");
+    spec.params[p.substr(0, eq)] = v;
+  }
   if (!o.backend.empty()) {
     spec.backend = parse_backend(o.backend);
   } else if (o.device.empty() && std::getenv("OCL_SP_DEVICE") == nullptr &&
@@ -187,6 +201,10 @@ Command set_solve_command(CLI::App& app) {
       ->group(s);
   app.add_option("--wg", o->wg, "Work-group edge T for squaring (4, 8, 16, 32)")->group(s);
   app.add_option("--block", o->block, "Block edge for fw (default: tuned value or built-in)")
+      ->group(s);
+  app.add_option("--param", o->params,
+                 "Any kernel tunable as NAME=VALUE, repeatable (e.g. TILED=1 TM=8 KC=16; "
+                 "see README)")
       ->group(s);
   app.add_flag("--no-tuned", o->no_tuned, "Ignore tuned parameters stored by 'ocl_sp sweep'")
       ->group(s);

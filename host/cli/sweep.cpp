@@ -34,6 +34,7 @@ namespace {
 struct SweepOptions {
   std::optional<int64_t> n;  // default: 5000 on GPUs / accelerators, 1000 on CPU devices
   std::vector<std::string> algos{"squaring", "fw"};
+  std::vector<std::string> families{"paper", "tiled"};  // kernel families to sweep
   std::string device, type = "int32";
   int reps = 3, warmup = 1;
   std::optional<uint64_t> seed;
@@ -57,7 +58,11 @@ std::vector<TuningSpace> build_spaces(const SweepOptions& o) {
     const Algo algo = parse_algo(trim(a));
     if (std::none_of(spaces.begin(), spaces.end(),
                      [&](const TuningSpace& s) { return s.algo == algo; }))
-      spaces.push_back(tuning_space(algo));
+      for (auto& sp : tuning_spaces(algo)) {
+        const std::string family = sp.find("TILED") ? "tiled" : "paper";
+        if (std::find(o.families.begin(), o.families.end(), family) != o.families.end())
+          spaces.push_back(std::move(sp));
+      }
   }
   if (spaces.empty()) throw UsageError("--algos names no algorithm");
   auto apply = [&](const std::string& name, const std::vector<int>& values,
@@ -192,14 +197,16 @@ int run_typed(const SweepOptions& o) {
   bool any_wrong = false, any_algo_empty = false;
   const int runs = o.warmup + o.reps;
 
-  for (const auto& space : spaces) {
+  size_t algo_first_row = 0;  // the best is chosen over all families of an algorithm
+  for (size_t si = 0; si < spaces.size(); ++si) {
+    const TuningSpace& space = spaces[si];
+    if (si == 0 || spaces[si - 1].algo != space.algo) algo_first_row = rows.size();
     const auto configs = space.configurations();
     std::string names;
     for (const auto& p : space.params) names += (names.empty() ? "" : " x ") + p.name;
     std::cout << "\n"
               << to_string(space.algo) << ": " << configs.size() << " configuration(s)"
               << (names.empty() ? "" : " (" + names + ")") << "\n";
-    const size_t first_row = rows.size();
     size_t i = 0;
     for (const auto& cfg : configs) {
       ++i;
@@ -318,9 +325,11 @@ int run_typed(const SweepOptions& o) {
       any_wrong = any_wrong || m.status == "wrong";
       finish();
     }
-    // The fastest verified configuration of this algorithm.
+    // The fastest verified configuration of this algorithm, once its last
+    // family has run.
+    if (si + 1 < spaces.size() && spaces[si + 1].algo == space.algo) continue;
     std::optional<size_t> best;
-    for (size_t r = first_row; r < rows.size(); ++r)
+    for (size_t r = algo_first_row; r < rows.size(); ++r)
       if (rows[r].status == "ok" && (!best || rows[r].total < rows[*best].total)) best = r;
     if (!best) {
       std::cout << "  no configuration of " << to_string(space.algo)
@@ -397,6 +406,12 @@ Command set_sweep_command(CLI::App& app) {
   sub->add_option("--algos", o->algos, "Algorithms, comma-separated (default squaring,fw)")
       ->delimiter(',')
       ->type_name("ALGO");
+  sub->add_option("--families", o->families,
+                  "Kernel families, comma-separated: paper (the paper's squaring and the "
+                  "seeds' blocked FW, TILED=0) and tiled (register-tiled, TILED=1); default both")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"paper", "tiled"}))
+      ->type_name("FAMILY");
   sub->add_option("--device", o->device,
                   "OpenCL device spec as for the solve command (default: $OCL_SP_DEVICE, else "
                   "the first GPU, else a CPU device)");

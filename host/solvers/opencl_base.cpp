@@ -332,4 +332,58 @@ void OpenClCore::drain() noexcept {
   }
 }
 
+std::vector<TunableRule> tiled_rules() {
+  return {{"TILED", {0, 1}, "kernel family: 0 = the paper's / seeds' kernels, 1 = register-tiled"},
+          {"TM", {4, 8}, "rows each work-item updates (TILED=1)"},
+          {"TN", {4, 8}, "columns each work-item updates (TILED=1)"},
+          {"KC", {8, 16, 32}, "k values staged in __local memory per step (TILED=1)"}};
+}
+
+int resolve_family(const Tunables& chosen, int default_tiled,
+                   const std::vector<std::string>& tiled_only,
+                   const std::vector<std::string>& classic_only) {
+  std::string tiled_key, classic_key;
+  for (const auto& k : tiled_only)
+    if (chosen.count(k)) tiled_key = k;
+  for (const auto& k : classic_only)
+    if (chosen.count(k)) classic_key = k;
+  int family = default_tiled;
+  if (chosen.count("TILED"))
+    family = chosen.at("TILED");
+  else if (!tiled_key.empty() || !classic_key.empty())
+    family = tiled_key.empty() ? 0 : 1;
+  if (family && !classic_key.empty())
+    throw UsageError(classic_key + " belongs to the paper's/seeds' kernels (TILED=0); " +
+                     (tiled_key.empty() ? std::string("TILED=1") : tiled_key) +
+                     " selects the register-tiled ones");
+  if (!family && !tiled_key.empty())
+    throw UsageError(tiled_key + " belongs to the register-tiled kernels (TILED=1), not TILED=0");
+  return family;
+}
+
+void complete_tiled(Tunables& t) {
+  if (t.count("TILED") && t.at("TILED")) {
+    for (const char* k : {"TM", "TN"})
+      if (!t.count(k)) t[k] = 4;
+    if (!t.count("KC")) t["KC"] = 16;
+  } else {
+    for (const char* k : {"TM", "TN", "KC"}) t.erase(k);
+  }
+}
+
+TiledShape tiled_shape(const Tunables& t, size_t value_size) {
+  TiledShape s;
+  const int b = t.at("BLOCK"), tm = t.at("TM"), tn = t.at("TN"), kc = t.at("KC");
+  s.what = "TILED=1 BLOCK=" + std::to_string(b) + " TM=" + std::to_string(tm) +
+           " TN=" + std::to_string(tn) + " KC=" + std::to_string(kc);
+  if (b < 32 || b % kc)
+    throw UsageError(s.what + ": the register-tiled kernels need BLOCK >= 32, a multiple of KC");
+  const size_t bs = static_cast<size_t>(b);
+  s.local[0] = bs / static_cast<size_t>(tn);
+  s.local[1] = bs / static_cast<size_t>(tm);
+  // Panels of KC x (BLOCK + 4) and KC x BLOCK values (the +4 is the kernel's APAD).
+  s.local_bytes = static_cast<unsigned long long>(kc) * (2 * bs + 4) * value_size;
+  return s;
+}
+
 }  // namespace ocl_sp::detail

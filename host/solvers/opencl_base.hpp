@@ -116,6 +116,26 @@ class OpenClCore {
 // Runs f, turning cl::Error into RuntimeError("<what>: <call>: CL_NAME (code)").
 void with_cl_errors(const std::string& what, const std::function<void()>& f);
 
+// The register-tiled kernel family (kernels/minplus_tiled.cl), shared by fw and
+// squaring: tunables TILED (0/1), BLOCK (tile edge), TM x TN elements per
+// work-item, KC values of k staged per step.
+std::vector<TunableRule> tiled_rules();
+// Which family a solve uses: TILED when given, else implied by the tunables that
+// only one family takes (e.g. WG -> 0, TM -> 1), else the default. UsageError when
+// the given tunables belong to different families.
+int resolve_family(const Tunables& chosen, int default_tiled,
+                   const std::vector<std::string>& tiled_only,
+                   const std::vector<std::string>& classic_only);
+// Completes TM/TN/KC with defaults when TILED=1, drops them when TILED=0.
+void complete_tiled(Tunables& t);
+struct TiledShape {
+  size_t local[2] = {1, 1};           // work-group: BLOCK/TN x BLOCK/TM
+  unsigned long long local_bytes = 0;  // the two staged panels
+  std::string what;                    // "TILED=1 BLOCK=128 TM=8 TN=8 KC=16"
+};
+// UsageError for combinations the kernel cannot take.
+TiledShape tiled_shape(const Tunables& t, size_t value_size);
+
 // n rounded up to a multiple of m.
 inline int64_t round_up(int64_t n, int64_t m) { return (n + m - 1) / m * m; }
 

@@ -19,19 +19,58 @@ class OpenClSquaring final : public Solver<T> {
     with_cl_errors("cannot set up squaring on '" + core_.device().name + "'", [&] {
       const size_t max_wg = core_.device().max_work_group;
       const int def = max_wg >= 256 ? 16 : max_wg >= 64 ? 8 : 4;  // the paper's best: 16 x 16
-      t_ = core_.resolve(spec, {{"WG", def}},
-                         {{"WG", {4, 8, 16, 32}, "work-group edge T of the squaring kernel"}});
-      wg_ = t_.at("WG");
-      const std::string what = "WG=" + std::to_string(wg_);
-      const size_t w = static_cast<size_t>(wg_);
-      core_.check_group(what, {w, w}, 2ull * w * w * sizeof(T));  // As + Bs
-      core_.build("minplus_square.cl", t_);
-      // Probe (see OpenClCore::kernel): one work-group over a WG x WG matrix; the
+      // GPUs default to the register-tiled product (bench/NOTES.md); CPUs and the
+      // paper's Table 1 use the paper's kernel (TILED=0, WG).
+      const Tunables defaults = core_.is_gpu()
+                                    ? Tunables{{"TILED", 1}, {"BLOCK", 128}, {"TM", 8}, {"TN", 8},
+                                               {"KC", 16}}
+                                    : Tunables{{"TILED", 0}, {"WG", def}};
+      auto rules = tiled_rules();
+      rules.push_back({"WG", {4, 8, 16, 32}, "work-group edge T of the paper's kernel (TILED=0)"});
+      rules.push_back({"BLOCK", {32, 64, 128}, "output tile edge of the tiled product (TILED=1)"});
+      t_ = core_.resolve(spec, defaults, rules, [&](Tunables& t, const Tunables& chosen) {
+        // The family follows the tunables given (WG -> the paper's kernel, BLOCK,
+        // TM, TN, KC -> tiled); then the other family's defaults are dropped.
+        const int tiled =
+            resolve_family(chosen, defaults.at("TILED"), {"BLOCK", "TM", "TN", "KC"}, {"WG"});
+        t["TILED"] = tiled;
+        if (tiled) {
+          if (!t.count("BLOCK")) t["BLOCK"] = 64;
+          t.erase("WG");
+        } else {
+          if (!t.count("WG")) t["WG"] = def;
+          t.erase("BLOCK");
+        }
+        complete_tiled(t);
+      });
+      tiled_ = t_.at("TILED") != 0;
+      std::string what, kernel = "minplus_square", file = "minplus_square.cl";
+      unsigned long long local_bytes = 0;
+      if (tiled_) {
+        const TiledShape shape = tiled_shape(t_, sizeof(T));
+        what = shape.what;
+        local_[0] = shape.local[0];
+        local_[1] = shape.local[1];
+        local_bytes = shape.local_bytes;
+        tile_ = t_.at("BLOCK");
+        kernel = "minplus_tiled_product";
+        file = "minplus_tiled.cl";
+      } else {
+        wg_ = t_.at("WG");
+        what = "WG=" + std::to_string(wg_);
+        local_[0] = local_[1] = static_cast<size_t>(wg_);
+        local_bytes = 2ull * local_[0] * local_[1] * sizeof(T);  // As + Bs
+        tile_ = wg_;
+      }
+      core_.check_group(what, {local_[0], local_[1]}, local_bytes);
+      core_.build(file, t_);
+      // Probe (see OpenClCore::kernel): one work-group over a one-tile matrix; the
       // buffers must outlive the launch.
+      const size_t w = static_cast<size_t>(tile_);
       const cl::Buffer a(core_.context(), CL_MEM_READ_WRITE, w * w * sizeof(T));
       const cl::Buffer c(core_.context(), CL_MEM_READ_WRITE, w * w * sizeof(T));
       const cl::Buffer f(core_.context(), CL_MEM_READ_WRITE, sizeof(cl_int));
-      kernel_ = core_.kernel("minplus_square", what, {w, w}, [&](cl::Kernel& k) {
+      kernel_ = core_.kernel(kernel, what, {local_[0], local_[1]}, [&](cl::Kernel& k) {
         k.setArg(0, static_cast<cl_int>(w));
         k.setArg(1, a);
         k.setArg(2, c);
@@ -50,7 +89,7 @@ class OpenClSquaring final : public Solver<T> {
     RunStats st;
     const int64_t n = d.n();
     if (n == 0) return st;
-    const int64_t ld = round_up(n, wg_);
+    const int64_t ld = round_up(n, tile_);
     core_.check_memory(n, ld, 2);
     bool negative = false;
     for (T v : d.values()) negative |= v < 0;
@@ -72,8 +111,10 @@ class OpenClSquaring final : public Solver<T> {
           kernel_.setArg(2, buf[1 - cur]);
           kernel_.setArg(3, flags);
           kernel_.setArg(4, static_cast<cl_int>(p));
-          core_.launch(kernel_, cl::NDRange(static_cast<size_t>(ld), static_cast<size_t>(ld)),
-                       cl::NDRange(static_cast<size_t>(wg_), static_cast<size_t>(wg_)));
+          // One work-item per element (paper) or per TM x TN block (tiled).
+          const size_t groups = static_cast<size_t>(ld / tile_);
+          core_.launch(kernel_, cl::NDRange(groups * local_[0], groups * local_[1]),
+                       cl::NDRange(local_[0], local_[1]));
           cl_int changed = 0;
           core_.read(flags, static_cast<size_t>(p) * sizeof(cl_int), sizeof(cl_int), &changed);
           ++st.products;
@@ -97,7 +138,9 @@ class OpenClSquaring final : public Solver<T> {
   OpenClCore core_;
   SolverInfo info_;
   Tunables t_;
-  int wg_ = 16;
+  bool tiled_ = false;
+  int wg_ = 16, tile_ = 16;  // paper's WG; edge of one work-group's output tile
+  size_t local_[2] = {16, 16};
   cl::Kernel kernel_;
 };
 

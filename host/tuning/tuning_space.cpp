@@ -132,6 +132,45 @@ TuningSpace tuning_space(Algo a) {
   return s;
 }
 
+std::optional<TuningSpace> tiled_tuning_space(Algo a) {
+  if (a == Algo::fw_naive) return std::nullopt;
+  TuningSpace s;
+  s.algo = a;
+  s.params.push_back({"TILED", {1}, "register-tiled kernels (kernels/minplus_tiled.cl)"});
+  s.params.push_back({"BLOCK", {64, 128}, "tile edge of a work-group"});
+  s.params.push_back({"TM", {4, 8}, "rows each work-item updates"});
+  s.params.push_back({"TN", {4, 8}, "columns each work-item updates"});
+  s.params.push_back({"KC", {8, 16, 32}, "k values staged in local memory per step"});
+  s.constraints.push_back({"KC divides BLOCK", [](const Tunables& t, const DeviceLimits&, int) {
+                             const int b = get(t, "BLOCK"), k = get(t, "KC");
+                             return k > 0 && b % k == 0 ? std::string()
+                                                        : std::to_string(b) + " % " +
+                                                              std::to_string(k) + " != 0";
+                           }});
+  s.constraints.push_back(
+      {"(BLOCK/TM)*(BLOCK/TN) <= max work-group size",
+       [](const Tunables& t, const DeviceLimits& l, int) {
+         const uint64_t b = static_cast<uint64_t>(get(t, "BLOCK"));
+         const uint64_t tm = static_cast<uint64_t>(std::max(get(t, "TM"), 1));
+         const uint64_t tn = static_cast<uint64_t>(std::max(get(t, "TN"), 1));
+         return at_most((b / tm) * (b / tn), l.max_work_group);
+       }});
+  s.constraints.push_back({"KC*(2*BLOCK+4)*sizeof(T) <= local memory",
+                           [](const Tunables& t, const DeviceLimits& l, int bytes) {
+                             const uint64_t b = static_cast<uint64_t>(get(t, "BLOCK"));
+                             const uint64_t k = static_cast<uint64_t>(get(t, "KC"));
+                             return at_most(k * (2 * b + 4) * static_cast<uint64_t>(bytes),
+                                            l.local_mem);
+                           }});
+  return s;
+}
+
+std::vector<TuningSpace> tuning_spaces(Algo a) {
+  std::vector<TuningSpace> out{tuning_space(a)};
+  if (auto t = tiled_tuning_space(a)) out.push_back(*t);
+  return out;
+}
+
 std::vector<int> parse_int_list(const std::string& s, const std::string& what) {
   std::vector<int> out;
   for (const auto& part : split(s, ',')) {

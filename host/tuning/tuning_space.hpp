@@ -65,6 +65,14 @@ struct TuningSpace {
 // judge (a value it refuses is reported as skipped with its message).
 TuningSpace tuning_space(Algo a);
 
+// The register-tiled family (kernels/minplus_tiled.cl) of fw and squaring:
+// TILED=1 x BLOCK x TM x TN x KC, work-groups of (BLOCK/TN) x (BLOCK/TM) items,
+// two KC-deep panels in local memory. Empty optional for algorithms without it.
+std::optional<TuningSpace> tiled_tuning_space(Algo a);
+
+// Every family `sweep` walks for an algorithm: tuning_space(a), then the tiled one.
+std::vector<TuningSpace> tuning_spaces(Algo a);
+
 // Parses "4,8,16" (UsageError naming `what` on anything else).
 std::vector<int> parse_int_list(const std::string& s, const std::string& what);
 

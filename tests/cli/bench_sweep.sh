@@ -99,13 +99,13 @@ expect bad-device-msg grep -q "^error:" "$T/err"
 
 # --- sweep on PoCL: a row per WG value, a tuning file, used by the next solve ---
 if [ $HAVE_POCL = 1 ]; then
-  check sweep 0 "$BIN" sweep --n 64 --device pocl --algos squaring --wg 4,8,16,32,128 \
+  check sweep 0 "$BIN" sweep --n 64 --device pocl --algos squaring --families paper --wg 4,8,16,32,128 \
     --reps 2 --json "$T/s.json" --csv "$T/s.csv"
   for wg in 4 8 16 32; do
-    expect "sweep-row-WG=$wg" grep -Eq "squaring +WG=$wg +ok" "$T/out"
+    expect "sweep-row-WG=$wg" grep -Eq "squaring +(TILED=0 )?WG=$wg +ok" "$T/out"
   done
   expect sweep-constraint-skip grep -q "WG=128 .*skipped: WG\*WG <= max work-group size" "$T/out"
-  expect sweep-tuning-file grep -Pq "^squaring\tint32\tWG=(4|8|16|32)\t64\t.*Portable Computing Language" \
+  expect sweep-tuning-file grep -Pq "^squaring\tint32\t(TILED=0 )?(WG=(4|8|16|32)|BLOCK=.*TILED=1.*)\t64\t.*Portable Computing Language" \
     "$OCL_SP_CACHE_DIR/tuning.txt"
   expect sweep-json "$PY" -c "
 import json
@@ -124,20 +124,25 @@ assert d['tuning_file'].endswith('tuning.txt')
 import json; r = json.load(open('$T/out')); assert r['params_source'].startswith('tuned'), r"
 
   # One fw configuration (BLOCK x WPT space narrowed on the command line).
-  check sweep-fw 0 "$BIN" sweep --n 40 --device pocl --algos fw --block 16 --param WPT=2 --reps 1
-  expect sweep-fw-row grep -Eq "fw +BLOCK=16 WPT=2 +ok" "$T/out"
-  expect sweep-fw-stored grep -Pq "^fw\tint32\tBLOCK=16 WPT=2\t40\t" "$OCL_SP_CACHE_DIR/tuning.txt"
+  check sweep-fw 0 "$BIN" sweep --n 40 --device pocl --algos fw --families paper --block 16 --param WPT=2 --reps 1
+  expect sweep-fw-row grep -Eq "fw +BLOCK=16 (TILED=0 )?WPT=2 +ok" "$T/out"
+  expect sweep-fw-stored grep -Pq "^fw\tint32\tBLOCK=16 (TILED=0 )?WPT=2\t40\t" "$OCL_SP_CACHE_DIR/tuning.txt"
 
   # --no-store leaves the tuning file alone.
   cp "$OCL_SP_CACHE_DIR/tuning.txt" "$T/before.txt"
-  check sweep-no-store 0 "$BIN" sweep --n 32 --device pocl --algos squaring --wg 8 --reps 1 --no-store
+  # The register-tiled family is swept too, its rows verified and timed.
+  check sweep-tiled 0 "$BIN" sweep --n 70 --device pocl --algos fw --families tiled --block 64 \
+    --param TM=4 --param TN=4,8 --param KC=16 --reps 1 --no-store
+  expect sweep-tiled-rows test "$(grep -Ec "fw +BLOCK=64 KC=16 TILED=1 TM=4 TN=(4|8) +ok" "$T/out")" = 2
+
+  check sweep-no-store 0 "$BIN" sweep --n 32 --device pocl --algos squaring --families paper --wg 8 --reps 1 --no-store
   expect sweep-no-store-unchanged cmp -s "$T/before.txt" "$OCL_SP_CACHE_DIR/tuning.txt"
 
   # A corrupt tuning file: warned about and ignored, then rewritten by a sweep.
   printf 'garbage\x01\n{{{\n' >"$OCL_SP_CACHE_DIR/tuning.txt"
   check corrupt-solve 0 "$BIN" --n 20 --device pocl --algo squaring --json
   expect corrupt-warns grep -q "^warning: tuning file" "$T/err"
-  check corrupt-sweep 0 "$BIN" sweep --n 32 --device pocl --algos squaring --wg 8 --reps 1
+  check corrupt-sweep 0 "$BIN" sweep --n 32 --device pocl --algos squaring --families paper --wg 8 --reps 1
   expect corrupt-rewritten grep -q "^ocl_sp-tuning 1" "$OCL_SP_CACHE_DIR/tuning.txt"
 fi
 

@@ -48,6 +48,16 @@ tunables[fw_naive.cl]="WG=4 WG=8 WG=16 WG=32"
 fw=""
 for b in 8 16 32 64; do for w in 1 2 4 8; do fw+=" BLOCK=$b,WPT=$w"; done; done
 tunables[fw_blocked.cl]="$fw"
+# Every value of every tiled tunable, each BLOCK with every TM x TN shape; KC
+# rotates through its values (the full product would double the test's time).
+tiled=""
+kcs=(8 16 32)
+i=0
+for b in 32 64 128; do for tm in 4 8; do for tn in 4 8; do
+  tiled+=" BLOCK=$b,TM=$tm,TN=$tn,KC=${kcs[i % 3]}"
+  i=$((i + 1))
+done; done; done
+tunables[minplus_tiled.cl]="$tiled"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
