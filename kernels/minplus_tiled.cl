@@ -37,20 +37,46 @@ typedef int4 value4_t;
 #endif
 
 // Accumulators c[TM][TN] of the work-item at local (tx, ty): tile rows
-// ty*TM .. ty*TM+TM-1, columns tx*TN .. tx*TN+TN-1 (contiguous: vector access).
+// ty*TM .. ty*TM+TM-1 (contiguous: the work-items of a warp share few rows, so
+// their row-operand loads are broadcasts) and columns in groups of 4:
+// COLN(n) = (n/4) * 4*NTX + 4*tx + n%4, so the 4-wide vector accesses of
+// neighbouring work-items are contiguous (no local-memory bank conflicts,
+// coalesced global rows).
 #define ROW0 (get_local_id(1) * TM)
-#define COL0 (get_local_id(0) * TN)
+#define COLN(n) (((n) / 4) * (4 * NTX) + get_local_id(0) * 4 + ((n) % 4))
 
 void load_acc(value_t c[TM][TN], __global const value_t* t, int ld) {
 #pragma unroll
   for (int m = 0; m < TM; ++m)
 #pragma unroll
     for (int n = 0; n < TN; n += 4) {
-      const value4_t v = vload4(0, t + (size_t)(ROW0 + m) * ld + COL0 + n);
+      const value4_t v = vload4(0, t + (size_t)(ROW0 + m) * ld + COLN(n));
       c[m][n] = v.s0;
       c[m][n + 1] = v.s1;
       c[m][n + 2] = v.s2;
       c[m][n + 3] = v.s3;
+    }
+}
+
+void fill_acc(value_t c[TM][TN], value_t v) {
+#pragma unroll
+  for (int m = 0; m < TM; ++m)
+#pragma unroll
+    for (int n = 0; n < TN; ++n) c[m][n] = v;
+}
+
+// c = min(c, tile): merges the accumulated products with the old values, read
+// only after the k loop so the loads do not hold up its start.
+void merge_acc(value_t c[TM][TN], __global const value_t* t, int ld) {
+#pragma unroll
+  for (int m = 0; m < TM; ++m)
+#pragma unroll
+    for (int n = 0; n < TN; n += 4) {
+      const value4_t v = vload4(0, t + (size_t)(ROW0 + m) * ld + COLN(n));
+      c[m][n] = min(c[m][n], v.s0);
+      c[m][n + 1] = min(c[m][n + 1], v.s1);
+      c[m][n + 2] = min(c[m][n + 2], v.s2);
+      c[m][n + 3] = min(c[m][n + 3], v.s3);
     }
 }
 
@@ -61,7 +87,7 @@ void store_acc(value_t c[TM][TN], __global value_t* t, int ld) {
     for (int n = 0; n < TN; n += 4) {
       const value4_t v = (value4_t)(NORM(c[m][n]), NORM(c[m][n + 1]), NORM(c[m][n + 2]),
                                     NORM(c[m][n + 3]));
-      vstore4(v, 0, t + (size_t)(ROW0 + m) * ld + COL0 + n);
+      vstore4(v, 0, t + (size_t)(ROW0 + m) * ld + COLN(n));
     }
 }
 
@@ -87,7 +113,7 @@ void stage_rows(__local value_t Bs[KC][BLOCK], __global const value_t* b, int ld
 // c = min(c, a + b) over the KC staged values of k: the hot loop.
 void relax_chunk(value_t c[TM][TN], __local value_t As[KC][BLOCK + APAD],
                         __local value_t Bs[KC][BLOCK]) {
-#pragma unroll 4
+#pragma unroll
   for (int kk = 0; kk < KC; ++kk) {
     value_t a[TM], b[TN];
 #pragma unroll
@@ -100,7 +126,7 @@ void relax_chunk(value_t c[TM][TN], __local value_t As[KC][BLOCK + APAD],
     }
 #pragma unroll
     for (int n = 0; n < TN; n += 4) {
-      const value4_t v = vload4(0, &Bs[kk][COL0 + n]);
+      const value4_t v = vload4(0, &Bs[kk][COLN(n)]);
       b[n] = v.s0;
       b[n + 1] = v.s1;
       b[n + 2] = v.s2;
@@ -123,15 +149,16 @@ void publish_row(value_t c[TM][TN], __local value_t* rowbuf, int k) {
       value_t v = c[0][n];
 #pragma unroll
       for (int m = 1; m < TM; ++m) v = m == mm ? c[m][n] : v;
-      rowbuf[COL0 + n] = NORM(v);
+      rowbuf[COLN(n)] = NORM(v);
     }
   }
 }
 
 // Publishes column k of the tile to colbuf.
 void publish_col(value_t c[TM][TN], __local value_t* colbuf, int k) {
-  if (get_local_id(0) == k / TN) {
-    const int nn = k % TN;
+  // Inverse of COLN: column k is element nn of work-item tx.
+  if (get_local_id(0) == (k % (4 * NTX)) / 4) {
+    const int nn = (k / (4 * NTX)) * 4 + k % 4;
 #pragma unroll
     for (int m = 0; m < TM; ++m) {
       value_t v = c[m][0];
@@ -165,7 +192,7 @@ __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase1
 #pragma unroll
     for (int m = 0; m < TM; ++m) a[m] = colbuf[ROW0 + m];
 #pragma unroll
-    for (int n = 0; n < TN; ++n) b[n] = rowbuf[COL0 + n];
+    for (int n = 0; n < TN; ++n) b[n] = rowbuf[COLN(n)];
     relax_one(c, a, b);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
@@ -205,7 +232,7 @@ __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase2
 #pragma unroll
       for (int m = 0; m < TM; ++m) a[m] = is_col ? buf[ROW0 + m] : As[kk][ROW0 + m];
 #pragma unroll
-      for (int n = 0; n < TN; ++n) b[n] = is_col ? Bs[kk][COL0 + n] : buf[COL0 + n];
+      for (int n = 0; n < TN; ++n) b[n] = is_col ? Bs[kk][COLN(n)] : buf[COLN(n)];
       relax_one(c, a, b);
       barrier(CLK_LOCAL_MEM_FENCE);
     }
@@ -225,7 +252,7 @@ __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase3
   __global const value_t* a = d + (size_t)bi * BLOCK * ld + kb * BLOCK;  // pivot columns
   __global const value_t* b = d + (size_t)kb * BLOCK * ld + bj * BLOCK;  // pivot rows
   value_t c[TM][TN];
-  load_acc(c, t, ld);
+  fill_acc(c, INF);
   for (int k0 = 0; k0 < BLOCK; k0 += KC) {
     stage_cols(As, a, ld, k0);
     stage_rows(Bs, b, ld, k0);
@@ -233,12 +260,14 @@ __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase3
     relax_chunk(c, As, Bs);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
+  merge_acc(c, t, ld);
   store_acc(c, t, ld);
 }
 
 // One repeated-squaring step out = in (x) in over the padded ld x ld matrix.
-// The accumulators start from in(i, j) (the diagonal is 0, so that is the k = i
-// term); changed[slot] is set when any element improves (one slot per product).
+// The diagonal is 0, so the k = i term is in(i, j) itself: out = min over k
+// without a separate merge; changed[slot] is set when any element improves
+// (one slot per product).
 __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void minplus_tiled_product(
     const int ld, __global const value_t* in, __global value_t* out, __global int* changed,
     const int slot) {
@@ -248,7 +277,7 @@ __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void minplus_tiled_p
   __global const value_t* a = in + (size_t)bi * BLOCK * ld;  // row panel of the output tile
   __global const value_t* b = in + bj * BLOCK;               // column panel
   value_t c[TM][TN];
-  load_acc(c, in + (size_t)bi * BLOCK * ld + bj * BLOCK, ld);
+  fill_acc(c, INF);
   for (int k0 = 0; k0 < ld; k0 += KC) {
     stage_cols(As, a, ld, k0);
     stage_rows(Bs, b, ld, k0);

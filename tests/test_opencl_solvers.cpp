@@ -112,9 +112,9 @@ SolverSpec spec(Algo a, Tunables t = {}) {
 }
 
 template <typename T>
-void check_negative_cycles(Algo a) {
-  INFO("algo " << to_string(a) << ", type " << ValueTraits<T>::name());
-  auto s = make_opencl_solver<T>(spec(a));
+void check_negative_cycles(Algo a, Tunables t = {}) {
+  INFO("algo " << to_string(a) << " " << to_string(t) << ", type " << ValueTraits<T>::name());
+  auto s = make_opencl_solver<T>(spec(a, t));
   // A self-loop of negative weight is a negative cycle (n = 1: no product at all).
   DistMatrix<T> one(1);
   one(0, 0) = -1;
@@ -188,6 +188,33 @@ TEST_SUITE("opencl_solvers") {
     }
   }
 
+  // The register-tiled family: every BLOCK, every TM x TN shape, every KC appear.
+  const std::vector<Tunables> kTiledShapes = {
+      {{"TILED", 1}, {"BLOCK", 32}, {"TM", 4}, {"TN", 4}, {"KC", 8}},
+      {{"TILED", 1}, {"BLOCK", 64}, {"TM", 8}, {"TN", 4}, {"KC", 16}},
+      {{"TILED", 1}, {"BLOCK", 64}, {"TM", 4}, {"TN", 8}, {"KC", 32}},
+      {{"TILED", 1}, {"BLOCK", 128}, {"TM", 8}, {"TN", 8}, {"KC", 16}}};
+
+  TEST_CASE("tiled fw and squaring, int32: every shape bit-exact vs fw_serial") {
+    for (Algo a : {Algo::fw, Algo::squaring})
+      for (const auto& t : kTiledShapes) {
+        INFO(to_string(a) << " " << to_string(t));
+        auto s = make_opencl_solver<int32_t>(spec(a, t));
+        CHECK(s->info().params == t);
+        check_against_reference(*s);
+      }
+  }
+
+  TEST_CASE("tiled fw and squaring, float32: integral exact, fractional within 1e-5") {
+    for (Algo a : {Algo::fw, Algo::squaring})
+      for (const auto& t : {kTiledShapes.front(), kTiledShapes.back()}) {
+        INFO(to_string(a) << " " << to_string(t));
+        auto s = make_opencl_solver<float>(spec(a, t));
+        check_against_reference(*s);
+        check_against_reference(*s, 1e-5, true);
+      }
+  }
+
   TEST_CASE("fw-naive int32 and float32 (default WG)") {
     auto si = make_opencl_solver<int32_t>(spec(Algo::fw_naive));
     check_against_reference(*si);
@@ -201,6 +228,10 @@ TEST_SUITE("opencl_solvers") {
       check_negative_cycles<int32_t>(a);
       check_negative_cycles<float>(a);
     }
+    for (Algo a : {Algo::fw, Algo::squaring}) {
+      check_negative_cycles<int32_t>(a, {{"TILED", 1}, {"BLOCK", 32}});
+      check_negative_cycles<float>(a, {{"TILED", 1}, {"BLOCK", 32}});
+    }
   }
 
   TEST_CASE("bad tunables are usage errors, caught before anything runs") {
@@ -208,7 +239,9 @@ TEST_SUITE("opencl_solvers") {
     CHECK_THROWS_AS(make_opencl_solver<int32_t>(spec(Algo::squaring, {{"WG", 64}})), UsageError);
     CHECK_THROWS_AS(make_opencl_solver<int32_t>(spec(Algo::squaring, {{"WG", 0}})), UsageError);
     CHECK_THROWS_AS(make_opencl_solver<float>(spec(Algo::fw, {{"BLOCK", 12}})), UsageError);
-    CHECK_THROWS_AS(make_opencl_solver<float>(spec(Algo::fw, {{"BLOCK", 128}})), UsageError);
+    CHECK_THROWS_AS(make_opencl_solver<float>(spec(Algo::fw, {{"BLOCK", 256}})), UsageError);
+    CHECK_THROWS_AS(make_opencl_solver<float>(spec(Algo::fw, {{"TILED", 0}, {"BLOCK", 128}})),
+                    UsageError);
     CHECK_THROWS_AS(make_opencl_solver<int32_t>(spec(Algo::fw, {{"BLOCK", 32}, {"WPT", 3}})),
                     UsageError);
     CHECK_THROWS_AS(make_opencl_solver<int32_t>(spec(Algo::fw_naive, {{"WG", 7}})), UsageError);

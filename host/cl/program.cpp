@@ -7,6 +7,8 @@
 // is a miss; a corrupt or unloadable entry is rebuilt from source and overwritten.
 #include "cl/program.hpp"
 
+#include <iostream>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -126,6 +128,11 @@ cl::Program build_from_source(const cl::Context& ctx, const cl::Device& dev,
   cl::Program prog(ctx, src.text);
   try {
     prog.build(std::vector<cl::Device>{dev}, options.c_str());
+    // Development aid: the compiler's own report (register use, spills) when asked
+    // for, e.g. OCL_SP_EXTRA_BUILD_OPTIONS=-cl-nv-verbose OCL_SP_SHOW_BUILD_LOG=1.
+    if (std::getenv("OCL_SP_SHOW_BUILD_LOG"))
+      std::cerr << "build log (" << options << "):\n"
+                << strip_nul(prog.getBuildInfo<CL_PROGRAM_BUILD_LOG>(dev)) << "\n";
   } catch (const cl::Error& e) {
     std::string log;
     if (const auto* be = dynamic_cast<const cl::BuildError*>(&e))

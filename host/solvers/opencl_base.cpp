@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <iostream>
 
 #include "cl/cl_error.hpp"
@@ -131,6 +132,8 @@ void OpenClCore::build(const std::string& file, const Tunables& t) {
   std::string options = type_ == ValueType::int32 ? "-DVALUE_INT32" : "-DVALUE_FLOAT32";
   for (const auto& [name, value] : t) options += " -D" + name + "=" + std::to_string(value);
   if (supports_cl12(dev_.opencl_c_version)) options += " -cl-std=CL1.2";
+  // Extra compiler options for experiments (part of the cache key like the rest).
+  if (const char* extra = std::getenv("OCL_SP_EXTRA_BUILD_OPTIONS")) options += std::string(" ") + extra;
   const BuiltProgram bp = build_program(ctx_, dev_.device, {"common.cl", file}, options);
   program_ = bp.program;
   cache_ = bp.cache;
@@ -336,7 +339,7 @@ std::vector<TunableRule> tiled_rules() {
   return {{"TILED", {0, 1}, "kernel family: 0 = the paper's / seeds' kernels, 1 = register-tiled"},
           {"TM", {4, 8}, "rows each work-item updates (TILED=1)"},
           {"TN", {4, 8}, "columns each work-item updates (TILED=1)"},
-          {"KC", {8, 16, 32}, "k values staged in __local memory per step (TILED=1)"}};
+          {"KC", {8, 16, 32, 64}, "k values staged in __local memory per step (TILED=1)"}};
 }
 
 int resolve_family(const Tunables& chosen, int default_tiled,

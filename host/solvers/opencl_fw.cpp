@@ -43,7 +43,10 @@ class OpenClFw final : public Solver<T> {
       t_ = core_.resolve(spec, defaults, rules, [&](Tunables& t, const Tunables& chosen) {
         // The family follows the tunables given (WPT -> seeds', TM/TN/KC ->
         // tiled); then the other family's defaults are dropped.
-        const int tiled = resolve_family(chosen, defaults.at("TILED"), {"TM", "TN", "KC"}, {"WPT"});
+        // A BLOCK below 32 exists only in the seeds' kernels.
+        const bool small_block = chosen.count("BLOCK") && chosen.at("BLOCK") < 32;
+        const int tiled = resolve_family(chosen, small_block ? 0 : defaults.at("TILED"),
+                                         {"TM", "TN", "KC"}, {"WPT"});
         t["TILED"] = tiled;
         if (tiled) {
           if (!chosen.count("BLOCK") && !defaults.at("TILED")) t["BLOCK"] = 64;
