@@ -19,6 +19,7 @@ for cfg in "$@"; do
       break
     }
     tks+=("$(echo "$out" | python3 -c 'import json,sys; r=json.load(sys.stdin); print(r["t_k"], r["relaxations"], r["products"], r["wall"])')")
+    split=$(echo "$out" | python3 -c 'import json,sys; r=json.load(sys.stdin); print(" ".join("%s=%.1fms" % (k, v * 1e3) for k, v in r.get("kernel_seconds", {}).items()))')
   done
   if [ -z "$line" ]; then
     line=$(printf '%s\n' "${tks[@]}" | python3 -c '
@@ -28,4 +29,5 @@ tk = statistics.median(r[0] for r in rows); relax = rows[0][1]
 print(f"T_k median {tk*1e3:9.2f} ms  {relax/tk/1e12:6.2f} Trelax/s  products {int(rows[0][2])}  wall {statistics.median(r[3] for r in rows):.3f} s  runs {len(rows)}")')
   fi
   printf '%-8s n=%-6s %-7s %-40s %s\n' "$algo" "$n" "$type" "$cfg" "$line"
+  [ -n "${split:-}" ] && printf '         last run per kernel: %s\n' "$split"
 done

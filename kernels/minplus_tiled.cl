@@ -30,6 +30,10 @@
 #error "BLOCK must be a multiple of TM, TN and KC; TM and TN multiples of 4"
 #endif
 
+// The helpers below take the accumulator array by pointer: unless they are
+// inlined, compilers move it to (slow) private memory in the stack frame.
+#define HELPER __attribute__((always_inline))
+
 #if defined(VALUE_FLOAT32)
 typedef float4 value4_t;
 #else
@@ -45,7 +49,7 @@ typedef int4 value4_t;
 #define ROW0 (get_local_id(1) * TM)
 #define COLN(n) (((n) / 4) * (4 * NTX) + get_local_id(0) * 4 + ((n) % 4))
 
-void load_acc(value_t c[TM][TN], __global const value_t* t, int ld) {
+HELPER void load_acc(value_t c[TM][TN], __global const value_t* t, int ld) {
 #pragma unroll
   for (int m = 0; m < TM; ++m)
 #pragma unroll
@@ -58,7 +62,7 @@ void load_acc(value_t c[TM][TN], __global const value_t* t, int ld) {
     }
 }
 
-void fill_acc(value_t c[TM][TN], value_t v) {
+HELPER void fill_acc(value_t c[TM][TN], value_t v) {
 #pragma unroll
   for (int m = 0; m < TM; ++m)
 #pragma unroll
@@ -67,7 +71,7 @@ void fill_acc(value_t c[TM][TN], value_t v) {
 
 // c = min(c, tile): merges the accumulated products with the old values, read
 // only after the k loop so the loads do not hold up its start.
-void merge_acc(value_t c[TM][TN], __global const value_t* t, int ld) {
+HELPER void merge_acc(value_t c[TM][TN], __global const value_t* t, int ld) {
 #pragma unroll
   for (int m = 0; m < TM; ++m)
 #pragma unroll
@@ -80,7 +84,7 @@ void merge_acc(value_t c[TM][TN], __global const value_t* t, int ld) {
     }
 }
 
-void store_acc(value_t c[TM][TN], __global value_t* t, int ld) {
+HELPER void store_acc(value_t c[TM][TN], __global value_t* t, int ld) {
 #pragma unroll
   for (int m = 0; m < TM; ++m)
 #pragma unroll
@@ -92,7 +96,7 @@ void store_acc(value_t c[TM][TN], __global value_t* t, int ld) {
 }
 
 // Stages As[kk][r] = a[r][k0 + kk] (transposed) for the BLOCK x KC panel at a.
-void stage_cols(__local value_t As[KC][BLOCK + APAD], __global const value_t* a, int ld,
+HELPER void stage_cols(__local value_t As[KC][BLOCK + APAD], __global const value_t* a, int ld,
                        int k0) {
   const int tid = get_local_id(1) * NTX + get_local_id(0);
   for (int e = tid; e < BLOCK * KC; e += NT) {
@@ -102,7 +106,7 @@ void stage_cols(__local value_t As[KC][BLOCK + APAD], __global const value_t* a,
 }
 
 // Stages Bs[kk][c] = b[k0 + kk][c] for the KC x BLOCK panel at b.
-void stage_rows(__local value_t Bs[KC][BLOCK], __global const value_t* b, int ld, int k0) {
+HELPER void stage_rows(__local value_t Bs[KC][BLOCK], __global const value_t* b, int ld, int k0) {
   const int tid = get_local_id(1) * NTX + get_local_id(0);
   for (int e = tid; e < BLOCK * KC; e += NT) {
     const int kk = e / BLOCK, cc = e % BLOCK;
@@ -111,7 +115,7 @@ void stage_rows(__local value_t Bs[KC][BLOCK], __global const value_t* b, int ld
 }
 
 // c = min(c, a + b) over the KC staged values of k: the hot loop.
-void relax_chunk(value_t c[TM][TN], __local value_t As[KC][BLOCK + APAD],
+HELPER void relax_chunk(value_t c[TM][TN], __local value_t As[KC][BLOCK + APAD],
                         __local value_t Bs[KC][BLOCK]) {
 #pragma unroll
   for (int kk = 0; kk < KC; ++kk) {
@@ -141,7 +145,7 @@ void relax_chunk(value_t c[TM][TN], __local value_t As[KC][BLOCK + APAD],
 
 // Publishes row k of the work-group's tile (held in registers) to rowbuf. Register
 // arrays must be indexed statically, so the element is picked by a select chain.
-void publish_row(value_t c[TM][TN], __local value_t* rowbuf, int k) {
+HELPER void publish_row(value_t c[TM][TN], __local value_t* rowbuf, int k) {
   if (get_local_id(1) == k / TM) {
     const int mm = k % TM;
 #pragma unroll
@@ -155,7 +159,7 @@ void publish_row(value_t c[TM][TN], __local value_t* rowbuf, int k) {
 }
 
 // Publishes column k of the tile to colbuf.
-void publish_col(value_t c[TM][TN], __local value_t* colbuf, int k) {
+HELPER void publish_col(value_t c[TM][TN], __local value_t* colbuf, int k) {
   // Inverse of COLN: column k is element nn of work-item tx.
   if (get_local_id(0) == (k % (4 * NTX)) / 4) {
     const int nn = (k / (4 * NTX)) * 4 + k % 4;
@@ -169,7 +173,7 @@ void publish_col(value_t c[TM][TN], __local value_t* colbuf, int k) {
   }
 }
 
-void relax_one(value_t c[TM][TN], const value_t a[TM], const value_t b[TN]) {
+HELPER void relax_one(value_t c[TM][TN], const value_t a[TM], const value_t b[TN]) {
 #pragma unroll
   for (int m = 0; m < TM; ++m)
 #pragma unroll
@@ -177,32 +181,37 @@ void relax_one(value_t c[TM][TN], const value_t a[TM], const value_t b[TN]) {
 }
 
 // Phase 1: Floyd-Warshall inside the pivot tile (kb, kb); one work-group. Row and
-// column k are broadcast through __local memory each step.
+// column k are broadcast through __local memory each step; the buffers alternate
+// between steps, so one barrier per step suffices (a buffer is rewritten two
+// steps later, after every work-item has passed the barrier between).
 __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase1(
     const int ld, const int kb, __global value_t* d) {
-  __local value_t rowbuf[BLOCK], colbuf[BLOCK];
+  __local value_t rowbuf[2][BLOCK], colbuf[2][BLOCK];
   __global value_t* t = d + (size_t)kb * BLOCK * ld + kb * BLOCK;
   value_t c[TM][TN];
   load_acc(c, t, ld);
   for (int k = 0; k < BLOCK; ++k) {
-    publish_row(c, rowbuf, k);
-    publish_col(c, colbuf, k);
+    const int p = k & 1;
+    publish_row(c, rowbuf[p], k);
+    publish_col(c, colbuf[p], k);
     barrier(CLK_LOCAL_MEM_FENCE);
     value_t a[TM], b[TN];
 #pragma unroll
-    for (int m = 0; m < TM; ++m) a[m] = colbuf[ROW0 + m];
+    for (int m = 0; m < TM; ++m) a[m] = colbuf[p][ROW0 + m];
 #pragma unroll
-    for (int n = 0; n < TN; ++n) b[n] = rowbuf[COLN(n)];
+    for (int n = 0; n < TN; ++n) b[n] = rowbuf[p][COLN(n)];
     relax_one(c, a, b);
-    barrier(CLK_LOCAL_MEM_FENCE);
   }
   store_acc(c, t, ld);
 }
 
 // Phase 2: the pivot row tiles (kb, j) and pivot column tiles (i, kb), 2 * D
-// work-groups (the pivot itself returns). A row tile relaxes through the final
-// pivot tile's columns (staged) and its own row k (broadcast); a column tile
-// through its own column k and the pivot tile's rows.
+// work-groups (the pivot itself returns). With the pivot tile P closed by phase 1
+// (P(i,i) = 0), the sequential k loop of classic FW collapses into one product:
+// row tile T = P (x) T, column tile T = T (x) P (a path through the pivot block
+// is a walk inside it, P, followed or preceded by one step of the old tile). A
+// tile is staged before it is written and only its own work-group touches it, so
+// the product runs in place, with phase 3's parallel GEMM loop.
 __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase2(
     const int ld, const int kb, __global value_t* d) {
   const int tiles = ld / BLOCK;
@@ -211,32 +220,19 @@ __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase2
   if (idx == kb) return;
   __local value_t As[KC][BLOCK + APAD];
   __local value_t Bs[KC][BLOCK];
-  __local value_t buf[BLOCK];
   __global const value_t* p = d + (size_t)kb * BLOCK * ld + kb * BLOCK;
   __global value_t* t = is_col ? d + (size_t)idx * BLOCK * ld + kb * BLOCK
                                : d + (size_t)kb * BLOCK * ld + idx * BLOCK;
   value_t c[TM][TN];
-  load_acc(c, t, ld);
+  fill_acc(c, INF);
   for (int k0 = 0; k0 < BLOCK; k0 += KC) {
-    if (is_col)
-      stage_rows(Bs, p, ld, k0);  // pivot rows k0.. : b operands
-    else
-      stage_cols(As, p, ld, k0);  // pivot columns k0.. : a operands
-    for (int kk = 0; kk < KC; ++kk) {
-      if (is_col)
-        publish_col(c, buf, k0 + kk);
-      else
-        publish_row(c, buf, k0 + kk);
-      barrier(CLK_LOCAL_MEM_FENCE);
-      value_t a[TM], b[TN];
-#pragma unroll
-      for (int m = 0; m < TM; ++m) a[m] = is_col ? buf[ROW0 + m] : As[kk][ROW0 + m];
-#pragma unroll
-      for (int n = 0; n < TN; ++n) b[n] = is_col ? Bs[kk][COLN(n)] : buf[COLN(n)];
-      relax_one(c, a, b);
-      barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    stage_cols(As, is_col ? t : p, ld, k0);
+    stage_rows(Bs, is_col ? p : t, ld, k0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    relax_chunk(c, As, Bs);
+    barrier(CLK_LOCAL_MEM_FENCE);
   }
+  merge_acc(c, t, ld);
   store_acc(c, t, ld);
 }
 

@@ -45,6 +45,7 @@ struct BenchOptions {
   double time_limit = 60;
   std::optional<int> wg, block;
   bool no_tuned = false, quiet = false;
+  bool paths = false;  // every solve also computes the path matrix
   std::string csv, json, plot;
   std::string from_csv;  // re-render an earlier run instead of running
 };
@@ -174,6 +175,7 @@ void fill_from_measurement(ResultRow& r, const SolverInfo& info, const Measureme
   r.relaxations = m.relaxations;
   r.relaxations_per_s = m.relax_per_second();
   r.products = m.products;
+  r.paths_bytes = m.paths_bytes;
 }
 
 void write_bench_json(const std::string& path, const BenchOptions& o,
@@ -195,6 +197,7 @@ void write_bench_json(const std::string& path, const BenchOptions& o,
     else
       j.field("seed", "n");  // each size seeded with its n, as the paper
     j.field("time_limit_s", o.time_limit);
+    j.field("paths", o.paths);
     j.key("sizes").begin_array();
     for (auto n : sizes) j.value(static_cast<long long>(n));
     j.end_array();
@@ -265,7 +268,8 @@ int run_typed(const BenchOptions& o) {
     if (n < 1 || n > 100000)
       throw UsageError("--sizes: n must be in 1..100000, got " + std::to_string(n));
   const std::vector<int64_t> sizes =
-      filter_sizes(o.sizes.empty() ? paper_sizes() : o.sizes, available_host_memory(), vb, &notes);
+      filter_sizes(o.sizes.empty() ? paper_sizes() : o.sizes, available_host_memory(), vb, &notes,
+                   o.paths);
   for (const auto& n : notes) std::cerr << "note: " << n << "\n";
   if (sizes.empty()) throw RuntimeError("no size left to benchmark (see the notes above)");
 
@@ -290,7 +294,8 @@ int run_typed(const BenchOptions& o) {
   std::cout << "ocl_sp bench: " << cols.size() << " device column(s) x " << algos.size()
             << " algorithm(s) x " << sizes.size() << " size(s), " << type << ", median of "
             << o.reps << " (after " << o.warmup << " warm-up), time limit "
-            << format_number(o.time_limit) << " s per configuration\n";
+            << format_number(o.time_limit) << " s per configuration"
+            << (o.paths ? ", with path reconstruction (--paths)" : "") << "\n";
   std::cout.flush();
 
   for (int64_t n : sizes) {
@@ -301,6 +306,7 @@ int run_typed(const BenchOptions& o) {
       for (Algo algo : algos) {
         ++index;
         ResultRow row = base_row(col, algo, type, n);
+        row.paths = o.paths;
         char prefix[32];
         std::snprintf(prefix, sizeof prefix, "[%*zu/%zu] ", width, index, total);
         auto finish = [&]() {
@@ -308,7 +314,7 @@ int run_typed(const BenchOptions& o) {
           std::cout.flush();
           rows.push_back(row);
         };
-        if (auto why = device_misfit(col, algo, n, vb)) {
+        if (auto why = device_misfit(col, algo, n, vb, o.paths)) {
           row.status = "skipped";
           row.reason = *why;
           finish();
@@ -357,7 +363,7 @@ int run_typed(const BenchOptions& o) {
           const int64_t np = probe_size(col, algo, n, o.time_limit / 8);
           if (np < n) {
             try {
-              const RunStats ps = probe_solve(*slot.solver, np);
+              const RunStats ps = probe_solve(*slot.solver, np, o.paths);
               rates.record(col.label, algo, np, ps.relaxations, ps.total);
               est = rates.estimate(col, algo, n, runs);
               est.basis += " (probe)";
@@ -408,6 +414,7 @@ int run_typed(const BenchOptions& o) {
         MeasureOptions mo;
         mo.warmup = o.warmup;
         mo.reps = o.reps;
+        mo.paths = o.paths;
         const Measurement m = measure(*slot.solver, *input, input_key, reference, mo);
         if (!had_reference && reference.has(input_key) && !o.quiet && reference.seconds() >= 1)
           std::cerr << "note: CPU reference for n = " << n << " (" << reference.method()
@@ -494,6 +501,10 @@ Command set_bench_command(CLI::App& app) {
                   "Draw time vs n and speedups to FILE (.png or .svg; needs gnuplot)")
       ->type_name("FILE");
   sub->add_flag("--quiet", o->quiet, "No progress lines on stderr");
+  sub->add_flag("--paths", o->paths,
+                "Run every configuration with path reconstruction (the via and hop matrices "
+                "beside the distances, as ocl_sp --paths); rows carry paths=1 and the extra "
+                "memory (paths_bytes); the first solve also checks every pair's path");
   sub->add_option("--from-csv", o->from_csv,
                   "Run nothing: print the tables of an earlier --csv FILE (and draw --plot)")
       ->type_name("FILE");

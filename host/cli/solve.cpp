@@ -9,6 +9,7 @@
 #include "cl/device.hpp"
 #include "cli/commands.hpp"
 #include "graph/io.hpp"
+#include "graph/paths.hpp"
 #include "report/report.hpp"
 #include "solvers/solver.hpp"
 #include "solvers/verify.hpp"
@@ -34,6 +35,9 @@ struct SolveOptions {
   bool no_tuned = false;
   std::string output, output_format = "auto";
   bool verify = false, json = false;
+  bool paths = false;
+  std::vector<int64_t> queries;  // --query U V, repeatable: U0 V0 U1 V1 ...
+  std::string paths_output, paths_output_format = "auto";
 };
 
 std::pair<int64_t, int64_t> parse_weights(const std::string& s) {
@@ -88,6 +92,12 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
   SolveReport rep;
   rep.type = ValueTraits<T>::name();
   check_output_path(o.output, o.output_format);
+  // --query and --paths-output need the path matrix: they imply --paths.
+  const bool want_paths = o.paths || !o.queries.empty() || !o.paths_output.empty();
+  if (o.queries.size() % 2) throw UsageError("--query expects two vertex ids, U and V");
+  check_output_path(o.paths_output, o.paths_output_format);
+  if (!o.paths_output.empty() && o.paths_output == o.output)
+    throw UsageError("--output and --paths-output name the same file '" + o.output + "'");
 
   SolverSpec spec;
   spec.algo = parse_algo(o.algo);
@@ -125,26 +135,60 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
   rep.n = g.n;
   rep.edges = static_cast<long long>(g.edges.size());
   if constexpr (std::is_integral_v<T>) check_int32_range(g);
-  // The matrix, the solver's own copy on some backends and the verify reference.
+  for (int64_t x : o.queries)
+    if (x < 0 || x >= g.n)
+      throw UsageError("--query: vertex " + std::to_string(x) + " out of range [0, " +
+                       std::to_string(g.n) + ")");
+  // The matrix, the solver's own copy on some backends and the verify reference,
+  // plus the via and hop matrices (int32) with paths.
   const uint64_t bytes = static_cast<uint64_t>(g.n) * g.n * sizeof(T);
-  check_host_memory(bytes * (o.verify ? 3 : 2), "n = " + std::to_string(g.n));
+  const uint64_t path_bytes = want_paths ? static_cast<uint64_t>(g.n) * g.n * 8 : 0;
+  check_host_memory(bytes * (o.verify ? 3 : 2) + path_bytes, "n = " + std::to_string(g.n));
   DistMatrix<T> d = to_matrix<T>(g);
   g = Graph{};  // the edge list is no longer needed
 
   auto solver = make_solver<T>(spec);
   std::optional<DistMatrix<T>> input;
   if (o.verify) input = d;
-  rep.stats = solver->solve(d, nullptr);
+  PathMatrix paths;
+  rep.stats = solver->solve(d, want_paths ? &paths : nullptr);
   rep.info = solver->info();
+  rep.paths = want_paths;
 
   if (o.verify) {
     const VerifyResult v = verify_result(*input, d, spec.backend == Backend::openmp);
     rep.verify = v.ok ? "ok" : "FAILED";
     rep.verify_detail = v.detail + " vs " + v.reference;
+    if (want_paths) {
+      // Every pair's path: real edges of the input whose weights add up to d.
+      const std::string problem = check_paths(*input, d, paths);
+      rep.paths_check = problem.empty() ? "ok" : "FAILED";
+      rep.paths_check_detail =
+          problem.empty() ? "every pair: edges of the input, length = distance" : problem;
+      if (!problem.empty()) {
+        rep.verify = "FAILED";
+        rep.verify_detail += "; paths: " + problem;
+      }
+    }
+  }
+  if (rep.verify != "FAILED") {
+    for (size_t k = 0; k + 1 < o.queries.size(); k += 2) {
+      PathQuery q;
+      q.from = o.queries[k];
+      q.to = o.queries[k + 1];
+      q.vertices = expand_path(d, paths, q.from, q.to);
+      q.length = static_cast<double>(d(q.from, q.to));
+      rep.queries.push_back(std::move(q));
+    }
   }
   if (!o.output.empty() && rep.verify != "FAILED") {
     write_matrix(d, o.output, parse_output_format(o.output_format));
     rep.output = o.output;
+  }
+  if (!o.paths_output.empty() && rep.verify != "FAILED") {
+    write_int_matrix(paths.via, paths.n, o.paths_output,
+                     parse_output_format(o.paths_output_format));
+    rep.paths_output = o.paths_output;
   }
   rep.wall = wall.seconds();
   if (o.json) {
@@ -216,8 +260,32 @@ Command set_solve_command(CLI::App& app) {
                  "bin (raw row-major, no header) | npy | csv (default: from the extension)")
       ->group(out);
   app.add_flag("--verify", o->verify,
-               "Compare with the CPU reference (exit 1 and no output file on mismatch)")
+               "Compare with the CPU reference (exit 1 and no output file on mismatch); with "
+               "paths also check every pair's path against the input")
       ->group(out);
+  auto* pg = "Paths";
+  app.add_flag("--paths", o->paths,
+               "Compute the path matrix beside the distances (every backend and algorithm). "
+               "via(i,j) = an intermediate vertex k of the recorded shortest i->j path, which "
+               "is path(i,k) + path(k,j); -1 when the path is the single edge i->j, on the "
+               "diagonal and for unreachable pairs. Ties in distance go to fewer edges, so "
+               "expansion terminates even with zero-weight cycles")
+      ->group(pg);
+  app.add_option("--query", o->queries,
+                 "Print a shortest path U -> ... -> V and its length, or 'no path' "
+                 "(0-based vertex ids; repeatable; implies --paths)")
+      ->expected(2)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)  // each occurrence adds a pair
+      ->type_name("VERTEX")  // shown as "--query VERTEX x 2"
+      ->group(pg);
+  app.add_option("--paths-output", o->paths_output,
+                 "Write the n x n via matrix (int32, -1 as above) to FILE, atomically; "
+                 "implies --paths")
+      ->type_name("FILE")
+      ->group(pg);
+  app.add_option("--paths-output-format", o->paths_output_format,
+                 "bin | npy | csv (default: from the extension of --paths-output)")
+      ->group(pg);
   app.add_flag("--json", o->json, "Machine-readable report on stdout")->group(out);
   Command c;
   c.run = [o]() {

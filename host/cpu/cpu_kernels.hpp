@@ -154,4 +154,17 @@ class AlignedBuffer {
   std::unique_ptr<T, Free> p_;
 };
 
+// ---- path reconstruction (paths_cpu.cpp) ------------------------------------
+// The solvers of cpu_solvers.hpp call these when given a PathMatrix: relaxations in
+// the lexicographic (distance, hops) order, via = the k of the last improvement.
+constexpr int32_t kHopsCap = PathMatrix::hops_cap;
+template <typename T>
+void fw_serial_paths(DistMatrix<T>& d, PathMatrix& p);
+// Blocked (block edge `block`, 0 = 64), a parallel loop over the tiles of each phase.
+template <typename T>
+void fw_openmp_paths(DistMatrix<T>& d, PathMatrix& p, int block);
+// Serial, or rows in parallel with `parallel`; returns the products executed.
+template <typename T>
+int squaring_paths(DistMatrix<T>& d, PathMatrix& p, bool parallel);
+
 }  // namespace ocl_sp::cpu_detail

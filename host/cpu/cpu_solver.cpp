@@ -64,18 +64,27 @@ class CpuSolver final : public Solver<T> {
   const SolverInfo& info() const override { return info_; }
 
   RunStats solve(DistMatrix<T>& d, PathMatrix* paths) override {
-    if (paths) throw UsageError("--paths is not available yet");
     const Stopwatch total;
     RunStats stats;
     int products = 0;
     const bool parallel = backend_ == Backend::openmp;
+    if (paths) {
+      // hops + via (and squaring's second hop matrix), all int32.
+      const double nn = static_cast<double>(d.n()) * static_cast<double>(d.n());
+      stats.paths = true;
+      stats.paths_bytes = nn * 4 * (algo_ == Algo::squaring ? 3 : 2);
+      stats.paths_kernels = algo_ == Algo::squaring ? "lexicographic squaring"
+                            : parallel              ? "lexicographic blocked fw"
+                                                    : "lexicographic fw";
+      check_host_memory(static_cast<uint64_t>(stats.paths_bytes), "the path matrices");
+    }
     const Stopwatch compute;
     if (algo_ == Algo::squaring)
-      products = parallel ? squaring_openmp(d, nullptr, isa_) : squaring_serial(d, nullptr);
+      products = parallel ? squaring_openmp(d, paths, isa_) : squaring_serial(d, paths);
     else if (parallel)
-      fw_openmp(d, nullptr, block_, isa_);
+      fw_openmp(d, paths, block_, isa_);
     else
-      fw_serial(d, nullptr);  // fw and fw-naive: the naive algorithm is serial FW
+      fw_serial(d, paths);  // fw and fw-naive: the naive algorithm is serial FW
     stats.t_k = compute.seconds();
     stats.products = products;
     stats.relaxations = relaxation_count(algo_, d.n(), products);

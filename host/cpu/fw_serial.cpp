@@ -34,7 +34,7 @@ OCL_SP_CLONES void relax_row_clone(float* d_i, float a, const float* d_k, int64_
 
 template <typename T>
 void fw_serial(DistMatrix<T>& d, PathMatrix* paths) {
-  if (paths) throw UsageError("--paths is not available yet");
+  if (paths) return cpu_detail::fw_serial_paths(d, *paths);
   const int64_t n = d.n();
   T* m = d.data();
   for (int64_t e = 0; e < n * n; ++e) m[e] = snorm(m[e]);

@@ -68,6 +68,9 @@ class DistMatrix {
 // broken by fewer hops, which makes the recursive expansion terminate even with
 // zero-weight cycles.
 struct PathMatrix {
+  // Hop counts saturate here (only a negative cycle drives them this high), so the
+  // sum of two never overflows int32; kernels/paths.cl uses the same HOPS_CAP.
+  static constexpr int32_t hops_cap = (1 << 30) - 1;
   int64_t n = 0;
   std::vector<int32_t> via;
   std::vector<int32_t> hops;

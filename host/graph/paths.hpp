@@ -10,6 +10,12 @@
 
 namespace ocl_sp {
 
+// Sizes p.via and p.hops for n x n (contents unspecified), keeping memory that is
+// large enough. A fresh allocation of several MiB is advised as transparent huge
+// pages: at n = 10000 the two matrices are 800 MB, and first-touch faults of 4 KiB
+// pages would cost more than the GPU solve.
+void size_path_matrix(PathMatrix& p, int64_t n);
+
 // Path matrix of the right size with every pair "no path / direct": via = -1,
 // hops = 1 off the diagonal where d is finite, 0 on it (solvers start from this).
 template <typename T>
@@ -20,6 +26,19 @@ PathMatrix initial_paths(const DistMatrix<T>& d);
 // inconsistent (a via that does not shorten the hop count).
 template <typename T>
 std::vector<int64_t> expand_path(const DistMatrix<T>& d, const PathMatrix& p, int64_t u, int64_t v);
+
+// Makes a solved float32 path matrix well-founded again where rounding broke it.
+// The lexicographic argument needs exact sums: with rounding, (i,k) can improve
+// after via(i,j) = k was recorded while fl(d(i,k) + d(k,j)) stays d(i,j), so (i,j)
+// keeps its via but (i,k) now has as many hops as (i,j), or more; expansion could
+// then loop. This recounts every pair's hops along via (an O(n^2) check first: when
+// every via already splits into pairs with fewer hops nothing changes) and, for
+// pairs whose expansion would come back to itself, picks another k whose halves
+// are sound and whose lengths add up to d(i,j) within float rounding. Returns the
+// number of pairs it changed, and throws RuntimeError if one cannot be repaired.
+// int32 results are exact and never need it.
+template <typename T>
+int64_t repair_paths(const DistMatrix<T>& d, PathMatrix& p);
 
 // Checks every pair of a solved (d, p) against the input adjacency `w`: each
 // reconstructed path uses only edges of w and its weights add up to d(i, j);

@@ -186,7 +186,9 @@ std::vector<std::string> csv_columns() {
           "reason",
           "verify",
           "estimate_s",
-          "best"};
+          "best",
+          "paths",
+          "paths_bytes"};
 }
 
 namespace {
@@ -236,7 +238,9 @@ std::string csv_row(const ResultRow& r) {
                    one_line(r.reason),
                    r.verify,
                    r.estimate >= 0 ? format_number(r.estimate, "%.6g") : "",
-                   r.best ? "1" : "0"});
+                   r.best ? "1" : "0",
+                   r.paths ? "1" : "0",
+                   r.paths && ok ? format_number(r.paths_bytes, "%.9g") : ""});
 }
 
 void write_csv(std::ostream& out, const std::vector<ResultRow>& rows) {
@@ -337,6 +341,8 @@ std::vector<ResultRow> read_csv(std::istream& in, const std::string& name) {
     r.verify = get("verify");
     r.estimate = get("estimate_s").empty() ? -1 : num("estimate_s");
     r.best = get("best") == "1";
+    r.paths = get("paths") == "1";
+    r.paths_bytes = num("paths_bytes");
     if (r.column.empty() || r.algorithm.empty() || r.status.empty())
       throw UsageError(name + ":" + std::to_string(no) + ": incomplete row");
     rows.push_back(std::move(r));
@@ -385,6 +391,11 @@ void write_json_row(JsonWriter& j, const ResultRow& r) {
     j.key("estimate_s").null();
   j.field("estimate_basis", r.estimate_basis);
   j.field("best", r.best);
+  j.field("paths", r.paths);
+  if (r.paths && ok)
+    j.field("paths_bytes", r.paths_bytes);
+  else
+    j.key("paths_bytes").null();
   j.end_object();
 }
 
@@ -400,6 +411,7 @@ std::string status_text(const ResultRow& r) {
     if (r.t_k > 0) o << "  T_k " << fmt_s(r.t_k);
     if (r.t_h > 0) o << "  T_h " << fmt_s(r.t_h);
     o << "  " << format_rate(r.relaxations_per_s) << "relax/s";
+    if (r.paths) o << "  paths +" << format_number(r.paths_bytes / 1048576.0, "%.1f") << " MiB";
     if (r.best) o << "  <- best";
   } else {
     o << r.status << ": " << r.reason;

@@ -40,6 +40,8 @@ struct ResultRow {
   double estimate = -1;  // seconds estimated for the configuration, -1 = none
   std::string estimate_basis;
   bool best = false;  // sweep: the configuration stored as tuned
+  bool paths = false;        // bench --paths: every solve also computed the path matrix
+  double paths_bytes = 0;    // memory the hop and via matrices took beside the distances
   std::string series() const { return column + " " + algorithm; }
 };
 

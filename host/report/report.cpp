@@ -46,7 +46,38 @@ void print_human(std::ostream& out, const SolveReport& r) {
   out << "  verify    " << r.verify << (r.verify_detail.empty() ? "" : " (" + r.verify_detail + ")")
       << "\n";
   if (!r.output.empty()) out << "  output    " << r.output << "\n";
+  if (r.paths) {
+    const RunStats& st = r.stats;
+    char mib[32];
+    std::snprintf(mib, sizeof mib, "%.1f MiB", st.paths_bytes / (1024.0 * 1024.0));
+    out << "  paths     via + hops matrices (" << st.paths_kernels << ", +" << mib;
+    if (st.paths_setup > 0)
+      out << ", kernels built in " << format_seconds(st.paths_setup) << ", program cache "
+          << st.paths_cache;
+    out << ")\n";
+    if (r.paths_check != "not run")
+      out << "  check     paths " << r.paths_check
+          << (r.paths_check_detail.empty() ? "" : " (" + r.paths_check_detail + ")") << "\n";
+    if (!r.paths_output.empty()) out << "  via       " << r.paths_output << "\n";
+  }
   for (const auto& n : r.notes) out << "  note      " << n << "\n";
+  for (const auto& q : r.queries) out << format_query(q) << "\n";
+}
+
+namespace {
+std::string format_length(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+}  // namespace
+
+std::string format_query(const PathQuery& q) {
+  std::string s = "path " + std::to_string(q.from) + " -> " + std::to_string(q.to) + ": ";
+  if (q.vertices.empty()) return s + "no path";
+  for (size_t i = 0; i < q.vertices.size(); ++i)
+    s += (i ? " -> " : "") + std::to_string(q.vertices[i]);
+  return s + " (length " + format_length(q.length) + ")";
 }
 
 void write_json_fields(JsonWriter& j, const SolveReport& r) {
@@ -64,8 +95,32 @@ void write_json_fields(JsonWriter& j, const SolveReport& r) {
   j.field("solve", r.stats.total).field("total", i.t_o + r.stats.total).field("wall", r.wall);
   j.field("products", r.stats.products).field("kernel_launches", r.stats.kernel_launches);
   j.field("relaxations", r.stats.relaxations).field("relaxations_per_s", r.relax_per_second());
+  j.key("kernel_seconds").begin_object();
+  for (const auto& [k, t] : r.stats.kernel_seconds) j.field(k, t);
+  j.end_object();
   j.field("verify", r.verify).field("verify_detail", r.verify_detail);
   j.field("output", r.output);
+  j.field("paths", r.paths);
+  if (r.paths) {
+    j.field("paths_kernels", r.stats.paths_kernels).field("paths_bytes", r.stats.paths_bytes);
+    j.field("paths_setup", r.stats.paths_setup).field("paths_cache", r.stats.paths_cache);
+    j.field("paths_check", r.paths_check).field("paths_check_detail", r.paths_check_detail);
+    j.field("paths_output", r.paths_output);
+    j.key("queries").begin_array();
+    for (const auto& q : r.queries) {
+      j.begin_object().field("from", static_cast<long long>(q.from));
+      j.field("to", static_cast<long long>(q.to)).field("reachable", !q.vertices.empty());
+      j.key("path").begin_array();
+      for (int64_t v : q.vertices) j.value(static_cast<long long>(v));
+      j.end_array();
+      if (q.vertices.empty())
+        j.key("length").null();
+      else
+        j.field("length", q.length);
+      j.end_object();
+    }
+    j.end_array();
+  }
   j.key("notes").begin_array();
   for (const auto& n : r.notes) j.value(n);
   j.end_array();

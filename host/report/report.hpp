@@ -11,6 +11,13 @@
 
 namespace ocl_sp {
 
+// One --query U V: the vertices of the reported shortest path (empty: no path).
+struct PathQuery {
+  int64_t from = 0, to = 0;
+  std::vector<int64_t> vertices;
+  double length = 0;  // the distance d(from, to) when there is a path
+};
+
 struct SolveReport {
   SolverInfo info;
   RunStats stats;
@@ -22,6 +29,12 @@ struct SolveReport {
   std::string verify = "not run";  // not run | ok | FAILED
   std::string verify_detail;
   std::string output;  // written file or empty
+  // Path reconstruction (--paths, --query, --paths-output); the rest is in stats.
+  bool paths = false;
+  std::string paths_check = "not run";  // not run | ok | FAILED (--verify)
+  std::string paths_check_detail;
+  std::string paths_output;  // written path matrix or empty
+  std::vector<PathQuery> queries;
   std::vector<std::string> notes;
   double relax_per_second() const {
     const double t = stats.t_k > 0 ? stats.t_k : stats.total;
@@ -30,6 +43,8 @@ struct SolveReport {
 };
 
 void print_human(std::ostream& out, const SolveReport& r);
+// "path 3 -> 7: 3 -> 5 -> 7 (length 12)" or "path 3 -> 7: no path".
+std::string format_query(const PathQuery& q);
 // Writes the report's fields into an already open JSON object.
 void write_json_fields(JsonWriter& j, const SolveReport& r);
 std::string format_seconds(double s);  // "12.3 ms", "1.52 s"

@@ -128,13 +128,17 @@ void OpenClCore::check_group(const std::string& what, const std::vector<size_t>&
                      "' has " + std::to_string(dev_.local_mem) + "; choose a smaller value");
 }
 
-void OpenClCore::build(const std::string& file, const Tunables& t) {
+BuiltProgram OpenClCore::build_separate(const std::string& file, const Tunables& t) const {
   std::string options = type_ == ValueType::int32 ? "-DVALUE_INT32" : "-DVALUE_FLOAT32";
   for (const auto& [name, value] : t) options += " -D" + name + "=" + std::to_string(value);
   if (supports_cl12(dev_.opencl_c_version)) options += " -cl-std=CL1.2";
   // Extra compiler options for experiments (part of the cache key like the rest).
   if (const char* extra = std::getenv("OCL_SP_EXTRA_BUILD_OPTIONS")) options += std::string(" ") + extra;
-  const BuiltProgram bp = build_program(ctx_, dev_.device, {"common.cl", file}, options);
+  return build_program(ctx_, dev_.device, {"common.cl", file}, options);
+}
+
+void OpenClCore::build(const std::string& file, const Tunables& t) {
+  const BuiltProgram bp = build_separate(file, t);
   program_ = bp.program;
   cache_ = bp.cache;
   with_cl_errors("cannot create the helper kernels", [&] {
@@ -145,13 +149,14 @@ void OpenClCore::build(const std::string& file, const Tunables& t) {
 
 cl::Kernel OpenClCore::kernel(const std::string& name, const std::string& what,
                               const std::vector<size_t>& local,
-                              const std::function<void(cl::Kernel&)>& probe_args) {
+                              const std::function<void(cl::Kernel&)>& probe_args,
+                              const cl::Program* from) {
   cl::Kernel k;
   size_t wg = 0;
   unsigned long long lmem = 0;
   cl::array<size_t, 3> compiled{0, 0, 0};
   with_cl_errors("cannot create kernel " + name, [&] {
-    k = cl::Kernel(program_, name.c_str());
+    k = cl::Kernel(from ? *from : program_, name.c_str());
     wg = k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dev_.device);
     lmem = k.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dev_.device);
     compiled = k.getWorkGroupInfo<CL_KERNEL_COMPILE_WORK_GROUP_SIZE>(dev_.device);
@@ -200,6 +205,8 @@ void OpenClCore::finish_info(SolverInfo& info, const Tunables& t) const {
 
 void OpenClCore::begin_solve() {
   kernel_events_.clear();
+  kernel_names_.clear();
+  per_kernel_.clear();
   transfer_events_.clear();
   t_k_ = t_h_ = 0;
   launches_ = 0;
@@ -288,7 +295,11 @@ void OpenClCore::download(void* host, int64_t n, int64_t ld, cl::Buffer& buf) {
 void OpenClCore::launch(cl::Kernel& k, const cl::NDRange& global, const cl::NDRange& local) {
   cl::Event ev;
   queue_.enqueueNDRangeKernel(k, cl::NullRange, global, local, nullptr, &ev);
+  auto name = names_.find(k());
+  if (name == names_.end())
+    name = names_.emplace(k(), k.getInfo<CL_KERNEL_FUNCTION_NAME>()).first;
   kernel_events_.push_back(ev);
+  kernel_names_.push_back(&name->second);
   ++launches_;
   if (kernel_events_.size() >= 2048) retire_oldest_kernels();
 }
@@ -299,8 +310,13 @@ void OpenClCore::retire_oldest_kernels() {
   const size_t half = kernel_events_.size() / 2;
   std::vector<cl::Event> old(kernel_events_.begin(), kernel_events_.begin() + half);
   cl::Event::waitForEvents(old);
-  for (const auto& e : old) t_k_ += event_seconds(e);
+  for (size_t i = 0; i < half; ++i) {
+    const double t = event_seconds(old[i]);
+    t_k_ += t;
+    per_kernel_[*kernel_names_[i]] += t;
+  }
   kernel_events_.erase(kernel_events_.begin(), kernel_events_.begin() + half);
+  kernel_names_.erase(kernel_names_.begin(), kernel_names_.begin() + half);
 }
 
 void OpenClCore::check_negative_cycle(cl::Buffer& buf, int64_t n, int64_t ld) {
@@ -319,11 +335,17 @@ void OpenClCore::check_negative_cycle(cl::Buffer& buf, int64_t n, int64_t ld) {
 
 void OpenClCore::finish(RunStats& st) {
   queue_.finish();
-  for (const auto& e : kernel_events_) t_k_ += event_seconds(e);
+  for (size_t i = 0; i < kernel_events_.size(); ++i) {
+    const double t = event_seconds(kernel_events_[i]);
+    t_k_ += t;
+    per_kernel_[*kernel_names_[i]] += t;
+  }
   for (const auto& e : transfer_events_) t_h_ += event_seconds(e);
   kernel_events_.clear();
+  kernel_names_.clear();
   transfer_events_.clear();
   st.t_k = t_k_;
+  st.kernel_seconds = per_kernel_;
   st.t_h = t_h_;
   st.kernel_launches = launches_;
 }

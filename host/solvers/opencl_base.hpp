@@ -4,12 +4,14 @@
 // the cache, padded device matrices, and T_h / T_k from profiling events.
 #pragma once
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "cl/cl.hpp"
 #include "cl/device.hpp"
+#include "cl/program.hpp"
 #include "graph/matrix.hpp"
 #include "solvers/solver.hpp"
 #include "util/timer.hpp"
@@ -52,6 +54,10 @@ class OpenClCore {
 
   // Builds common.cl + `file` with -DVALUE_... and -DNAME=value per tunable.
   void build(const std::string& file, const Tunables& t);
+  // Builds common.cl + `file` the same way into a program of its own, leaving the
+  // solver's program, helper kernels and cache status alone (the path kernels,
+  // built on the first solve that asks for paths).
+  BuiltProgram build_separate(const std::string& file, const Tunables& t) const;
   // A kernel of the built program, checked against its own limits for a work-group
   // of `local` items (CL_KERNEL_LOCAL_MEM_SIZE; CL_KERNEL_WORK_GROUP_SIZE, UsageError).
   // Some drivers under-report the latter (NVIDIA 580 says 256 for every kernel,
@@ -61,7 +67,8 @@ class OpenClCore {
   // failing probe is an error.
   cl::Kernel kernel(const std::string& name, const std::string& what,
                     const std::vector<size_t>& local,
-                    const std::function<void(cl::Kernel&)>& probe_args);
+                    const std::function<void(cl::Kernel&)>& probe_args,
+                    const cl::Program* from = nullptr);  // default: the solver's program
 
   // Fills info (device, vendor, driver, params, cache, t_o = time since construction).
   void finish_info(SolverInfo& info, const Tunables& t) const;
@@ -106,6 +113,9 @@ class OpenClCore {
   std::vector<size_t> buffer_bytes_;
   cl::Buffer scratch_;  // one int for the negative-cycle scan
   std::vector<cl::Event> kernel_events_, transfer_events_;
+  std::vector<const std::string*> kernel_names_;  // parallel to kernel_events_
+  std::map<cl_kernel, std::string> names_;         // function name per kernel object
+  std::map<std::string, double> per_kernel_;       // retired events, seconds per name
   double t_k_ = 0, t_h_ = 0;  // already summed (events retired early)
   int launches_ = 0;
   int scan_result_ = 0;  // host side of scratch_

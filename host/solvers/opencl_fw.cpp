@@ -6,9 +6,14 @@
 //  1: kernels/minplus_tiled.cl, register-tiled: each work-item owns TM x TN
 //     elements, phase 3 is a (min,+) GEMM staged KC values of k at a time.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <optional>
 
 #include "solvers/opencl_base.hpp"
+#include "solvers/opencl_paths.hpp"
 #include "util/errors.hpp"
 
 namespace ocl_sp::detail {
@@ -35,7 +40,7 @@ class OpenClFw final : public Solver<T> {
       // register-tiled kernels (bench/NOTES.md). CPUs (PoCL, n = 800-1500): the
       // seeds' kernels with 32 x 32 tiles; 16 is on par, 64 1.5x and 8 2.5x slower.
       const Tunables defaults =
-          core_.is_gpu() ? Tunables{{"TILED", 1}, {"BLOCK", 128}, {"TM", 8}, {"TN", 8}, {"KC", 16}}
+          core_.is_gpu() ? Tunables{{"TILED", 1}, {"BLOCK", 64}, {"TM", 8}, {"TN", 8}, {"KC", 32}}
                          : Tunables{{"TILED", 0}, {"BLOCK", 32}};
       auto rules = tiled_rules();
       rules.push_back({"BLOCK", {8, 16, 32, 64, 128}, "tile edge of blocked Floyd-Warshall"});
@@ -96,8 +101,300 @@ class OpenClFw final : public Solver<T> {
 
   const SolverInfo& info() const override { return info_; }
 
+  // Tiling of the path kernels (kernels/paths.cl, the seeds' 3-phase design with d
+  // and hop tiles in __local memory): the solver's own BLOCK and WPT when it runs
+  // the seeds' family (TILED=0) and four BLOCK x BLOCK tiles fit __local memory;
+  // otherwise BLOCK=32 (16 where even that does not fit) with the default WPT. The
+  // register-tiled family (TILED=1) has no path version.
+  Tunables path_tunables() const {
+    const auto& dev = core_.device();
+    const auto fits = [&](int b) { return 4ull * b * b * sizeof(T) <= dev.local_mem; };
+    int b = tiled_ ? 32 : block_;
+    if (!fits(b)) b = 32;
+    if (!fits(b)) b = 16;
+    const int wpt =
+        !tiled_ && b == block_ ? t_.at("WPT") : default_wpt(b, dev.max_work_group, core_.is_gpu());
+    return {{"BLOCK", b}, {"WPT", wpt}};
+  }
+
+  // Builds the path kernels on the first solve that asks for paths; returns the
+  // seconds it took.
+  double build_paths() {
+    const Tunables pt = path_tunables();
+    const size_t b = static_cast<size_t>(pt.at("BLOCK"));
+    const size_t ly = b / static_cast<size_t>(pt.at("WPT"));
+    // Probe buffers: a 2 x 2 tile matrix, round 0 (see OpenClCore::kernel).
+    const cl::Buffer pd(core_.context(), CL_MEM_READ_WRITE, 4 * b * b * sizeof(T));
+    const cl::Buffer ph(core_.context(), CL_MEM_READ_WRITE, 4 * b * b * sizeof(cl_int));
+    const cl::Buffer pv(core_.context(), CL_MEM_READ_WRITE, 4 * b * b * sizeof(cl_int));
+    core_.check_group("path kernels BLOCK=" + std::to_string(b), {b, ly}, 4ull * b * b * sizeof(T));
+    return paths_.build(core_, "paths.cl", pt,
+                        {{"fw_paths_phase1", {b, ly}},
+                         {"fw_paths_phase2", {b, ly}},
+                         {"fw_paths_phase3", {b, ly}}},
+                        "paths_init", [&](const std::string&, cl::Kernel& k) {
+                          k.setArg(0, static_cast<cl_int>(2 * b));
+                          k.setArg(1, 0);
+                          k.setArg(2, pd);
+                          k.setArg(3, ph);
+                          k.setArg(4, pv);
+                        });
+  }
+
+  // Field layout of the packed keys for an ld x ld matrix (kernels/fw_paths_packed.cl):
+  // hop fields of hb bits hold the sum of two stored hop counts <= ld - 1, the tag
+  // 7 bits, the distance field the rest; nullopt when too few bits remain.
+  struct KeyLayout {
+    int dshift = 0, satf = 0, inff = 0, hmax = 0;
+  };
+  static std::optional<KeyLayout> key_layout(int64_t ld) {
+    int hb = 1;
+    while ((int64_t{1} << (hb - 1)) < ld) ++hb;  // hmax = 2^(hb-1) - 1 >= ld - 1
+    KeyLayout k;
+    k.dshift = 7 + hb;
+    const int dbits = 31 - k.dshift;  // two stored keys (+ a tag) must add below 2^31
+    if (dbits < 5) return std::nullopt;
+    k.inff = (1 << (dbits - 1)) - 1;
+    k.satf = (k.inff - 1) / 2;  // SAT + SAT < INFF: two long paths stay finite
+    k.hmax = (1 << (hb - 1)) - 1;
+    return k;
+  }
+
+  // The packed fast path applies to graphs whose weights are non-negative integers
+  // below the layout's exact range (int32, or float32 holding such integers: their
+  // sums are exact, so the results are the float kernels' own); longer shortest
+  // paths are detected on the device and rerun. Devices must take 16 x 16 and
+  // 64 x 64/WPT work-groups. OCL_SP_NO_PACKED_PATHS=1 turns it off (comparisons).
+  std::optional<KeyLayout> packed_layout(const DistMatrix<T>& d) const {
+    if (const char* off = std::getenv("OCL_SP_NO_PACKED_PATHS"); off && *off && *off != '0')
+      return std::nullopt;
+    const auto& dev = core_.device();
+    if (dev.max_work_group < 256 || dev.local_mem < 64ull * 68 * 4 + 64ull * 64 * 4)
+      return std::nullopt;
+    const int64_t n = d.n();
+    const auto k = key_layout(round_up(std::max<int64_t>(n, 1), 64));
+    if (!k) return std::nullopt;
+    const T inf = ValueTraits<T>::inf, satf = static_cast<T>(k->satf);
+    bool misfit = false;
+#pragma omp parallel for reduction(|| : misfit) schedule(static)
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        const T w = d(i, j);
+        // !(w >= 0) also catches NaN; floor() keeps float weights integral.
+        misfit = misfit || (i != j && w != inf &&
+                            (!(w >= 0) || w >= satf || static_cast<T>(std::floor(w)) != w));
+      }
+    if (misfit) return std::nullopt;
+    return k;
+  }
+
+  double build_packed() {
+    const auto& dev = core_.device();
+    // Rows per work-item of phases 1-2: 8 (512 items) where the device takes it.
+    int wpt = 8;
+    while (wpt < 16 && 64u * 64u / static_cast<unsigned>(wpt) > dev.max_work_group) wpt *= 2;
+    const size_t ly = 64 / static_cast<size_t>(wpt);
+    core_.check_group("packed path kernels WPT=" + std::to_string(wpt), {64, ly},
+                      2ull * 64 * 64 * 4);
+    core_.check_group("packed path kernel phase 3", {16, 16}, 64ull * 68 * 4 + 64ull * 64 * 4);
+    const cl::Buffer pk(core_.context(), CL_MEM_READ_WRITE, 4 * 64 * 64 * sizeof(cl_int));
+    const cl::Buffer pv(core_.context(), CL_MEM_READ_WRITE, 4 * 64 * 64 * sizeof(cl_int));
+    const cl::Buffer pf(core_.context(), CL_MEM_READ_WRITE, sizeof(cl_int));
+    return packed_.build(core_, "fw_paths_packed.cl", {{"WPT", wpt}},
+                         {{"fwp_phase1", {64, ly}},
+                          {"fwp_phase2", {64, ly}},
+                          {"fwp_phase3", {16, 16}}},
+                         "", [&](const std::string&, cl::Kernel& k) {
+                           const KeyLayout kl = *key_layout(128);
+                           k.setArg(0, static_cast<cl_int>(128));
+                           k.setArg(1, 0);
+                           k.setArg(2, kl.dshift);
+                           k.setArg(3, kl.satf);
+                           k.setArg(4, kl.inff);
+                           k.setArg(5, kl.hmax);
+                           k.setArg(6, pk);
+                           k.setArg(7, pv);
+                           k.setArg(8, pf);
+                         });
+  }
+
+  // Blocked FW over packed keys; false when a value did not fit the layout (the
+  // caller then runs the general kernels). Device work is added to st.
+  bool run_packed(DistMatrix<T>& d, PathMatrix& p, const KeyLayout& kl, RunStats& st) {
+    const int64_t n = d.n();
+    const int64_t ld = round_up(n, 64);
+    core_.check_memory(n, ld, 3);  // keys (in the distance buffer), hop, via
+    bool fits = false;
+    with_cl_errors("fw with paths (packed) on '" + core_.device().name + "' failed", [&] {
+      try {
+        core_.begin_solve();
+        const size_t bytes = static_cast<size_t>(ld) * ld * sizeof(cl_int);
+        cl::Buffer key = core_.buffer(0, bytes), hop = core_.buffer(1, bytes),
+                   via = core_.buffer(2, bytes);
+        cl::Buffer flags = core_.buffer(3, sizeof(cl_int));
+        const cl_int zero = 0;
+        core_.write(flags, 0, sizeof zero, &zero, true);
+        core_.upload(d.data(), n, ld, key);
+        // The pack / unpack helpers: fixed 8 x 8 groups over ld (bounds checked).
+        cl::Kernel& pack = packed_helper("fwp_pack");
+        cl::Kernel& unpack = packed_helper("fwp_unpack");
+        const size_t g = static_cast<size_t>(round_up(ld, 8));
+        pack.setArg(0, static_cast<cl_int>(ld));
+        pack.setArg(1, kl.dshift);
+        pack.setArg(2, kl.satf);
+        pack.setArg(3, kl.inff);
+        pack.setArg(4, key);
+        pack.setArg(5, via);
+        core_.launch(pack, cl::NDRange(g, g), cl::NDRange(8, 8));
+        cl::Kernel* k[3] = {&packed_["fwp_phase1"], &packed_["fwp_phase2"], &packed_["fwp_phase3"]};
+        for (cl::Kernel* kk : k) {
+          kk->setArg(0, static_cast<cl_int>(ld));
+          kk->setArg(2, kl.dshift);
+          kk->setArg(3, kl.satf);
+          kk->setArg(4, kl.inff);
+          kk->setArg(5, kl.hmax);
+          kk->setArg(6, key);
+          kk->setArg(7, via);
+          kk->setArg(8, flags);
+        }
+        const size_t ly = 64 / static_cast<size_t>(packed_.params().at("WPT"));
+        const size_t tiles = static_cast<size_t>(ld / 64), others = tiles - 1;
+        for (size_t kb = 0; kb < tiles; ++kb) {
+          for (cl::Kernel* kk : k) kk->setArg(1, static_cast<cl_int>(kb));
+          core_.launch(*k[0], cl::NDRange(64, ly), cl::NDRange(64, ly));
+          if (others == 0) continue;
+          core_.launch(*k[1], cl::NDRange(64 * 2 * others, ly), cl::NDRange(64, ly));
+          core_.launch(*k[2], cl::NDRange(16 * others, 16 * others), cl::NDRange(16, 16));
+        }
+        unpack.setArg(0, static_cast<cl_int>(n));
+        unpack.setArg(1, static_cast<cl_int>(ld));
+        unpack.setArg(2, kl.dshift);
+        unpack.setArg(3, kl.satf);
+        unpack.setArg(4, kl.inff);
+        unpack.setArg(5, key);
+        unpack.setArg(6, hop);
+        unpack.setArg(7, flags);
+        core_.launch(unpack, cl::NDRange(g, g), cl::NDRange(8, 8));
+        cl_int flag = 0;
+        core_.read(flags, 0, sizeof flag, &flag);
+        fits = flag == 0;
+        // No negative weights: no negative cycle to look for.
+        if (fits) {
+          core_.download(d.data(), n, ld, key);
+          PathKernels::download(core_, n, ld, hop, via, p);
+        }
+        RunStats part;
+        core_.finish(part);
+        add_device_time(st, part);
+      } catch (...) {
+        core_.drain();
+        throw;
+      }
+    });
+    return fits;
+  }
+
+  // A packed attempt and a rerun both count in the solve's device time.
+  static void add_device_time(RunStats& st, const RunStats& part) {
+    st.t_k += part.t_k;
+    st.t_h += part.t_h;
+    st.kernel_launches += part.kernel_launches;
+    for (const auto& [name, t] : part.kernel_seconds) st.kernel_seconds[name] += t;
+  }
+
+  // The pack / unpack kernels of the packed program (created on first use).
+  cl::Kernel& packed_helper(const std::string& name) {
+    auto it = packed_helpers_.find(name);
+    if (it == packed_helpers_.end())
+      it = packed_helpers_.emplace(name, cl::Kernel(packed_.program(), name.c_str())).first;
+    return it->second;
+  }
+
+  // Blocked FW in the lexicographic (distance, hops) order over d, hop and via:
+  // the packed fast path where it applies, else (or when a value did not fit it)
+  // the general kernels of paths.cl.
+  RunStats solve_paths(DistMatrix<T>& d, PathMatrix& p) {
+    Stopwatch sw;
+    RunStats st;
+    const int64_t n = d.n();
+    double setup = 0;
+    std::string fell_back;
+    if (n > 0) {
+      if (const auto kl = packed_layout(d)) {
+        if (!packed_.built())
+          with_cl_errors(
+              "cannot set up the packed fw path kernels on '" + core_.device().name + "'",
+              [&] { setup += build_packed(); });
+        // run_packed leaves d alone unless it succeeds: the rerun starts from it.
+        if (run_packed(d, p, *kl, st)) {
+          packed_.fill_stats(st, round_up(n, 64), 2, setup);
+          st.relaxations = relaxation_count(Algo::fw, n, 0);
+          st.total = sw.seconds();
+          return st;
+        }
+        fell_back = " (after " + packed_.file() +
+                    ": a shortest distance or hop count outgrew the packed keys)";
+      }
+    }
+    if (!paths_.built())
+      with_cl_errors("cannot set up the fw path kernels on '" + core_.device().name + "'",
+                     [&] { setup += build_paths(); });
+    const int b = paths_.params().at("BLOCK");
+    const int64_t ld = round_up(std::max<int64_t>(n, 1), b);
+    paths_.fill_stats(st, ld, 2, setup);
+    st.paths_kernels += fell_back;
+    if (n == 0) {
+      p = PathMatrix{};
+      st.total = sw.seconds();
+      return st;
+    }
+    core_.check_memory(n, ld, 3);  // d, hop, via
+    with_cl_errors("fw with paths on '" + core_.device().name + "' failed", [&] {
+      try {
+        RunStats part;
+        core_.begin_solve();
+        const size_t bytes = static_cast<size_t>(ld) * ld * sizeof(T);
+        cl::Buffer dbuf = core_.buffer(0, bytes), hop = core_.buffer(1, bytes),
+                   via = core_.buffer(2, bytes);
+        core_.upload(d.data(), n, ld, dbuf);
+        paths_.init(core_, ld, dbuf, hop, via);
+        cl::Kernel* k[3] = {&paths_["fw_paths_phase1"], &paths_["fw_paths_phase2"],
+                            &paths_["fw_paths_phase3"]};
+        for (cl::Kernel* kk : k) {
+          kk->setArg(0, static_cast<cl_int>(ld));
+          kk->setArg(2, dbuf);
+          kk->setArg(3, hop);
+          kk->setArg(4, via);
+        }
+        const size_t lx = static_cast<size_t>(b);
+        const size_t ly = lx / static_cast<size_t>(paths_.params().at("WPT"));
+        const cl::NDRange local(lx, ly);
+        const size_t tiles = static_cast<size_t>(ld / b), others = tiles - 1;
+        for (size_t kb = 0; kb < tiles; ++kb) {
+          for (cl::Kernel* kk : k) kk->setArg(1, static_cast<cl_int>(kb));
+          core_.launch(*k[0], cl::NDRange(lx, ly), local);
+          if (others == 0) continue;
+          core_.launch(*k[1], cl::NDRange(lx * 2 * others, ly), local);
+          core_.launch(*k[2], cl::NDRange(lx * others, ly * others), local);
+        }
+        core_.check_negative_cycle(dbuf, n, ld);
+        core_.download(d.data(), n, ld, dbuf);
+        PathKernels::download(core_, n, ld, hop, via, p);
+        core_.finish(part);
+        add_device_time(st, part);
+      } catch (...) {
+        core_.drain();
+        throw;
+      }
+    });
+    PathKernels::repair(d, p, st);
+    st.relaxations = relaxation_count(Algo::fw, n, 0);
+    st.total = sw.seconds();
+    return st;
+  }
+
   RunStats solve(DistMatrix<T>& d, PathMatrix* paths) override {
-    if (paths) throw UsageError("--paths is not available yet");
+    if (paths) return solve_paths(d, *paths);
     Stopwatch sw;
     RunStats st;
     const int64_t n = d.n();
@@ -147,6 +444,9 @@ class OpenClFw final : public Solver<T> {
   int block_ = 32;
   size_t local_[2] = {32, 32};
   cl::Kernel k_[3];
+  PathKernels paths_;   // general path kernels, built on the first solve that needs them
+  PathKernels packed_;  // packed-key fast path (int32, no negative weights), likewise
+  std::map<std::string, cl::Kernel> packed_helpers_;
 };
 
 }  // namespace

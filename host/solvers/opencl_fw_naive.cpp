@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "solvers/opencl_base.hpp"
+#include "solvers/opencl_paths.hpp"
 #include "util/errors.hpp"
 
 namespace ocl_sp::detail {
@@ -36,8 +37,72 @@ class OpenClFwNaive final : public Solver<T> {
 
   const SolverInfo& info() const override { return info_; }
 
+  // One launch per k of fw_naive_paths (kernels/paths.cl) over d, hop and via, with
+  // the solver's WG; the path program is built on the first solve with paths.
+  RunStats solve_paths(DistMatrix<T>& d, PathMatrix& p) {
+    Stopwatch sw;
+    RunStats st;
+    double setup = 0;
+    const size_t w = static_cast<size_t>(wg_);
+    if (!paths_.built())
+      with_cl_errors("cannot set up the fw-naive path kernel on '" + core_.device().name + "'",
+                     [&] {
+                       const cl::Buffer pd(core_.context(), CL_MEM_READ_WRITE, w * w * sizeof(T));
+                       const cl::Buffer ph(core_.context(), CL_MEM_READ_WRITE, w * w * 4);
+                       const cl::Buffer pv(core_.context(), CL_MEM_READ_WRITE, w * w * 4);
+                       setup = paths_.build(core_, "paths.cl", {{"WG", wg_}},
+                                            {{"fw_naive_paths", {w, w}}}, "paths_init",
+                                            [&](const std::string&, cl::Kernel& k) {
+                                              k.setArg(0, static_cast<cl_int>(w));
+                                              k.setArg(1, 0);
+                                              k.setArg(2, pd);
+                                              k.setArg(3, ph);
+                                              k.setArg(4, pv);
+                                            });
+                     });
+    const int64_t n = d.n();
+    paths_.fill_stats(st, n, 2, setup);
+    if (n == 0) {
+      p = PathMatrix{};
+      st.total = sw.seconds();
+      return st;
+    }
+    core_.check_memory(n, n, 3);
+    with_cl_errors("fw-naive with paths on '" + core_.device().name + "' failed", [&] {
+      try {
+        core_.begin_solve();
+        const size_t bytes = static_cast<size_t>(n) * n * sizeof(T);
+        cl::Buffer buf = core_.buffer(0, bytes), hop = core_.buffer(1, bytes),
+                   via = core_.buffer(2, bytes);
+        core_.upload(d.data(), n, n, buf);
+        paths_.init(core_, n, buf, hop, via);
+        cl::Kernel& k = paths_["fw_naive_paths"];
+        const size_t g = static_cast<size_t>(round_up(n, wg_));
+        k.setArg(0, static_cast<cl_int>(n));
+        k.setArg(2, buf);
+        k.setArg(3, hop);
+        k.setArg(4, via);
+        for (int64_t kk = 0; kk < n; ++kk) {
+          k.setArg(1, static_cast<cl_int>(kk));
+          core_.launch(k, cl::NDRange(g, g), cl::NDRange(w, w));
+        }
+        core_.check_negative_cycle(buf, n, n);
+        core_.download(d.data(), n, n, buf);
+        PathKernels::download(core_, n, n, hop, via, p);
+        core_.finish(st);
+      } catch (...) {
+        core_.drain();
+        throw;
+      }
+    });
+    PathKernels::repair(d, p, st);
+    st.relaxations = relaxation_count(Algo::fw_naive, n, 0);
+    st.total = sw.seconds();
+    return st;
+  }
+
   RunStats solve(DistMatrix<T>& d, PathMatrix* paths) override {
-    if (paths) throw UsageError("--paths is not available yet");
+    if (paths) return solve_paths(d, *paths);
     Stopwatch sw;
     RunStats st;
     const int64_t n = d.n();
@@ -75,6 +140,7 @@ class OpenClFwNaive final : public Solver<T> {
   Tunables t_;
   int wg_ = 16;
   cl::Kernel kernel_;
+  PathKernels paths_;  // built on the first solve with paths
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "cpu/cpu_solvers.hpp"
 #include "solvers/opencl_base.hpp"
+#include "solvers/opencl_paths.hpp"
 #include "util/errors.hpp"
 
 namespace ocl_sp::detail {
@@ -23,7 +24,7 @@ class OpenClSquaring final : public Solver<T> {
       // paper's Table 1 use the paper's kernel (TILED=0, WG).
       const Tunables defaults = core_.is_gpu()
                                     ? Tunables{{"TILED", 1}, {"BLOCK", 128}, {"TM", 8}, {"TN", 8},
-                                               {"KC", 16}}
+                                               {"KC", 32}}
                                     : Tunables{{"TILED", 0}, {"WG", def}};
       auto rules = tiled_rules();
       rules.push_back({"WG", {4, 8, 16, 32}, "work-group edge T of the paper's kernel (TILED=0)"});
@@ -83,8 +84,109 @@ class OpenClSquaring final : public Solver<T> {
 
   const SolverInfo& info() const override { return info_; }
 
+  // The path kernel is the paper's product with hops and via (kernels/paths.cl):
+  // the solver's WG when it runs the paper's kernel (TILED=0), else the paper's
+  // default for the device (the register-tiled family has no path version).
+  Tunables path_tunables() const {
+    const size_t max_wg = core_.device().max_work_group;
+    const int def = max_wg >= 256 ? 16 : max_wg >= 64 ? 8 : 4;
+    return {{"WG", tiled_ ? def : wg_}};
+  }
+
+  double build_paths() {
+    const Tunables pt = path_tunables();
+    const size_t w = static_cast<size_t>(pt.at("WG"));
+    // Probe buffers: one work-group over a one-tile matrix (see OpenClCore::kernel).
+    const cl::Buffer a(core_.context(), CL_MEM_READ_WRITE, w * w * sizeof(T));
+    const cl::Buffer ah(core_.context(), CL_MEM_READ_WRITE, w * w * sizeof(cl_int));
+    const cl::Buffer c(core_.context(), CL_MEM_READ_WRITE, w * w * sizeof(T));
+    const cl::Buffer ch(core_.context(), CL_MEM_READ_WRITE, w * w * sizeof(cl_int));
+    const cl::Buffer v(core_.context(), CL_MEM_READ_WRITE, w * w * sizeof(cl_int));
+    const cl::Buffer f(core_.context(), CL_MEM_READ_WRITE, sizeof(cl_int));
+    core_.check_group("path kernel WG=" + std::to_string(w), {w, w}, 4ull * w * w * sizeof(T));
+    return paths_.build(core_, "paths.cl", pt, {{"minplus_square_paths", {w, w}}}, "paths_init",
+                        [&](const std::string&, cl::Kernel& k) {
+                          k.setArg(0, static_cast<cl_int>(w));
+                          k.setArg(1, a);
+                          k.setArg(2, ah);
+                          k.setArg(3, c);
+                          k.setArg(4, ch);
+                          k.setArg(5, v);
+                          k.setArg(6, f);
+                          k.setArg(7, 0);
+                        });
+  }
+
+  // Repeated squaring in the lexicographic (distance, hops) order: d and hop
+  // ping-pong, via is updated in place; stops once a product changes no (d, hop).
+  RunStats solve_paths(DistMatrix<T>& d, PathMatrix& p) {
+    Stopwatch sw;
+    RunStats st;
+    double setup = 0;
+    if (!paths_.built())
+      with_cl_errors("cannot set up the squaring path kernel on '" + core_.device().name + "'",
+                     [&] { setup = build_paths(); });
+    const int64_t n = d.n();
+    const int w = paths_.params().at("WG");
+    const int64_t ld = round_up(std::max<int64_t>(n, 1), w);
+    paths_.fill_stats(st, ld, 3, setup);  // two hop matrices and via
+    if (n == 0) {
+      p = PathMatrix{};
+      st.total = sw.seconds();
+      return st;
+    }
+    core_.check_memory(n, ld, 5);
+    bool negative = false;
+    for (T v : d.values()) negative |= v < 0;
+    const int max_p = max_products(n, negative);
+    with_cl_errors("squaring with paths on '" + core_.device().name + "' failed", [&] {
+      try {
+        core_.begin_solve();
+        const size_t bytes = static_cast<size_t>(ld) * ld * sizeof(T);
+        cl::Buffer buf[2] = {core_.buffer(0, bytes), core_.buffer(1, bytes)};
+        const std::vector<cl_int> zeros(static_cast<size_t>(std::max(max_p, 1)), 0);
+        cl::Buffer flags = core_.buffer(2, zeros.size() * sizeof(cl_int));
+        cl::Buffer hop[2] = {core_.buffer(3, bytes), core_.buffer(4, bytes)};
+        cl::Buffer via = core_.buffer(5, bytes);
+        core_.write(flags, 0, zeros.size() * sizeof(cl_int), zeros.data(), true);
+        core_.upload(d.data(), n, ld, buf[0]);
+        paths_.init(core_, ld, buf[0], hop[0], via);
+        cl::Kernel& k = paths_["minplus_square_paths"];
+        const size_t groups = static_cast<size_t>(ld / w), lw = static_cast<size_t>(w);
+        int cur = 0;
+        for (int q = 0; q < max_p; ++q) {
+          k.setArg(0, static_cast<cl_int>(ld));
+          k.setArg(1, buf[cur]);
+          k.setArg(2, hop[cur]);
+          k.setArg(3, buf[1 - cur]);
+          k.setArg(4, hop[1 - cur]);
+          k.setArg(5, via);
+          k.setArg(6, flags);
+          k.setArg(7, static_cast<cl_int>(q));
+          core_.launch(k, cl::NDRange(groups * lw, groups * lw), cl::NDRange(lw, lw));
+          cl_int changed = 0;
+          core_.read(flags, static_cast<size_t>(q) * sizeof(cl_int), sizeof(cl_int), &changed);
+          ++st.products;
+          cur = 1 - cur;
+          if (!changed) break;  // a fixed point in (d, hop): final
+        }
+        core_.check_negative_cycle(buf[cur], n, ld);
+        core_.download(d.data(), n, ld, buf[cur]);
+        PathKernels::download(core_, n, ld, hop[cur], via, p);
+        core_.finish(st);
+      } catch (...) {
+        core_.drain();
+        throw;
+      }
+    });
+    PathKernels::repair(d, p, st);
+    st.relaxations = relaxation_count(Algo::squaring, n, st.products);
+    st.total = sw.seconds();
+    return st;
+  }
+
   RunStats solve(DistMatrix<T>& d, PathMatrix* paths) override {
-    if (paths) throw UsageError("--paths is not available yet");
+    if (paths) return solve_paths(d, *paths);
     Stopwatch sw;
     RunStats st;
     const int64_t n = d.n();
@@ -142,6 +244,7 @@ class OpenClSquaring final : public Solver<T> {
   int wg_ = 16, tile_ = 16;  // paper's WG; edge of one work-group's output tile
   size_t local_[2] = {16, 16};
   cl::Kernel kernel_;
+  PathKernels paths_;  // built on the first solve with paths
 };
 
 }  // namespace

@@ -43,6 +43,14 @@ struct RunStats {
   int products = 0;         // squaring: (min,+) products executed
   int kernel_launches = 0;  // OpenCL launches
   double relaxations = 0;   // d = min(d, a + b) operations counted, not padded
+  // With a PathMatrix (solve(d, paths), paths != nullptr):
+  bool paths = false;         // the hops and via matrices were computed
+  double paths_bytes = 0;     // memory they took beside the distances (device or host)
+  double paths_setup = 0;     // seconds of this solve spent building the path kernels
+                              // (OpenCL: the first solve with paths; part of total)
+  std::string paths_kernels;  // what computed them, e.g. "paths.cl BLOCK=32 WPT=8"
+  std::string paths_cache = "n/a";  // program cache of the path kernels: hit | miss | n/a
+  std::map<std::string, double> kernel_seconds;  // OpenCL: T_k split per kernel name
 };
 
 template <typename T>
@@ -51,7 +59,9 @@ class Solver {
   virtual ~Solver() = default;
   virtual const SolverInfo& info() const = 0;
   // Replaces d (adjacency: 0 diagonal, INF for no edge) by the distances.
-  // When paths is non-null it is filled too. Throws NegativeCycleError.
+  // When paths is non-null it is filled too (PathMatrix, graph/matrix.hpp: via and
+  // hops in the lexicographic (distance, hops) order on every backend).
+  // Throws NegativeCycleError.
   virtual RunStats solve(DistMatrix<T>& d, PathMatrix* paths) = 0;
 };
 

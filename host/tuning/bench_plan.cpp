@@ -30,22 +30,26 @@ uint64_t device_buffer_bytes(int64_t n, int value_bytes) {
   return p * p * static_cast<uint64_t>(value_bytes);
 }
 
-uint64_t device_bytes_needed(Algo a, int64_t n, int value_bytes) {
-  return device_buffer_bytes(n, value_bytes) * (a == Algo::squaring ? 2 : 1);
+uint64_t device_bytes_needed(Algo a, int64_t n, int value_bytes, bool paths) {
+  const uint64_t matrices = a == Algo::squaring ? 2 : 1;
+  const uint64_t path_matrices = !paths ? 0 : a == Algo::squaring ? 3 : 2;
+  return device_buffer_bytes(n, value_bytes) * matrices + device_buffer_bytes(n, 4) * path_matrices;
 }
 
-uint64_t host_bytes_needed(int64_t n, int value_bytes) {
-  return 4 * static_cast<uint64_t>(n) * static_cast<uint64_t>(n) * value_bytes;
+uint64_t host_bytes_needed(int64_t n, int value_bytes, bool paths) {
+  const uint64_t nn = static_cast<uint64_t>(n) * static_cast<uint64_t>(n);
+  return 4 * nn * value_bytes + (paths ? 3 * nn * 4 : 0);
 }
 
 namespace {
 std::string mib(uint64_t b) { return std::to_string((b + (1u << 20) - 1) >> 20) + " MiB"; }
 }  // namespace
 
-std::optional<std::string> device_misfit(const BenchColumn& c, Algo a, int64_t n, int value_bytes) {
+std::optional<std::string> device_misfit(const BenchColumn& c, Algo a, int64_t n, int value_bytes,
+                                         bool paths) {
   if (c.backend != Backend::opencl) return std::nullopt;
   const uint64_t buf = device_buffer_bytes(n, value_bytes);
-  const uint64_t all = device_bytes_needed(a, n, value_bytes);
+  const uint64_t all = device_bytes_needed(a, n, value_bytes, paths);
   if (c.max_alloc && buf > c.max_alloc)
     return "a " + mib(buf) + " matrix buffer exceeds the device's max allocation of " +
            mib(c.max_alloc);
@@ -56,12 +60,12 @@ std::optional<std::string> device_misfit(const BenchColumn& c, Algo a, int64_t n
 }
 
 std::vector<int64_t> filter_sizes(std::vector<int64_t> sizes, uint64_t host_available,
-                                  int value_bytes, std::vector<std::string>* notes) {
+                                  int value_bytes, std::vector<std::string>* notes, bool paths) {
   std::sort(sizes.begin(), sizes.end());
   sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
   std::vector<int64_t> kept;
   for (int64_t n : sizes) {
-    const uint64_t need = host_bytes_needed(n, value_bytes);
+    const uint64_t need = host_bytes_needed(n, value_bytes, paths);
     if (host_available != 0 && need > host_available) {
       if (notes)
         notes->push_back("n = " + std::to_string(n) + " left out: needs " + mib(need) +

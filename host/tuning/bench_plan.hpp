@@ -38,22 +38,25 @@ int products_bound(int64_t n);
 double relaxation_bound(Algo a, int64_t n);
 
 // Bytes one solve needs on an OpenCL device: the matrix (padded to a multiple of
-// 128 for tiling) once for fw / fw-naive, twice for squaring (ping-pong).
-uint64_t device_bytes_needed(Algo a, int64_t n, int value_bytes);
+// 128 for tiling) once for fw / fw-naive, twice for squaring (ping-pong); with
+// paths also the int32 hop and via matrices (squaring: two hop matrices).
+uint64_t device_bytes_needed(Algo a, int64_t n, int value_bytes, bool paths = false);
 // Largest single device buffer: one padded matrix.
 uint64_t device_buffer_bytes(int64_t n, int value_bytes);
 // Host bytes per size: the input, the working copy, the cached reference and the
-// solver's own copy.
-uint64_t host_bytes_needed(int64_t n, int value_bytes);
+// solver's own copy (with paths: plus three int32 matrices, hops, via and a spare).
+uint64_t host_bytes_needed(int64_t n, int value_bytes, bool paths = false);
 
 // Why this configuration cannot run on the column's device (nullopt: it fits).
 // Only OpenCL columns are checked here (CPU columns share the host check).
-std::optional<std::string> device_misfit(const BenchColumn& c, Algo a, int64_t n, int value_bytes);
+std::optional<std::string> device_misfit(const BenchColumn& c, Algo a, int64_t n, int value_bytes,
+                                         bool paths = false);
 
 // Sorted, de-duplicated sizes whose host memory need fits `host_available`
 // bytes (0 = unknown: keep all); every size dropped adds a line to `notes`.
 std::vector<int64_t> filter_sizes(std::vector<int64_t> sizes, uint64_t host_available,
-                                  int value_bytes, std::vector<std::string>* notes);
+                                  int value_bytes, std::vector<std::string>* notes,
+                                  bool paths = false);
 
 // Conservative relaxations/s per backend (below what any current device does
 // once past start-up costs), used until a rate has been measured:

@@ -7,6 +7,7 @@
 #include "cl/cl_error.hpp"
 #include "cpu/cpu_solvers.hpp"
 #include "graph/graph.hpp"
+#include "graph/paths.hpp"
 #include "solvers/verify.hpp"
 #include "util/errors.hpp"
 #include "util/timer.hpp"
@@ -65,10 +66,11 @@ Measurement measure(Solver<T>& solver, const DistMatrix<T>& input, const std::st
   Measurement m;
   const int total_runs = std::max(opt.warmup, 0) + std::max(opt.reps, 1);
   DistMatrix<T> d;
+  PathMatrix paths;
   try {
     for (int run = 0; run < total_runs; ++run) {
       d = input;  // every solve starts from the same adjacency matrix
-      RunStats s = solver.solve(d, nullptr);
+      RunStats s = solver.solve(d, opt.paths ? &paths : nullptr);
       if (run == 0 && opt.verify) {
         const VerifyResult v = compare_matrices(reference.get(input_key, input), d);
         m.verify = v.ok ? "ok" : "FAILED";
@@ -78,7 +80,18 @@ Measurement measure(Solver<T>& solver, const DistMatrix<T>& input, const std::st
           m.reason = "result differs from the CPU reference (" + m.verify_detail + ")";
           return m;
         }
+        if (opt.paths) {
+          const std::string problem = check_paths(input, d, paths);
+          m.verify_detail += problem.empty() ? "; paths ok" : "; paths: " + problem;
+          if (!problem.empty()) {
+            m.verify = "FAILED";
+            m.status = "wrong";
+            m.reason = "inconsistent paths (" + problem + ")";
+            return m;
+          }
+        }
       }
+      m.paths_bytes = s.paths_bytes;
       if (run >= total_runs - std::max(opt.reps, 1)) m.runs.push_back(s);
     }
   } catch (const NegativeCycleError& e) {
@@ -118,7 +131,7 @@ Measurement measure(Solver<T>& solver, const DistMatrix<T>& input, const std::st
 }
 
 template <typename T>
-RunStats probe_solve(Solver<T>& solver, int64_t n) {
+RunStats probe_solve(Solver<T>& solver, int64_t n, bool paths) {
   GeneratorParams p;
   p.n = n;
   p.seed = static_cast<uint64_t>(n);
@@ -127,9 +140,10 @@ RunStats probe_solve(Solver<T>& solver, int64_t n) {
   // Two solves, the faster counts: a solver's first solve also pays one-time
   // costs (buffer allocation, lazy kernel set-up in some drivers).
   RunStats s;
+  PathMatrix pm;
   for (int i = 0; i < 2; ++i) {
     DistMatrix<T> d = input;
-    const RunStats r = solver.solve(d, nullptr);
+    const RunStats r = solver.solve(d, paths ? &pm : nullptr);
     if (i == 0 || r.total < s.total) s = r;
   }
   if (s.relaxations <= 0) {
@@ -147,7 +161,7 @@ template Measurement measure(Solver<int32_t>&, const DistMatrix<int32_t>&, const
                              ReferenceCache<int32_t>&, const MeasureOptions&);
 template Measurement measure(Solver<float>&, const DistMatrix<float>&, const std::string&,
                              ReferenceCache<float>&, const MeasureOptions&);
-template RunStats probe_solve(Solver<int32_t>&, int64_t);
-template RunStats probe_solve(Solver<float>&, int64_t);
+template RunStats probe_solve(Solver<int32_t>&, int64_t, bool);
+template RunStats probe_solve(Solver<float>&, int64_t, bool);
 
 }  // namespace ocl_sp

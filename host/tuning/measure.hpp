@@ -38,6 +38,9 @@ struct MeasureOptions {
   int warmup = 1;  // untimed solves first (the first solve is verified either way)
   int reps = 3;    // timed solves
   bool verify = true;
+  // Every solve also computes the path matrix (solve(d, &paths)); the verified
+  // first solve also checks every pair's path against the input (check_paths).
+  bool paths = false;
 };
 
 // What one configuration gave. Times are seconds; medians over the timed reps.
@@ -51,6 +54,7 @@ struct Measurement {
   double median_t_h = 0, median_t_k = 0;
   double relaxations = 0;  // of one solve (as counted by the solver)
   int products = 0;        // squaring: products of one solve
+  double paths_bytes = 0;  // with paths: memory the hop and via matrices took
   // relaxations / median T_k (the kernels, as `ocl_sp` reports it), or / median
   // total where the solver reports no kernel time.
   double relax_per_second() const;
@@ -69,7 +73,7 @@ Measurement measure(Solver<T>& solver, const DistMatrix<T>& input, const std::st
 // vertices (seed n, default density) to learn a solver's rate before a large
 // configuration (see probe_size); exceptions propagate.
 template <typename T>
-RunStats probe_solve(Solver<T>& solver, int64_t n);
+RunStats probe_solve(Solver<T>& solver, int64_t n, bool paths = false);
 
 // A one-line message for an exception caught while building or running a
 // solver (OpenCL errors carry their call and error name).

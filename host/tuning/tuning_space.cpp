@@ -140,7 +140,7 @@ std::optional<TuningSpace> tiled_tuning_space(Algo a) {
   s.params.push_back({"BLOCK", {64, 128}, "tile edge of a work-group"});
   s.params.push_back({"TM", {4, 8}, "rows each work-item updates"});
   s.params.push_back({"TN", {4, 8}, "columns each work-item updates"});
-  s.params.push_back({"KC", {8, 16, 32}, "k values staged in local memory per step"});
+  s.params.push_back({"KC", {8, 16, 32, 64}, "k values staged in local memory per step"});
   s.constraints.push_back({"KC divides BLOCK", [](const Tunables& t, const DeviceLimits&, int) {
                              const int b = get(t, "BLOCK"), k = get(t, "KC");
                              return k > 0 && b % k == 0 ? std::string()

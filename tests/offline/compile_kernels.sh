@@ -58,6 +58,12 @@ for b in 32 64 128; do for tm in 4 8; do for tn in 4 8; do
   i=$((i + 1))
 done; done; done
 tunables[minplus_tiled.cl]="$tiled"
+# Path kernels: every value of BLOCK, WPT and WG, each BLOCK with two WPTs (BLOCK=64
+# is compiled although it runs only where four 64 x 64 tiles fit __local memory).
+tunables[paths.cl]="BLOCK=8,WPT=1,WG=4 BLOCK=8,WPT=8,WG=8 BLOCK=16,WPT=2,WG=16 \
+BLOCK=16,WPT=4,WG=32 BLOCK=32,WPT=1,WG=4 BLOCK=32,WPT=8,WG=8 BLOCK=64,WPT=4,WG=16 \
+BLOCK=64,WPT=2,WG=32"
+tunables[fw_paths_packed.cl]="WPT=4 WPT=8 WPT=16"  # 64 x 64 tiles fixed
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

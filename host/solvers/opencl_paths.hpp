@@ -1,0 +1,66 @@
+// Path reconstruction on the OpenCL solvers: the lazily built program of
+// kernels/paths.cl (lexicographic (distance, hops) relaxations that record via)
+// and the plumbing the fw, squaring and fw-naive solvers share to run it: build on
+// the first solve that asks for paths, hop / via buffers, initialisation on the
+// device, download into a PathMatrix and the RunStats fields.
+#pragma once
+#include <functional>
+#include <map>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "graph/paths.hpp"
+#include "solvers/opencl_base.hpp"
+
+namespace ocl_sp::detail {
+
+class PathKernels {
+ public:
+  bool built() const { return built_; }
+  // A kernel of the program and the work-group it is launched with.
+  struct Launch {
+    std::string name;
+    std::vector<size_t> local;
+  };
+  // Builds kernels/<file> (paths.cl, fw_paths_packed.cl) with `t` and creates the
+  // kernels, each checked for its work-group (probe_args as for OpenClCore::kernel,
+  // per kernel name), plus `init_kernel` when given. The caller checks work-group
+  // and __local sizes first (OpenClCore::check_group). Returns the seconds spent.
+  double build(OpenClCore& core, const std::string& file, const Tunables& t,
+               const std::vector<Launch>& kernels, const std::string& init_kernel,
+               const std::function<void(const std::string&, cl::Kernel&)>& probe_args);
+  cl::Kernel& operator[](const std::string& name) { return kernels_.at(name); }
+  const std::string& file() const { return file_; }
+  const cl::Program& program() const { return program_; }
+  const Tunables& params() const { return t_; }
+
+  // hop = 1 where d has an edge, else 0; via = -1; d normalised (ld x ld, padding
+  // included, after OpenClCore::upload).
+  void init(OpenClCore& core, int64_t ld, cl::Buffer& d, cl::Buffer& hop, cl::Buffer& via);
+  // Reads the top-left n x n of hop and via into p.
+  static void download(OpenClCore& core, int64_t n, int64_t ld, cl::Buffer& hop, cl::Buffer& via,
+                       PathMatrix& p);
+  // float32: repair_paths (graph/paths.hpp) after rounding; notes a repair in st.
+  template <typename T>
+  static void repair(const DistMatrix<T>& d, PathMatrix& p, RunStats& st) {
+    if constexpr (std::is_same_v<T, float>) {
+      if (const int64_t fixed = repair_paths(d, p))
+        st.paths_kernels += "; float rounding: " + std::to_string(fixed) + " hop counts recounted";
+    }
+  }
+  // RunStats.paths*: extra device bytes (`buffers` int32 ld x ld matrices), what
+  // ran ("paths.cl BLOCK=32 WPT=8"), the cache status and this solve's build seconds.
+  void fill_stats(RunStats& st, int64_t ld, int buffers, double setup_seconds) const;
+
+ private:
+  bool built_ = false;
+  std::string file_;
+  Tunables t_;
+  std::string cache_ = "n/a";
+  cl::Program program_;
+  cl::Kernel init_;
+  std::map<std::string, cl::Kernel> kernels_;
+};
+
+}  // namespace ocl_sp::detail

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# End-to-end tests of path reconstruction: --query output on the paper's 5-vertex
+# example (negative edges), "no path", bad vertex ids (exit 2), --paths-output in
+# npy / csv / bin with the via convention (-1 for direct edges), --json queries and
+# --verify's path check, on the serial and openmp backends and on PoCL.
+# Usage: paths_cli.sh /path/to/ocl_sp
+set -uo pipefail
+BIN=${1:?usage: paths_cli.sh OCL_SP_BINARY}
+T=$(mktemp -d /tmp/ocl_sp_paths.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+export OCL_SP_CACHE_DIR="$T/cache"
+unset OCL_SP_DEVICE
+fails=0
+PY=""
+for p in python3 /usr/bin/python3; do
+  if "$p" -c "import numpy" 2>/dev/null; then PY=$p; break; fi
+done
+[ -n "$PY" ] || { echo "FAIL: no python3 with numpy (install python3-numpy)"; exit 1; }
+check() {  # check NAME EXPECTED_EXIT CMD...  (stdout -> $T/out, stderr -> $T/err)
+  local name=$1 want=$2; shift 2
+  "$@" >"$T/out" 2>"$T/err"
+  local got=$?
+  if [ "$got" != "$want" ]; then
+    echo "FAIL $name: exit $got, expected $want"; sed 's/^/  stderr: /' "$T/err" | head -5
+    fails=$((fails + 1)); return 1
+  fi
+  echo "ok   $name"
+}
+expect() {  # expect NAME CONDITION-COMMAND...
+  local name=$1; shift
+  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
+}
+has_line() { grep -qxF -- "$1" "$T/out"; }
+
+# CLRS 25.1 / the OCL_SP paper's example, plus vertex 5 that nothing reaches.
+cat >"$T/paper.txt" <<'G'
+0 1 3
+0 2 8
+0 4 -4
+1 3 1
+1 4 7
+2 1 4
+3 0 2
+3 2 -5
+4 3 6
+5 0 1
+G
+
+for where in "--backend serial" "--backend openmp" "--device pocl"; do
+  for algo in fw squaring fw-naive; do
+    [ "$where" = "--backend openmp" ] && [ "$algo" = fw-naive ] && continue
+    for type in int32 float32; do
+      tag="${where##* }-$algo-$type"
+      # shellcheck disable=SC2086
+      check "query-$tag" 0 "$BIN" --input "$T/paper.txt" $where --algo "$algo" --type "$type" \
+        --query 0 1 --query 2 0 --query 0 5 --query 3 3 --verify || continue
+      expect "query-$tag-0-1" has_line "path 0 -> 1: 0 -> 4 -> 3 -> 2 -> 1 (length 1)"
+      expect "query-$tag-2-0" has_line "path 2 -> 0: 2 -> 1 -> 3 -> 0 (length 7)"
+      expect "query-$tag-no-path" has_line "path 0 -> 5: no path"
+      expect "query-$tag-self" has_line "path 3 -> 3: 3 (length 0)"
+      expect "query-$tag-checked" grep -q "check     paths ok" "$T/out"
+    done
+  done
+done
+
+# Bad vertex ids: usage errors (exit 2) before anything is computed.
+check bad-vertex-high 2 "$BIN" --input "$T/paper.txt" --backend serial --query 0 6
+expect bad-vertex-high-msg grep -q "^error: .*vertex 6 out of range \[0, 6)" "$T/err"
+check bad-vertex-negative 2 "$BIN" --input "$T/paper.txt" --backend serial --query -1 2
+expect bad-vertex-negative-msg grep -q "vertex -1 out of range" "$T/err"
+check bad-vertex-text 2 "$BIN" --input "$T/paper.txt" --backend serial --query 0 x
+check bad-vertex-missing 2 "$BIN" --input "$T/paper.txt" --backend serial --query 0
+check bad-vertex-pocl 2 "$BIN" --input "$T/paper.txt" --device pocl --query 7 0
+check bad-paths-format 2 "$BIN" --input "$T/paper.txt" --backend serial --paths-output "$T/v.weird"
+check same-output-twice 2 "$BIN" --input "$T/paper.txt" --backend serial --output "$T/x.npy" \
+  --paths-output "$T/x.npy"
+
+# JSON carries the queries.
+check json 0 "$BIN" --input "$T/paper.txt" --device pocl --query 0 1 --query 0 5 --json
+expect json-queries "$PY" -c "
+import json; r=json.load(open('$T/out'))
+assert r['paths'] is True, r
+q=r['queries']; assert len(q)==2, q
+assert q[0]=={'from':0,'to':1,'reachable':True,'path':[0,4,3,2,1],'length':1}, q[0]
+assert q[1]['reachable'] is False and q[1]['path']==[] and q[1]['length'] is None, q[1]"
+
+# The via matrix: int32, -1 on the diagonal, for direct edges and unreachable pairs;
+# npy, csv and bin agree; expanding it reproduces the distances.
+check via-npy 0 "$BIN" --input "$T/paper.txt" --backend serial --paths-output "$T/via.npy" \
+  --output "$T/d.npy"
+check via-csv 0 "$BIN" --input "$T/paper.txt" --device pocl --algo squaring \
+  --paths-output "$T/via.csv"
+check via-bin 0 "$BIN" --input "$T/paper.txt" --backend openmp --paths-output "$T/via.dat" \
+  --paths-output-format bin
+expect via-files "$PY" -c "
+import numpy as np
+v=np.load('$T/via.npy'); d=np.load('$T/d.npy')
+assert v.dtype==np.int32 and v.shape==(6,6), (v.dtype, v.shape)
+assert (np.diag(v)==-1).all(), v
+assert v[0,4]==-1 and v[4,3]==-1 and v[3,2]==-1 and v[2,1]==-1, v  # direct edges on 0->1's path
+assert (v[:,5]==-1).all(), v                                         # nothing reaches 5
+c=np.loadtxt('$T/via.csv',delimiter=',',dtype=np.int64); b=np.fromfile('$T/via.dat',dtype='<i4')
+assert c.shape==(6,6) and b.shape==(36,), (c.shape, b.shape)
+w={(0,1):3,(0,2):8,(0,4):-4,(1,3):1,(1,4):7,(2,1):4,(3,0):2,(3,2):-5,(4,3):6,(5,0):1}
+for via in (v, c, b.reshape(6,6)):
+  def expand(i, j):
+    k = via[i,j]
+    return [i, j] if k < 0 else expand(i, k)[:-1] + expand(k, j)
+  for i in range(6):
+    for j in range(6):
+      if i == j or d[i,j] == 1073741823: continue
+      p = expand(i, j)
+      assert sum(w[(p[e], p[e+1])] for e in range(len(p)-1)) == d[i,j], (i, j, p)"
+
+# A graph with zero-weight cycles: every path still expands (the check runs in --verify).
+printf '0 1 0\n1 0 0\n1 2 0\n2 1 0\n2 0 0\n0 2 0\n2 3 1\n3 2 0\n' >"$T/zero.txt"
+for where in "--backend serial" "--backend openmp" "--device pocl"; do
+  # shellcheck disable=SC2086
+  check "zero-cycles-${where##* }" 0 "$BIN" --input "$T/zero.txt" $where --query 1 3 --verify
+  expect "zero-cycles-${where##* }-path" has_line "path 1 -> 3: 1 -> 2 -> 3 (length 1)"
+done
+
+# A negative cycle still exits 3 and writes no path file.
+printf '0 1 1\n1 2 -3\n2 0 1\n' >"$T/negcyc.txt"
+check negcycle 3 "$BIN" --input "$T/negcyc.txt" --device pocl --paths-output "$T/neg.npy"
+expect negcycle-nofile test ! -e "$T/neg.npy"
+
+check help 0 "$BIN" --help
+expect help-paths grep -q -- "--paths-output" "$T/out"
+expect help-convention grep -q -- "-1 when the path is the single edge" "$T/out"
+
+echo "$fails failure(s)"
+[ "$fails" -eq 0 ]
