@@ -117,7 +117,14 @@ HELPER void stage_rows(__local value_t Bs[KC][BLOCK], __global const value_t* b,
 // c = min(c, a + b) over the KC staged values of k: the hot loop.
 HELPER void relax_chunk(value_t c[TM][TN], __local value_t As[KC][BLOCK + APAD],
                         __local value_t Bs[KC][BLOCK]) {
+// Fully unrolled where it was measured fastest (NVIDIA: the host defines
+// FULL_UNROLL); elsewhere a partial unroll keeps compile times short (clang for
+// amdgcn needs ~100 s for a fully unrolled 8 x 8 x 32 chunk).
+#ifdef FULL_UNROLL
 #pragma unroll
+#else
+#pragma unroll 4
+#endif
   for (int kk = 0; kk < KC; ++kk) {
     value_t a[TM], b[TN];
 #pragma unroll

@@ -10,6 +10,8 @@
 // zero-weight cycles (graph/paths.hpp, PathMatrix in graph/matrix.hpp).
 #include <algorithm>
 #include <cstring>
+#include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "cpu/cpu_kernels.hpp"
@@ -84,6 +86,19 @@ OCL_SP_CLONES void relax_tile(float* d, int32_t* h, int32_t* v, int64_t n, int64
   relax_tile_body(d, h, v, n, i0, i1, j0, len, k0, k1, fw_order);
 }
 
+// float32: the input adjacency, kept for repair_paths (rounding can leave a via
+// that expansion would loop on; graph/paths.hpp). int32 is exact: nothing kept.
+template <typename T>
+struct KeptInput {
+  std::optional<DistMatrix<T>> w;
+  explicit KeptInput(const DistMatrix<T>& d) {
+    if constexpr (std::is_same_v<T, float>) w = d;
+  }
+  void repair(const DistMatrix<T>& d, PathMatrix& p) const {
+    if (w) repair_paths(*w, d, p);
+  }
+};
+
 // Relaxations per block round below which fw_openmp_paths stays on one thread.
 constexpr int64_t kParallelWork = int64_t{1} << 20;
 
@@ -95,6 +110,7 @@ constexpr int64_t kPathBlock = 64;
 
 template <typename T>
 void fw_serial_paths(DistMatrix<T>& d, PathMatrix& p) {
+  const KeptInput<T> input(d);
   const int64_t n = d.n();
   T* m = d.data();
   for (int64_t e = 0; e < n * n; ++e) m[e] = snorm(m[e]);
@@ -109,7 +125,7 @@ void fw_serial_paths(DistMatrix<T>& d, PathMatrix& p) {
                     static_cast<int32_t>(k));
     }
   check_negative_cycles(d);
-  if constexpr (std::is_same_v<T, float>) repair_paths(d, p);  // rounding (paths.hpp)
+  input.repair(d, p);
 }
 
 // Blocked FW on the row-major matrices (no tiled copy: three matrices would triple
@@ -119,6 +135,7 @@ void fw_serial_paths(DistMatrix<T>& d, PathMatrix& p) {
 // optimal (d, h) of every pair (see the file header).
 template <typename T>
 void fw_openmp_paths(DistMatrix<T>& d, PathMatrix& p, int block) {
+  const KeptInput<T> input(d);
   const int64_t n = d.n();
   T* m = d.data();
   const int64_t b = std::min<int64_t>(block > 0 ? block : kPathBlock, std::max<int64_t>(n, 1));
@@ -162,7 +179,7 @@ void fw_openmp_paths(DistMatrix<T>& d, PathMatrix& p, int block) {
     }
   }
   check_negative_cycles(d);
-  if constexpr (std::is_same_v<T, float>) repair_paths(d, p);  // rounding (paths.hpp)
+  input.repair(d, p);
 }
 
 // L <- L (x) L in the lexicographic semiring until a product changes neither a
@@ -171,6 +188,7 @@ void fw_openmp_paths(DistMatrix<T>& d, PathMatrix& p, int block) {
 // not read by a product, so it is updated in place.
 template <typename T>
 int squaring_paths(DistMatrix<T>& d, PathMatrix& p, bool parallel) {
+  const KeptInput<T> input(d);
   const int64_t n = d.n();
   const int max_p = max_products(n, has_negative_weights(d));
   check_host_memory(2 * d.values().size() * (sizeof(T) + sizeof(int32_t)),
@@ -215,7 +233,7 @@ int squaring_paths(DistMatrix<T>& d, PathMatrix& p, bool parallel) {
   d.values() = std::move(cur);
   p.hops = std::move(cur_h);
   check_negative_cycles(d);
-  if constexpr (std::is_same_v<T, float>) repair_paths(d, p);  // rounding (paths.hpp)
+  input.repair(d, p);
   return products;
 }
 

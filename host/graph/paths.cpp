@@ -188,10 +188,11 @@ std::string check_paths(const DistMatrix<T>& w, const DistMatrix<T>& d, const Pa
 }
 
 template <typename T>
-int64_t repair_paths(const DistMatrix<T>& d, PathMatrix& p) {
+int64_t repair_paths(const DistMatrix<T>& w, const DistMatrix<T>& d, PathMatrix& p) {
   const int64_t n = d.n();
   const size_t nn = static_cast<size_t>(n * n);
-  if (p.n != n || p.via.size() != nn || p.hops.size() != nn) return 0;
+  if (w.n() != n || p.n != n || p.via.size() != nn || p.hops.size() != nn) return 0;
+  const T inf = ValueTraits<T>::inf;
   auto at = [n](int64_t i, int64_t j) { return static_cast<size_t>(i * n + j); };
   // Fast check: every via splits into two pairs with fewer (and at least one) hops.
   bool sound = true;
@@ -223,7 +224,7 @@ int64_t repair_paths(const DistMatrix<T>& d, PathMatrix& p) {
         const int32_t k = p.via[ij];
         if (state[ij] == kNew) {
           if (k < 0) {  // direct edge, diagonal or unreachable
-            e[ij] = i == j || d(i, j) == ValueTraits<T>::inf ? 0 : 1;
+            e[ij] = i == j || d(i, j) == inf ? 0 : 1;
             state[ij] = kDone;
             stack.pop_back();
             continue;
@@ -241,11 +242,14 @@ int64_t repair_paths(const DistMatrix<T>& d, PathMatrix& p) {
         e[ij] = ok ? e[a] + e[b] : 0;
       }
     }
-  // Broken pairs take another k with sound halves whose lengths add up to d(i,j)
-  // (float rounding allowed), fewest hops first; rounds until nothing moves, since
-  // a repaired pair can make another repairable.
-  auto close = [](double x, double y) {
-    return std::fabs(x - y) <= 1e-5 * std::fmax(1.0, std::fmax(std::fabs(x), std::fabs(y)));
+  // Broken pairs take the direct edge or another k with sound halves whose lengths
+  // add up to d(i,j) (float rounding allowed, relative to the operands), fewest hops
+  // first; rounds until nothing moves, since a repaired pair can make another
+  // repairable.
+  auto close = [](double a, double b, double want) {
+    const double scale =
+        std::fmax(1.0, std::fmax(std::fabs(a), std::fmax(std::fabs(b), std::fabs(want))));
+    return std::fabs(a + b - want) <= 1e-5 * scale;
   };
   std::vector<size_t> broken;
   for (size_t ij = 0; ij < nn; ++ij)
@@ -255,21 +259,24 @@ int64_t repair_paths(const DistMatrix<T>& d, PathMatrix& p) {
     std::vector<size_t> left;
     for (const size_t ij : broken) {
       const int64_t i = static_cast<int64_t>(ij) / n, j = static_cast<int64_t>(ij) % n;
-      int32_t best = -1;
+      const double want = static_cast<double>(d(i, j));
+      int32_t best = -2;  // -1: the direct edge
       int32_t best_e = 0;
-      for (int64_t k = 0; k < n; ++k) {
-        if (k == i || k == j) continue;
+      if (w(i, j) != inf && close(static_cast<double>(w(i, j)), 0.0, want)) {
+        best = -1;
+        best_e = 1;
+      }
+      for (int64_t k = 0; k < n && best_e != 1; ++k) {
+        if (k == i || k == j || d(i, k) == inf || d(k, j) == inf) continue;
         const size_t a = at(i, k), b = at(k, j);
         if (state[a] != kDone || state[b] != kDone || e[a] < 1 || e[b] < 1) continue;
-        if (!close(static_cast<double>(d(i, k)) + static_cast<double>(d(k, j)),
-                   static_cast<double>(d(i, j))))
-          continue;
-        if (best < 0 || e[a] + e[b] < best_e) {
+        if (!close(static_cast<double>(d(i, k)), static_cast<double>(d(k, j)), want)) continue;
+        if (best < -1 || e[a] + e[b] < best_e) {
           best = static_cast<int32_t>(k);
           best_e = e[a] + e[b];
         }
       }
-      if (best < 0) {
+      if (best < -1) {
         left.push_back(ij);
         continue;
       }
@@ -301,8 +308,8 @@ template std::vector<int64_t> expand_path(const DistMatrix<int32_t>&, const Path
                                           int64_t);
 template std::vector<int64_t> expand_path(const DistMatrix<float>&, const PathMatrix&, int64_t,
                                           int64_t);
-template int64_t repair_paths(const DistMatrix<int32_t>&, PathMatrix&);
-template int64_t repair_paths(const DistMatrix<float>&, PathMatrix&);
+template int64_t repair_paths(const DistMatrix<int32_t>&, const DistMatrix<int32_t>&, PathMatrix&);
+template int64_t repair_paths(const DistMatrix<float>&, const DistMatrix<float>&, PathMatrix&);
 template std::string check_paths(const DistMatrix<int32_t>&, const DistMatrix<int32_t>&,
                                  const PathMatrix&);
 template std::string check_paths(const DistMatrix<float>&, const DistMatrix<float>&,

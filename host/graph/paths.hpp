@@ -28,17 +28,19 @@ template <typename T>
 std::vector<int64_t> expand_path(const DistMatrix<T>& d, const PathMatrix& p, int64_t u, int64_t v);
 
 // Makes a solved float32 path matrix well-founded again where rounding broke it.
-// The lexicographic argument needs exact sums: with rounding, (i,k) can improve
-// after via(i,j) = k was recorded while fl(d(i,k) + d(k,j)) stays d(i,j), so (i,j)
-// keeps its via but (i,k) now has as many hops as (i,j), or more; expansion could
-// then loop. This recounts every pair's hops along via (an O(n^2) check first: when
-// every via already splits into pairs with fewer hops nothing changes) and, for
-// pairs whose expansion would come back to itself, picks another k whose halves
-// are sound and whose lengths add up to d(i,j) within float rounding. Returns the
-// number of pairs it changed, and throws RuntimeError if one cannot be repaired.
-// int32 results are exact and never need it.
+// The lexicographic argument needs exact sums. With rounding, a zero-weight cycle
+// can look slightly negative in one summation order, and (i,k) can improve after
+// via(i,j) = k was recorded while fl(d(i,k) + d(k,j)) stays d(i,j); a via may then
+// name a pair with as many hops, and expansion could loop. An O(n^2) check comes
+// first (nothing changes when every via splits into two pairs with fewer hops).
+// Otherwise hops are recounted along via, and every pair whose expansion would
+// come back to itself gets a new via: the direct edge of `w` (the input) or a k
+// with sound halves, whose length matches d(i,j) within float rounding (fewest
+// hops first, in rounds, like a breadth-first search). Returns the number of hop
+// counts changed; throws RuntimeError if a pair cannot be repaired. int32 results
+// are exact and never need it.
 template <typename T>
-int64_t repair_paths(const DistMatrix<T>& d, PathMatrix& p);
+int64_t repair_paths(const DistMatrix<T>& w, const DistMatrix<T>& d, PathMatrix& p);
 
 // Checks every pair of a solved (d, p) against the input adjacency `w`: each
 // reconstructed path uses only edges of w and its weights add up to d(i, j);

@@ -132,6 +132,8 @@ BuiltProgram OpenClCore::build_separate(const std::string& file, const Tunables&
   std::string options = type_ == ValueType::int32 ? "-DVALUE_INT32" : "-DVALUE_FLOAT32";
   for (const auto& [name, value] : t) options += " -D" + name + "=" + std::to_string(value);
   if (supports_cl12(dev_.opencl_c_version)) options += " -cl-std=CL1.2";
+  // NVIDIA: the tiled kernels' measured configuration unrolls the k loop fully.
+  if (dev_.vendor_key() == "nvidia") options += " -DFULL_UNROLL";
   // Extra compiler options for experiments (part of the cache key like the rest).
   if (const char* extra = std::getenv("OCL_SP_EXTRA_BUILD_OPTIONS")) options += std::string(" ") + extra;
   return build_program(ctx_, dev_.device, {"common.cl", file}, options);

@@ -40,7 +40,7 @@ class OpenClFw final : public Solver<T> {
       // register-tiled kernels (bench/NOTES.md). CPUs (PoCL, n = 800-1500): the
       // seeds' kernels with 32 x 32 tiles; 16 is on par, 64 1.5x and 8 2.5x slower.
       const Tunables defaults =
-          core_.is_gpu() ? Tunables{{"TILED", 1}, {"BLOCK", 64}, {"TM", 8}, {"TN", 8}, {"KC", 32}}
+          core_.is_gpu() ? Tunables{{"TILED", 1}, {"BLOCK", 64}, {"TM", 4}, {"TN", 8}, {"KC", 16}}
                          : Tunables{{"TILED", 0}, {"BLOCK", 32}};
       auto rules = tiled_rules();
       rules.push_back({"BLOCK", {8, 16, 32, 64, 128}, "tile edge of blocked Floyd-Warshall"});
@@ -349,6 +349,7 @@ class OpenClFw final : public Solver<T> {
       return st;
     }
     core_.check_memory(n, ld, 3);  // d, hop, via
+    const auto input = PathKernels::keep_input(d);
     with_cl_errors("fw with paths on '" + core_.device().name + "' failed", [&] {
       try {
         RunStats part;
@@ -387,7 +388,7 @@ class OpenClFw final : public Solver<T> {
         throw;
       }
     });
-    PathKernels::repair(d, p, st);
+    PathKernels::repair(input, d, p, st);
     st.relaxations = relaxation_count(Algo::fw, n, 0);
     st.total = sw.seconds();
     return st;

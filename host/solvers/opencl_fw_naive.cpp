@@ -68,6 +68,7 @@ class OpenClFwNaive final : public Solver<T> {
       return st;
     }
     core_.check_memory(n, n, 3);
+    const auto input = PathKernels::keep_input(d);
     with_cl_errors("fw-naive with paths on '" + core_.device().name + "' failed", [&] {
       try {
         core_.begin_solve();
@@ -95,7 +96,7 @@ class OpenClFwNaive final : public Solver<T> {
         throw;
       }
     });
-    PathKernels::repair(d, p, st);
+    PathKernels::repair(input, d, p, st);
     st.relaxations = relaxation_count(Algo::fw_naive, n, 0);
     st.total = sw.seconds();
     return st;

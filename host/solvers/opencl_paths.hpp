@@ -6,6 +6,7 @@
 #pragma once
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -41,13 +42,20 @@ class PathKernels {
   // Reads the top-left n x n of hop and via into p.
   static void download(OpenClCore& core, int64_t n, int64_t ld, cl::Buffer& hop, cl::Buffer& via,
                        PathMatrix& p);
-  // float32: repair_paths (graph/paths.hpp) after rounding; notes a repair in st.
+  // float32: repair_paths (graph/paths.hpp) against the input `w` that the caller
+  // kept (nullopt for int32, whose sums are exact); notes a repair in st.
   template <typename T>
-  static void repair(const DistMatrix<T>& d, PathMatrix& p, RunStats& st) {
-    if constexpr (std::is_same_v<T, float>) {
-      if (const int64_t fixed = repair_paths(d, p))
-        st.paths_kernels += "; float rounding: " + std::to_string(fixed) + " hop counts recounted";
-    }
+  static void repair(const std::optional<DistMatrix<T>>& w, const DistMatrix<T>& d, PathMatrix& p,
+                     RunStats& st) {
+    if (!w) return;
+    if (const int64_t fixed = repair_paths(*w, d, p))
+      st.paths_kernels += "; float rounding: " + std::to_string(fixed) + " hop counts recounted";
+  }
+  // The input a float32 solve keeps for repair(); nothing for int32.
+  template <typename T>
+  static std::optional<DistMatrix<T>> keep_input(const DistMatrix<T>& d) {
+    if constexpr (std::is_same_v<T, float>) return d;
+    return std::nullopt;
   }
   // RunStats.paths*: extra device bytes (`buffers` int32 ld x ld matrices), what
   // ran ("paths.cl BLOCK=32 WPT=8"), the cache status and this solve's build seconds.

@@ -139,6 +139,7 @@ class OpenClSquaring final : public Solver<T> {
     bool negative = false;
     for (T v : d.values()) negative |= v < 0;
     const int max_p = max_products(n, negative);
+    const auto input = PathKernels::keep_input(d);
     with_cl_errors("squaring with paths on '" + core_.device().name + "' failed", [&] {
       try {
         core_.begin_solve();
@@ -179,7 +180,7 @@ class OpenClSquaring final : public Solver<T> {
         throw;
       }
     });
-    PathKernels::repair(d, p, st);
+    PathKernels::repair(input, d, p, st);
     st.relaxations = relaxation_count(Algo::squaring, n, st.products);
     st.total = sw.seconds();
     return st;
