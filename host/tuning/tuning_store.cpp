@@ -2,6 +2,8 @@
 // written atomically.
 #include "tuning/tuning_store.hpp"
 
+#include "cl/program.hpp"
+
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
@@ -76,10 +78,9 @@ std::string device_tuning_key(const DeviceEntry& d) {
 }
 
 std::string tuning_dir() {
-  if (!env("OCL_SP_CACHE_DIR").empty()) return env("OCL_SP_CACHE_DIR");
-  if (!env("XDG_CACHE_HOME").empty()) return env("XDG_CACHE_HOME") + "/ocl_sp";
-  if (!env("HOME").empty()) return env("HOME") + "/.cache/ocl_sp";
-  return ".ocl_sp_cache";
+  // The program cache's folder (one rule for both), else one in the working folder.
+  const std::string d = cache_dir();
+  return d.empty() ? ".ocl_sp_cache" : d;
 }
 
 std::string tuning_file() { return tuning_dir() + "/tuning.txt"; }
