@@ -352,6 +352,17 @@ void OpenClCore::finish(RunStats& st) {
   st.kernel_launches = launches_;
 }
 
+void OpenClCore::run_guarded(const std::string& what, const std::function<void()>& body) {
+  with_cl_errors(what, [&] {
+    try {
+      body();
+    } catch (...) {
+      drain();
+      throw;
+    }
+  });
+}
+
 void OpenClCore::drain() noexcept {
   try {
     queue_.finish();

@@ -93,6 +93,9 @@ class OpenClCore {
   // Waits for the queue without accounting (used before rethrowing an error so
   // nothing still reads host memory the caller may free).
   void drain() noexcept;
+  // Runs the enqueueing body of a solve: cl::Error becomes RuntimeError("<what>:
+  // ..."), and on any error the queue is drained before rethrowing.
+  void run_guarded(const std::string& what, const std::function<void()>& body);
 
   const cl::Context& context() const { return ctx_; }
   cl::CommandQueue& queue() { return queue_; }

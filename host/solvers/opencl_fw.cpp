@@ -225,71 +225,66 @@ class OpenClFw final : public Solver<T> {
     const int64_t ld = round_up(n, 64);
     core_.check_memory(n, ld, 3);  // keys (in the distance buffer), hop, via
     bool fits = false;
-    with_cl_errors("fw with paths (packed) on '" + core_.device().name + "' failed", [&] {
-      try {
-        core_.begin_solve();
-        const size_t bytes = static_cast<size_t>(ld) * ld * sizeof(cl_int);
-        cl::Buffer key = core_.buffer(0, bytes), hop = core_.buffer(1, bytes),
-                   via = core_.buffer(2, bytes);
-        cl::Buffer flags = core_.buffer(3, sizeof(cl_int));
-        const cl_int zero = 0;
-        core_.write(flags, 0, sizeof zero, &zero, true);
-        core_.upload(d.data(), n, ld, key);
-        // The pack / unpack helpers: fixed 8 x 8 groups over ld (bounds checked).
-        cl::Kernel& pack = packed_helper("fwp_pack");
-        cl::Kernel& unpack = packed_helper("fwp_unpack");
-        const size_t g = static_cast<size_t>(round_up(ld, 8));
-        pack.setArg(0, static_cast<cl_int>(ld));
-        pack.setArg(1, kl.dshift);
-        pack.setArg(2, kl.satf);
-        pack.setArg(3, kl.inff);
-        pack.setArg(4, key);
-        pack.setArg(5, via);
-        core_.launch(pack, cl::NDRange(g, g), cl::NDRange(8, 8));
-        cl::Kernel* k[3] = {&packed_["fwp_phase1"], &packed_["fwp_phase2"], &packed_["fwp_phase3"]};
-        for (cl::Kernel* kk : k) {
-          kk->setArg(0, static_cast<cl_int>(ld));
-          kk->setArg(2, kl.dshift);
-          kk->setArg(3, kl.satf);
-          kk->setArg(4, kl.inff);
-          kk->setArg(5, kl.hmax);
-          kk->setArg(6, key);
-          kk->setArg(7, via);
-          kk->setArg(8, flags);
-        }
-        const size_t ly = 64 / static_cast<size_t>(packed_.params().at("WPT"));
-        const size_t tiles = static_cast<size_t>(ld / 64), others = tiles - 1;
-        for (size_t kb = 0; kb < tiles; ++kb) {
-          for (cl::Kernel* kk : k) kk->setArg(1, static_cast<cl_int>(kb));
-          core_.launch(*k[0], cl::NDRange(64, ly), cl::NDRange(64, ly));
-          if (others == 0) continue;
-          core_.launch(*k[1], cl::NDRange(64 * 2 * others, ly), cl::NDRange(64, ly));
-          core_.launch(*k[2], cl::NDRange(16 * others, 16 * others), cl::NDRange(16, 16));
-        }
-        unpack.setArg(0, static_cast<cl_int>(n));
-        unpack.setArg(1, static_cast<cl_int>(ld));
-        unpack.setArg(2, kl.dshift);
-        unpack.setArg(3, kl.satf);
-        unpack.setArg(4, kl.inff);
-        unpack.setArg(5, key);
-        unpack.setArg(6, hop);
-        unpack.setArg(7, flags);
-        core_.launch(unpack, cl::NDRange(g, g), cl::NDRange(8, 8));
-        cl_int flag = 0;
-        core_.read(flags, 0, sizeof flag, &flag);
-        fits = flag == 0;
-        // No negative weights: no negative cycle to look for.
-        if (fits) {
-          core_.download(d.data(), n, ld, key);
-          PathKernels::download(core_, n, ld, hop, via, p);
-        }
-        RunStats part;
-        core_.finish(part);
-        add_device_time(st, part);
-      } catch (...) {
-        core_.drain();
-        throw;
+    core_.run_guarded("fw with paths (packed) on '" + core_.device().name + "' failed", [&] {
+      core_.begin_solve();
+      const size_t bytes = static_cast<size_t>(ld) * ld * sizeof(cl_int);
+      cl::Buffer key = core_.buffer(0, bytes), hop = core_.buffer(1, bytes),
+                 via = core_.buffer(2, bytes);
+      cl::Buffer flags = core_.buffer(3, sizeof(cl_int));
+      const cl_int zero = 0;
+      core_.write(flags, 0, sizeof zero, &zero, true);
+      core_.upload(d.data(), n, ld, key);
+      // The pack / unpack helpers: fixed 8 x 8 groups over ld (bounds checked).
+      cl::Kernel& pack = packed_helper("fwp_pack");
+      cl::Kernel& unpack = packed_helper("fwp_unpack");
+      const size_t g = static_cast<size_t>(round_up(ld, 8));
+      pack.setArg(0, static_cast<cl_int>(ld));
+      pack.setArg(1, kl.dshift);
+      pack.setArg(2, kl.satf);
+      pack.setArg(3, kl.inff);
+      pack.setArg(4, key);
+      pack.setArg(5, via);
+      core_.launch(pack, cl::NDRange(g, g), cl::NDRange(8, 8));
+      cl::Kernel* k[3] = {&packed_["fwp_phase1"], &packed_["fwp_phase2"], &packed_["fwp_phase3"]};
+      for (cl::Kernel* kk : k) {
+        kk->setArg(0, static_cast<cl_int>(ld));
+        kk->setArg(2, kl.dshift);
+        kk->setArg(3, kl.satf);
+        kk->setArg(4, kl.inff);
+        kk->setArg(5, kl.hmax);
+        kk->setArg(6, key);
+        kk->setArg(7, via);
+        kk->setArg(8, flags);
       }
+      const size_t ly = 64 / static_cast<size_t>(packed_.params().at("WPT"));
+      const size_t tiles = static_cast<size_t>(ld / 64), others = tiles - 1;
+      for (size_t kb = 0; kb < tiles; ++kb) {
+        for (cl::Kernel* kk : k) kk->setArg(1, static_cast<cl_int>(kb));
+        core_.launch(*k[0], cl::NDRange(64, ly), cl::NDRange(64, ly));
+        if (others == 0) continue;
+        core_.launch(*k[1], cl::NDRange(64 * 2 * others, ly), cl::NDRange(64, ly));
+        core_.launch(*k[2], cl::NDRange(16 * others, 16 * others), cl::NDRange(16, 16));
+      }
+      unpack.setArg(0, static_cast<cl_int>(n));
+      unpack.setArg(1, static_cast<cl_int>(ld));
+      unpack.setArg(2, kl.dshift);
+      unpack.setArg(3, kl.satf);
+      unpack.setArg(4, kl.inff);
+      unpack.setArg(5, key);
+      unpack.setArg(6, hop);
+      unpack.setArg(7, flags);
+      core_.launch(unpack, cl::NDRange(g, g), cl::NDRange(8, 8));
+      cl_int flag = 0;
+      core_.read(flags, 0, sizeof flag, &flag);
+      fits = flag == 0;
+      // No negative weights: no negative cycle to look for.
+      if (fits) {
+        core_.download(d.data(), n, ld, key);
+        PathKernels::download(core_, n, ld, hop, via, p);
+      }
+      RunStats part;
+      core_.finish(part);
+      add_device_time(st, part);
     });
     return fits;
   }
@@ -350,43 +345,38 @@ class OpenClFw final : public Solver<T> {
     }
     core_.check_memory(n, ld, 3);  // d, hop, via
     const auto input = PathKernels::keep_input(d);
-    with_cl_errors("fw with paths on '" + core_.device().name + "' failed", [&] {
-      try {
-        RunStats part;
-        core_.begin_solve();
-        const size_t bytes = static_cast<size_t>(ld) * ld * sizeof(T);
-        cl::Buffer dbuf = core_.buffer(0, bytes), hop = core_.buffer(1, bytes),
-                   via = core_.buffer(2, bytes);
-        core_.upload(d.data(), n, ld, dbuf);
-        paths_.init(core_, ld, dbuf, hop, via);
-        cl::Kernel* k[3] = {&paths_["fw_paths_phase1"], &paths_["fw_paths_phase2"],
-                            &paths_["fw_paths_phase3"]};
-        for (cl::Kernel* kk : k) {
-          kk->setArg(0, static_cast<cl_int>(ld));
-          kk->setArg(2, dbuf);
-          kk->setArg(3, hop);
-          kk->setArg(4, via);
-        }
-        const size_t lx = static_cast<size_t>(b);
-        const size_t ly = lx / static_cast<size_t>(paths_.params().at("WPT"));
-        const cl::NDRange local(lx, ly);
-        const size_t tiles = static_cast<size_t>(ld / b), others = tiles - 1;
-        for (size_t kb = 0; kb < tiles; ++kb) {
-          for (cl::Kernel* kk : k) kk->setArg(1, static_cast<cl_int>(kb));
-          core_.launch(*k[0], cl::NDRange(lx, ly), local);
-          if (others == 0) continue;
-          core_.launch(*k[1], cl::NDRange(lx * 2 * others, ly), local);
-          core_.launch(*k[2], cl::NDRange(lx * others, ly * others), local);
-        }
-        core_.check_negative_cycle(dbuf, n, ld);
-        core_.download(d.data(), n, ld, dbuf);
-        PathKernels::download(core_, n, ld, hop, via, p);
-        core_.finish(part);
-        add_device_time(st, part);
-      } catch (...) {
-        core_.drain();
-        throw;
+    core_.run_guarded("fw with paths on '" + core_.device().name + "' failed", [&] {
+      RunStats part;
+      core_.begin_solve();
+      const size_t bytes = static_cast<size_t>(ld) * ld * sizeof(T);
+      cl::Buffer dbuf = core_.buffer(0, bytes), hop = core_.buffer(1, bytes),
+                 via = core_.buffer(2, bytes);
+      core_.upload(d.data(), n, ld, dbuf);
+      paths_.init(core_, ld, dbuf, hop, via);
+      cl::Kernel* k[3] = {&paths_["fw_paths_phase1"], &paths_["fw_paths_phase2"],
+                          &paths_["fw_paths_phase3"]};
+      for (cl::Kernel* kk : k) {
+        kk->setArg(0, static_cast<cl_int>(ld));
+        kk->setArg(2, dbuf);
+        kk->setArg(3, hop);
+        kk->setArg(4, via);
       }
+      const size_t lx = static_cast<size_t>(b);
+      const size_t ly = lx / static_cast<size_t>(paths_.params().at("WPT"));
+      const cl::NDRange local(lx, ly);
+      const size_t tiles = static_cast<size_t>(ld / b), others = tiles - 1;
+      for (size_t kb = 0; kb < tiles; ++kb) {
+        for (cl::Kernel* kk : k) kk->setArg(1, static_cast<cl_int>(kb));
+        core_.launch(*k[0], cl::NDRange(lx, ly), local);
+        if (others == 0) continue;
+        core_.launch(*k[1], cl::NDRange(lx * 2 * others, ly), local);
+        core_.launch(*k[2], cl::NDRange(lx * others, ly * others), local);
+      }
+      core_.check_negative_cycle(dbuf, n, ld);
+      core_.download(d.data(), n, ld, dbuf);
+      PathKernels::download(core_, n, ld, hop, via, p);
+      core_.finish(part);
+      add_device_time(st, part);
     });
     PathKernels::repair(input, d, p, st);
     st.relaxations = relaxation_count(Algo::fw, n, 0);
@@ -402,35 +392,30 @@ class OpenClFw final : public Solver<T> {
     if (n == 0) return st;
     const int64_t ld = round_up(n, block_);
     core_.check_memory(n, ld, 1);
-    with_cl_errors("fw on '" + core_.device().name + "' failed", [&] {
-      try {
-        core_.begin_solve();
-        cl::Buffer buf = core_.buffer(0, static_cast<size_t>(ld) * ld * sizeof(T));
-        core_.upload(d.data(), n, ld, buf);
-        const size_t lx = local_[0], ly = local_[1];
-        const size_t tiles = static_cast<size_t>(ld / block_), others = tiles - 1;
-        for (auto& k : k_) {
-          k.setArg(0, static_cast<cl_int>(ld));
-          k.setArg(2, buf);
-        }
-        const cl::NDRange local(lx, ly);
-        // Phase 2/3 grids: the seeds' kernels skip the pivot row/column in their
-        // index maps; the tiled ones get the full grid and the pivot groups return.
-        const size_t g2 = tiled_ ? 2 * tiles : 2 * others, g3 = tiled_ ? tiles : others;
-        for (size_t kb = 0; kb < tiles; ++kb) {
-          for (auto& k : k_) k.setArg(1, static_cast<cl_int>(kb));
-          core_.launch(k_[0], cl::NDRange(lx, ly), local);
-          if (others == 0) continue;
-          core_.launch(k_[1], cl::NDRange(lx * g2, ly), local);
-          core_.launch(k_[2], cl::NDRange(lx * g3, ly * g3), local);
-        }
-        core_.check_negative_cycle(buf, n, ld);
-        core_.download(d.data(), n, ld, buf);
-        core_.finish(st);
-      } catch (...) {
-        core_.drain();
-        throw;
+    core_.run_guarded("fw on '" + core_.device().name + "' failed", [&] {
+      core_.begin_solve();
+      cl::Buffer buf = core_.buffer(0, static_cast<size_t>(ld) * ld * sizeof(T));
+      core_.upload(d.data(), n, ld, buf);
+      const size_t lx = local_[0], ly = local_[1];
+      const size_t tiles = static_cast<size_t>(ld / block_), others = tiles - 1;
+      for (auto& k : k_) {
+        k.setArg(0, static_cast<cl_int>(ld));
+        k.setArg(2, buf);
       }
+      const cl::NDRange local(lx, ly);
+      // Phase 2/3 grids: the seeds' kernels skip the pivot row/column in their
+      // index maps; the tiled ones get the full grid and the pivot groups return.
+      const size_t g2 = tiled_ ? 2 * tiles : 2 * others, g3 = tiled_ ? tiles : others;
+      for (size_t kb = 0; kb < tiles; ++kb) {
+        for (auto& k : k_) k.setArg(1, static_cast<cl_int>(kb));
+        core_.launch(k_[0], cl::NDRange(lx, ly), local);
+        if (others == 0) continue;
+        core_.launch(k_[1], cl::NDRange(lx * g2, ly), local);
+        core_.launch(k_[2], cl::NDRange(lx * g3, ly * g3), local);
+      }
+      core_.check_negative_cycle(buf, n, ld);
+      core_.download(d.data(), n, ld, buf);
+      core_.finish(st);
     });
     st.relaxations = relaxation_count(Algo::fw, n, 0);
     st.total = sw.seconds();

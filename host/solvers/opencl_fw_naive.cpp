@@ -69,32 +69,27 @@ class OpenClFwNaive final : public Solver<T> {
     }
     core_.check_memory(n, n, 3);
     const auto input = PathKernels::keep_input(d);
-    with_cl_errors("fw-naive with paths on '" + core_.device().name + "' failed", [&] {
-      try {
-        core_.begin_solve();
-        const size_t bytes = static_cast<size_t>(n) * n * sizeof(T);
-        cl::Buffer buf = core_.buffer(0, bytes), hop = core_.buffer(1, bytes),
-                   via = core_.buffer(2, bytes);
-        core_.upload(d.data(), n, n, buf);
-        paths_.init(core_, n, buf, hop, via);
-        cl::Kernel& k = paths_["fw_naive_paths"];
-        const size_t g = static_cast<size_t>(round_up(n, wg_));
-        k.setArg(0, static_cast<cl_int>(n));
-        k.setArg(2, buf);
-        k.setArg(3, hop);
-        k.setArg(4, via);
-        for (int64_t kk = 0; kk < n; ++kk) {
-          k.setArg(1, static_cast<cl_int>(kk));
-          core_.launch(k, cl::NDRange(g, g), cl::NDRange(w, w));
-        }
-        core_.check_negative_cycle(buf, n, n);
-        core_.download(d.data(), n, n, buf);
-        PathKernels::download(core_, n, n, hop, via, p);
-        core_.finish(st);
-      } catch (...) {
-        core_.drain();
-        throw;
+    core_.run_guarded("fw-naive with paths on '" + core_.device().name + "' failed", [&] {
+      core_.begin_solve();
+      const size_t bytes = static_cast<size_t>(n) * n * sizeof(T);
+      cl::Buffer buf = core_.buffer(0, bytes), hop = core_.buffer(1, bytes),
+                 via = core_.buffer(2, bytes);
+      core_.upload(d.data(), n, n, buf);
+      paths_.init(core_, n, buf, hop, via);
+      cl::Kernel& k = paths_["fw_naive_paths"];
+      const size_t g = static_cast<size_t>(round_up(n, wg_));
+      k.setArg(0, static_cast<cl_int>(n));
+      k.setArg(2, buf);
+      k.setArg(3, hop);
+      k.setArg(4, via);
+      for (int64_t kk = 0; kk < n; ++kk) {
+        k.setArg(1, static_cast<cl_int>(kk));
+        core_.launch(k, cl::NDRange(g, g), cl::NDRange(w, w));
       }
+      core_.check_negative_cycle(buf, n, n);
+      core_.download(d.data(), n, n, buf);
+      PathKernels::download(core_, n, n, hop, via, p);
+      core_.finish(st);
     });
     PathKernels::repair(input, d, p, st);
     st.relaxations = relaxation_count(Algo::fw_naive, n, 0);
@@ -109,26 +104,21 @@ class OpenClFwNaive final : public Solver<T> {
     const int64_t n = d.n();
     if (n == 0) return st;
     core_.check_memory(n, n, 1);
-    with_cl_errors("fw-naive on '" + core_.device().name + "' failed", [&] {
-      try {
-        core_.begin_solve();
-        cl::Buffer buf = core_.buffer(0, static_cast<size_t>(n) * n * sizeof(T));
-        core_.upload(d.data(), n, n, buf);
-        const size_t g = static_cast<size_t>(round_up(n, wg_));
-        const cl::NDRange global(g, g), local(static_cast<size_t>(wg_), static_cast<size_t>(wg_));
-        kernel_.setArg(0, static_cast<cl_int>(n));
-        kernel_.setArg(2, buf);
-        for (int64_t k = 0; k < n; ++k) {
-          kernel_.setArg(1, static_cast<cl_int>(k));
-          core_.launch(kernel_, global, local);
-        }
-        core_.check_negative_cycle(buf, n, n);
-        core_.download(d.data(), n, n, buf);
-        core_.finish(st);
-      } catch (...) {
-        core_.drain();
-        throw;
+    core_.run_guarded("fw-naive on '" + core_.device().name + "' failed", [&] {
+      core_.begin_solve();
+      cl::Buffer buf = core_.buffer(0, static_cast<size_t>(n) * n * sizeof(T));
+      core_.upload(d.data(), n, n, buf);
+      const size_t g = static_cast<size_t>(round_up(n, wg_));
+      const cl::NDRange global(g, g), local(static_cast<size_t>(wg_), static_cast<size_t>(wg_));
+      kernel_.setArg(0, static_cast<cl_int>(n));
+      kernel_.setArg(2, buf);
+      for (int64_t k = 0; k < n; ++k) {
+        kernel_.setArg(1, static_cast<cl_int>(k));
+        core_.launch(kernel_, global, local);
       }
+      core_.check_negative_cycle(buf, n, n);
+      core_.download(d.data(), n, n, buf);
+      core_.finish(st);
     });
     st.relaxations = relaxation_count(Algo::fw_naive, n, 0);
     st.total = sw.seconds();

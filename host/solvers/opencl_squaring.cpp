@@ -140,45 +140,40 @@ class OpenClSquaring final : public Solver<T> {
     for (T v : d.values()) negative |= v < 0;
     const int max_p = max_products(n, negative);
     const auto input = PathKernels::keep_input(d);
-    with_cl_errors("squaring with paths on '" + core_.device().name + "' failed", [&] {
-      try {
-        core_.begin_solve();
-        const size_t bytes = static_cast<size_t>(ld) * ld * sizeof(T);
-        cl::Buffer buf[2] = {core_.buffer(0, bytes), core_.buffer(1, bytes)};
-        const std::vector<cl_int> zeros(static_cast<size_t>(std::max(max_p, 1)), 0);
-        cl::Buffer flags = core_.buffer(2, zeros.size() * sizeof(cl_int));
-        cl::Buffer hop[2] = {core_.buffer(3, bytes), core_.buffer(4, bytes)};
-        cl::Buffer via = core_.buffer(5, bytes);
-        core_.write(flags, 0, zeros.size() * sizeof(cl_int), zeros.data(), true);
-        core_.upload(d.data(), n, ld, buf[0]);
-        paths_.init(core_, ld, buf[0], hop[0], via);
-        cl::Kernel& k = paths_["minplus_square_paths"];
-        const size_t groups = static_cast<size_t>(ld / w), lw = static_cast<size_t>(w);
-        int cur = 0;
-        for (int q = 0; q < max_p; ++q) {
-          k.setArg(0, static_cast<cl_int>(ld));
-          k.setArg(1, buf[cur]);
-          k.setArg(2, hop[cur]);
-          k.setArg(3, buf[1 - cur]);
-          k.setArg(4, hop[1 - cur]);
-          k.setArg(5, via);
-          k.setArg(6, flags);
-          k.setArg(7, static_cast<cl_int>(q));
-          core_.launch(k, cl::NDRange(groups * lw, groups * lw), cl::NDRange(lw, lw));
-          cl_int changed = 0;
-          core_.read(flags, static_cast<size_t>(q) * sizeof(cl_int), sizeof(cl_int), &changed);
-          ++st.products;
-          cur = 1 - cur;
-          if (!changed) break;  // a fixed point in (d, hop): final
-        }
-        core_.check_negative_cycle(buf[cur], n, ld);
-        core_.download(d.data(), n, ld, buf[cur]);
-        PathKernels::download(core_, n, ld, hop[cur], via, p);
-        core_.finish(st);
-      } catch (...) {
-        core_.drain();
-        throw;
+    core_.run_guarded("squaring with paths on '" + core_.device().name + "' failed", [&] {
+      core_.begin_solve();
+      const size_t bytes = static_cast<size_t>(ld) * ld * sizeof(T);
+      cl::Buffer buf[2] = {core_.buffer(0, bytes), core_.buffer(1, bytes)};
+      const std::vector<cl_int> zeros(static_cast<size_t>(std::max(max_p, 1)), 0);
+      cl::Buffer flags = core_.buffer(2, zeros.size() * sizeof(cl_int));
+      cl::Buffer hop[2] = {core_.buffer(3, bytes), core_.buffer(4, bytes)};
+      cl::Buffer via = core_.buffer(5, bytes);
+      core_.write(flags, 0, zeros.size() * sizeof(cl_int), zeros.data(), true);
+      core_.upload(d.data(), n, ld, buf[0]);
+      paths_.init(core_, ld, buf[0], hop[0], via);
+      cl::Kernel& k = paths_["minplus_square_paths"];
+      const size_t groups = static_cast<size_t>(ld / w), lw = static_cast<size_t>(w);
+      int cur = 0;
+      for (int q = 0; q < max_p; ++q) {
+        k.setArg(0, static_cast<cl_int>(ld));
+        k.setArg(1, buf[cur]);
+        k.setArg(2, hop[cur]);
+        k.setArg(3, buf[1 - cur]);
+        k.setArg(4, hop[1 - cur]);
+        k.setArg(5, via);
+        k.setArg(6, flags);
+        k.setArg(7, static_cast<cl_int>(q));
+        core_.launch(k, cl::NDRange(groups * lw, groups * lw), cl::NDRange(lw, lw));
+        cl_int changed = 0;
+        core_.read(flags, static_cast<size_t>(q) * sizeof(cl_int), sizeof(cl_int), &changed);
+        ++st.products;
+        cur = 1 - cur;
+        if (!changed) break;  // a fixed point in (d, hop): final
       }
+      core_.check_negative_cycle(buf[cur], n, ld);
+      core_.download(d.data(), n, ld, buf[cur]);
+      PathKernels::download(core_, n, ld, hop[cur], via, p);
+      core_.finish(st);
     });
     PathKernels::repair(input, d, p, st);
     st.relaxations = relaxation_count(Algo::squaring, n, st.products);
@@ -197,40 +192,35 @@ class OpenClSquaring final : public Solver<T> {
     bool negative = false;
     for (T v : d.values()) negative |= v < 0;
     const int max_p = max_products(n, negative);
-    with_cl_errors("squaring on '" + core_.device().name + "' failed", [&] {
-      try {
-        core_.begin_solve();
-        const size_t bytes = static_cast<size_t>(ld) * ld * sizeof(T);
-        cl::Buffer buf[2] = {core_.buffer(0, bytes), core_.buffer(1, bytes)};
-        // One "changed" slot per product, cleared once: no reset write per product.
-        const std::vector<cl_int> zeros(static_cast<size_t>(std::max(max_p, 1)), 0);
-        cl::Buffer flags = core_.buffer(2, zeros.size() * sizeof(cl_int));
-        core_.write(flags, 0, zeros.size() * sizeof(cl_int), zeros.data(), true);
-        core_.upload(d.data(), n, ld, buf[0]);
-        int cur = 0;
-        for (int p = 0; p < max_p; ++p) {
-          kernel_.setArg(0, static_cast<cl_int>(ld));
-          kernel_.setArg(1, buf[cur]);
-          kernel_.setArg(2, buf[1 - cur]);
-          kernel_.setArg(3, flags);
-          kernel_.setArg(4, static_cast<cl_int>(p));
-          // One work-item per element (paper) or per TM x TN block (tiled).
-          const size_t groups = static_cast<size_t>(ld / tile_);
-          core_.launch(kernel_, cl::NDRange(groups * local_[0], groups * local_[1]),
-                       cl::NDRange(local_[0], local_[1]));
-          cl_int changed = 0;
-          core_.read(flags, static_cast<size_t>(p) * sizeof(cl_int), sizeof(cl_int), &changed);
-          ++st.products;
-          cur = 1 - cur;
-          if (!changed) break;  // L (x) L == L: the distances are final
-        }
-        core_.check_negative_cycle(buf[cur], n, ld);
-        core_.download(d.data(), n, ld, buf[cur]);
-        core_.finish(st);
-      } catch (...) {
-        core_.drain();
-        throw;
+    core_.run_guarded("squaring on '" + core_.device().name + "' failed", [&] {
+      core_.begin_solve();
+      const size_t bytes = static_cast<size_t>(ld) * ld * sizeof(T);
+      cl::Buffer buf[2] = {core_.buffer(0, bytes), core_.buffer(1, bytes)};
+      // One "changed" slot per product, cleared once: no reset write per product.
+      const std::vector<cl_int> zeros(static_cast<size_t>(std::max(max_p, 1)), 0);
+      cl::Buffer flags = core_.buffer(2, zeros.size() * sizeof(cl_int));
+      core_.write(flags, 0, zeros.size() * sizeof(cl_int), zeros.data(), true);
+      core_.upload(d.data(), n, ld, buf[0]);
+      int cur = 0;
+      for (int p = 0; p < max_p; ++p) {
+        kernel_.setArg(0, static_cast<cl_int>(ld));
+        kernel_.setArg(1, buf[cur]);
+        kernel_.setArg(2, buf[1 - cur]);
+        kernel_.setArg(3, flags);
+        kernel_.setArg(4, static_cast<cl_int>(p));
+        // One work-item per element (paper) or per TM x TN block (tiled).
+        const size_t groups = static_cast<size_t>(ld / tile_);
+        core_.launch(kernel_, cl::NDRange(groups * local_[0], groups * local_[1]),
+                     cl::NDRange(local_[0], local_[1]));
+        cl_int changed = 0;
+        core_.read(flags, static_cast<size_t>(p) * sizeof(cl_int), sizeof(cl_int), &changed);
+        ++st.products;
+        cur = 1 - cur;
+        if (!changed) break;  // L (x) L == L: the distances are final
       }
+      core_.check_negative_cycle(buf[cur], n, ld);
+      core_.download(d.data(), n, ld, buf[cur]);
+      core_.finish(st);
     });
     st.relaxations = relaxation_count(Algo::squaring, n, st.products);
     st.total = sw.seconds();
