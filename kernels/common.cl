@@ -23,10 +23,14 @@ value_t norm_value(value_t v) {
 #endif
 
 // Writes the padding of an ld x ld matrix whose top-left n x n part holds the real
-// data: padded vertices are isolated (INF off the diagonal, 0 on it).
+// data: padded vertices are isolated (INF off the diagonal, 0 on it). Work-item
+// (x, y), y < ld - n, writes element x of padded row n + y and of padded column
+// n + y, so the grid covers the padding only.
 __kernel void fill_padding(const int n, const int ld, __global value_t* d) {
-  const int j = get_global_id(0), i = get_global_id(1);
-  if (i < ld && j < ld && (i >= n || j >= n)) d[(size_t)i * ld + j] = i == j ? 0 : INF;
+  const int x = get_global_id(0), p = n + get_global_id(1);
+  if (x >= ld || p >= ld) return;
+  d[(size_t)p * ld + x] = p == x ? 0 : INF;
+  d[(size_t)x * ld + p] = p == x ? 0 : INF;
 }
 
 // Lowest i < n with d(i,i) < 0 into *first (initialised to INT_MAX by the host).

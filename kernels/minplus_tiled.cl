@@ -150,33 +150,22 @@ HELPER void relax_chunk(value_t c[TM][TN], __local value_t As[KC][BLOCK + APAD],
   }
 }
 
-// Publishes row k of the work-group's tile (held in registers) to rowbuf. Register
-// arrays must be indexed statically, so the element is picked by a select chain.
-HELPER void publish_row(value_t c[TM][TN], __local value_t* rowbuf, int k) {
-  if (get_local_id(1) == k / TM) {
-    const int mm = k % TM;
-#pragma unroll
-    for (int n = 0; n < TN; ++n) {
-      value_t v = c[0][n];
-#pragma unroll
-      for (int m = 1; m < TM; ++m) v = m == mm ? c[m][n] : v;
-      rowbuf[COLN(n)] = NORM(v);
-    }
-  }
-}
-
-// Publishes column k of the tile to colbuf.
-HELPER void publish_col(value_t c[TM][TN], __local value_t* colbuf, int k) {
-  // Inverse of COLN: column k is element nn of work-item tx.
-  if (get_local_id(0) == (k % (4 * NTX)) / 4) {
-    const int nn = (k / (4 * NTX)) * 4 + k % 4;
-#pragma unroll
-    for (int m = 0; m < TM; ++m) {
-      value_t v = c[m][0];
-#pragma unroll
-      for (int n = 1; n < TN; ++n) v = n == nn ? c[m][n] : v;
-      colbuf[ROW0 + m] = NORM(v);
-    }
+// c = min over k < klen of a(:, k) + b(k, :), with a the BLOCK x klen panel at a
+// (row stride ld) and b the klen x BLOCK panel at b; klen a multiple of KC.
+// Work-items whose rows all lie at or past `rows` (padding: isolated vertices that
+// never change) skip the arithmetic; whole warps of the last tile row go idle.
+// (Two staging buffers with one barrier per chunk measured no faster on the H200:
+// bench/NOTES.md.)
+HELPER void panel_product(value_t c[TM][TN], __local value_t As[KC][BLOCK + APAD],
+                          __local value_t Bs[KC][BLOCK], __global const value_t* a,
+                          __global const value_t* b, int ld, int klen, int rows) {
+  const bool active = ROW0 < rows;
+  for (int k0 = 0; k0 < klen; k0 += KC) {
+    stage_cols(As, a, ld, k0);
+    stage_rows(Bs, b, ld, k0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (active) relax_chunk(c, As, Bs);
+    barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
 
@@ -187,20 +176,82 @@ HELPER void relax_one(value_t c[TM][TN], const value_t a[TM], const value_t b[TN
     for (int n = 0; n < TN; ++n) c[m][n] = min(c[m][n], a[m] + b[n]);
 }
 
-// Phase 1: Floyd-Warshall inside the pivot tile (kb, kb); one work-group. Row and
-// column k are broadcast through __local memory each step; the buffers alternate
-// between steps, so one barrier per step suffices (a buffer is rewritten two
-// steps later, after every work-item has passed the barrier between).
-__kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase1(
-    const int ld, const int kb, __global value_t* d) {
-  __local value_t rowbuf[2][BLOCK], colbuf[2][BLOCK];
-  __global value_t* t = d + (size_t)kb * BLOCK * ld + kb * BLOCK;
-  value_t c[TM][TN];
-  load_acc(c, t, ld);
+#if NTX % (TM / 4)
+#error "phase 1 needs BLOCK / TN to be a multiple of TM / 4"
+#endif
+
+// The host builds the FW phases (-DTILED_FW) and the product (-DTILED_PRODUCT)
+// as separate programs: NVIDIA compiles a cached program's PTX again at every
+// start, so each solver pays only for its own kernels. Without either, both.
+#ifndef TILED_PRODUCT
+// Floyd-Warshall inside the BLOCK x BLOCK tile held in the work-group's
+// registers c (phase 1). Row and column k are broadcast through __local memory
+// each step; the buffers alternate between steps, so one barrier per step
+// suffices (a buffer is rewritten two steps later, after every work-item has
+// passed the barrier between). The k loop is split as
+// k = g * 4*NTX + (t0 + t2) * 4 + r so that the register holding row k
+// (m = t2 * 4 + r) and column k (COLN index g * 4 + r) is named by compile-time
+// indices: picking it with a run-time index made compilers keep the whole
+// accumulator array in (slow) stack memory (NVIDIA: a 256-byte frame and phase 1
+// at ~6x its arithmetic bound; bench/NOTES.md). That fully unrolled form is
+// what NVIDIA builds (FULL_UNROLL); elsewhere it made clang for amdgcn take ~20 s
+// per build, so other devices pick the element with a select chain over a
+// k loop that stays a loop.
+#ifdef FULL_UNROLL
+HELPER void close_tile(value_t c[TM][TN], __local value_t rowbuf[2][BLOCK],
+                       __local value_t colbuf[2][BLOCK]) {
+  const int lx = get_local_id(0), ly = get_local_id(1);
+#pragma unroll
+  for (int g = 0; g < TN / 4; ++g)
+    for (int t0 = 0; t0 < NTX; t0 += TM / 4)
+#pragma unroll
+      for (int t2 = 0; t2 < TM / 4; ++t2)
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+          const int k = g * 4 * NTX + (t0 + t2) * 4 + r, p = r & 1;
+          if (ly == k / TM) {
+#pragma unroll
+            for (int n = 0; n < TN; ++n) rowbuf[p][COLN(n)] = NORM(c[t2 * 4 + r][n]);
+          }
+          if (lx == t0 + t2) {
+#pragma unroll
+            for (int m = 0; m < TM; ++m) colbuf[p][ROW0 + m] = NORM(c[m][g * 4 + r]);
+          }
+          barrier(CLK_LOCAL_MEM_FENCE);
+          value_t a[TM], b[TN];
+#pragma unroll
+          for (int m = 0; m < TM; ++m) a[m] = colbuf[p][ROW0 + m];
+#pragma unroll
+          for (int n = 0; n < TN; ++n) b[n] = rowbuf[p][COLN(n)];
+          relax_one(c, a, b);
+        }
+}
+
+#else
+HELPER void close_tile(value_t c[TM][TN], __local value_t rowbuf[2][BLOCK],
+                       __local value_t colbuf[2][BLOCK]) {
   for (int k = 0; k < BLOCK; ++k) {
     const int p = k & 1;
-    publish_row(c, rowbuf[p], k);
-    publish_col(c, colbuf[p], k);
+    if (get_local_id(1) == k / TM) {  // row k: element mm of this work-item's rows
+      const int mm = k % TM;
+#pragma unroll
+      for (int n = 0; n < TN; ++n) {
+        value_t v = c[0][n];
+#pragma unroll
+        for (int m = 1; m < TM; ++m) v = m == mm ? c[m][n] : v;
+        rowbuf[p][COLN(n)] = NORM(v);
+      }
+    }
+    if (get_local_id(0) == (k % (4 * NTX)) / 4) {  // column k: inverse of COLN
+      const int nn = (k / (4 * NTX)) * 4 + k % 4;
+#pragma unroll
+      for (int m = 0; m < TM; ++m) {
+        value_t v = c[m][0];
+#pragma unroll
+        for (int n = 1; n < TN; ++n) v = n == nn ? c[m][n] : v;
+        colbuf[p][ROW0 + m] = NORM(v);
+      }
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
     value_t a[TM], b[TN];
 #pragma unroll
@@ -209,6 +260,18 @@ __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase1
     for (int n = 0; n < TN; ++n) b[n] = rowbuf[p][COLN(n)];
     relax_one(c, a, b);
   }
+}
+#endif
+
+// Phase 1 of round 0: closes the pivot tile (kb, kb). Later rounds' pivots are
+// closed inside the previous round's phase 3 (below).
+__kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase1(
+    const int ld, const int kb, __global value_t* d) {
+  __local value_t rowbuf[2][BLOCK], colbuf[2][BLOCK];
+  __global value_t* t = d + (size_t)kb * BLOCK * ld + kb * BLOCK;
+  value_t c[TM][TN];
+  load_acc(c, t, ld);
+  close_tile(c, rowbuf, colbuf);
   store_acc(c, t, ld);
 }
 
@@ -232,41 +295,40 @@ __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase2
                                : d + (size_t)kb * BLOCK * ld + idx * BLOCK;
   value_t c[TM][TN];
   fill_acc(c, INF);
-  for (int k0 = 0; k0 < BLOCK; k0 += KC) {
-    stage_cols(As, is_col ? t : p, ld, k0);
-    stage_rows(Bs, is_col ? p : t, ld, k0);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    relax_chunk(c, As, Bs);
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
+  panel_product(c, As, Bs, is_col ? t : p, is_col ? p : t, ld, BLOCK, BLOCK);
   merge_acc(c, t, ld);
   store_acc(c, t, ld);
 }
 
 // Phase 3: every tile (i, j) off the pivot row and column: a (min,+) product of
 // the final pivot-column panel and pivot-row panel into the tile, D x D groups.
+// The grid is rotated so that group (0, 0), dispatched first, updates the next
+// round's pivot tile (kb + 1, kb + 1) and then closes it in registers: that is
+// the next round's phase 1, which needs nothing but this tile, so it runs while
+// the other groups still work instead of as a one-group launch of its own.
+// n: the real vertices.
 __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase3(
-    const int ld, const int kb, __global value_t* d) {
-  const int bj = get_group_id(0), bi = get_group_id(1);
+    const int ld, const int kb, __global value_t* d, const int n) {
+  const int tiles = ld / BLOCK;
+  const int bj = (get_group_id(0) + kb + 1) % tiles, bi = (get_group_id(1) + kb + 1) % tiles;
   if (bi == kb || bj == kb) return;  // whole work-group leaves: no barrier is split
   __local value_t As[KC][BLOCK + APAD];
   __local value_t Bs[KC][BLOCK];
+  __local value_t rowbuf[2][BLOCK], colbuf[2][BLOCK];
   __global value_t* t = d + (size_t)bi * BLOCK * ld + bj * BLOCK;
   __global const value_t* a = d + (size_t)bi * BLOCK * ld + kb * BLOCK;  // pivot columns
   __global const value_t* b = d + (size_t)kb * BLOCK * ld + bj * BLOCK;  // pivot rows
   value_t c[TM][TN];
   fill_acc(c, INF);
-  for (int k0 = 0; k0 < BLOCK; k0 += KC) {
-    stage_cols(As, a, ld, k0);
-    stage_rows(Bs, b, ld, k0);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    relax_chunk(c, As, Bs);
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
+  panel_product(c, As, Bs, a, b, ld, BLOCK, n - bi * BLOCK);
   merge_acc(c, t, ld);
+  if (bi == kb + 1 && bj == kb + 1) close_tile(c, rowbuf, colbuf);  // uniform per group
   store_acc(c, t, ld);
 }
 
+#endif  // TILED_PRODUCT
+
+#ifndef TILED_FW
 // One repeated-squaring step out = in (x) in over the padded ld x ld matrix.
 // The diagonal is 0, so the k = i term is in(i, j) itself: out = min over k
 // without a separate merge; changed[slot] is set when any element improves
@@ -281,13 +343,7 @@ __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void minplus_tiled_p
   __global const value_t* b = in + bj * BLOCK;               // column panel
   value_t c[TM][TN];
   fill_acc(c, INF);
-  for (int k0 = 0; k0 < ld; k0 += KC) {
-    stage_cols(As, a, ld, k0);
-    stage_rows(Bs, b, ld, k0);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    relax_chunk(c, As, Bs);
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
+  panel_product(c, As, Bs, a, b, ld, ld, BLOCK);
   // Compare with the input tile (re-read: keeping a copy would double the
   // registers); one plain store of 1 is enough, no atomics needed.
   value_t old[TM][TN];
@@ -300,3 +356,4 @@ __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void minplus_tiled_p
   if (any) changed[slot] = 1;
   store_acc(c, out + (size_t)bi * BLOCK * ld + bj * BLOCK, ld);
 }
+#endif  // TILED_FW

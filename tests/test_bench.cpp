@@ -6,11 +6,14 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "cpu/cpu_solvers.hpp"
 #include "graph/graph.hpp"
 #include "report/bench_report.hpp"
 #include "report/plot.hpp"
 #include "tuning/bench_plan.hpp"
 #include "tuning/measure.hpp"
+#include "tuning/run_config.hpp"
+#include "solvers/verify.hpp"
 #include "util/errors.hpp"
 
 using namespace ocl_sp;
@@ -103,6 +106,33 @@ class ThrowingSolver final : public Solver<int32_t> {
     SolverInfo i;
     i.algo = "fw";
     i.backend = "opencl";
+    return i;
+  }();
+};
+
+// A correct squaring "device" solver (serial FW inside) that reports `seconds`
+// per solve, so the time-limit logic can be driven without a slow device.
+class ScriptedSolver final : public Solver<int32_t> {
+ public:
+  explicit ScriptedSolver(double seconds) : seconds_(seconds) {}
+  const SolverInfo& info() const override { return info_; }
+  RunStats solve(DistMatrix<int32_t>& d, PathMatrix*) override {
+    fw_serial(d, nullptr);
+    ++solves;
+    RunStats s;
+    s.total = seconds_;
+    return s;
+  }
+  int solves = 0;
+
+ private:
+  double seconds_;
+  SolverInfo info_ = [] {
+    SolverInfo i;
+    i.algo = "squaring";
+    i.backend = "opencl";
+    i.params = {{"WG", 8}};
+    i.params_source = "command line";
     return i;
   }();
 };
@@ -234,6 +264,121 @@ TEST_SUITE("bench") {
     m = measure(broken, input, "n=37", ref, mo);
     CHECK(m.status == "failed");
     CHECK(m.reason == "device lost");
+  }
+
+  TEST_CASE("sweep time limit: a configuration over it is a skipped row with its estimate, never the best") {
+    // Two configurations of one algorithm on one device, as sweep runs them:
+    // each with its own rate key, the same input, n = 100 and a 10 ms limit for
+    // warm-up + 1 rep. The default OpenCL CPU rate (1e9 relax/s) estimates 14 ms,
+    // so each is probed at n = 64 first: the slow one (1 s per solve) is then
+    // estimated far over the limit and skipped, the fast one (0.1 ms) runs.
+    const BenchColumn col = column("pocl", Backend::opencl, "cpu");
+    const auto input = random_input(100, 100);
+    ReferenceCache<int32_t> ref;
+    RateBook rates;
+    RunOptions ro;
+    ro.warmup = 1;
+    ro.reps = 1;
+    ro.time_limit = 0.01;
+    ro.quiet = true;
+    const Stopwatch wall;
+    ScriptedSolver slow(1.0), fast(1e-4);
+    std::vector<ResultRow> rows;
+    for (ScriptedSolver* s : {&slow, &fast}) {
+      ResultRow r = row("pocl", "squaring", 100, 0, "ok");
+      r.total = r.min = r.max = 0;
+      r.reps = 0;
+      ConfigJob<int32_t> job;
+      job.column = &col;
+      job.algo = Algo::squaring;
+      job.n = 100;
+      job.rate_key = s == &slow ? "pocl WG=4" : "pocl WG=8";
+      job.solver = [s](ResultRow&) -> Solver<int32_t>* { return s; };
+      job.input = [&]() -> const DistMatrix<int32_t>& { return input; };
+      job.input_key = "n=100";
+      job.what = "test";
+      run_configuration(r, job, rates, ref, ro, wall);
+      rows.push_back(r);
+    }
+    const ResultRow& skipped = rows[0];
+    CHECK(skipped.status == "skipped");
+    CHECK(skipped.estimate > ro.time_limit);
+    CHECK(skipped.estimate == doctest::Approx(2 * 7e6 / (64.0 * 64 * 64)));  // 2 solves at the probe's rate
+    CHECK(skipped.estimate_basis.find("measured") == 0);
+    CHECK(skipped.estimate_basis.find("(probe)") != std::string::npos);
+    CHECK(skipped.reason.find("exceeds --time-limit 0.01 s") != std::string::npos);
+    CHECK(skipped.reason.find("for 2 solves") != std::string::npos);
+    CHECK(skipped.times.empty());
+    // The probe only (one solve: a probe solve of 1 s or more counts alone), never
+    // verified or timed at n = 100.
+    CHECK(slow.solves == 1);
+    // The fast configuration is not judged by the slow one's rate.
+    const ResultRow& ran = rows[1];
+    CHECK(ran.status == "ok");
+    CHECK(ran.verify == "ok");
+    CHECK(ran.estimate < ro.time_limit);
+    CHECK(ran.total == doctest::Approx(1e-4));
+    CHECK(ran.params == Tunables{{"WG", 8}});
+    CHECK(fast.solves == 2 + 2);  // probe (two short solves), then warm-up + rep
+    // The skipped row's total (0) is below the ok one's, yet it is never the best.
+    REQUIRE(fastest_ok_row(rows).has_value());
+    CHECK(*fastest_ok_row(rows) == 1);
+    CHECK_FALSE(fastest_ok_row({rows[0]}).has_value());  // only skipped: nothing to store
+  }
+
+  TEST_CASE("run_configuration: no probe possible (n <= 64): skipped on the default estimate") {
+    const BenchColumn col = column("pocl", Backend::opencl, "cpu");
+    ReferenceCache<int32_t> ref;
+    RateBook rates;
+    RunOptions ro;
+    ro.time_limit = 1e-9;
+    ro.quiet = true;
+    ScriptedSolver s(1.0);
+    bool input_made = false;
+    const auto input = random_input(40, 40);
+    ResultRow r;
+    ConfigJob<int32_t> job;
+    job.column = &col;
+    job.algo = Algo::fw;
+    job.n = 40;
+    job.rate_key = "pocl";
+    job.solver = [&](ResultRow&) -> Solver<int32_t>* { return &s; };
+    job.input = [&]() -> const DistMatrix<int32_t>& {
+      input_made = true;
+      return input;
+    };
+    run_configuration(r, job, rates, ref, ro, Stopwatch());
+    CHECK(r.status == "skipped");
+    CHECK(r.estimate_basis.find("default") == 0);
+    CHECK(r.estimate == doctest::Approx(4 * 40.0 * 40 * 40 / 1e9));  // 1 warm-up + 3 reps
+    CHECK(s.solves == 0);
+    CHECK_FALSE(input_made);
+    // A solver that cannot be built: its verdict, not the estimate.
+    ResultRow r2;
+    job.solver = [](ResultRow& row) -> Solver<int32_t>* {
+      row.status = "skipped";
+      row.reason = "WG must be one of 4, 8, 16, 32";
+      return nullptr;
+    };
+    run_configuration(r2, job, rates, ref, ro, Stopwatch());
+    CHECK(r2.status == "skipped");
+    CHECK(r2.reason == "WG must be one of 4, 8, 16, 32");
+  }
+
+  TEST_CASE("reference rule: serial fw up to n = 3000, openmp fw beyond, one rule for all") {
+    CHECK(reference_method(3000) == "serial fw");
+    CHECK(reference_method(3001) == "openmp fw");
+    CHECK(reference_method(5000, true) == "serial fw");
+    auto d = random_input(20, 20);
+    auto want = d;
+    fw_serial(want, nullptr);
+    CHECK(solve_reference(d) == "serial fw");
+    CHECK(compare_matrices(want, d).ok);
+    ReferenceCache<int32_t> cache;
+    cache.get("x", random_input(20, 20));
+    CHECK(cache.method() == reference_method(20));
+    CHECK(duration(12.34) == "12.3 s");
+    CHECK(duration(245) == "4m05s");
   }
 
   TEST_CASE("Table 2: one row per n, one column per device x algorithm") {

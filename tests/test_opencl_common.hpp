@@ -1,5 +1,6 @@
-// Helpers of the OpenCL test suites (test_opencl_*.cpp): environment guards and
-// the process-wide temporary program cache, so tests never touch ~/.cache.
+// Helpers of the OpenCL test suites (test_opencl_*.cpp, test_paths.cpp):
+// environment guards, the process-wide temporary program cache, so tests never
+// touch ~/.cache, and the SolverSpec of a solver on the test device.
 #pragma once
 #include <stdlib.h>
 
@@ -7,6 +8,9 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
+
+#include "solvers/solver.hpp"
 
 namespace ocl_sp_test {
 
@@ -69,4 +73,20 @@ inline std::string test_device() {
   return d && *d ? d : "pocl";
 }
 
+// An OpenCL solver of algorithm `a` on the test device with tunables `t` (none:
+// the built-in defaults), tuned values off, built with the temporary program cache.
+inline ocl_sp::SolverSpec spec(ocl_sp::Algo a, ocl_sp::Tunables t = {}) {
+  use_temp_program_cache();
+  ocl_sp::SolverSpec s;
+  s.algo = a;
+  s.backend = ocl_sp::Backend::opencl;
+  s.device = test_device();
+  s.params = std::move(t);
+  s.use_tuned = false;
+  return s;
+}
+
 }  // namespace ocl_sp_test
+
+// The suites call it unqualified, as spec(Algo::fw, {{"BLOCK", 32}}).
+using ocl_sp_test::spec;

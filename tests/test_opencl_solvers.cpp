@@ -100,17 +100,6 @@ void check_against_reference(Solver<T>& s, double rel = 0, bool fraction = false
   }
 }
 
-SolverSpec spec(Algo a, Tunables t = {}) {
-  ocl_sp_test::use_temp_program_cache();
-  SolverSpec s;
-  s.algo = a;
-  s.backend = Backend::opencl;
-  s.device = ocl_sp_test::test_device();
-  s.params = std::move(t);
-  s.use_tuned = false;
-  return s;
-}
-
 template <typename T>
 void check_negative_cycles(Algo a, Tunables t = {}) {
   INFO("algo " << to_string(a) << " " << to_string(t) << ", type " << ValueTraits<T>::name());
@@ -205,6 +194,18 @@ TEST_SUITE("opencl_solvers") {
       }
   }
 
+  // NVIDIA builds the tiled kernels with FULL_UNROLL, which also selects phase 1's
+  // statically indexed form (kernels/minplus_tiled.cl): checked here on any device.
+  TEST_CASE("tiled fw built as on NVIDIA (FULL_UNROLL): bit-exact vs fw_serial") {
+    const ocl_sp_test::EnvGuard env("OCL_SP_EXTRA_BUILD_OPTIONS", std::string("-DFULL_UNROLL"));
+    for (const auto& t : {kTiledShapes.front(), kTiledShapes[2]}) {
+      INFO(to_string(t));
+      auto s = make_opencl_solver<int32_t>(spec(Algo::fw, t));
+      check_against_reference(*s);
+    }
+    check_negative_cycles<int32_t>(Algo::fw, kTiledShapes.front());
+  }
+
   TEST_CASE("tiled fw and squaring, float32: integral exact, fractional within 1e-5") {
     for (Algo a : {Algo::fw, Algo::squaring})
       for (const auto& t : {kTiledShapes.front(), kTiledShapes.back()}) {
@@ -213,6 +214,84 @@ TEST_SUITE("opencl_solvers") {
         check_against_reference(*s);
         check_against_reference(*s, 1e-5, true);
       }
+  }
+
+  // TILED=2 BLOCK=128 stages a 64 KiB row operand: a device with less __local
+  // memory (NVIDIA: 48 KiB) must refuse it with a usage error (asserted here);
+  // otherwise the solver. The other BLOCKs fit every device.
+  template <typename T>
+  std::unique_ptr<Solver<T>> cpu_shaped(int block) {
+    const SolverSpec sp = spec(Algo::fw, {{"TILED", 2}, {"BLOCK", block}});
+    const auto local = detail::OpenClCore(sp, ValueTraits<T>::type).device().local_mem;
+    if (block == 128 && local < 65536ull) {
+      CHECK_THROWS_AS(make_opencl_solver<T>(sp), UsageError);
+      return nullptr;
+    }
+    return make_opencl_solver<T>(sp);
+  }
+
+  // The CPU-shaped family (kernels/fw_cpu.cl): every BLOCK; 128 reads the column
+  // operand in place instead of staging it (STAGE_A). kSizes covers n = 1, sizes
+  // that are no multiple of BLOCK, one tile and many; the graphs have negative
+  // edges and unreachable parts.
+  TEST_CASE("CPU-shaped fw (TILED=2), int32: every BLOCK bit-exact vs fw_serial") {
+    for (int block : {32, 64, 128}) {
+      const Tunables t{{"TILED", 2}, {"BLOCK", block}};
+      auto s = cpu_shaped<int32_t>(block);
+      if (!s) continue;  // refused as asserted by cpu_shaped
+      CHECK(s->info().params == t);  // no WPT / TM / TN / KC of the other families
+      check_against_reference(*s);
+    }
+  }
+
+  TEST_CASE("CPU-shaped fw (TILED=2), float32: integral exact, fractional within 1e-5") {
+    for (int block : {32, 64, 128}) {
+      auto s = cpu_shaped<float>(block);
+      if (!s) continue;  // refused as asserted by cpu_shaped
+      check_against_reference(*s);
+      check_against_reference(*s, 1e-5, true);
+    }
+  }
+
+  TEST_CASE("CPU-shaped fw (TILED=2): defaults, family selection and refusals") {
+    // CPU devices default to it (BLOCK 128), GPUs keep the register-tiled family.
+    auto d = make_opencl_solver<int32_t>(spec(Algo::fw));
+    const bool gpu = detail::OpenClCore(spec(Algo::fw), ValueType::int32).is_gpu();
+    CHECK(d->info().params.at("TILED") == (gpu ? 1 : 2));
+    if (!gpu) {
+      CHECK(d->info().params == Tunables{{"TILED", 2}, {"BLOCK", 128}});
+      // A tunable of another family selects that family, with its own defaults.
+      CHECK(make_opencl_solver<int32_t>(spec(Algo::fw, {{"WPT", 2}}))->info().params ==
+            Tunables{{"TILED", 0}, {"BLOCK", 32}, {"WPT", 2}});
+      CHECK(make_opencl_solver<int32_t>(spec(Algo::fw, {{"TILED", 1}}))->info().params.at(
+                "BLOCK") == 64);
+      // A BLOCK only the seeds' kernels take selects them; one TILED=2 takes keeps it.
+      CHECK(make_opencl_solver<int32_t>(spec(Algo::fw, {{"BLOCK", 16}}))->info().params.at(
+                "TILED") == 0);
+      CHECK(make_opencl_solver<int32_t>(spec(Algo::fw, {{"BLOCK", 64}}))->info().params ==
+            Tunables{{"TILED", 2}, {"BLOCK", 64}});
+    }
+    CHECK(make_opencl_solver<int32_t>(spec(Algo::fw, {{"TILED", 0}}))->info().params.count(
+              "WPT") == 1);
+    // Refusals name the family and what it takes.
+    auto refused = [](Algo a, const Tunables& t, const std::string& part) {
+      INFO(to_string(a) << " " << to_string(t));
+      try {
+        make_opencl_solver<int32_t>(spec(a, t));
+        FAIL("no UsageError");
+      } catch (const UsageError& e) {
+        const std::string m = e.what();
+        INFO(m);
+        CHECK(m.find(part) != std::string::npos);
+      }
+    };
+    refused(Algo::fw, {{"TILED", 2}, {"BLOCK", 16}}, "BLOCK 32, 64 or 128");
+    refused(Algo::fw, {{"TILED", 2}, {"BLOCK", 8}}, "TILED=2");
+    refused(Algo::fw, {{"TILED", 2}, {"WPT", 2}}, "WPT belongs to the seeds' kernels");
+    refused(Algo::fw, {{"TILED", 2}, {"KC", 16}}, "not to the CPU-shaped ones (TILED=2)");
+    refused(Algo::fw, {{"TILED", 3}}, "0, 1, 2");
+    refused(Algo::squaring, {{"TILED", 2}}, "must be one of 0, 1");
+    refused(Algo::fw_naive, {{"TILED", 2}}, "TILED does not apply");
   }
 
   TEST_CASE("fw-naive int32 and float32 (default WG)") {
@@ -231,6 +310,11 @@ TEST_SUITE("opencl_solvers") {
     for (Algo a : {Algo::fw, Algo::squaring}) {
       check_negative_cycles<int32_t>(a, {{"TILED", 1}, {"BLOCK", 32}});
       check_negative_cycles<float>(a, {{"TILED", 1}, {"BLOCK", 32}});
+    }
+    for (int block : {32, 128}) {  // CPU-shaped fw, column operand staged and in place
+      if (!cpu_shaped<int32_t>(block)) continue;  // refused as asserted by cpu_shaped
+      check_negative_cycles<int32_t>(Algo::fw, {{"TILED", 2}, {"BLOCK", block}});
+      check_negative_cycles<float>(Algo::fw, {{"TILED", 2}, {"BLOCK", block}});
     }
   }
 

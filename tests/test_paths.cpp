@@ -158,17 +158,6 @@ SolverSpec cpu_spec(Algo a, Backend b) {
   return s;
 }
 
-SolverSpec cl_spec(Algo a, Tunables t = {}) {
-  ocl_sp_test::use_temp_program_cache();
-  SolverSpec s;
-  s.algo = a;
-  s.backend = Backend::opencl;
-  s.device = ocl_sp_test::test_device();
-  s.params = std::move(t);
-  s.use_tuned = false;
-  return s;
-}
-
 // Every vertex of a 4-clique joined by zero-weight edges in both directions, plus
 // a tail 3 -> 4 -> 5 of zero weight and a shortcut 0 -> 5 of weight 0: every
 // order of relaxations finds ties everywhere. With "replace on equal distance"
@@ -366,12 +355,12 @@ TEST_SUITE("paths") {
       ocl_sp_test::EnvGuard no_packed("OCL_SP_NO_PACKED_PATHS",
                                       c.general ? std::optional<std::string>("1") : std::nullopt);
       if (c.type == ValueType::int32) {
-        auto s = make_opencl_solver<int32_t>(cl_spec(c.algo, c.t));
+        auto s = make_opencl_solver<int32_t>(spec(c.algo, c.t));
         check_solver(*s, label, salt++);
         check_hand_made(*s, label);
       } else {
         // float32 with integral weights: sums are exact, so hops match too.
-        auto s = make_opencl_solver<float>(cl_spec(c.algo, c.t));
+        auto s = make_opencl_solver<float>(spec(c.algo, c.t));
         check_solver(*s, label, salt++);
         check_hand_made(*s, label);
       }
@@ -382,9 +371,9 @@ TEST_SUITE("paths") {
     // fw with paths runs kernels/fw_paths_packed.cl for int32 and integral float32
     // graphs without negative weights, kernels/paths.cl otherwise, and reruns the
     // latter when a shortest distance outgrows the packed keys' exact range.
-    auto si = make_opencl_solver<int32_t>(cl_spec(Algo::fw));
+    auto si = make_opencl_solver<int32_t>(spec(Algo::fw));
     // (float32 with the tiles of the case above: its programs come from the cache)
-    auto sf = make_opencl_solver<float>(cl_spec(Algo::fw, {{"BLOCK", 16}, {"WPT", 4}}));
+    auto sf = make_opencl_solver<float>(spec(Algo::fw, {{"BLOCK", 16}, {"WPT", 4}}));
     const uint64_t seed = base_seed() + 77;
     INFO("seed " << seed);
     auto run = [&](auto& solver, const auto& g) {
@@ -465,14 +454,14 @@ TEST_SUITE("paths") {
     // The OpenCL configurations of the test case above (their programs are cached).
     // (the OpenCL solvers say when they repaired: this graph must need it)
     CHECK(
-        run(*make_opencl_solver<float>(cl_spec(Algo::fw, {{"BLOCK", 16}, {"WPT", 4}})), "opencl fw")
+        run(*make_opencl_solver<float>(spec(Algo::fw, {{"BLOCK", 16}, {"WPT", 4}})), "opencl fw")
             .find("float rounding") != std::string::npos);
-    run(*make_opencl_solver<float>(cl_spec(Algo::squaring)), "opencl squaring");
-    run(*make_opencl_solver<float>(cl_spec(Algo::fw_naive)), "opencl fw-naive");
+    run(*make_opencl_solver<float>(spec(Algo::squaring)), "opencl squaring");
+    run(*make_opencl_solver<float>(spec(Algo::fw_naive)), "opencl fw-naive");
   }
 
   TEST_CASE("OpenCL: the path program is built lazily and distance-only solves are unchanged") {
-    auto s = make_opencl_solver<int32_t>(cl_spec(Algo::fw));
+    auto s = make_opencl_solver<int32_t>(spec(Algo::fw));
     const DistMatrix<int32_t> g = random_graph<int32_t>(65, Kind::negative, base_seed() + 5);
     DistMatrix<int32_t> d0 = g;
     const RunStats plain = s->solve(d0, nullptr);

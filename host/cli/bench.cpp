@@ -24,6 +24,7 @@
 #include "solvers/solver.hpp"
 #include "tuning/bench_plan.hpp"
 #include "tuning/measure.hpp"
+#include "tuning/run_config.hpp"
 #include "tuning/tuning_store.hpp"
 #include "util/atomic_file.hpp"
 #include "util/errors.hpp"
@@ -131,15 +132,6 @@ std::vector<Algo> parse_algos(const std::vector<std::string>& names) {
   return out;
 }
 
-std::string duration(double s) {
-  char buf[32];
-  if (s < 120)
-    std::snprintf(buf, sizeof buf, "%.1f s", s);
-  else
-    std::snprintf(buf, sizeof buf, "%dm%02ds", static_cast<int>(s) / 60, static_cast<int>(s) % 60);
-  return buf;
-}
-
 ResultRow base_row(const BenchColumn& c, Algo a, const std::string& type, int64_t n) {
   ResultRow r;
   r.column = c.label;
@@ -151,31 +143,6 @@ ResultRow base_row(const BenchColumn& c, Algo a, const std::string& type, int64_
   r.type = type;
   r.n = n;
   return r;
-}
-
-void fill_from_measurement(ResultRow& r, const SolverInfo& info, const Measurement& m, int reps) {
-  r.params = info.params;
-  r.params_source = info.params_source;
-  r.program_cache = info.cache;
-  r.t_o = info.t_o;
-  if (!info.vendor.empty()) r.vendor = info.vendor;
-  if (!info.driver.empty()) r.driver = info.driver;
-  r.status = m.status;
-  r.reason = m.reason;
-  r.verify = m.verify;
-  r.verify_detail = m.verify_detail;
-  if (m.status != "ok") return;
-  r.t_h = m.median_t_h;
-  r.t_k = m.median_t_k;
-  r.total = m.median_total;
-  r.min = m.min_total;
-  r.max = m.max_total;
-  r.reps = reps;
-  for (const auto& s : m.runs) r.times.push_back(s.total);
-  r.relaxations = m.relaxations;
-  r.relaxations_per_s = m.relax_per_second();
-  r.products = m.products;
-  r.paths_bytes = m.paths_bytes;
 }
 
 void write_bench_json(const std::string& path, const BenchOptions& o,
@@ -288,7 +255,12 @@ int run_typed(const BenchOptions& o) {
   std::vector<ResultRow> rows;
   const size_t total = sizes.size() * cols.size() * algos.size();
   const int width = static_cast<int>(std::to_string(total).size());
-  const int runs = o.warmup + o.reps;
+  RunOptions ro;
+  ro.warmup = o.warmup;
+  ro.reps = o.reps;
+  ro.paths = o.paths;
+  ro.time_limit = o.time_limit;
+  ro.quiet = o.quiet;
   size_t index = 0;
 
   std::cout << "ocl_sp bench: " << cols.size() << " device column(s) x " << algos.size()
@@ -321,106 +293,62 @@ int run_typed(const BenchOptions& o) {
           continue;
         }
         Slot& slot = slots[col.label + "/" + to_string(algo)];
-        auto build = [&]() {  // once per device x algorithm, on first need
-          if (slot.tried) return;
-          slot.tried = true;
-          SolverSpec spec;
-          spec.algo = algo;
-          spec.backend = col.backend;
-          spec.device = col.spec;
-          spec.use_tuned = !o.no_tuned;
-          if (col.backend == Backend::opencl) {
-            if (o.wg && algo != Algo::fw) spec.params["WG"] = *o.wg;
-            if (o.block && algo == Algo::fw) spec.params["BLOCK"] = *o.block;
-          }
-          try {
-            slot.solver = make_solver<T>(spec);
-          } catch (const UsageError& e) {
-            // An impossible combination (fw-naive on openmp) or a parameter given
-            // here that the device cannot take: skipped. An OpenCL solver that
-            // refuses its own default or tuned parameters is broken: failed.
-            const bool own_choice = col.backend == Backend::opencl && spec.params.empty();
-            slot.status = own_choice ? "failed" : "skipped";
-            slot.reason = e.what();
-          } catch (const std::bad_alloc&) {
-            throw;
-          } catch (const std::exception& e) {
-            slot.status = "failed";
-            slot.reason = describe_exception(e);
-          }
-        };
-        Estimate est = rates.estimate(col, algo, n, runs);
-        if (est.total > o.time_limit && !rates.has(col.label, algo)) {
-          // Only the default rate speaks against it: learn the real one from a
-          // probe solve at a smaller n before deciding.
-          build();
-          if (!slot.solver) {  // the solver's own verdict says more than the estimate
-            row.status = slot.status;
-            row.reason = slot.reason;
-            finish();
-            continue;
-          }
-          const int64_t np = probe_size(col, algo, n, o.time_limit / 8);
-          if (np < n) {
+        ConfigJob<T> job;
+        job.column = &col;
+        job.algo = algo;
+        job.n = n;
+        job.rate_key = col.label;
+        // The solver: built once per device x algorithm, on first need.
+        job.solver = [&](ResultRow& r) -> Solver<T>* {
+          if (!slot.tried) {
+            slot.tried = true;
+            SolverSpec spec;
+            spec.algo = algo;
+            spec.backend = col.backend;
+            spec.device = col.spec;
+            spec.use_tuned = !o.no_tuned;
+            if (col.backend == Backend::opencl) {
+              if (o.wg && algo != Algo::fw) spec.params["WG"] = *o.wg;
+              if (o.block && algo == Algo::fw) spec.params["BLOCK"] = *o.block;
+            }
             try {
-              const RunStats ps = probe_solve(*slot.solver, np, o.paths);
-              rates.record(col.label, algo, np, ps.relaxations, ps.total);
-              est = rates.estimate(col, algo, n, runs);
-              est.basis += " (probe)";
+              slot.solver = make_solver<T>(spec);
+            } catch (const UsageError& e) {
+              // An impossible combination (fw-naive on openmp) or a parameter given
+              // here that the device cannot take: skipped. An OpenCL solver that
+              // refuses its own default or tuned parameters is broken: failed.
+              const bool own_choice = col.backend == Backend::opencl && spec.params.empty();
+              slot.status = own_choice ? "failed" : "skipped";
+              slot.reason = e.what();
             } catch (const std::bad_alloc&) {
               throw;
             } catch (const std::exception& e) {
-              row.status = "failed";
-              row.reason =
-                  "probe solve at n = " + std::to_string(np) + " failed: " + describe_exception(e);
-              finish();
-              continue;
+              slot.status = "failed";
+              slot.reason = describe_exception(e);
             }
           }
-        }
-        row.estimate = est.total;
-        row.estimate_basis = est.basis;
-        if (est.total > o.time_limit) {
-          row.status = "skipped";
-          row.reason = "estimated " + duration(est.total) + " for " + std::to_string(runs) +
-                       " solves (" + est.basis + ") exceeds --time-limit " +
-                       format_number(o.time_limit) + " s";
-          finish();
-          continue;
-        }
-        build();
-        if (!slot.solver) {
-          row.status = slot.status;
-          row.reason = slot.reason;
-          finish();
-          continue;
-        }
-        // Progress for long runs only: a configuration expected to take a while,
-        // or any once the bench has been going for some time.
-        if (!o.quiet && (est.total >= 2 || wall.seconds() >= 10))
-          std::cerr << "progress: configuration " << index << " of " << total << " (n = " << n
-                    << ", " << col.label << " " << to_string(algo) << "), estimate ~"
-                    << duration(est.total) << ", elapsed " << duration(wall.seconds()) << "\n";
-        if (!input) {
-          GeneratorParams p;
-          p.n = n;
-          p.seed = seed;
-          p.density = default_density(n);
-          Graph g = generate_random(p);
-          if constexpr (std::is_integral_v<T>) check_int32_range(g);
-          input = to_matrix<T>(g);
-        }
-        const bool had_reference = reference.has(input_key);
-        MeasureOptions mo;
-        mo.warmup = o.warmup;
-        mo.reps = o.reps;
-        mo.paths = o.paths;
-        const Measurement m = measure(*slot.solver, *input, input_key, reference, mo);
-        if (!had_reference && reference.has(input_key) && !o.quiet && reference.seconds() >= 1)
-          std::cerr << "note: CPU reference for n = " << n << " (" << reference.method()
-                    << ") took " << duration(reference.seconds()) << "\n";
-        fill_from_measurement(row, slot.solver->info(), m, o.reps);
-        if (row.status == "ok") rates.record(col.label, algo, n, m.relaxations, m.median_total);
+          if (!slot.solver) {
+            r.status = slot.status;
+            r.reason = slot.reason;
+          }
+          return slot.solver.get();
+        };
+        job.input = [&]() -> const DistMatrix<T>& {
+          if (!input) {
+            GeneratorParams p;
+            p.n = n;
+            p.seed = seed;
+            p.density = default_density(n);
+            Graph g = generate_random(p);
+            if constexpr (std::is_integral_v<T>) check_int32_range(g);
+            input = to_matrix<T>(g);
+          }
+          return *input;
+        };
+        job.input_key = input_key;
+        job.what = "configuration " + std::to_string(index) + " of " + std::to_string(total) +
+                   " (n = " + std::to_string(n) + ", " + col.label + " " + to_string(algo) + ")";
+        run_configuration(row, job, rates, reference, ro, wall);
         finish();
       }
     }

@@ -19,6 +19,7 @@
 #include "solvers/solver.hpp"
 #include "tuning/bench_plan.hpp"
 #include "tuning/measure.hpp"
+#include "tuning/run_config.hpp"
 #include "tuning/tuning_space.hpp"
 #include "tuning/tuning_store.hpp"
 #include "util/atomic_file.hpp"
@@ -34,7 +35,7 @@ namespace {
 struct SweepOptions {
   std::optional<int64_t> n;  // default: 5000 on GPUs / accelerators, 1000 on CPU devices
   std::vector<std::string> algos{"squaring", "fw"};
-  std::vector<std::string> families{"paper", "tiled"};  // kernel families to sweep
+  std::vector<std::string> families{"paper", "tiled", "cpu"};  // kernel families to sweep
   std::string device, type = "int32";
   int reps = 3, warmup = 1;
   std::optional<uint64_t> seed;
@@ -59,8 +60,7 @@ std::vector<TuningSpace> build_spaces(const SweepOptions& o) {
     if (std::none_of(spaces.begin(), spaces.end(),
                      [&](const TuningSpace& s) { return s.algo == algo; }))
       for (auto& sp : tuning_spaces(algo)) {
-        const std::string family = sp.find("TILED") ? "tiled" : "paper";
-        if (std::find(o.families.begin(), o.families.end(), family) != o.families.end())
+        if (std::find(o.families.begin(), o.families.end(), sp.family) != o.families.end())
           spaces.push_back(std::move(sp));
       }
   }
@@ -122,6 +122,7 @@ void write_sweep_json(const std::string& path, const SweepOptions& o, const Devi
     j.field("n", static_cast<long long>(n)).field("type", lower(o.type));
     j.field("reps", o.reps).field("warmup", o.warmup);
     j.field("seed", static_cast<long long>(o.seed ? *o.seed : static_cast<uint64_t>(n)));
+    j.field("time_limit_s", o.time_limit);
     j.end_object();
     j.key("results").begin_array();
     for (const auto& r : rows) write_json_row(j, r);
@@ -176,7 +177,9 @@ int run_typed(const SweepOptions& o) {
             << ", driver " << dev.driver_version << ")\n"
             << "  n = " << n << ", " << type << ", median of " << o.reps << " after " << o.warmup
             << " warm-up; max work-group " << dev.max_work_group << ", local memory "
-            << dev.local_mem / 1024 << " KiB\n";
+            << dev.local_mem / 1024 << " KiB\n"
+            << "  time limit " << format_number(o.time_limit)
+            << " s per configuration (warm-up + reps; --time-limit)\n";
   std::cout.flush();
 
   GeneratorParams gp;
@@ -195,7 +198,11 @@ int run_typed(const SweepOptions& o) {
   std::vector<ResultRow> rows, best_rows;
   std::string stored_in;
   bool any_wrong = false, any_algo_empty = false;
-  const int runs = o.warmup + o.reps;
+  RunOptions ro;
+  ro.warmup = o.warmup;
+  ro.reps = o.reps;
+  ro.time_limit = o.time_limit;
+  ro.quiet = o.quiet;
 
   size_t algo_first_row = 0;  // the best is chosen over all families of an algorithm
   for (size_t si = 0; si < spaces.size(); ++si) {
@@ -239,98 +246,52 @@ int run_typed(const SweepOptions& o) {
         finish();
         continue;
       }
-      SolverSpec spec;
-      spec.algo = space.algo;
-      spec.backend = Backend::opencl;
-      spec.device = dev.id();
-      spec.params = cfg;
-      spec.use_tuned = false;
       std::unique_ptr<Solver<T>> solver;
-      try {
-        solver = make_solver<T>(spec);
-      } catch (const UsageError& e) {
-        // The solver's own limits (allowed values, work-group, local memory).
-        row.status = "skipped";
-        row.reason = e.what();
-        finish();
-        continue;
-      } catch (const std::bad_alloc&) {
-        throw;
-      } catch (const std::exception& e) {
-        row.status = "failed";
-        row.reason = describe_exception(e);
-        finish();
-        continue;
-      }
-      Estimate est = rates.estimate(col, space.algo, n, runs);
-      if (est.total > o.time_limit && !rates.has(col.label, space.algo)) {
-        // Only the default rate speaks against it: probe at a smaller n first.
-        const int64_t np = probe_size(col, space.algo, n, o.time_limit / 8);
-        if (np < n) {
-          try {
-            const RunStats ps = probe_solve(*solver, np);
-            rates.record(col.label, space.algo, np, ps.relaxations, ps.total);
-            est = rates.estimate(col, space.algo, n, runs);
-            est.basis += " (probe)";
-          } catch (const std::bad_alloc&) {
-            throw;
-          } catch (const std::exception& e) {
-            row.status = "failed";
-            row.reason =
-                "probe solve at n = " + std::to_string(np) + " failed: " + describe_exception(e);
-            finish();
-            continue;
-          }
+      ConfigJob<T> job;
+      job.column = &col;
+      job.algo = space.algo;
+      job.n = n;
+      // One rate per configuration: another configuration's rate (a faster tile,
+      // the other kernel family) does not predict this one's time.
+      job.rate_key = col.label + " " + to_string(cfg);
+      job.solver = [&](ResultRow& r) -> Solver<T>* {
+        SolverSpec spec;
+        spec.algo = space.algo;
+        spec.backend = Backend::opencl;
+        spec.device = dev.id();
+        spec.params = cfg;
+        spec.use_tuned = false;
+        try {
+          solver = make_solver<T>(spec);
+        } catch (const UsageError& e) {
+          // The solver's own limits (allowed values, work-group, local memory).
+          r.status = "skipped";
+          r.reason = e.what();
+        } catch (const std::bad_alloc&) {
+          throw;
+        } catch (const std::exception& e) {
+          r.status = "failed";
+          r.reason = describe_exception(e);
         }
-      }
-      row.estimate = est.total;
-      row.estimate_basis = est.basis;
-      if (est.total > o.time_limit) {
-        row.status = "skipped";
-        row.reason = "estimated " + format_number(est.total, "%.3g") + " s (" + est.basis +
-                     ") exceeds --time-limit " + format_number(o.time_limit) + " s";
-        finish();
-        continue;
-      }
-      if (!o.quiet && (est.total >= 2 || wall.seconds() >= 10))
-        std::cerr << "progress: " << to_string(space.algo) << " configuration " << i << " of "
-                  << configs.size() << " (" << to_string(cfg) << ")"
-                  << ", estimate ~" << format_number(est.total, "%.3g") << " s, elapsed "
-                  << format_number(wall.seconds(), "%.1f") << " s\n";
-      MeasureOptions mo;
-      mo.warmup = o.warmup;
-      mo.reps = o.reps;
-      const Measurement m = measure(*solver, *input, input_key, reference, mo);
-      const SolverInfo& info = solver->info();
-      row.params = info.params;
-      row.program_cache = info.cache;
-      row.t_o = info.t_o;
-      row.status = m.status;
-      row.reason = m.reason;
-      row.verify = m.verify;
-      row.verify_detail = m.verify_detail;
-      if (m.status == "ok") {
-        row.t_h = m.median_t_h;
-        row.t_k = m.median_t_k;
-        row.total = m.median_total;
-        row.min = m.min_total;
-        row.max = m.max_total;
-        row.reps = o.reps;
-        for (const auto& s : m.runs) row.times.push_back(s.total);
-        row.relaxations = m.relaxations;
-        row.relaxations_per_s = m.relax_per_second();
-        row.products = m.products;
-        rates.record(col.label, space.algo, n, m.relaxations, m.median_total);
-      }
-      any_wrong = any_wrong || m.status == "wrong";
+        return solver.get();
+      };
+      job.input = [&]() -> const DistMatrix<T>& { return *input; };
+      job.input_key = input_key;
+      job.what = to_string(space.algo) + std::string(" configuration ") + std::to_string(i) +
+                 " of " + std::to_string(configs.size()) + " (" + to_string(cfg) + ")";
+      run_configuration(row, job, rates, reference, ro, wall);
+      // The row names the device as the sweep found it, and where its values came from.
+      row.vendor = dev.vendor;
+      row.driver = dev.driver_version;
+      row.params_source = "sweep";
+      any_wrong = any_wrong || row.status == "wrong";
       finish();
     }
     // The fastest verified configuration of this algorithm, once its last
     // family has run.
     if (si + 1 < spaces.size() && spaces[si + 1].algo == space.algo) continue;
-    std::optional<size_t> best;
-    for (size_t r = algo_first_row; r < rows.size(); ++r)
-      if (rows[r].status == "ok" && (!best || rows[r].total < rows[*best].total)) best = r;
+    // Skipped rows (time limit, constraints) never are: only verified, timed ones.
+    const std::optional<size_t> best = fastest_ok_row(rows, algo_first_row);
     if (!best) {
       std::cout << "  no configuration of " << to_string(space.algo)
                 << " ran correctly: nothing stored\n";
@@ -365,12 +326,24 @@ int run_typed(const SweepOptions& o) {
     for (const auto& r : rows) {
       if (r.algorithm != to_string(space.algo)) continue;
       const bool ok = r.status == "ok";
-      t.rows.push_back({to_string(r.params) + (r.best ? " *" : ""),
-                        ok ? format_number(r.total) : "-", ok ? format_number(r.min) : "-",
+      // A configuration skipped over the time limit shows its estimate, as Table 2 does.
+      const std::string total =
+          ok ? format_number(r.total)
+          : r.status == "skipped" && r.estimate > o.time_limit
+              ? "skip(~" + format_number(r.estimate, r.estimate < 100 ? "%.2g" : "%.0f") + ")"
+              : "-";
+      t.rows.push_back({to_string(r.params) + (r.best ? " *" : ""), total,
+                        ok ? format_number(r.min) : "-",
                         ok ? format_number(r.max) : "-", ok ? format_number(r.t_k) : "-",
                         ok ? format_rate(r.relaxations_per_s) : "-", r.status});
     }
     t.notes.push_back("* = fastest, stored for " + key);
+    if (std::any_of(rows.begin(), rows.end(), [&](const ResultRow& r) {
+          return r.algorithm == to_string(space.algo) && r.status == "skipped" && r.estimate > o.time_limit;
+        }))
+      t.notes.push_back("skip(~S) = not run: estimated S seconds for the configuration (" +
+                        std::to_string(o.warmup + o.reps) + " solves) exceeds --time-limit " +
+                        format_number(o.time_limit) + " s; never stored");
     t.print(std::cout);
   }
   if (o.no_store) std::cout << "\n--no-store: the tuning file was not changed\n";
@@ -408,9 +381,10 @@ Command set_sweep_command(CLI::App& app) {
       ->type_name("ALGO");
   sub->add_option("--families", o->families,
                   "Kernel families, comma-separated: paper (the paper's squaring and the "
-                  "seeds' blocked FW, TILED=0) and tiled (register-tiled, TILED=1); default both")
+                  "seeds' blocked FW, TILED=0), tiled (register-tiled, TILED=1) and cpu "
+                  "(CPU-shaped fw, one work-item per tile, TILED=2); default all three")
       ->delimiter(',')
-      ->check(CLI::IsMember({"paper", "tiled"}))
+      ->check(CLI::IsMember({"paper", "tiled", "cpu"}))
       ->type_name("FAMILY");
   sub->add_option("--device", o->device,
                   "OpenCL device spec as for the solve command (default: $OCL_SP_DEVICE, else "

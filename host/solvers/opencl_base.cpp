@@ -128,8 +128,10 @@ void OpenClCore::check_group(const std::string& what, const std::vector<size_t>&
                      "' has " + std::to_string(dev_.local_mem) + "; choose a smaller value");
 }
 
-BuiltProgram OpenClCore::build_separate(const std::string& file, const Tunables& t) const {
+BuiltProgram OpenClCore::build_separate(const std::string& file, const Tunables& t,
+                                        const std::string& defines) const {
   std::string options = type_ == ValueType::int32 ? "-DVALUE_INT32" : "-DVALUE_FLOAT32";
+  if (!defines.empty()) options += " " + defines;
   for (const auto& [name, value] : t) options += " -D" + name + "=" + std::to_string(value);
   if (supports_cl12(dev_.opencl_c_version)) options += " -cl-std=CL1.2";
   // NVIDIA: the tiled kernels' measured configuration unrolls the k loop fully.
@@ -139,8 +141,8 @@ BuiltProgram OpenClCore::build_separate(const std::string& file, const Tunables&
   return build_program(ctx_, dev_.device, {"common.cl", file}, options);
 }
 
-void OpenClCore::build(const std::string& file, const Tunables& t) {
-  const BuiltProgram bp = build_separate(file, t);
+void OpenClCore::build(const std::string& file, const Tunables& t, const std::string& defines) {
+  const BuiltProgram bp = build_separate(file, t, defines);
   program_ = bp.program;
   cache_ = bp.cache;
   with_cl_errors("cannot create the helper kernels", [&] {
@@ -270,8 +272,8 @@ void OpenClCore::upload(const void* host, int64_t n, int64_t ld, cl::Buffer& buf
   pad_.setArg(2, buf);
   // Fixed local sizes for the helpers: a driver-chosen one can differ per global
   // size, and some drivers (PoCL) compile a kernel variant per local size.
-  const size_t g = static_cast<size_t>(round_up(ld, 8));
-  launch(pad_, cl::NDRange(g, g), cl::NDRange(8, 8));
+  launch(pad_, cl::NDRange(static_cast<size_t>(round_up(ld, 8)), static_cast<size_t>(round_up(ld - n, 8))),
+         cl::NDRange(8, 8));
   const cl::array<size_t, 3> origin{0, 0, 0};
   const cl::array<size_t, 3> region{static_cast<size_t>(n) * vs, static_cast<size_t>(n), 1};
   cl::Event ev;

@@ -53,11 +53,13 @@ class OpenClCore {
                    unsigned long long local_bytes) const;
 
   // Builds common.cl + `file` with -DVALUE_... and -DNAME=value per tunable.
-  void build(const std::string& file, const Tunables& t);
+  // defines: further -D options that select a file's kernels (not tunables).
+  void build(const std::string& file, const Tunables& t, const std::string& defines = "");
   // Builds common.cl + `file` the same way into a program of its own, leaving the
   // solver's program, helper kernels and cache status alone (the path kernels,
   // built on the first solve that asks for paths).
-  BuiltProgram build_separate(const std::string& file, const Tunables& t) const;
+  BuiltProgram build_separate(const std::string& file, const Tunables& t,
+                              const std::string& defines = "") const;
   // A kernel of the built program, checked against its own limits for a work-group
   // of `local` items (CL_KERNEL_LOCAL_MEM_SIZE; CL_KERNEL_WORK_GROUP_SIZE, UsageError).
   // Some drivers under-report the latter (NVIDIA 580 says 256 for every kernel,

@@ -1,10 +1,12 @@
 // OpenCL blocked Floyd-Warshall (kernels/fw_blocked.cl): per block round one
 // launch each of phase 1 (pivot tile), phase 2 (pivot row and column tiles) and
-// phase 3 (the rest). Two kernel families, chosen by the tunable TILED:
+// phase 3 (the rest). Three kernel families, chosen by the tunable TILED:
 //  0: kernels/fw_blocked.cl, the seeds' design; BLOCK (tile edge) and WPT (rows per
 //     work-item, so that a BLOCK x BLOCK tile fits the device's work-group limit);
 //  1: kernels/minplus_tiled.cl, register-tiled: each work-item owns TM x TN
-//     elements, phase 3 is a (min,+) GEMM staged KC values of k at a time.
+//     elements, phase 3 is a (min,+) GEMM staged KC values of k at a time;
+//  2: kernels/fw_cpu.cl, CPU-shaped: one work-item (and work-group) per tile with
+//     explicit 16-wide vectors, for PoCL; BLOCK only (32, 64, 128).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -19,6 +21,11 @@
 namespace ocl_sp::detail {
 
 namespace {
+
+// Tile edge of the CPU-shaped kernels (TILED=2) when not given: the default on
+// CPU devices (PoCL, 2-core EPYC, n = 2000: 128 ran 10-25% faster than 64, on par
+// at n = 500 and 5000; 32 slower; bench/NOTES.md).
+constexpr int kCpuBlock = 128;
 
 // Rows per work-item when not given. GPUs: 8 (H200, n = 10000, BLOCK=32: WPT=8 ran
 // 5.6 Trelax/s against 2.9 for WPT=1: each Rs(k, j) read from __local serves 8
@@ -37,39 +44,67 @@ class OpenClFw final : public Solver<T> {
     with_cl_errors("cannot set up fw on '" + core_.device().name + "'", [&] {
       const auto& dev = core_.device();
       // Built-in defaults; `ocl_sp sweep` stores better ones per device. GPUs: the
-      // register-tiled kernels (bench/NOTES.md). CPUs (PoCL, n = 800-1500): the
-      // seeds' kernels with 32 x 32 tiles; 16 is on par, 64 1.5x and 8 2.5x slower.
+      // register-tiled kernels (bench/NOTES.md). CPUs (PoCL): the CPU-shaped
+      // kernels (bench/NOTES.md, "CPU-shaped FW"); the seeds' kernels there run
+      // best with 32 x 32 tiles (n = 800-1500; 16 on par, 64 1.5x, 8 2.5x slower).
+      // NVIDIA: 128 x 128 tiles, 8 x 8 per work-item (H200, n = 10000: 98 ms
+      // against 108 ms for 64 x 64 / 4 x 8, which other GPUs keep: it needs half
+      // the registers per work-item and was never timed on AMD hardware).
+      const bool gpu = core_.is_gpu();
       const Tunables defaults =
-          core_.is_gpu() ? Tunables{{"TILED", 1}, {"BLOCK", 64}, {"TM", 4}, {"TN", 8}, {"KC", 16}}
-                         : Tunables{{"TILED", 0}, {"BLOCK", 32}};
+          !gpu ? Tunables{{"TILED", 2}, {"BLOCK", kCpuBlock}}
+          : dev.vendor_key() == "nvidia"
+              ? Tunables{{"TILED", 1}, {"BLOCK", 128}, {"TM", 8}, {"TN", 8}, {"KC", 32}}
+              : Tunables{{"TILED", 1}, {"BLOCK", 64}, {"TM", 4}, {"TN", 8}, {"KC", 16}};
       auto rules = tiled_rules();
+      for (auto& r : rules)
+        if (r.name == "TILED") {
+          r.allowed = {0, 1, 2};
+          r.meaning = "kernel family: 0 = the seeds' kernels, 1 = register-tiled, 2 = CPU-shaped";
+        }
       rules.push_back({"BLOCK", {8, 16, 32, 64, 128}, "tile edge of blocked Floyd-Warshall"});
       rules.push_back({"WPT", {1, 2, 4, 8}, "rows of a tile each work-item computes (TILED=0)"});
       t_ = core_.resolve(spec, defaults, rules, [&](Tunables& t, const Tunables& chosen) {
         // The family follows the tunables given (WPT -> seeds', TM/TN/KC ->
-        // tiled); then the other family's defaults are dropped.
-        // A BLOCK below 32 exists only in the seeds' kernels.
+        // register-tiled; TILED=2 takes none of them); then the other families'
+        // defaults are dropped. A BLOCK below 32 exists only in the seeds' kernels.
         const bool small_block = chosen.count("BLOCK") && chosen.at("BLOCK") < 32;
-        const int tiled = resolve_family(chosen, small_block ? 0 : defaults.at("TILED"),
-                                         {"TM", "TN", "KC"}, {"WPT"});
-        t["TILED"] = tiled;
-        if (tiled) {
-          if (!chosen.count("BLOCK") && !defaults.at("TILED")) t["BLOCK"] = 64;
-          t.erase("WPT");
+        int family = 0;
+        if (chosen.count("TILED") && chosen.at("TILED") == 2) {
+          for (const char* k : {"WPT", "TM", "TN", "KC"})
+            if (chosen.count(k))
+              throw UsageError(std::string(k) + " belongs to the " +
+                               (k == std::string("WPT") ? "seeds' kernels (TILED=0)"
+                                                        : "register-tiled kernels (TILED=1)") +
+                               ", not to the CPU-shaped ones (TILED=2), which take only BLOCK");
+          family = 2;
         } else {
-          if (!chosen.count("BLOCK") && t.at("BLOCK") > 64) t["BLOCK"] = 32;
-          if (!chosen.count("WPT"))
-            t["WPT"] = default_wpt(t.at("BLOCK"), dev.max_work_group, core_.is_gpu());
+          family = resolve_family(chosen, small_block ? 0 : defaults.at("TILED"),
+                                  {"TM", "TN", "KC"}, {"WPT"});
         }
-        complete_tiled(t);
+        t["TILED"] = family;
+        // Another family than the default: its own default tile edge.
+        if (!chosen.count("BLOCK") && family != defaults.at("TILED"))
+          t["BLOCK"] = family == 2 ? kCpuBlock : family == 1 ? 64 : gpu ? 64 : 32;
+        if (family == 0) {
+          if (!chosen.count("WPT"))
+            t["WPT"] = default_wpt(t.at("BLOCK"), dev.max_work_group, gpu);
+        } else {
+          t.erase("WPT");
+        }
+        if (family == 2) {
+          for (const char* k : {"TM", "TN", "KC"}) t.erase(k);
+        } else {
+          complete_tiled(t);
+        }
       });
-      tiled_ = t_.at("TILED") != 0;
+      family_ = t_.at("TILED");
       block_ = t_.at("BLOCK");
       const size_t b = static_cast<size_t>(block_);
       std::string what = "BLOCK=" + std::to_string(block_);
       std::string file = "fw_blocked.cl", prefix = "fw_phase";
       unsigned long long local_bytes = 2ull * b * b * sizeof(T);  // two staged tiles
-      if (tiled_) {
+      if (family_ == 1) {
         const TiledShape shape = tiled_shape(t_, sizeof(T));
         what = shape.what;
         local_[0] = shape.local[0];
@@ -77,14 +112,24 @@ class OpenClFw final : public Solver<T> {
         local_bytes = shape.local_bytes;
         file = "minplus_tiled.cl";
         prefix = "fw_tiled_phase";
+      } else if (family_ == 2) {
+        what = "TILED=2 " + what;
+        if (block_ < 32)
+          throw UsageError(what + ": the CPU-shaped kernels (TILED=2) take BLOCK 32, 64 or 128");
+        // One work-item per tile; the staged operand tiles (two up to BLOCK=64, the
+        // row operand alone above: kernels/fw_cpu.cl, STAGE_A).
+        local_[0] = local_[1] = 1;
+        local_bytes = (block_ <= 64 ? 2ull : 1ull) * b * b * sizeof(T);
+        file = "fw_cpu.cl";
+        prefix = "fw_cpu_phase";
       } else {
-        if (block_ > 64) throw UsageError(what + " needs TILED=1 (the seeds' kernels take <= 64)");
+        if (block_ > 64) throw UsageError(what + " needs TILED=1 or TILED=2 (the seeds' kernels take <= 64)");
         what += " WPT=" + std::to_string(t_.at("WPT"));
         local_[0] = b;
         local_[1] = b / static_cast<size_t>(t_.at("WPT"));
       }
       core_.check_group(what, {local_[0], local_[1]}, local_bytes);
-      core_.build(file, t_);
+      core_.build(file, t_, family_ == 1 ? "-DTILED_FW" : "");
       // Probe (see OpenClCore::kernel): one work-group on a 2 x 2 tile matrix, round 0
       // (phase 2's group 0 is tile (0, 1), phase 3's is tile (1, 1)).
       const cl::Buffer probe(core_.context(), CL_MEM_READ_WRITE, 4 * b * b * sizeof(T));
@@ -94,6 +139,7 @@ class OpenClFw final : public Solver<T> {
                                k.setArg(0, static_cast<cl_int>(2 * b));
                                k.setArg(1, 0);
                                k.setArg(2, probe);
+                               if (family_ == 1 && i == 2) k.setArg(3, static_cast<cl_int>(2 * b));
                              });
       core_.finish_info(info_, t_);
     });
@@ -105,15 +151,15 @@ class OpenClFw final : public Solver<T> {
   // and hop tiles in __local memory): the solver's own BLOCK and WPT when it runs
   // the seeds' family (TILED=0) and four BLOCK x BLOCK tiles fit __local memory;
   // otherwise BLOCK=32 (16 where even that does not fit) with the default WPT. The
-  // register-tiled family (TILED=1) has no path version.
+  // register-tiled and CPU-shaped families (TILED=1, 2) have no path version.
   Tunables path_tunables() const {
     const auto& dev = core_.device();
     const auto fits = [&](int b) { return 4ull * b * b * sizeof(T) <= dev.local_mem; };
-    int b = tiled_ ? 32 : block_;
+    int b = family_ != 0 ? 32 : block_;
     if (!fits(b)) b = 32;
     if (!fits(b)) b = 16;
     const int wpt =
-        !tiled_ && b == block_ ? t_.at("WPT") : default_wpt(b, dev.max_work_group, core_.is_gpu());
+        family_ == 0 && b == block_ ? t_.at("WPT") : default_wpt(b, dev.max_work_group, core_.is_gpu());
     return {{"BLOCK", b}, {"WPT", wpt}};
   }
 
@@ -404,11 +450,15 @@ class OpenClFw final : public Solver<T> {
       }
       const cl::NDRange local(lx, ly);
       // Phase 2/3 grids: the seeds' kernels skip the pivot row/column in their
-      // index maps; the tiled ones get the full grid and the pivot groups return.
-      const size_t g2 = tiled_ ? 2 * tiles : 2 * others, g3 = tiled_ ? tiles : others;
+      // index maps; the other families get the full grid and the pivot groups return.
+      const bool full = family_ != 0;
+      const size_t g2 = full ? 2 * tiles : 2 * others, g3 = full ? tiles : others;
+      // The register-tiled phase 3 closes the next round's pivot tile itself:
+      // phase 1 runs for round 0 only (kernels/minplus_tiled.cl).
+      if (family_ == 1) k_[2].setArg(3, static_cast<cl_int>(n));
       for (size_t kb = 0; kb < tiles; ++kb) {
         for (auto& k : k_) k.setArg(1, static_cast<cl_int>(kb));
-        core_.launch(k_[0], cl::NDRange(lx, ly), local);
+        if (family_ != 1 || kb == 0) core_.launch(k_[0], cl::NDRange(lx, ly), local);
         if (others == 0) continue;
         core_.launch(k_[1], cl::NDRange(lx * g2, ly), local);
         core_.launch(k_[2], cl::NDRange(lx * g3, ly * g3), local);
@@ -426,7 +476,7 @@ class OpenClFw final : public Solver<T> {
   OpenClCore core_;
   SolverInfo info_;
   Tunables t_;
-  bool tiled_ = false;
+  int family_ = 0;  // TILED
   int block_ = 32;
   size_t local_[2] = {32, 32};
   cl::Kernel k_[3];

@@ -64,7 +64,7 @@ class OpenClSquaring final : public Solver<T> {
         tile_ = wg_;
       }
       core_.check_group(what, {local_[0], local_[1]}, local_bytes);
-      core_.build(file, t_);
+      core_.build(file, t_, tiled_ ? "-DTILED_PRODUCT" : "");
       // Probe (see OpenClCore::kernel): one work-group over a one-tile matrix; the
       // buffers must outlive the launch.
       const size_t w = static_cast<size_t>(tile_);

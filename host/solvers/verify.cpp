@@ -47,19 +47,27 @@ VerifyResult compare_matrices(const DistMatrix<T>& expected, const DistMatrix<T>
   return r;
 }
 
+std::string reference_method(int64_t n, bool prefer_serial) {
+  return prefer_serial || n <= 3000 ? "serial fw" : "openmp fw";
+}
+
+template <typename T>
+std::string solve_reference(DistMatrix<T>& d, bool prefer_serial) {
+  const std::string method = reference_method(d.n(), prefer_serial);
+  if (method == "serial fw")
+    fw_serial(d, nullptr);
+  else
+    fw_openmp(d, nullptr, 0);
+  return method;
+}
+
 template <typename T>
 VerifyResult verify_result(const DistMatrix<T>& input, const DistMatrix<T>& result,
                            bool prefer_serial) {
   DistMatrix<T> ref = input;
-  // Serial FW is the reference; above n = 3000 it would dominate the run (n^3 at
-  // ~1 G/s), so the OpenMP FW, tested bit-exact against it, stands in.
-  const bool serial = prefer_serial || input.n() <= 3000;
-  std::string name = serial ? "serial fw" : "openmp fw";
+  std::string name = reference_method(input.n(), prefer_serial);
   try {
-    if (serial)
-      fw_serial(ref, nullptr);
-    else
-      fw_openmp(ref, nullptr, 0);
+    solve_reference(ref, prefer_serial);
   } catch (const NegativeCycleError&) {
     VerifyResult r;
     r.ok = false;
@@ -72,6 +80,8 @@ VerifyResult verify_result(const DistMatrix<T>& input, const DistMatrix<T>& resu
   return r;
 }
 
+template std::string solve_reference(DistMatrix<int32_t>&, bool);
+template std::string solve_reference(DistMatrix<float>&, bool);
 template VerifyResult verify_result(const DistMatrix<int32_t>&, const DistMatrix<int32_t>&, bool);
 template VerifyResult verify_result(const DistMatrix<float>&, const DistMatrix<float>&, bool);
 template VerifyResult compare_matrices(const DistMatrix<int32_t>&, const DistMatrix<int32_t>&);

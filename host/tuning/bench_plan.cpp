@@ -107,11 +107,16 @@ bool RateBook::has(const std::string& column, Algo a) const {
 }
 
 Estimate RateBook::estimate(const BenchColumn& c, Algo a, int64_t n, int runs) const {
+  return estimate(c, c.label, a, n, runs);
+}
+
+Estimate RateBook::estimate(const BenchColumn& c, const std::string& column, Algo a, int64_t n,
+                            int runs) const {
   Estimate e;
   const double floor_rate = default_rate(c);
   double rate = floor_rate;
   char buf[160];
-  auto it = best_.find(c.label + "/" + to_string(a));
+  auto it = best_.find(column + "/" + to_string(a));
   const bool measured = it != best_.end() && it->second.n <= n;
   if (measured && (it->second.rate > floor_rate || it->second.seconds >= kTrustedSeconds)) {
     rate = it->second.rate;

@@ -86,6 +86,10 @@ class RateBook {
   // trusted as it is. total = per_solve * runs.
   static constexpr double kTrustedSeconds = 0.01;
   Estimate estimate(const BenchColumn& c, Algo a, int64_t n, int runs) const;
+  // The same with the rates recorded under `column` instead of c.label (sweep:
+  // one rate per configuration, "pocl TILED=0 WG=4"); c gives the default rate.
+  Estimate estimate(const BenchColumn& c, const std::string& column, Algo a, int64_t n,
+                    int runs) const;
   // Whether a rate was measured for the column and algorithm.
   bool has(const std::string& column, Algo a) const;
 

@@ -69,9 +69,11 @@ template <typename T>
 Measurement measure(Solver<T>& solver, const DistMatrix<T>& input, const std::string& input_key,
                     ReferenceCache<T>& reference, const MeasureOptions& opt);
 
-// Unverified solves (two, the faster returned) of the random graph with n
-// vertices (seed n, default density) to learn a solver's rate before a large
-// configuration (see probe_size); exceptions propagate.
+// Unverified solves (two, the faster returned; one when it takes
+// kProbeOneSolveSeconds or more) of the random graph with n vertices (seed n,
+// default density) to learn a solver's rate before a large configuration (see
+// probe_size); exceptions propagate.
+constexpr double kProbeOneSolveSeconds = 1.0;
 template <typename T>
 RunStats probe_solve(Solver<T>& solver, int64_t n, bool paths = false);
 

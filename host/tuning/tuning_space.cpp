@@ -136,6 +136,7 @@ std::optional<TuningSpace> tiled_tuning_space(Algo a) {
   if (a == Algo::fw_naive) return std::nullopt;
   TuningSpace s;
   s.algo = a;
+  s.family = "tiled";
   s.params.push_back({"TILED", {1}, "register-tiled kernels (kernels/minplus_tiled.cl)"});
   s.params.push_back({"BLOCK", {64, 128}, "tile edge of a work-group"});
   s.params.push_back({"TM", {4, 8}, "rows each work-item updates"});
@@ -165,9 +166,32 @@ std::optional<TuningSpace> tiled_tuning_space(Algo a) {
   return s;
 }
 
+std::optional<TuningSpace> cpu_tuning_space(Algo a) {
+  if (a != Algo::fw) return std::nullopt;
+  TuningSpace s;
+  s.algo = a;
+  s.family = "cpu";
+  s.params.push_back({"TILED", {2}, "CPU-shaped kernels (kernels/fw_cpu.cl)"});
+  s.params.push_back({"BLOCK", {32, 64, 128}, "tile edge, one work-item per tile"});
+  s.constraints.push_back(
+      {"BLOCK in 32, 64, 128 (TILED=2)", [](const Tunables& t, const DeviceLimits&, int) {
+         const int b = get(t, "BLOCK");
+         return b == 32 || b == 64 || b == 128 ? std::string() : std::to_string(b);
+       }});
+  s.constraints.push_back({"(BLOCK<=64 ? 2 : 1)*BLOCK*BLOCK*sizeof(T) <= local memory",
+                           [](const Tunables& t, const DeviceLimits& l, int bytes) {
+                             const uint64_t b = static_cast<uint64_t>(get(t, "BLOCK"));
+                             const uint64_t tiles = b <= 64 ? 2 : 1;
+                             return at_most(tiles * b * b * static_cast<uint64_t>(bytes),
+                                            l.local_mem);
+                           }});
+  return s;
+}
+
 std::vector<TuningSpace> tuning_spaces(Algo a) {
   std::vector<TuningSpace> out{tuning_space(a)};
   if (auto t = tiled_tuning_space(a)) out.push_back(*t);
+  if (auto c = cpu_tuning_space(a)) out.push_back(*c);
   return out;
 }
 

@@ -38,6 +38,10 @@ struct Constraint {
 
 struct TuningSpace {
   Algo algo = Algo::fw;
+  // Kernel family, as `sweep --families` names it: "paper" (the paper's / seeds'
+  // kernels, TILED=0), "tiled" (register-tiled, TILED=1), "cpu" (CPU-shaped,
+  // TILED=2, fw only).
+  std::string family = "paper";
   std::vector<TunableParam> params;
   std::vector<Constraint> constraints;
 
@@ -70,7 +74,13 @@ TuningSpace tuning_space(Algo a);
 // two KC-deep panels in local memory. Empty optional for algorithms without it.
 std::optional<TuningSpace> tiled_tuning_space(Algo a);
 
-// Every family `sweep` walks for an algorithm: tuning_space(a), then the tiled one.
+// The CPU-shaped blocked FW (kernels/fw_cpu.cl): TILED=2 x BLOCK in {32, 64,
+// 128}, one work-item per tile, the staged operand tiles in local memory (two up
+// to BLOCK = 64, one above). Empty optional for algorithms other than fw.
+std::optional<TuningSpace> cpu_tuning_space(Algo a);
+
+// Every family `sweep` walks for an algorithm: tuning_space(a), then the tiled
+// one, then the CPU-shaped one.
 std::vector<TuningSpace> tuning_spaces(Algo a);
 
 // Parses "4,8,16" (UsageError naming `what` on anything else).

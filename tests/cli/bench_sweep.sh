@@ -4,30 +4,7 @@
 # gnuplot chart and its up-front checks, the tuning file a sweep stores (in a
 # temporary OCL_SP_CACHE_DIR) and its use by a later solve.
 # Usage: bench_sweep.sh /path/to/ocl_sp
-set -euo pipefail
-BIN=${1:?usage: bench_sweep.sh OCL_SP_BINARY}
-T=$(mktemp -d /tmp/ocl_sp_bench_cli.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-export OCL_SP_CACHE_DIR="$T/cache"
-unset OCL_SP_DEVICE
-fails=0
-PY=python3
-
-check() {  # check NAME EXPECTED_EXIT CMD...  (stdout -> $T/out, stderr -> $T/err)
-  local name=$1 want=$2 got=0; shift 2
-  "$@" >"$T/out" 2>"$T/err" || got=$?
-  if [ "$got" != "$want" ]; then
-    echo "FAIL $name: exit $got, expected $want"
-    sed 's/^/  stdout: /' "$T/out" | tail -5
-    sed 's/^/  stderr: /' "$T/err" | tail -5
-    fails=$((fails + 1)); return 0
-  fi
-  echo "ok   $name"
-}
-expect() {  # expect NAME CONDITION-COMMAND...
-  local name=$1; shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 # Is PoCL there? Without it the OpenCL column is left out (and said so).
 HAVE_POCL=0
@@ -144,7 +121,33 @@ import json; r = json.load(open('$T/out')); assert r['params_source'].startswith
   expect corrupt-warns grep -q "^warning: tuning file" "$T/err"
   check corrupt-sweep 0 "$BIN" sweep --n 32 --device pocl --algos squaring --families paper --wg 8 --reps 1
   expect corrupt-rewritten grep -q "^ocl_sp-tuning 1" "$OCL_SP_CACHE_DIR/tuning.txt"
+
+  # --time-limit: a configuration estimated over it is a skipped row with its
+  # estimate and a reason (table, CSV, JSON), never run and never stored; with
+  # every configuration skipped the algorithm has none that ran: exit 1.
+  cp "$OCL_SP_CACHE_DIR/tuning.txt" "$T/before.txt"
+  check sweep-time-limit 1 "$BIN" sweep --device cpu --n 41 --algos squaring --families paper \
+    --wg 8,16 --reps 1 --time-limit 0.000001 --json "$T/tl.json" --csv "$T/tl.csv"
+  expect sweep-time-limit-rows test "$(grep -Ec "squaring +(TILED=0 )?WG=(8|16) +skipped: estimated .* exceeds --time-limit 1e-06 s" "$T/out")" = 2
+  expect sweep-time-limit-table grep -Eq "^(TILED=0 )?WG=8 +skip\(~[0-9.e+-]+\) .*skipped" "$T/out"
+  expect sweep-time-limit-msg grep -q "^error: an algorithm had no configuration that ran" "$T/err"
+  expect sweep-time-limit-not-stored cmp -s "$T/before.txt" "$OCL_SP_CACHE_DIR/tuning.txt"
+  expect sweep-time-limit-json "$PY" -c "
+import json
+d = json.load(open('$T/tl.json'))
+assert d['settings']['time_limit_s'] == 1e-06, d['settings']
+rows = d['results']
+assert [r['status'] for r in rows] == ['skipped'] * 2, rows
+for r in rows:
+    assert r['estimate_s'] > 1e-06 and r['estimate_basis'] and 'time-limit' in r['reason'], r
+    assert r['total'] is None and not r['best'], r
+assert d['best'] == [] and d['tuning_file'] is None, d
+"
+  expect sweep-time-limit-csv "$PY" -c "
+import csv
+rows = list(csv.DictReader(open('$T/tl.csv')))
+assert len(rows) == 2 and all(r['status'] == 'skipped' and float(r['estimate_s']) > 1e-06 for r in rows), rows
+"
 fi
 
-if [ $fails -ne 0 ]; then echo "$fails check(s) failed"; exit 1; fi
-echo "all bench/sweep checks passed"
+finish_tests

@@ -4,33 +4,8 @@
 # npy / csv / bin with the via convention (-1 for direct edges), --json queries and
 # --verify's path check, on the serial and openmp backends and on PoCL.
 # Usage: paths_cli.sh /path/to/ocl_sp
-set -uo pipefail
-BIN=${1:?usage: paths_cli.sh OCL_SP_BINARY}
-T=$(mktemp -d /tmp/ocl_sp_paths.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-export OCL_SP_CACHE_DIR="$T/cache"
-unset OCL_SP_DEVICE
-fails=0
-PY=""
-for p in python3 /usr/bin/python3; do
-  if "$p" -c "import numpy" 2>/dev/null; then PY=$p; break; fi
-done
-[ -n "$PY" ] || { echo "FAIL: no python3 with numpy (install python3-numpy)"; exit 1; }
-check() {  # check NAME EXPECTED_EXIT CMD...  (stdout -> $T/out, stderr -> $T/err)
-  local name=$1 want=$2; shift 2
-  "$@" >"$T/out" 2>"$T/err"
-  local got=$?
-  if [ "$got" != "$want" ]; then
-    echo "FAIL $name: exit $got, expected $want"; sed 's/^/  stderr: /' "$T/err" | head -5
-    fails=$((fails + 1)); return 1
-  fi
-  echo "ok   $name"
-}
-expect() {  # expect NAME CONDITION-COMMAND...
-  local name=$1; shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
-}
-has_line() { grep -qxF -- "$1" "$T/out"; }
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+use_python numpy
 
 # CLRS 25.1 / the OCL_SP paper's example, plus vertex 5 that nothing reaches.
 cat >"$T/paper.txt" <<'G'
@@ -129,5 +104,4 @@ check help 0 "$BIN" --help
 expect help-paths grep -q -- "--paths-output" "$T/out"
 expect help-convention grep -q -- "-1 when the path is the single edge" "$T/out"
 
-echo "$fails failure(s)"
-[ "$fails" -eq 0 ]
+finish_tests

@@ -2,34 +2,8 @@
 # End-to-end tests of the solve command and `devices`: exit codes, error
 # messages, --json, output files (bin/npy/csv), atomic output, PoCL device runs.
 # Usage: solve_cli.sh /path/to/ocl_sp
-set -uo pipefail
-BIN=${1:?usage: solve_cli.sh OCL_SP_BINARY}
-T=$(mktemp -d /tmp/ocl_sp_cli.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-export OCL_SP_CACHE_DIR="$T/cache"
-unset OCL_SP_DEVICE
-fails=0
-# A python3 with numpy (the system one when a pyenv python without numpy is first).
-PY=""
-for p in python3 /usr/bin/python3; do
-  if "$p" -c "import numpy" 2>/dev/null; then PY=$p; break; fi
-done
-[ -n "$PY" ] || { echo "FAIL: no python3 with numpy (install python3-numpy)"; exit 1; }
-check() {  # check NAME EXPECTED_EXIT CMD...  (stdout -> $T/out, stderr -> $T/err)
-  local name=$1 want=$2; shift 2
-  "$@" >"$T/out" 2>"$T/err"
-  local got=$?
-  if [ "$got" != "$want" ]; then
-    echo "FAIL $name: exit $got, expected $want"; sed 's/^/  stderr: /' "$T/err" | head -5
-    fails=$((fails + 1)); return 1
-  fi
-  echo "ok   $name"
-}
-expect() {  # expect NAME CONDITION-COMMAND...
-  local name=$1; shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
-}
-err_starts() { head -c 6 "$T/err" | grep -q '^error:'; }
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+use_python numpy
 
 check version 0 "$BIN" --version && expect version-text grep -q "ocl_sp" "$T/out"
 check help 0 "$BIN" --help && expect help-mentions-n grep -q -- "--input" "$T/out"
@@ -116,5 +90,4 @@ check absent-device 1 "$BIN" --device nosuchdevice --n 10
 expect absent-device-lists grep -qi "pocl\|portable" "$T/err"
 check bad-wg 2 "$BIN" --device pocl --n 10 --algo squaring --wg 5
 
-echo "$fails failure(s)"
-[ "$fails" -eq 0 ]
+finish_tests

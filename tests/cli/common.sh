@@ -1,0 +1,62 @@
+# Shared preamble of the end-to-end CLI tests (tests/cli/*.sh), sourced by each:
+#   source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+# Takes the ocl_sp binary from the test's first argument ($BIN), makes a temporary
+# folder $T removed at exit, points OCL_SP_CACHE_DIR into it (program cache and
+# tuning file never touch ~/.cache), unsets OCL_SP_DEVICE, and defines the failure
+# counter and helpers:
+#   check NAME EXPECTED_EXIT CMD...  runs CMD (stdout -> $T/out, stderr -> $T/err);
+#                                    returns 1 (and counts a failure) on another exit code
+#   expect NAME CONDITION-COMMAND... counts a failure when the condition fails
+#   use_python [MODULE...]           sets $PY to a python3 that imports the modules
+#   has_line TEXT                    $T/out has the exact line
+#   err_starts                       $T/err starts with "error:"
+#   finish_tests                     prints the count and exits 1 on any failure
+# Not a test itself: tests/CMakeLists.txt leaves it out of the cli.* tests.
+set -uo pipefail
+BIN=${1:?usage: $(basename "$0") OCL_SP_BINARY}
+T=$(mktemp -d "/tmp/ocl_sp_$(basename "$0" .sh).XXXXXX")
+trap 'rm -rf "$T"' EXIT
+export OCL_SP_CACHE_DIR="$T/cache"
+unset OCL_SP_DEVICE
+fails=0
+PY=python3
+
+check() {  # check NAME EXPECTED_EXIT CMD...  (stdout -> $T/out, stderr -> $T/err)
+  local name=$1 want=$2 got=0
+  shift 2
+  "$@" >"$T/out" 2>"$T/err" || got=$?
+  if [ "$got" != "$want" ]; then
+    echo "FAIL $name: exit $got, expected $want"
+    sed 's/^/  stderr: /' "$T/err" | head -5
+    sed 's/^/  stdout: /' "$T/out" | tail -5
+    fails=$((fails + 1))
+    return 1
+  fi
+  echo "ok   $name"
+}
+
+expect() {  # expect NAME CONDITION-COMMAND...
+  local name=$1
+  shift
+  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
+}
+
+use_python() {  # use_python [MODULE...]: the system python3 when a pyenv one lacks a module
+  local p m ok
+  for p in python3 /usr/bin/python3; do
+    ok=1
+    for m in "$@"; do "$p" -c "import $m" 2>/dev/null || ok=0; done
+    if [ $ok = 1 ] && command -v "$p" >/dev/null; then PY=$p; return 0; fi
+  done
+  echo "FAIL: no python3 with ${*:-python3} (install python3-${1:-minimal})"
+  exit 1
+}
+
+has_line() { grep -qxF -- "$1" "$T/out"; }
+err_starts() { head -c 6 "$T/err" | grep -q '^error:'; }
+
+finish_tests() {
+  echo "$fails failure(s)"
+  [ "$fails" -eq 0 ] || exit 1
+  exit 0
+}
