@@ -43,32 +43,6 @@ ResultRow row(const std::string& col, const std::string& algo, int64_t n, double
   return r;
 }
 
-// Splits one CSV line (RFC 4180 quoting) into fields.
-std::vector<std::string> parse_csv_line(const std::string& line) {
-  std::vector<std::string> f{""};
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        f.back() += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        f.back() += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      f.push_back("");
-    } else if (c != '\n') {
-      f.back() += c;
-    }
-  }
-  return f;
-}
-
 DistMatrix<int32_t> random_input(int64_t n, uint64_t seed) {
   GeneratorParams p;
   p.n = n;
@@ -426,7 +400,7 @@ TEST_SUITE("bench") {
     std::istringstream in(o.str());
     std::string line;
     std::vector<std::vector<std::string>> lines;
-    while (std::getline(in, line)) lines.push_back(parse_csv_line(line));
+    while (std::getline(in, line)) lines.push_back(split_csv_line(line));
     REQUIRE(lines.size() == 3);
     CHECK(lines[0] == csv_columns());
     for (const auto& l : lines) CHECK(l.size() == csv_columns().size());
