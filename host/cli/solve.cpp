@@ -13,6 +13,7 @@
 #include "report/report.hpp"
 #include "solvers/solver.hpp"
 #include "solvers/verify.hpp"
+#include "util/atomic_file.hpp"
 #include "util/errors.hpp"
 #include "util/strings.hpp"
 #include "util/sysinfo.hpp"
@@ -53,15 +54,24 @@ std::pair<int64_t, int64_t> parse_weights(const std::string& s) {
   throw UsageError("--weights expects LO:HI with integers LO <= HI, got '" + s + "'");
 }
 
-// Fails before any computation when the output could not be written later.
-void check_output_path(const std::string& path, const std::string& fmt) {
-  if (path.empty()) return;
+// Fails before any computation when the output could not be written later:
+// an unknown format, a missing folder, a folder as output (UsageError).
+std::optional<OutputTarget> check_output_path(const std::string& path, const std::string& fmt) {
+  if (path.empty()) return std::nullopt;
   if (fmt == "auto") detect_output_format(path);
-  const auto slash = path.find_last_of('/');
-  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
+  return resolve_output(path);
+}
+
+// An output that is the input file (same device and inode once symlinks are
+// followed, so hard links and symlinks count) would destroy the graph: refused.
+void check_not_input(const std::optional<OutputTarget>& out, const std::string& input,
+                     const char* flag) {
+  if (!out || input.empty()) return;
   struct stat st {};
-  if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-    throw UsageError("output folder '" + dir + "' does not exist");
+  if (::stat(input.c_str(), &st) != 0) return;  // the reader reports a missing input
+  if (out->exists && out->dev == st.st_dev && out->ino == st.st_ino)
+    throw UsageError(std::string(flag) + " '" + out->path + "' is the input file '" + input +
+                     "'; refusing to overwrite the graph");
 }
 
 Graph load_graph(const SolveOptions& o, std::string& source) {
@@ -91,13 +101,20 @@ template <typename T>
 int run_typed(const SolveOptions& o, const Stopwatch& wall) {
   SolveReport rep;
   rep.type = ValueTraits<T>::name();
-  check_output_path(o.output, o.output_format);
+  const auto out_target = check_output_path(o.output, o.output_format);
   // --query and --paths-output need the path matrix: they imply --paths.
   const bool want_paths = o.paths || !o.queries.empty() || !o.paths_output.empty();
   if (o.queries.size() % 2) throw UsageError("--query expects two vertex ids, U and V");
-  check_output_path(o.paths_output, o.paths_output_format);
-  if (!o.paths_output.empty() && o.paths_output == o.output)
+  const auto paths_target = check_output_path(o.paths_output, o.paths_output_format);
+  if (out_target && paths_target &&
+      (o.paths_output == o.output || same_file(*out_target, *paths_target)))
     throw UsageError("--output and --paths-output name the same file '" + o.output + "'");
+  check_not_input(out_target, o.input, "--output");
+  check_not_input(paths_target, o.input, "--paths-output");
+  // With the matrix on standard output the report goes to stderr.
+  const bool report_to_stderr =
+      (out_target && out_target->is_stdout()) || (paths_target && paths_target->is_stdout());
+  std::ostream& report_out = report_to_stderr ? std::cerr : std::cout;
 
   SolverSpec spec;
   spec.algo = parse_algo(o.algo);
@@ -192,13 +209,13 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
   }
   rep.wall = wall.seconds();
   if (o.json) {
-    JsonWriter j(std::cout);
+    JsonWriter j(report_out);
     j.begin_object().field("command", "solve");
     write_json_fields(j, rep);
     j.end_object();
-    std::cout << "\n";
+    report_out << "\n";
   } else {
-    print_human(std::cout, rep);
+    print_human(report_out, rep);
   }
   if (rep.verify == "FAILED") {
     std::cerr << "error: verification failed: " << rep.verify_detail << "\n";

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Output safety (issue 16): device nodes, FIFOs and standard output are written in
+# place, never replaced by a regular file; symlinks are followed (the target is
+# replaced, the link stays); an output that is the input is refused before any
+# work; write errors leave nothing behind. Device nodes are private copies made
+# with mknod in the test's own folder: real /dev nodes are never touched.
+# Usage: output_safety.sh /path/to/ocl_sp
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+use_python numpy
+
+# Reference output as a regular file.
+check ref 0 "$BIN" --n 30 --backend serial --output "$T/ref.bin"
+
+# A private /dev/full: ENOSPC is an error (exit 1), the node stays a device.
+mknod "$T/full" c 1 7
+check full 1 "$BIN" --n 300 --backend serial --output "$T/full" --output-format bin
+expect full-msg err_starts
+expect full-msg-enospc grep -q "No space left" "$T/err"
+expect full-still-chardev test -c "$T/full"
+expect full-no-temp sh -c "! ls '$T' | grep -q 'full.tmp'"
+
+# A private /dev/null: exit 0, still a device node.
+mknod "$T/null" c 1 3
+check null 0 "$BIN" --n 30 --backend serial --output "$T/null" --output-format bin
+expect null-still-chardev test -c "$T/null"
+
+# A FIFO: the reader gets the bytes, the FIFO stays a FIFO.
+mkfifo "$T/fifo"
+cat "$T/fifo" >"$T/fifo.got" &
+reader=$!
+check fifo 0 timeout 60 "$BIN" --n 30 --backend serial --output "$T/fifo" --output-format bin
+wait "$reader"
+expect fifo-still-fifo test -p "$T/fifo"
+expect fifo-content cmp -s "$T/fifo.got" "$T/ref.bin"
+
+# Standard output: '-' and /dev/stdout carry the matrix and no report (report on stderr).
+check stdout-dash 0 sh -c "'$BIN' --n 30 --backend serial --output - --output-format bin > '$T/dash.bin'"
+expect stdout-dash-content cmp -s "$T/dash.bin" "$T/ref.bin"
+expect stdout-dash-report-on-stderr grep -q "T_k" "$T/err"
+check stdout-dev 0 sh -c "'$BIN' --n 30 --backend serial --output /dev/stdout --output-format bin > '$T/devout.bin'"
+expect stdout-dev-content cmp -s "$T/devout.bin" "$T/ref.bin"
+expect dev-stdout-still-symlink test -L /dev/stdout
+check stdout-csv 0 sh -c "'$BIN' --n 30 --backend serial --output - --output-format csv | wc -l > '$T/lines'"
+expect stdout-csv-lines test "$(cat "$T/lines")" -eq 30
+# A reader that goes away: EPIPE is an error, not a silent success or a crash.
+check stdout-epipe 0 sh -c "'$BIN' --n 1500 --backend openmp --output - --output-format csv 2>'$T/epipe.err' | head -c 10 >/dev/null; echo \$? >/dev/null"
+expect stdout-epipe-msg grep -q "^error: .*Broken pipe" "$T/epipe.err"
+
+# A symlink: the target is replaced, the link stays a link.
+echo old >"$T/target.bin"
+ln -s target.bin "$T/link.bin"
+check symlink 0 "$BIN" --n 30 --backend serial --output "$T/link.bin"
+expect symlink-stays test -L "$T/link.bin"
+expect symlink-target-written cmp -s "$T/target.bin" "$T/ref.bin"
+# A dangling symlink names the file to create.
+ln -s created.bin "$T/dangling.bin"
+check dangling 0 "$BIN" --n 30 --backend serial --output "$T/dangling.bin"
+expect dangling-stays test -L "$T/dangling.bin"
+expect dangling-created cmp -s "$T/created.bin" "$T/ref.bin"
+# Permissions of a replaced file are kept.
+cp "$T/ref.bin" "$T/mode.bin"; chmod 640 "$T/mode.bin"
+check mode 0 "$BIN" --n 31 --backend serial --output "$T/mode.bin"
+expect mode-kept test "$(stat -c %a "$T/mode.bin")" = 640
+
+# Output = input: refused (exit 2) before any work, the graph untouched; also
+# through a hard link and a symlink, and for --paths-output.
+printf '0 1 5\n1 2 7\n' >"$T/g.edges"
+"$BIN" --input "$T/g.edges" --backend serial --output "$T/g.bin" >/dev/null  # any bin file
+"$PY" -c "
+import struct; open('$T/graph.bin','wb').write(struct.pack('<5i',3,1,0,1,4))"
+cp "$T/graph.bin" "$T/graph.orig"
+check same-as-input 2 "$BIN" --input "$T/graph.bin" --backend serial --output "$T/graph.bin"
+expect same-as-input-msg grep -q "is the input file" "$T/err"
+expect same-as-input-kept cmp -s "$T/graph.bin" "$T/graph.orig"
+ln "$T/graph.bin" "$T/hard.bin"
+check same-hardlink 2 "$BIN" --input "$T/graph.bin" --backend serial --output "$T/hard.bin"
+ln -s graph.bin "$T/soft.bin"
+check same-symlink 2 "$BIN" --input "$T/soft.bin" --backend serial --output "$T/graph.bin"
+check same-paths-output 2 "$BIN" --input "$T/graph.bin" --backend serial --paths-output "$T/soft.bin"
+expect same-kept-all cmp -s "$T/graph.bin" "$T/graph.orig"
+check paths-eq-output 2 "$BIN" --n 10 --backend serial --output "$T/p.bin" --paths-output "$T/./p.bin"
+check paths-eq-output-link 2 "$BIN" --n 10 --backend serial --output "$T/target.bin" --paths-output "$T/link.bin"
+check out-is-folder 2 "$BIN" --n 10 --backend serial --output "$T" --output-format bin
+expect out-is-folder-msg err_starts
+
+# A negative cycle leaves an older output untouched and no temporary behind.
+cp "$T/ref.bin" "$T/keep.bin"
+printf '0 1 1\n1 0 -2\n' >"$T/negcyc.edges"
+check neg-cycle-keeps 3 "$BIN" --input "$T/negcyc.edges" --backend serial --output "$T/keep.bin"
+expect neg-cycle-old-file cmp -s "$T/keep.bin" "$T/ref.bin"
+expect neg-cycle-no-temp sh -c "! ls '$T' | grep -q 'keep.bin.tmp'"
+
+finish_tests
