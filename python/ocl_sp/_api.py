@@ -1,0 +1,363 @@
+"""scipy.sparse.csgraph-compatible front end of the C++ core (ocl_sp._core).
+
+Input rules (scipy's, see README.md "Python" for the few differences):
+
+* dense arrays (anything ``numpy.asarray`` takes): off the diagonal, an entry equal
+  to ``null_value`` (default 0), NaN or +-inf is "no edge";
+* masked arrays: masked entries (and non-finite values) are "no edge"; unmasked
+  zeros are edges of weight 0 (csgraph's masked representation);
+* scipy.sparse matrices and arrays (any format): stored entries are edges, explicit
+  zeros included; duplicates keep the minimum;
+* the diagonal is ignored (d(i, i) = 0), as scipy does;
+* ``directed=False``: each pair gets the smaller of its two directions;
+  ``unweighted=True``: every edge weighs 1.
+
+Value types: integer weights are solved exactly in int32 (when every path length
+stays below 2**29, the CLI's rule); other weights in float32. float64 weights that
+float32 cannot hold exactly are rounded to float32 with a PrecisionWarning, unless
+``dtype=numpy.float32`` asks for float32 explicitly; ``dtype=numpy.int32`` refuses
+(ValueError) rather than round.
+"""
+
+import threading
+import time
+import warnings
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional
+
+import numpy as np
+
+from . import _core
+
+try:  # scipy is optional: without it there are no sparse inputs to accept
+    import scipy.sparse as _sparse
+    from scipy.sparse.csgraph import NegativeCycleError as _ScipyNegativeCycleError
+except ImportError:  # pragma: no cover - exercised only without scipy
+    _sparse = None
+    _ScipyNegativeCycleError = Exception
+
+__all__ = [
+    "INT32_INF",
+    "Device",
+    "NegativeCycleError",
+    "PrecisionWarning",
+    "SolveReport",
+    "clear_cache",
+    "devices",
+    "floyd_warshall",
+    "last_report",
+    "shortest_path",
+]
+
+#: "No path" in int32 results (``dtype=numpy.int32``): 2**30 - 1, the CLI's INF.
+INT32_INF = int(_core.INT32_INF)
+
+
+class NegativeCycleError(_ScipyNegativeCycleError):
+    """The graph has a negative cycle; no distances are returned.
+
+    A subclass of ``scipy.sparse.csgraph.NegativeCycleError`` when scipy is
+    installed, so ``except scipy.sparse.csgraph.NegativeCycleError`` catches it.
+    ``vertex`` is a vertex whose distance to itself is negative.
+    """
+
+    def __init__(self, message="Negative cycle detected", vertex=None):
+        super().__init__(message)
+        self.vertex = vertex
+
+
+class PrecisionWarning(UserWarning):
+    """The weights were rounded to float32 for the solve (see ``dtype``)."""
+
+
+@dataclass(frozen=True)
+class Device:
+    """One OpenCL device, as ``ocl_sp devices`` lists it; ``id`` is the "P:D" spec."""
+
+    id: str
+    name: str
+    vendor: str
+    vendor_key: str
+    type: str
+    platform: str
+    driver_version: str
+    device_version: str
+    opencl_c_version: str
+    compute_units: int
+    global_mem: int
+    local_mem: int
+    max_alloc: int
+    max_work_group: int
+
+    def __str__(self):
+        return (f"{self.id}  {self.name}  [{self.vendor_key}, {self.type}, "
+                f"{self.compute_units} CU, {self.global_mem / 2**30:.1f} GiB, {self.platform}]")
+
+
+@dataclass
+class SolveReport:
+    """What the last solve ran and how long each part took (seconds).
+
+    t_o: solver set-up (OpenCL context, program build or cache; 0 when a cached
+    solver was reused), t_h: host<->device transfers, t_k: kernels (or CPU compute),
+    total: the solver's solve(); t_input / t_output: building the matrix from the
+    Python object and the result arrays from it (incl. predecessors); wall: the
+    whole call.
+    """
+
+    n: int = 0
+    edges: int = 0
+    dtype: str = ""
+    device: str = ""
+    vendor: str = ""
+    driver: str = ""
+    algo: str = ""
+    backend: str = ""
+    params: Dict[str, int] = field(default_factory=dict)
+    params_source: str = ""
+    cache: str = ""
+    solver_reused: bool = False
+    t_o: float = 0.0
+    t_h: float = 0.0
+    t_k: float = 0.0
+    total: float = 0.0
+    relaxations: float = 0.0
+    products: int = 0
+    kernel_launches: int = 0
+    kernel_seconds: Dict[str, float] = field(default_factory=dict)
+    paths: bool = False
+    paths_kernels: str = ""
+    t_input: float = 0.0
+    t_solve: float = 0.0
+    t_output: float = 0.0
+    wall: float = 0.0
+    notes: List[str] = field(default_factory=list)
+
+    @property
+    def relax_per_second(self):
+        t = self.t_k if self.t_k > 0 else self.total
+        return self.relaxations / t if t > 0 else 0.0
+
+    def __str__(self):
+        params = " ".join(f"{k}={v}" for k, v in sorted(self.params.items())) or "-"
+        lines = [
+            f"device   {self.device} ({self.vendor}; {self.driver})",
+            f"solve    {self.algo} on {self.backend}, n = {self.n}, {self.dtype}, "
+            f"params {params} ({self.params_source})",
+            f"time     T_o {self.t_o:.4f} s, T_h {self.t_h:.4f} s, T_k {self.t_k:.4f} s, "
+            f"total {self.total:.4f} s ({self.relax_per_second / 1e9:.1f} G relax/s)",
+            f"python   input {self.t_input:.4f} s, output {self.t_output:.4f} s, "
+            f"wall {self.wall:.4f} s",
+        ]
+        lines += [f"note     {n}" for n in self.notes]
+        return "\n".join(lines)
+
+
+_local = threading.local()
+_REPORT_FIELDS = set(SolveReport.__dataclass_fields__)
+
+
+def last_report() -> Optional[SolveReport]:
+    """The report of the calling thread's last successful solve (None before one)."""
+    return getattr(_local, "report", None)
+
+
+def devices() -> List[Device]:
+    """Every OpenCL device of every platform (empty without an OpenCL platform)."""
+    return [Device(**d) for d in _core.devices()]
+
+
+def clear_cache():
+    """Drops the solvers kept for reuse (their OpenCL contexts and device buffers)."""
+    _core.clear_cache()
+
+
+_METHODS = {"auto": "fw", "fw": "fw", "squaring": "squaring", "fw-naive": "fw-naive",
+            "fw_naive": "fw-naive",
+            # scipy's single-source methods: ocl_sp computes all pairs either way
+            "d": "fw", "bf": "fw", "j": "fw"}
+
+_NATIVE_VALUES = {np.dtype(t) for t in (np.float64, np.float32, np.int64, np.int32, np.uint8)}
+
+
+def _values(a):
+    """The array as one of the element types the core reads without a copy."""
+    if a.dtype == np.bool_:
+        return a.view(np.uint8)
+    if a.dtype in _NATIVE_VALUES and a.dtype.isnative:
+        return a
+    if a.dtype.kind == "c":
+        raise TypeError("complex weights are not supported")
+    try:
+        return a.astype(np.float64)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"weights of dtype {a.dtype} cannot be read as numbers: {e}") from None
+
+
+def _index_arrays(*arrays):
+    dt = np.result_type(*arrays)
+    if dt not in (np.dtype(np.int32), np.dtype(np.int64)) or not dt.isnative:
+        dt = np.dtype(np.int64)
+    return [np.ascontiguousarray(a, dtype=dt) for a in arrays]
+
+
+def _square(shape):
+    if len(shape) != 2:
+        raise ValueError("csgraph must be 2-D")
+    if shape[0] != shape[1]:
+        raise ValueError("csgraph must be shape (N, N)")
+    return int(shape[0])
+
+
+def _graph_arrays(csgraph):
+    """(kind, a, b, c, n) for _core.solve: the caller's buffers wherever possible."""
+    if _sparse is not None and _sparse.issparse(csgraph):
+        n = _square(csgraph.shape)
+        fmt = csgraph.format
+        if fmt in ("csr", "csc"):
+            ptr, idx = _index_arrays(csgraph.indptr, csgraph.indices)
+            if ptr.shape[0] != n + 1:
+                raise ValueError("malformed sparse matrix: indptr has the wrong length")
+            return fmt, ptr, idx, np.ascontiguousarray(_values(np.asarray(csgraph.data))), n
+        coo = csgraph if fmt == "coo" else csgraph.tocoo()
+        row, col = _index_arrays(coo.row, coo.col)
+        return "coo", row, col, np.ascontiguousarray(_values(np.asarray(coo.data))), n
+    if isinstance(csgraph, np.ma.MaskedArray):
+        n = _square(csgraph.shape)
+        data = _values(np.asarray(np.ma.getdata(csgraph)))
+        mask = np.ma.getmask(csgraph)
+        mask = None if mask is np.ma.nomask else np.asarray(mask, dtype=np.bool_).view(np.uint8)
+        return "masked", data, mask, None, n
+    a = np.asarray(csgraph)
+    n = _square(a.shape)
+    return "dense", _values(a), None, None, n
+
+
+def _dtype_mode(dtype):
+    """(computation: auto | int32 | float32, native output?) for the dtype argument."""
+    if dtype is None:
+        return "auto", False
+    dt = np.dtype(dtype)
+    if dt == np.float64:
+        return "auto", False
+    if dt == np.float32:
+        return "float32", True
+    if dt == np.int32:
+        return "int32", True
+    raise ValueError(f"dtype must be None, numpy.float64, numpy.float32 or numpy.int32, not {dt}")
+
+
+def shortest_path(csgraph, method="auto", directed=True, return_predecessors=False,
+                  unweighted=False, overwrite=False, indices=None, *, null_value=0,
+                  backend=None, device=None, dtype=None, params=None, use_tuned=True):
+    """All-pairs shortest paths, as ``scipy.sparse.csgraph.shortest_path``.
+
+    Parameters follow scipy: ``csgraph`` (dense, masked or sparse N x N),
+    ``method`` ('auto' and 'FW': blocked Floyd-Warshall; 'squaring': repeated
+    (min,+) squaring; 'fw-naive': OpenCL baseline; scipy's 'D', 'BF', 'J' are
+    accepted and run Floyd-Warshall, since every method here computes all pairs),
+    ``directed``, ``return_predecessors`` (int32, -9999 = none), ``unweighted``,
+    ``overwrite`` (accepted, ignored: the input is never modified) and
+    ``indices`` (rows of the result to return; an int gives 1-D results).
+
+    Keyword-only: ``null_value`` (dense input: the entry that means "no edge",
+    default 0; NaN and inf always mean it), ``backend`` ('opencl' | 'openmp' |
+    'serial'; default OpenCL, or OpenMP when no OpenCL device exists), ``device``
+    (OpenCL device spec as the CLI's ``--device``: 'nvidia', 'amd', 'pocl', 'cpu',
+    'gpu', 'P:D', a name substring; default $OCL_SP_DEVICE, else the first GPU),
+    ``dtype`` (None / numpy.float64: float64 result with inf; numpy.float32 or
+    numpy.int32: the solver's own array, unreachable = inf or INT32_INF),
+    ``params`` (kernel tunables, e.g. ``{'BLOCK': 64}``), ``use_tuned`` (use the
+    parameters stored by ``ocl_sp sweep``).
+
+    Returns the distance matrix, and the predecessor matrix with
+    ``return_predecessors``. Raises NegativeCycleError (no partial result),
+    ValueError for unusable input or options, RuntimeError for device failures,
+    KeyboardInterrupt when interrupted with Ctrl-C.
+    """
+    t0 = time.perf_counter()
+    m = str(method).lower()
+    if m not in _METHODS:
+        raise ValueError(f"unrecognized method '{method}' (expected 'auto', 'FW', 'squaring', "
+                         "'fw-naive'; 'D', 'BF', 'J' run 'FW')")
+    algo = _METHODS[m]
+    mode, native = _dtype_mode(dtype)
+    if backend is not None and str(backend).lower() not in ("opencl", "openmp", "serial"):
+        raise ValueError(f"unknown backend '{backend}' (expected 'opencl', 'openmp' or 'serial')")
+    kind, a, b, c, n = _graph_arrays(csgraph)
+
+    rows = None
+    out_shape = None
+    if indices is not None:
+        idx = np.asarray(indices)
+        if idx.dtype.kind not in "iu":
+            raise ValueError("indices must be integers")
+        out_shape = idx.shape + (n,)
+        flat = idx.reshape(-1).astype(np.int64)
+        flat = np.where(flat < 0, flat + n, flat)
+        if flat.size and (flat.min() < 0 or flat.max() >= n):
+            raise ValueError(f"indices out of range 0...{n - 1}")
+        rows = flat.tolist()
+
+    if n == 0:
+        out_dtype = {"auto": np.float64, "float32": np.float32, "int32": np.int32}[mode]
+        shape = out_shape if out_shape is not None else (0, 0)
+        dist = np.zeros(shape, dtype=out_dtype)
+        return (dist, np.zeros(shape, dtype=np.int32)) if return_predecessors else dist
+
+    tunables = {str(k): int(v) for k, v in (params or {}).items()}
+    t_prep = time.perf_counter() - t0
+    try:
+        dist, pred, rep = _core.solve(
+            kind, a, b, c, n, bool(directed), bool(unweighted), float(null_value), mode, native,
+            bool(return_predecessors), rows, algo, "" if backend is None else str(backend),
+            "" if device is None else str(device), tunables, bool(use_tuned))
+    except _core.NegativeCycle as e:
+        vertex = int(e.args[1]) if len(e.args) > 1 else None
+        raise NegativeCycleError(f"Negative cycle detected: vertex {vertex} lies on one",
+                                 vertex=vertex) from None
+
+    if mode == "auto" and rep.get("dtype") == "float32":
+        refused = rep.get("int32_refused", "")
+        if rep.get("inexact"):
+            warnings.warn(
+                "ocl_sp: some weights are not exactly representable in float32 and were rounded "
+                "to it (the solve runs in float32, about 7 significant digits); pass "
+                "dtype=numpy.float32 to accept this without a warning",
+                PrecisionWarning, stacklevel=3 if _caller_is_fw() else 2)
+        elif "int32 range" in refused:
+            warnings.warn(
+                f"ocl_sp: integer weights too large for exact int32 path lengths ({refused}); "
+                "solved in float32, where sums above 2**24 round; pass dtype=numpy.float32 to "
+                "accept this without a warning",
+                PrecisionWarning, stacklevel=3 if _caller_is_fw() else 2)
+
+    if out_shape is not None:
+        dist = dist.reshape(out_shape)
+        if pred is not None:
+            pred = pred.reshape(out_shape)
+
+    report = SolveReport(**{k: v for k, v in rep.items() if k in _REPORT_FIELDS})
+    report.notes = list(rep.get("notes", []))
+    report.t_input += t_prep
+    report.wall = time.perf_counter() - t0
+    _local.report = report
+    return (dist, pred) if return_predecessors else dist
+
+
+def _caller_is_fw():
+    import sys
+    f = sys._getframe(2)
+    return f is not None and f.f_code is floyd_warshall.__code__
+
+
+def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False,
+                   overwrite=False, *, null_value=0, backend=None, device=None, dtype=None,
+                   params=None, use_tuned=True):
+    """All-pairs shortest paths by Floyd-Warshall, as ``scipy.sparse.csgraph.floyd_warshall``.
+
+    Same arguments and results as :func:`shortest_path` with ``method='FW'``.
+    """
+    return shortest_path(csgraph, "FW", directed, return_predecessors, unweighted, overwrite,
+                         None, null_value=null_value, backend=backend, device=device,
+                         dtype=dtype, params=params, use_tuned=use_tuned)

@@ -1,0 +1,890 @@
+// ocl_sp._core: the pybind11 side of the Python package (python/ocl_sp/).
+//
+// One call, solve(), does everything that touches n x n memory:
+//  1. builds the solver's DistMatrix straight from the caller's buffers (dense
+//     numpy array of any strides, masked array, CSR / CSC / COO arrays of a
+//     scipy.sparse matrix) in one conversion pass that also maps "no edge" to the
+//     type's INF, applies scipy's rules and checks int32 exactness;
+//  2. runs a Solver (host/solvers/solver.hpp) in a worker thread with the GIL
+//     released, while the calling thread checks for Ctrl-C every 50 ms and turns it
+//     into request_cancel() (host/util/cancel.hpp) and a KeyboardInterrupt;
+//  3. hands the distances back as a numpy array that owns the C++ memory (no copy
+//     for the native int32 / float32 type) or converts them to float64 in one pass,
+//     and derives scipy's predecessor matrix from the path (via) matrix.
+// The Python layer (python/ocl_sp/_api.py) parses scipy-style arguments and picks
+// the arrays; everything here assumes they were validated for shape and kind.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cfloat>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include "cl/device.hpp"
+#include "graph/matrix.hpp"
+#include "solvers/solver.hpp"
+#include "util/cancel.hpp"
+#include "util/errors.hpp"
+#include "util/timer.hpp"
+
+namespace py = pybind11;
+
+namespace ocl_sp::python {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// scipy's "no predecessor" value.
+constexpr int32_t kNoPred = -9999;
+
+// O(n^2) passes use OpenMP threads only from this many matrix entries on: below it
+// one thread is about as fast, and on a loaded machine each parallel region can
+// cost a scheduler time slice (milliseconds) waiting for the second thread.
+constexpr int64_t kParallelEntries = int64_t{1} << 21;
+inline bool parallel_for(int64_t n) { return n * n >= kParallelEntries; }
+
+// ---------------------------------------------------------------------------
+// Input conversion
+// ---------------------------------------------------------------------------
+
+struct Options {
+  bool directed = true;
+  bool unweighted = false;
+  double null_value = 0;  // dense input: entries equal to it are "no edge"
+};
+
+// Why a weight cannot be stored in the value type.
+enum class Bad { none, non_integer, int_range, float_range, bad_index };
+
+struct Stats {
+  double max_abs = 0, sum_abs = 0;  // over stored edge weights (per direction)
+  bool inexact = false;             // float32: some weight was rounded
+  long long edges = 0;              // stored (directed) edge entries, incl. duplicates
+  void merge(const Stats& o) {
+    max_abs = std::max(max_abs, o.max_abs);
+    sum_abs += o.sum_abs;
+    inexact = inexact || o.inexact;
+    edges += o.edges;
+  }
+};
+
+struct Failure {
+  Bad bad = Bad::none;
+  long long i = 0, j = 0;
+  double w = 0;
+};
+
+// Records the first failure (several OpenMP threads may find one).
+class FailureSlot {
+ public:
+  bool failed() const { return flag_.load(std::memory_order_relaxed); }
+  void set(Bad b, long long i, long long j, double w) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (f_.bad == Bad::none || std::make_pair(i, j) < std::make_pair(f_.i, f_.j)) f_ = {b, i, j, w};
+    flag_.store(true, std::memory_order_relaxed);
+  }
+  const Failure& get() const { return f_; }
+
+ private:
+  std::atomic<bool> flag_{false};
+  std::mutex mu_;
+  Failure f_;
+};
+
+// One finite edge weight into T; Bad::none on success.
+template <typename T>
+inline Bad convert_weight(double w, T& out, Stats& st) {
+  const double a = std::fabs(w);
+  if constexpr (std::is_same_v<T, int32_t>) {
+    if (std::floor(w) != w) return Bad::non_integer;
+    if (a >= ValueTraits<int32_t>::finite_limit) return Bad::int_range;
+    out = static_cast<int32_t>(w);
+  } else {
+    if (a > static_cast<double>(FLT_MAX)) return Bad::float_range;
+    out = static_cast<float>(w);
+    if (static_cast<double>(out) != w) st.inexact = true;
+  }
+  st.max_abs = std::max(st.max_abs, a);
+  st.sum_abs += a;
+  ++st.edges;
+  return Bad::none;
+}
+
+// A strided 2-D view of a numpy array (element type S), read as double.
+template <typename S>
+struct View2D {
+  const char* base;
+  py::ssize_t s0, s1;
+  double operator()(int64_t i, int64_t j) const {
+    S v;
+    std::memcpy(&v, base + i * s0 + j * s1, sizeof(S));  // strides need not be aligned
+    return static_cast<double>(v);
+  }
+};
+
+struct MaskView {
+  const char* base = nullptr;  // nullptr: nothing masked
+  py::ssize_t s0 = 0, s1 = 0;
+  bool operator()(int64_t i, int64_t j) const {
+    return base != nullptr && base[i * s0 + j * s1] != 0;
+  }
+};
+
+// Dense (optionally masked) input, directed fill; one parallel pass over the rows.
+// Dense rule (scipy): off the diagonal, entries equal to null_value, NaN and +-inf
+// are "no edge". Masked rule: masked entries and non-finite values are "no edge"
+// (unmasked zeros are edges of weight 0, as in csgraph's masked representation).
+template <typename T, typename S>
+void fill_dense(DistMatrix<T>& m, const View2D<S>& src, const MaskView& mask, bool masked,
+                const Options& o, Stats& stats, FailureSlot& fail) {
+  const int64_t n = m.n();
+#pragma omp parallel if (parallel_for(n))
+  {
+    Stats local;
+#pragma omp for schedule(static)
+    for (int64_t i = 0; i < n; ++i) {
+      if (fail.failed()) continue;
+      T* row = m.data() + i * n;
+      for (int64_t j = 0; j < n; ++j) {
+        if (i == j) continue;
+        const double v = src(i, j);
+        if (!std::isfinite(v)) continue;
+        if (masked ? mask(i, j) : v == o.null_value) continue;
+        T w;
+        const Bad b = convert_weight<T>(o.unweighted ? 1.0 : v, w, local);
+        if (b != Bad::none) {
+          fail.set(b, i, j, v);
+          break;
+        }
+        row[j] = w;
+      }
+    }
+#pragma omp critical(ocl_sp_stats)
+    stats.merge(local);
+  }
+}
+
+// Compressed rows (CSR) or columns (CSC: `transposed`): ptr has n + 1 entries.
+// Duplicates keep the minimum; explicit zeros are edges; non-finite values are not.
+template <typename T, typename I, typename S>
+void fill_compressed(DistMatrix<T>& m, const I* ptr, const I* idx, const S* data, int64_t nnz,
+                     bool transposed, const Options& o, Stats& stats, FailureSlot& fail) {
+  const int64_t n = m.n();
+  if (ptr[0] != 0 || static_cast<int64_t>(ptr[n]) > nnz) {
+    fail.set(Bad::bad_index, -1, -1, 0);
+    return;
+  }
+#pragma omp parallel if (nnz >= kParallelEntries)
+  {
+    Stats local;
+#pragma omp for schedule(dynamic, 64)
+    for (int64_t r = 0; r < n; ++r) {  // a row (CSR) or column (CSC): no write conflicts
+      if (fail.failed()) continue;
+      const int64_t b = ptr[r], e = ptr[r + 1];
+      if (b > e) {
+        fail.set(Bad::bad_index, r, -1, 0);
+        continue;
+      }
+      for (int64_t p = b; p < e; ++p) {
+        const int64_t c = idx[p];
+        if (c < 0 || c >= n) {
+          fail.set(Bad::bad_index, r, c, 0);
+          break;
+        }
+        const int64_t i = transposed ? c : r, j = transposed ? r : c;
+        if (i == j) continue;
+        const double v = static_cast<double>(data[p]);
+        if (!std::isfinite(v)) continue;
+        T w;
+        const Bad bad = convert_weight<T>(o.unweighted ? 1.0 : v, w, local);
+        if (bad != Bad::none) {
+          fail.set(bad, i, j, v);
+          break;
+        }
+        T& cell = m(i, j);
+        if (w < cell) cell = w;
+      }
+    }
+#pragma omp critical(ocl_sp_stats)
+    stats.merge(local);
+  }
+}
+
+// Coordinates (COO), one sequential pass (duplicates may hit the same cell).
+template <typename T, typename I, typename S>
+void fill_coo(DistMatrix<T>& m, const I* row, const I* col, const S* data, int64_t nnz,
+              const Options& o, Stats& stats, FailureSlot& fail) {
+  const int64_t n = m.n();
+  for (int64_t p = 0; p < nnz; ++p) {
+    const int64_t i = row[p], j = col[p];
+    if (i < 0 || i >= n || j < 0 || j >= n) {
+      fail.set(Bad::bad_index, i, j, 0);
+      return;
+    }
+    if (i == j) continue;
+    const double v = static_cast<double>(data[p]);
+    if (!std::isfinite(v)) continue;
+    T w;
+    const Bad bad = convert_weight<T>(o.unweighted ? 1.0 : v, w, stats);
+    if (bad != Bad::none) {
+      fail.set(bad, i, j, v);
+      return;
+    }
+    T& cell = m(i, j);
+    if (w < cell) cell = w;
+  }
+}
+
+// Undirected: d(i,j) = d(j,i) = min of the two directions; 64 x 64 tile pairs.
+template <typename T>
+void symmetrize_min(DistMatrix<T>& m) {
+  const int64_t n = m.n(), B = 64, nb = (n + B - 1) / B;
+  T* a = m.data();
+#pragma omp parallel for schedule(dynamic, 1) if (parallel_for(n))
+  for (int64_t bi = 0; bi < nb; ++bi)
+    for (int64_t bj = bi; bj < nb; ++bj)
+      for (int64_t i = bi * B; i < std::min(n, bi * B + B); ++i)
+        for (int64_t j = std::max(bj * B, bi == bj ? i + 1 : 0); j < std::min(n, bj * B + B); ++j) {
+          const T v = std::min(a[i * n + j], a[j * n + i]);
+          a[i * n + j] = v;
+          a[j * n + i] = v;
+        }
+}
+
+// The int32 exactness rule of the CLI (graph.cpp check_int32_range) on the built
+// matrix: the n-1 largest |w| must add up to less than the finite limit.
+double int32_path_bound(const DistMatrix<int32_t>& m, const Stats& st) {
+  const double limit = ValueTraits<int32_t>::finite_limit;
+  const int64_t n = m.n();
+  const double k = static_cast<double>(std::max<int64_t>(n - 1, 0));
+  if (st.max_abs * k < limit) return st.max_abs * k;
+  if (st.sum_abs < limit) return st.sum_abs;
+  std::vector<int32_t> mags;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      const int32_t v = m(i, j);
+      if (i != j && v != ValueTraits<int32_t>::inf) mags.push_back(v < 0 ? -v : v);
+    }
+  const size_t take = std::min(mags.size(), static_cast<size_t>(k));
+  std::nth_element(mags.begin(), mags.begin() + static_cast<std::ptrdiff_t>(take), mags.end(),
+                   std::greater<int32_t>());
+  double bound = 0;
+  for (size_t i = 0; i < take; ++i) bound += mags[i];
+  return bound;
+}
+
+// Element type of the values (read with the GIL held, used without it).
+enum class VType { f64, f32, i64, i32, u8 };
+
+// The caller's arrays, already checked by the Python layer.
+struct Input {
+  std::string kind;   // dense | masked | csr | csc | coo
+  py::array a, b, c;  // dense: values (a), mask (b, masked only); csr/csc: indptr, indices,
+                      // data; coo: row, col, data
+  int64_t n = 0;
+  VType vtype = VType::f64;  // of a (dense, masked) or c (sparse)
+  bool idx64 = false;        // sparse index arrays are int64 (else int32)
+};
+
+VType value_type_of(const py::array& a) {
+  const py::dtype dt = a.dtype();
+  if (dt.is(py::dtype::of<double>())) return VType::f64;
+  if (dt.is(py::dtype::of<float>())) return VType::f32;
+  if (dt.is(py::dtype::of<int64_t>())) return VType::i64;
+  if (dt.is(py::dtype::of<int32_t>())) return VType::i32;
+  if (dt.is(py::dtype::of<uint8_t>()) || dt.is(py::dtype::of<bool>())) return VType::u8;
+  throw std::invalid_argument("internal: unsupported value dtype " +
+                              std::string(py::str(static_cast<py::object>(dt))));
+}
+
+template <typename T, typename S>
+void fill_dense_typed(DistMatrix<T>& m, const Input& in, const Options& o, Stats& st,
+                      FailureSlot& fail) {
+  const View2D<S> src{static_cast<const char*>(in.a.data()), in.a.strides(0), in.a.strides(1)};
+  MaskView mask;
+  const bool masked = in.kind == "masked";
+  if (masked && in.b && in.b.ndim() == 2) {
+    mask.base = static_cast<const char*>(in.b.data());
+    mask.s0 = in.b.strides(0);
+    mask.s1 = in.b.strides(1);
+  }
+  fill_dense<T, S>(m, src, mask, masked, o, st, fail);
+}
+
+template <typename T, typename I, typename S>
+void fill_sparse_typed(DistMatrix<T>& m, const Input& in, const Options& o, Stats& st,
+                       FailureSlot& fail) {
+  const I* p0 = static_cast<const I*>(in.a.data());
+  const I* p1 = static_cast<const I*>(in.b.data());
+  const S* data = static_cast<const S*>(in.c.data());
+  const int64_t nnz = in.c.shape(0);
+  if (in.kind == "coo")
+    fill_coo<T, I, S>(m, p0, p1, data, nnz, o, st, fail);
+  else
+    fill_compressed<T, I, S>(m, p0, p1, data, std::min<int64_t>(nnz, in.b.shape(0)),
+                             in.kind == "csc", o, st, fail);
+}
+
+// Dispatches on the values' element type (the Python layer converts anything
+// else to float64 first).
+template <typename F>
+void with_value_type(VType t, F&& f) {
+  switch (t) {
+    case VType::f64: return f(double{});
+    case VType::f32: return f(float{});
+    case VType::i64: return f(int64_t{});
+    case VType::i32: return f(int32_t{});
+    case VType::u8: return f(uint8_t{});
+  }
+}
+
+template <typename T>
+Failure fill(DistMatrix<T>& m, const Input& in, const Options& o, Stats& st) {
+  FailureSlot fail;
+  if (in.kind == "dense" || in.kind == "masked") {
+    with_value_type(in.vtype, [&](auto s) { fill_dense_typed<T, decltype(s)>(m, in, o, st, fail); });
+  } else {
+    with_value_type(in.vtype, [&](auto s) {
+      if (in.idx64)
+        fill_sparse_typed<T, int64_t, decltype(s)>(m, in, o, st, fail);
+      else
+        fill_sparse_typed<T, int32_t, decltype(s)>(m, in, o, st, fail);
+    });
+  }
+  if (!o.directed && !fail.failed()) symmetrize_min(m);
+  for (int64_t i = 0; i < m.n(); ++i) m(i, i) = 0;  // scipy: the diagonal is ignored
+  return fail.get();
+}
+
+std::string format_weight(double w) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", w);
+  return buf;
+}
+
+std::string describe(const Failure& f) {
+  const std::string edge = "edge " + std::to_string(f.i) + " -> " + std::to_string(f.j) +
+                           " (weight " + format_weight(f.w) + ")";
+  switch (f.bad) {
+    case Bad::non_integer:
+      return edge + " is not an integer; int32 needs integer weights (use dtype=numpy.float32)";
+    case Bad::int_range:
+      return edge + " is outside the exact int32 range (|w| < " +
+             std::to_string(ValueTraits<int32_t>::finite_limit) +
+             "); use dtype=numpy.float32 or smaller weights";
+    case Bad::float_range:
+      return edge + " does not fit in float32";
+    case Bad::bad_index:
+      return "malformed sparse matrix: index out of range (row/column " + std::to_string(f.i) +
+             ", " + std::to_string(f.j) + ")";
+    case Bad::none:
+      break;
+  }
+  return "internal: no failure";
+}
+
+// ---------------------------------------------------------------------------
+// Solvers: cached per (type, spec) so repeated calls skip the OpenCL set-up
+// ---------------------------------------------------------------------------
+
+struct CachedSolver {
+  std::string key;
+  std::unique_ptr<Solver<int32_t>> s32;
+  std::unique_ptr<Solver<float>> s32f;
+  std::mutex solving;  // one solve at a time per solver object
+  template <typename T>
+  Solver<T>* get() {
+    if constexpr (std::is_same_v<T, int32_t>) return s32.get();
+    else return s32f.get();
+  }
+};
+
+constexpr size_t kCachedSolvers = 4;
+std::mutex g_cache_mu;
+std::list<std::shared_ptr<CachedSolver>> g_cache;  // most recently used first
+
+std::string solver_key(ValueType t, const SolverSpec& s) {
+  std::string k = std::string(to_string(t)) + "|" + to_string(s.algo) + "|" +
+                  to_string(s.backend) + "|" + s.device + "|" + (s.use_tuned ? "tuned" : "no-tuned");
+  for (const auto& [name, v] : s.params) k += "|" + name + "=" + std::to_string(v);
+  // The environment picks the device when no spec is given.
+  if (s.backend == Backend::opencl && s.device.empty())
+    if (const char* e = std::getenv("OCL_SP_DEVICE")) k += "|env=" + std::string(e);
+  return k;
+}
+
+template <typename T>
+std::shared_ptr<CachedSolver> get_solver(const SolverSpec& spec, bool& reused) {
+  const std::string key = solver_key(ValueTraits<T>::type, spec);
+  {
+    std::lock_guard<std::mutex> lock(g_cache_mu);
+    for (auto it = g_cache.begin(); it != g_cache.end(); ++it)
+      if ((*it)->key == key) {
+        auto s = *it;
+        g_cache.erase(it);
+        g_cache.push_front(s);
+        reused = true;
+        return s;
+      }
+  }
+  auto entry = std::make_shared<CachedSolver>();
+  entry->key = key;
+  auto solver = make_solver<T>(spec);  // may take seconds (OpenCL JIT): outside the lock
+  if constexpr (std::is_same_v<T, int32_t>) entry->s32 = std::move(solver);
+  else entry->s32f = std::move(solver);
+  reused = false;
+  std::lock_guard<std::mutex> lock(g_cache_mu);
+  g_cache.push_front(entry);
+  while (g_cache.size() > kCachedSolvers) g_cache.pop_back();
+  return entry;
+}
+
+// Whether any OpenCL device exists (asked once per process).
+bool have_opencl_device() {
+  static const bool have = [] {
+    try {
+      return !list_devices().empty();
+    } catch (const std::exception&) {
+      return false;
+    }
+  }();
+  return have;
+}
+
+// ---------------------------------------------------------------------------
+// Running with the GIL released; Ctrl-C cancels
+// ---------------------------------------------------------------------------
+
+// Runs work() in a worker thread. The calling thread releases the GIL and wakes
+// every 50 ms to let Python run its signal handlers (PyErr_CheckSignals, which
+// only does something in the main thread). A KeyboardInterrupt (or any exception
+// a handler raises) requests cancellation from the solver, which polls the flag
+// between rounds; once the worker has stopped, the Python exception is raised and
+// the result, complete or not, is dropped.
+void run_interruptible(const std::function<void()>& work) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  std::exception_ptr error;
+  PyObject *etype = nullptr, *evalue = nullptr, *etb = nullptr;
+  {
+    py::gil_scoped_release release;
+    std::thread worker([&] {
+      try {
+        work();
+      } catch (...) {
+        error = std::current_exception();
+      }
+      std::lock_guard<std::mutex> lock(mu);
+      done = true;
+      cv.notify_all();
+    });
+    std::unique_lock<std::mutex> lock(mu);
+    while (!done) {
+      if (cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return done; })) break;
+      if (etype != nullptr) continue;  // already interrupted: wait for the worker
+      lock.unlock();
+      {
+        py::gil_scoped_acquire gil;
+        if (PyErr_CheckSignals() != 0) {
+          PyErr_Fetch(&etype, &evalue, &etb);
+          if (etype == nullptr) {
+            etype = PyExc_KeyboardInterrupt;
+            Py_INCREF(etype);
+          }
+          request_cancel();
+        }
+      }
+      lock.lock();
+    }
+    lock.unlock();
+    worker.join();
+  }
+  if (etype != nullptr) {
+    clear_cancel();
+    PyErr_Restore(etype, evalue, etb);
+    throw py::error_already_set();
+  }
+  if (error) std::rethrow_exception(error);
+}
+
+// ---------------------------------------------------------------------------
+// Output
+// ---------------------------------------------------------------------------
+
+// A numpy array that owns `v` (moved to the heap; freed with the array).
+template <typename V>
+py::array_t<V> own(std::vector<V>&& v, std::vector<py::ssize_t> shape) {
+  auto* heap = new std::vector<V>(std::move(v));
+  py::capsule owner(heap, [](void* p) { delete static_cast<std::vector<V>*>(p); });
+  return py::array_t<V>(shape, heap->data(), owner);
+}
+
+// Rows `rows` of an n x n matrix into a fresh array, converted by f.
+template <typename V, typename Src, typename F>
+py::array_t<V> gather_rows(const Src* a, int64_t n, const std::vector<int64_t>& rows, F f) {
+  py::array_t<V> out({static_cast<py::ssize_t>(rows.size()), static_cast<py::ssize_t>(n)});
+  V* o = out.mutable_data();
+  {
+    py::gil_scoped_release release;
+    const int64_t r = static_cast<int64_t>(rows.size());
+#pragma omp parallel for schedule(static) if (r * n >= kParallelEntries)
+    for (int64_t k = 0; k < r; ++k) {
+      const Src* src = a + rows[k] * n;
+      V* dst = o + k * n;
+      for (int64_t j = 0; j < n; ++j) dst[j] = f(src[j]);
+    }
+  }
+  return out;
+}
+
+// Blocked transpose src -> dst (n x n, int32).
+void transpose(const int32_t* src, int32_t* dst, int64_t n) {
+  const int64_t B = 64, nb = (n + B - 1) / B;
+#pragma omp parallel for schedule(static) collapse(2) if (parallel_for(n))
+  for (int64_t bi = 0; bi < nb; ++bi)
+    for (int64_t bj = 0; bj < nb; ++bj)
+      for (int64_t i = bi * B; i < std::min(n, bi * B + B); ++i)
+        for (int64_t j = bj * B; j < std::min(n, bj * B + B); ++j) dst[j * n + i] = src[i * n + j];
+}
+
+// scipy's predecessor matrix from the path matrix, left in p.hops (row-major):
+// pred(i,j) = i when via(i,j) = -1 (the direct edge), else pred(via(i,j), j) (the
+// last edge lies in the second half); -9999 on the diagonal and for unreachable
+// pairs. Column by column on the transposed via matrix with memoisation along the
+// chain i -> via(i,j) -> via(via(i,j),j) -> ..., so O(n^2) in cache-friendly rows.
+// The via matrix is overwritten. Throws RuntimeError for a corrupt matrix.
+template <typename T>
+void predecessors(const DistMatrix<T>& d, PathMatrix& p) {
+  const int64_t n = d.n();
+  int32_t* via = p.via.data();
+  int32_t* tmp = p.hops.data();  // hops are not needed any more
+  transpose(via, tmp, n);        // tmp row j = column j of via
+  std::atomic<bool> corrupt{false};
+#pragma omp parallel if (parallel_for(n))
+  {
+    std::vector<int32_t> chain;
+#pragma omp for schedule(dynamic, 16)
+    for (int64_t j = 0; j < n; ++j) {
+      const int32_t* vcol = tmp + j * n;  // via(., j)
+      int32_t* pcol = via + j * n;        // pred(., j), transposed
+      std::fill(pcol, pcol + n, -2);      // unknown
+      for (int64_t i = 0; i < n && !corrupt.load(std::memory_order_relaxed); ++i) {
+        if (pcol[i] != -2) continue;
+        chain.clear();
+        int64_t k = i;
+        int32_t value = -2;
+        for (;;) {
+          if (pcol[k] != -2) {
+            value = pcol[k];
+            break;
+          }
+          const int32_t v = vcol[k];
+          if (v < 0) {
+            value = static_cast<int32_t>(k);
+            break;
+          }
+          chain.push_back(static_cast<int32_t>(k));
+          if (v >= n || static_cast<int64_t>(chain.size()) > n) {
+            corrupt = true;
+            break;
+          }
+          k = v;
+        }
+        pcol[k] = value;
+        for (int32_t c : chain) pcol[c] = value;
+      }
+    }
+  }
+  if (corrupt) throw RuntimeError("internal: the path matrix does not describe paths");
+  transpose(via, tmp, n);  // pred row-major in tmp
+  const T inf = ValueTraits<T>::inf;
+  const T* dv = d.data();
+#pragma omp parallel for schedule(static) if (parallel_for(n))
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      if (i == j || dv[i * n + j] == inf) tmp[i * n + j] = kNoPred;
+}
+
+py::dict info_dict(const SolverInfo& info, const RunStats& st, bool reused) {
+  py::dict r;
+  r["device"] = info.device;
+  r["vendor"] = info.vendor;
+  r["driver"] = info.driver;
+  r["algo"] = info.algo;
+  r["backend"] = info.backend;
+  r["params"] = info.params;
+  r["params_source"] = info.params_source;
+  r["cache"] = info.cache;
+  r["solver_reused"] = reused;
+  r["t_o"] = reused ? 0.0 : info.t_o;
+  r["t_h"] = st.t_h;
+  r["t_k"] = st.t_k;
+  r["total"] = st.total;
+  r["relaxations"] = st.relaxations;
+  r["products"] = st.products;
+  r["kernel_launches"] = st.kernel_launches;
+  r["kernel_seconds"] = st.kernel_seconds;
+  r["paths"] = st.paths;
+  r["paths_kernels"] = st.paths_kernels;
+  r["paths_bytes"] = st.paths_bytes;
+  return r;
+}
+
+// ---------------------------------------------------------------------------
+// solve()
+// ---------------------------------------------------------------------------
+
+struct Request {
+  Input in;
+  Options opt;
+  std::string dtype = "auto";  // auto | int32 | float32
+  bool native = false;         // return the computed type (else float64)
+  bool want_pred = false;
+  std::vector<int64_t> rows;   // selected rows; empty with all_rows
+  bool all_rows = true;
+  SolverSpec spec;
+  bool backend_given = false;  // backend= was passed (else OpenCL, or OpenMP without devices)
+};
+
+template <typename T>
+py::tuple solve_typed(Request& rq, DistMatrix<T>& d, py::dict report, const Stopwatch& wall) {
+  const int64_t n = d.n();
+  PathMatrix paths;
+  RunStats stats;
+  SolverInfo info;
+  bool reused = false;
+  Stopwatch t_solve;
+  run_interruptible([&] {
+    auto entry = get_solver<T>(rq.spec, reused);
+    std::lock_guard<std::mutex> lock(entry->solving);
+    Solver<T>* s = entry->template get<T>();
+    stats = s->solve(d, rq.want_pred ? &paths : nullptr);
+    info = s->info();
+  });
+  report["t_solve"] = t_solve.seconds();
+  for (auto item : info_dict(info, stats, reused)) report[item.first] = item.second;
+
+  Stopwatch t_out;
+  const std::vector<py::ssize_t> full{static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(n)};
+  py::object pred = py::none();
+  if (rq.want_pred) {
+    {
+      py::gil_scoped_release release;
+      predecessors(d, paths);
+    }
+    if (rq.all_rows)
+      pred = own(std::move(paths.hops), full);
+    else
+      pred = gather_rows<int32_t>(paths.hops.data(), n, rq.rows, [](int32_t v) { return v; });
+  }
+  py::object dist;
+  if (rq.native) {
+    if (rq.all_rows)
+      dist = own(std::move(d.values()), full);
+    else
+      dist = gather_rows<T>(d.data(), n, rq.rows, [](T v) { return v; });
+  } else {
+    std::vector<int64_t> all;
+    const std::vector<int64_t>* rows = &rq.rows;
+    if (rq.all_rows) {
+      all.resize(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) all[static_cast<size_t>(i)] = i;
+      rows = &all;
+    }
+    const T inf = ValueTraits<T>::inf;
+    dist = gather_rows<double>(d.data(), n, *rows, [inf](T v) {
+      return v == inf ? std::numeric_limits<double>::infinity() : static_cast<double>(v);
+    });
+  }
+  report["t_output"] = t_out.seconds();
+  report["wall"] = wall.seconds();
+  return py::make_tuple(dist, pred, report);
+}
+
+// Builds the matrix in type T; returns false (and leaves `why`) when the weights
+// do not fit T.
+template <typename T>
+bool build(const Request& rq, DistMatrix<T>& m, Stats& st, Failure& why) {
+  py::gil_scoped_release release;
+  m = DistMatrix<T>(rq.in.n, ValueTraits<T>::inf);
+  why = fill<T>(m, rq.in, rq.opt, st);
+  return why.bad == Bad::none;
+}
+
+py::tuple solve(Request& rq) {
+  const Stopwatch wall;
+  py::dict report;
+  py::list notes;
+  const std::string& want = rq.dtype;
+  report["n"] = rq.in.n;
+  // Backend: as the CLI, OpenCL unless no OpenCL device exists at all.
+  if (!rq.backend_given && rq.spec.device.empty() && std::getenv("OCL_SP_DEVICE") == nullptr &&
+      !have_opencl_device()) {
+    rq.spec.backend = Backend::openmp;
+    notes.append("no OpenCL device found: fell back to the OpenMP backend");
+  }
+  Stopwatch t_in;
+  if (want == "auto" || want == "int32") {
+    DistMatrix<int32_t> m;
+    Stats st;
+    Failure why;
+    bool ok = build(rq, m, st, why);
+    if (!ok && why.bad == Bad::bad_index) throw UsageError(describe(why));
+    if (ok) {
+      const double bound = int32_path_bound(m, st);
+      if (bound >= ValueTraits<int32_t>::finite_limit) {
+        ok = false;
+        const std::string msg =
+            "path lengths could exceed the exact int32 range: the n-1 largest |weights| add "
+            "up to " + format_weight(bound) + " (limit " +
+            std::to_string(ValueTraits<int32_t>::finite_limit) + ")";
+        if (want == "int32") throw UsageError(msg + "; use dtype=numpy.float32 or smaller weights");
+        report["int32_refused"] = msg;
+      }
+    } else {
+      if (want == "int32") throw UsageError(describe(why));
+      report["int32_refused"] = describe(why);
+    }
+    if (ok) {
+      report["edges"] = st.edges;
+      report["dtype"] = "int32";
+      report["inexact"] = false;
+      report["t_input"] = t_in.seconds();
+      report["notes"] = notes;
+      return solve_typed<int32_t>(rq, m, report, wall);
+    }
+  }
+  DistMatrix<float> m;
+  Stats st;
+  Failure why;
+  if (!build(rq, m, st, why)) throw UsageError(describe(why));
+  report["edges"] = st.edges;
+  report["dtype"] = "float32";
+  report["inexact"] = st.inexact;
+  report["t_input"] = t_in.seconds();
+  report["notes"] = notes;
+  return solve_typed<float>(rq, m, report, wall);
+}
+
+}  // namespace
+}  // namespace ocl_sp::python
+
+PYBIND11_MODULE(_core, m) {
+  using namespace ocl_sp;
+  using namespace ocl_sp::python;
+  m.doc() = "ocl_sp C++ core (use the ocl_sp package, not this module)";
+  m.attr("version") = OCL_SP_VERSION;
+  m.attr("INT32_INF") = ValueTraits<int32_t>::inf;
+
+  static py::exception<NegativeCycleError> neg_cycle(m, "NegativeCycle");
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const NegativeCycleError& e) {
+      PyErr_SetObject(neg_cycle.ptr(), py::make_tuple(e.what(), e.vertex).ptr());
+    } catch (const CancelledError& e) {
+      PyErr_SetString(PyExc_KeyboardInterrupt, e.what());
+    } catch (const UsageError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const ocl_sp::RuntimeError& e) {
+      PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+  });
+
+  m.def(
+      "solve",
+      [](const std::string& kind, py::array a, py::object b, py::object c, int64_t n,
+         bool directed, bool unweighted, double null_value, const std::string& dtype,
+         bool native, bool predecessors, py::object rows, const std::string& algo,
+         const std::string& backend, const std::string& device, std::map<std::string, int> params,
+         bool use_tuned) {
+        Request rq;
+        rq.in.kind = kind;
+        rq.in.a = std::move(a);
+        if (!b.is_none()) rq.in.b = py::array(b);
+        if (!c.is_none()) rq.in.c = py::array(c);
+        rq.in.n = n;
+        if (kind == "dense" || kind == "masked") {
+          rq.in.vtype = value_type_of(rq.in.a);
+        } else {
+          rq.in.vtype = value_type_of(rq.in.c);
+          rq.in.idx64 = rq.in.a.dtype().is(py::dtype::of<int64_t>());
+          if (!rq.in.idx64 && !rq.in.a.dtype().is(py::dtype::of<int32_t>()))
+            throw std::invalid_argument("internal: sparse index arrays must be int32 or int64");
+          if (!rq.in.b || !rq.in.c || !rq.in.b.dtype().is(rq.in.a.dtype()))
+            throw std::invalid_argument("internal: sparse index arrays of different types");
+        }
+        rq.opt.directed = directed;
+        rq.opt.unweighted = unweighted;
+        rq.opt.null_value = null_value;
+        rq.dtype = dtype;
+        rq.native = native;
+        rq.want_pred = predecessors;
+        if (!rows.is_none()) {
+          rq.all_rows = false;
+          rq.rows = rows.cast<std::vector<int64_t>>();
+          for (int64_t r : rq.rows)
+            if (r < 0 || r >= n)
+              throw UsageError("index " + std::to_string(r) + " out of range [0, " +
+                               std::to_string(n) + ")");
+        }
+        rq.spec.algo = parse_algo(algo);
+        rq.spec.backend = backend.empty() ? Backend::opencl : parse_backend(backend);
+        rq.backend_given = !backend.empty();
+        rq.spec.device = device;
+        rq.spec.use_tuned = use_tuned;
+        for (const auto& [k, v] : params) rq.spec.params[k] = v;
+        if (!device.empty() && rq.spec.backend != Backend::opencl)
+          throw UsageError("device= selects an OpenCL device; it cannot be used with backend='" +
+                           std::string(to_string(rq.spec.backend)) + "'");
+        return solve(rq);
+      },
+      py::arg("kind"), py::arg("a"), py::arg("b"), py::arg("c"), py::arg("n"),
+      py::arg("directed"), py::arg("unweighted"), py::arg("null_value"), py::arg("dtype"),
+      py::arg("native"), py::arg("predecessors"), py::arg("rows"), py::arg("algo"),
+      py::arg("backend"), py::arg("device"), py::arg("params"), py::arg("use_tuned"));
+
+  m.def("devices", [] {
+    py::list out;
+    for (const DeviceEntry& d : list_devices()) {
+      py::dict e;
+      e["id"] = d.id();
+      e["name"] = d.name;
+      e["vendor"] = d.vendor;
+      e["vendor_key"] = d.vendor_key();
+      e["type"] = d.type;
+      e["platform"] = d.platform_name;
+      e["driver_version"] = d.driver_version;
+      e["device_version"] = d.device_version;
+      e["opencl_c_version"] = d.opencl_c_version;
+      e["compute_units"] = d.compute_units;
+      e["global_mem"] = d.global_mem;
+      e["local_mem"] = d.local_mem;
+      e["max_alloc"] = d.max_alloc;
+      e["max_work_group"] = d.max_work_group;
+      out.append(e);
+    }
+    return out;
+  });
+
+  m.def("clear_cache", [] {
+    std::lock_guard<std::mutex> lock(g_cache_mu);
+    g_cache.clear();
+  });
+  m.def("cancel_requested", &cancel_requested);
+}
