@@ -6,6 +6,7 @@
 #include "cl/cl.hpp"
 #include "cl/cl_error.hpp"
 #include "cli/commands.hpp"
+#include "util/cancel.hpp"
 #include "util/errors.hpp"
 
 int main(int argc, char** argv) {
@@ -37,6 +38,9 @@ int main(int argc, char** argv) {
     for (auto& c : commands)
       if (c.app && c.app->parsed()) return c.run();
     return solve.run();
+  } catch (const CancelledError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 128 + (cancel_flag().load() ? cancel_flag().load() : 2);
   } catch (const NegativeCycleError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitNegativeCycle;

@@ -180,10 +180,11 @@ HELPER void relax_one(value_t c[TM][TN], const value_t a[TM], const value_t b[TN
 #error "phase 1 needs BLOCK / TN to be a multiple of TM / 4"
 #endif
 
-// The host builds the FW phases (-DTILED_FW) and the product (-DTILED_PRODUCT)
-// as separate programs: NVIDIA compiles a cached program's PTX again at every
-// start, so each solver pays only for its own kernels. Without either, both.
-#ifndef TILED_PRODUCT
+// The host builds the FW phases (-DTILED_FW), the product (-DTILED_PRODUCT) and
+// the panel engine's GEMM-accumulate (-DTILED_PANEL) as separate programs:
+// NVIDIA compiles a cached program's PTX again at every start, so each solver
+// pays only for its own kernels. Without any of them, all.
+#if !defined(TILED_PRODUCT) && !defined(TILED_PANEL)
 // Floyd-Warshall inside the BLOCK x BLOCK tile held in the work-group's
 // registers c (phase 1). Row and column k are broadcast through __local memory
 // each step; the buffers alternate between steps, so one barrier per step
@@ -326,9 +327,31 @@ __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase3
   store_acc(c, t, ld);
 }
 
-#endif  // TILED_PRODUCT
+#endif  // !TILED_PRODUCT && !TILED_PANEL
 
-#ifndef TILED_FW
+#if !defined(TILED_FW) && !defined(TILED_PRODUCT)
+// The panel engine's GEMM-accumulate (DESIGN.md "Scale"): c = min(c, a (x) b) for
+// P x P panels in separate buffers (row stride ld = P, a multiple of BLOCK),
+// D x D work-groups, one output tile each. rows: the real rows of c (the rest are
+// padding: isolated vertices that never change). c never aliases a or b: a panel
+// multiplied by itself goes through a copy on the host side.
+__kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void minplus_tiled_acc(
+    const int ld, __global const value_t* a, __global const value_t* b, __global value_t* c,
+    const int rows) {
+  const int bj = get_group_id(0), bi = get_group_id(1);
+  __local value_t As[KC][BLOCK + APAD];
+  __local value_t Bs[KC][BLOCK];
+  value_t acc[TM][TN];
+  fill_acc(acc, INF);
+  panel_product(acc, As, Bs, a + (size_t)bi * BLOCK * ld, b + bj * BLOCK, ld, ld,
+                rows - bi * BLOCK);
+  __global value_t* t = c + (size_t)bi * BLOCK * ld + bj * BLOCK;
+  merge_acc(acc, t, ld);
+  store_acc(acc, t, ld);
+}
+#endif
+
+#if !defined(TILED_FW) && !defined(TILED_PANEL)
 // One repeated-squaring step out = in (x) in over the padded ld x ld matrix.
 // The diagonal is 0, so the k = i term is in(i, j) itself: out = min over k
 // without a separate merge; changed[slot] is set when any element improves
@@ -356,4 +379,4 @@ __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void minplus_tiled_p
   if (any) changed[slot] = 1;
   store_acc(c, out + (size_t)bi * BLOCK * ld + bj * BLOCK, ld);
 }
-#endif  // TILED_FW
+#endif  // !TILED_FW && !TILED_PANEL

@@ -193,7 +193,7 @@ TEST_SUITE("generator") {
   TEST_CASE("invalid parameters are usage errors") {
     CHECK_THROWS_AS(generate_random(params(0, 1, 0.5, 1, 9)), UsageError);
     CHECK_THROWS_AS(generate_random(params(-4, 1, 0.5, 1, 9)), UsageError);
-    CHECK_THROWS_AS(generate_random(params(100001, 1, 0.5, 1, 9)), UsageError);
+    CHECK_THROWS_AS(generate_random(params(kMaxGeneratedVertices + 1, 1, 0.5, 1, 9)), UsageError);
     CHECK_THROWS_AS(generate_random(params(10, 1, -0.1, 1, 9)), UsageError);
     CHECK_THROWS_AS(generate_random(params(10, 1, 1.5, 1, 9)), UsageError);
     CHECK_THROWS_AS(generate_random(params(10, 1, std::nan(""), 1, 9)), UsageError);
@@ -211,5 +211,22 @@ TEST_SUITE("generator") {
     CHECK_NOTHROW(check_int32_range(g));
     const DistMatrix<int32_t> m = to_matrix<int32_t>(g);
     CHECK(m.n() == 2000);
+  }
+}
+
+TEST_SUITE("generator") {
+  TEST_CASE("generate_matrix: the same matrix as to_matrix(generate_random), edges counted") {
+    for (const auto& p : {params(1, 3, 0.5, 1, 9), params(97, 11, 0.3, -5, 40), params(150, 7, 0.1, 0, 9, true),
+                          params(30, 2, 1.0, 1, 100)}) {
+      INFO("n = " << p.n << ", seed " << p.seed);
+      const Graph g = generate_random(p);
+      long long edges = -1;
+      CHECK(generate_matrix<int32_t>(p, &edges) == to_matrix<int32_t>(g));
+      CHECK(edges == static_cast<long long>(g.edges.size()));
+      CHECK(generate_matrix<float>(p, nullptr) == to_matrix<float>(g));
+      double worst = 0;
+      for (const Edge& e : g.edges) worst = std::max(worst, std::fabs(e.w));
+      CHECK(worst <= static_cast<double>(generated_max_abs_weight(p)));
+    }
   }
 }

@@ -85,8 +85,8 @@ TEST_SUITE("opencl_device") {
         {"gtx 1070", {false, false, false, true, false}},
         {"GFX10", {false, true, false, false, false}},
         {"epyc", {true, false, false, false, false}},
-        {"amd,cpu", {false, false, true, false, false}},
-        {"gpu, intel", {false, false, false, false, true}},
+        {"amd+cpu", {false, false, true, false, false}},
+        {"gpu+ intel", {false, false, false, false, true}},
         {"radeon", {false, false, false, false, false}},
         {"9:9", {false, false, false, false, false}},
     };
@@ -95,6 +95,29 @@ TEST_SUITE("opencl_device") {
         INFO("spec '" << c.spec << "' vs " << z[i].id() << " " << z[i].name);
         CHECK(device_matches(z[i], c.spec) == c.match[i]);
       }
+  }
+
+  TEST_CASE("device lists: items in order, ':all', duplicates refused") {
+    const EnvGuard no_env("OCL_SP_DEVICE", std::nullopt);
+    const auto z = zoo();
+    const auto ids = [&](const std::string& spec) {
+      std::string s;
+      for (const auto& d : select_all_from(z, spec)) s += (s.empty() ? "" : " ") + d.id();
+      return s;
+    };
+    CHECK(ids("2:0,1:0") == "2:0 1:0");
+    CHECK(ids("nvidia, amd") == "2:0 1:0");       // each item: its first match
+    CHECK(ids("gpu:all") == "1:0 2:0 3:0");
+    CHECK(ids("cpu:all") == "0:0 1:1");
+    CHECK(ids("all") == "0:0 1:0 1:1 2:0 3:0");
+    CHECK(ids("amd+cpu") == "1:1");               // '+' combines words of one item
+    CHECK(ids("") == "1:0");                      // no list: the default device
+    CHECK_THROWS_AS(select_all_from(z, "1:0,1:0"), UsageError);   // the same device twice
+    CHECK_THROWS_AS(select_all_from(z, "gpu:all,nvidia"), UsageError);
+    CHECK_THROWS_AS(select_all_from(z, "1:0,"), UsageError);      // empty item
+    CHECK_THROWS_AS(select_all_from(z, "1:0,radeon"), RuntimeError);
+    CHECK_THROWS_AS(select_from(z, "1:0,2:0"), UsageError);       // one-device solvers
+    CHECK(select_from(z, "nvidia:all").id() == "2:0");            // a list of one is fine
   }
 
   TEST_CASE("default order: OCL_SP_DEVICE, then the first GPU, then the first CPU") {

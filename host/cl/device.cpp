@@ -4,6 +4,8 @@
 // selection are pure functions over DeviceEntry strings.
 #include "cl/device.hpp"
 
+#include <algorithm>
+
 #include <cstdlib>
 #include <sstream>
 
@@ -147,7 +149,7 @@ std::vector<DeviceEntry> list_devices() {
 }
 
 bool device_matches(const DeviceEntry& d, const std::string& spec) {
-  for (const std::string& w : split(spec, ','))
+  for (const std::string& w : split(spec, '+'))
     if (!word_matches(d, w)) return false;
   return true;
 }
@@ -160,12 +162,28 @@ std::string describe_devices(const std::vector<DeviceEntry>& devices) {
   return os.str();
 }
 
+namespace {
+bool is_list(const std::string& spec) {
+  const std::string l = lower(spec);
+  return spec.find(',') != std::string::npos || l == "all" ||
+         (l.size() > 4 && l.compare(l.size() - 4, 4, ":all") == 0);
+}
+}  // namespace
+
 DeviceEntry select_from(const std::vector<DeviceEntry>& devices, const std::string& spec_in) {
   std::string spec = trim(spec_in);
   std::string origin = "--device";
   if (spec.empty()) {
     spec = env_spec();
     origin = "OCL_SP_DEVICE";
+  }
+  if (is_list(spec)) {
+    const auto all = select_all_from(devices, spec);
+    if (all.size() != 1)
+      throw UsageError("'" + spec + "' (from " + origin + ") names " + std::to_string(all.size()) +
+                       " devices, but this runs on one; several devices in one solve are for "
+                       "--algo fw");
+    return all.front();
   }
   if (devices.empty()) throw RuntimeError("no OpenCL device found. " + no_platform_hint());
   if (spec.empty()) {
@@ -180,6 +198,81 @@ DeviceEntry select_from(const std::vector<DeviceEntry>& devices, const std::stri
                      "); devices present:\n" + describe_devices(devices) +
                      "Use a vendor (amd, nvidia, intel, pocl), a type (gpu, cpu), an index "
                      "P:D or part of a device name; `ocl_sp devices` lists them.");
+}
+
+std::vector<DeviceEntry> select_all_from(const std::vector<DeviceEntry>& devices,
+                                         const std::string& spec_in) {
+  std::string spec = trim(spec_in);
+  if (spec.empty()) spec = env_spec();
+  if (!is_list(spec)) return {select_from(devices, spec)};
+  std::vector<DeviceEntry> out;
+  const auto add = [&](const DeviceEntry& d, const std::string& item) {
+    for (const auto& o : out)
+      if (o.id() == d.id())
+        throw UsageError("--device '" + spec + "': device " + d.id() + " (" + d.name +
+                         ") is named twice ('" + item + "'); each device can take part once");
+    out.push_back(d);
+  };
+  for (const std::string& raw : split(spec, ',')) {
+    const std::string item = trim(raw), l = lower(item);
+    if (item.empty()) throw UsageError("--device '" + spec + "': empty item in the list");
+    if (l == "all" || (l.size() > 4 && l.compare(l.size() - 4, 4, ":all") == 0)) {
+      const std::string words = l == "all" ? "" : item.substr(0, item.size() - 4);
+      size_t found = 0;
+      for (const auto& d : devices)
+        if (words.empty() || device_matches(d, words)) {
+          add(d, item);
+          ++found;
+        }
+      if (found == 0) select_from(devices, words);  // throws the listing
+    } else {
+      add(select_from(devices, item), item);
+    }
+  }
+  return out;
+}
+
+std::vector<DeviceEntry> select_devices(const std::string& spec, int parts) {
+  const auto devices = list_devices();
+  if (devices.empty()) throw RuntimeError("no OpenCL platform found. " + no_platform_hint());
+  auto chosen = select_all_from(devices, spec);
+  if (parts <= 1) return chosen;
+  std::vector<DeviceEntry> out;
+  for (const DeviceEntry& d : chosen) {
+    const std::string why = "--split " + std::to_string(parts) + ": device " + d.id() + " (" +
+                            d.name + ") ";
+    std::vector<cl_device_partition_property> props;
+    cl_uint max_sub = 0;
+    try {
+      props = d.device.getInfo<CL_DEVICE_PARTITION_PROPERTIES>();
+      max_sub = d.device.getInfo<CL_DEVICE_PARTITION_MAX_SUB_DEVICES>();
+    } catch (const cl::Error&) {
+    }
+    if (std::find(props.begin(), props.end(), CL_DEVICE_PARTITION_EQUALLY) == props.end())
+      throw UsageError(why + "cannot be partitioned into equal sub-devices (the driver offers "
+                       "no CL_DEVICE_PARTITION_EQUALLY; GPUs usually cannot be split)");
+    if (max_sub < static_cast<cl_uint>(parts) || d.compute_units < static_cast<unsigned>(parts))
+      throw UsageError(why + "can be split into at most " + std::to_string(max_sub) +
+                       " sub-devices (" + std::to_string(d.compute_units) + " compute units)");
+    const cl_device_partition_property per = static_cast<cl_device_partition_property>(d.compute_units / static_cast<unsigned>(parts));
+    const cl_device_partition_property list[] = {CL_DEVICE_PARTITION_EQUALLY, per, 0};
+    std::vector<cl::Device> subs;
+    try {
+      cl::Device parent = d.device;
+      parent.createSubDevices(list, &subs);
+    } catch (const cl::Error&) {
+      throw RuntimeError(why + "refused the partition: clCreateSubDevices failed");
+    }
+    for (int k = 0; k < parts && k < static_cast<int>(subs.size()); ++k) {
+      DeviceEntry e = d;
+      e.device = subs[static_cast<size_t>(k)];
+      e.name = d.name + " [part " + std::to_string(k + 1) + "/" + std::to_string(parts) + "]";
+      e.compute_units = static_cast<unsigned>(per);
+      e.global_mem = d.global_mem / static_cast<unsigned long long>(parts);
+      out.push_back(e);
+    }
+  }
+  return out;
 }
 
 DeviceEntry select_device(const std::string& spec) {

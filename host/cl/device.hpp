@@ -39,9 +39,23 @@ std::string no_platform_hint();
 
 // The selection rule of select_device() over a given list, with no OpenCL calls, so
 // it can be tested without hardware (entries need only their strings and indices).
-// A spec may combine words with ',' ("amd,gpu"): a device must match every word.
-// Throws RuntimeError listing `devices` when nothing matches (or the list is empty).
+// A spec item may combine words with '+' ("amd+gpu"): a device must match every word.
+// Throws RuntimeError listing `devices` when nothing matches (or the list is empty);
+// UsageError when the spec names several devices (a list: see select_all_from).
 DeviceEntry select_from(const std::vector<DeviceEntry>& devices, const std::string& spec);
+
+// Every device a spec names, in order (DESIGN.md "Scale"): comma-separated items
+// ("1:0,1:1", "nvidia,amd"), each one device (its first match) or, with the
+// suffix ":all" ("gpu:all") or the word "all", every match. UsageError when an
+// item names a device another item already chose; RuntimeError as select_from
+// when an item matches nothing. An empty spec is select_from's default device.
+std::vector<DeviceEntry> select_all_from(const std::vector<DeviceEntry>& devices,
+                                         const std::string& spec);
+
+// select_all_from over the installed devices, each then partitioned into `split`
+// equal sub-devices (clCreateSubDevices, CL_DEVICE_PARTITION_EQUALLY) when
+// split > 1; UsageError naming the device when it cannot be partitioned so.
+std::vector<DeviceEntry> select_devices(const std::string& spec, int split);
 
 // "  0:0  NAME  [pocl, cpu, PLATFORM]" lines, one per device, for messages.
 std::string describe_devices(const std::vector<DeviceEntry>& devices);

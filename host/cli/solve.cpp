@@ -2,6 +2,8 @@
 // optionally verify against the CPU reference, write the distances, report.
 #include <sys/stat.h>
 
+#include <csignal>
+
 #include <cstdlib>
 #include <iostream>
 #include <optional>
@@ -11,10 +13,13 @@
 #include "graph/io.hpp"
 #include "graph/paths.hpp"
 #include "report/report.hpp"
+#include "solvers/panel_engine.hpp"
 #include "solvers/solver.hpp"
 #include "solvers/verify.hpp"
 #include "util/atomic_file.hpp"
+#include "util/cancel.hpp"
 #include "util/errors.hpp"
+#include "util/progress.hpp"
 #include "util/strings.hpp"
 #include "util/sysinfo.hpp"
 #include "util/timer.hpp"
@@ -22,6 +27,20 @@
 namespace ocl_sp {
 
 namespace {
+
+extern "C" void on_stop_signal(int sig) {
+  if (cancel_requested()) {
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+    return;
+  }
+  request_cancel(sig);
+}
+
+void install_stop_handlers() {
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGTERM, on_stop_signal);
+}
 
 struct SolveOptions {
   std::optional<int64_t> n;
@@ -39,6 +58,11 @@ struct SolveOptions {
   bool paths = false;
   std::vector<int64_t> queries;  // --query U V, repeatable: U0 V0 U1 V1 ...
   std::string paths_output, paths_output_format = "auto";
+  std::vector<std::string> device_list;  // --device items; joined into `device`
+  std::optional<int64_t> panel;
+  std::string device_memory, host_memory;
+  int split = 1;
+  bool quiet = false;
 };
 
 std::pair<int64_t, int64_t> parse_weights(const std::string& s) {
@@ -74,6 +98,23 @@ void check_not_input(const std::optional<OutputTarget>& out, const std::string& 
                      "'; refusing to overwrite the graph");
 }
 
+GeneratorParams generator_params(const SolveOptions& o, std::string& source) {
+  GeneratorParams p;
+  p.n = *o.n;
+  p.seed = o.seed ? *o.seed : static_cast<uint64_t>(*o.n);
+  p.density = o.density > 0 ? o.density : default_density(p.n);
+  std::tie(p.wlo, p.whi) = parse_weights(o.weights);
+  p.negative = o.negative;
+  validate(p);
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "random (seed %llu, density %.4g, weights %lld:%lld%s)",
+                static_cast<unsigned long long>(p.seed), p.density,
+                static_cast<long long>(p.wlo), static_cast<long long>(p.whi),
+                p.negative ? ", negative edges" : "");
+  source = buf;
+  return p;
+}
+
 Graph load_graph(const SolveOptions& o, std::string& source) {
   if (o.n && !o.input.empty()) throw UsageError("give either --n or --input, not both");
   if (!o.n && o.input.empty())
@@ -82,19 +123,55 @@ Graph load_graph(const SolveOptions& o, std::string& source) {
     source = o.input;
     return read_graph(o.input, parse_input_format(o.format));
   }
-  GeneratorParams p;
-  p.n = *o.n;
-  p.seed = o.seed ? *o.seed : static_cast<uint64_t>(*o.n);
-  p.density = o.density > 0 ? o.density : default_density(p.n);
-  std::tie(p.wlo, p.whi) = parse_weights(o.weights);
-  p.negative = o.negative;
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "random (seed %llu, density %.4g, weights %lld:%lld%s)",
-                static_cast<unsigned long long>(p.seed), p.density,
-                static_cast<long long>(p.wlo), static_cast<long long>(p.whi),
-                p.negative ? ", negative edges" : "");
-  source = buf;
-  return generate_random(p);
+  return generate_random(generator_params(o, source));
+}
+
+// Host (and, for fw on OpenCL, device) memory of a solve of n vertices, checked
+// before the matrix exists: RuntimeError (exit 1) with the numbers when it cannot
+// fit. Host: the matrix, the verify copies, the path matrices, a CPU backend's
+// working copy, the panel engine's pinned host memory and the buffers of a CPU
+// OpenCL device (PoCL backs them with host memory).
+template <typename T>
+void plan_memory(const SolverSpec& spec, int64_t n, bool verify, bool paths) {
+  const uint64_t matrix = static_cast<uint64_t>(n) * static_cast<uint64_t>(n) * sizeof(T);
+  uint64_t host = matrix * (verify ? 3 : 1) + (paths ? static_cast<uint64_t>(n) * n * 8 : 0);
+  const std::string what = "n = " + std::to_string(n) + " (" + ValueTraits<T>::name() + ")";
+  if (spec.backend != Backend::opencl) {
+    check_host_memory(host + matrix, what + " on the " + to_string(spec.backend) + " backend");
+    return;
+  }
+  const auto devices = select_devices(spec.device, spec.split);
+  std::vector<detail::DeviceBudget> budgets;
+  for (const auto& e : devices) {
+    detail::DeviceBudget b;
+    b.name = e.name;
+    b.memory = spec.device_memory ? std::min<uint64_t>(spec.device_memory, e.global_mem) : e.global_mem;
+    b.max_alloc = std::min<uint64_t>(e.max_alloc, b.memory);
+    b.host_backed = e.type == "cpu";
+    budgets.push_back(b);
+  }
+  if (spec.algo == Algo::fw) {
+    check_host_memory(host, what);
+    const uint64_t room = host_memory_available();
+    const auto plan = detail::plan_panels(n, sizeof(T), budgets, spec.panel, 128, 128, 1,
+                                          room > host ? room - host : 0);
+    check_host_memory(host + plan.host_bytes, what + " as " + plan.describe());
+    return;
+  }
+  // squaring and fw-naive keep the matrix in one buffer (squaring: two).
+  const int buffers = spec.algo == Algo::squaring ? 2 : 1;
+  const auto& b = budgets.front();
+  const int64_t ld = ((n + 127) / 128) * 128;
+  const uint64_t one = static_cast<uint64_t>(ld) * ld * sizeof(T);
+  if (one > b.max_alloc || one * buffers > b.memory)
+    throw RuntimeError(what + ": " + std::string(to_string(spec.algo)) + " needs " +
+                       std::to_string(buffers) + " device buffer(s) of " +
+                       std::to_string(one >> 20) + " MiB, but '" + b.name + "' allows " +
+                       std::to_string(b.max_alloc >> 20) + " MiB per buffer and has " +
+                       std::to_string(b.memory >> 20) +
+                       " MiB; use --algo fw, whose panel engine goes beyond one buffer and "
+                       "out of core");
+  check_host_memory(host + (b.host_backed ? one * buffers : 0), what);
 }
 
 template <typename T>
@@ -148,21 +225,45 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
     throw UsageError("--device selects an OpenCL device; it cannot be used with --backend " +
                      std::string(to_string(spec.backend)));
 
-  Graph g = load_graph(o, rep.source);
-  rep.n = g.n;
-  rep.edges = static_cast<long long>(g.edges.size());
-  if constexpr (std::is_integral_v<T>) check_int32_range(g);
+  spec.panel = o.panel.value_or(0);
+  spec.split = o.split;
+  if (!o.device_memory.empty()) spec.device_memory = parse_size(o.device_memory, "--device-memory");
+  spec.progress = !o.quiet && !o.json && Progress::stderr_is_terminal();
+  if (spec.backend != Backend::opencl && (o.panel || o.split > 1 || !o.device_memory.empty()))
+    throw UsageError("--panel, --split and --device-memory apply to the OpenCL backend");
+  if (spec.algo != Algo::fw && (o.panel || !o.device_memory.empty()))
+    throw UsageError("--panel and --device-memory drive the panel engine of --algo fw");
+
+  // Memory is planned before a graph is generated (DESIGN.md "Scale"); a read
+  // graph is planned as soon as its size is known, before its matrix exists.
+  DistMatrix<T> d;
+  GeneratorParams gen;
+  bool direct = false;
+  if (o.n && o.input.empty()) {
+    plan_memory<T>(spec, *o.n, o.verify, want_paths);
+    gen = generator_params(o, rep.source);
+    // Straight into the matrix when the int32 range check needs no edge list.
+    direct = !std::is_integral_v<T> ||
+             static_cast<double>(generated_max_abs_weight(gen)) * static_cast<double>(gen.n - 1) <
+                 static_cast<double>(ValueTraits<int32_t>::finite_limit);
+  }
+  if (direct) {
+    long long edges = 0;
+    d = generate_matrix<T>(gen, &edges);
+    rep.n = d.n();
+    rep.edges = edges;
+  } else {
+    Graph g = load_graph(o, rep.source);
+    rep.n = g.n;
+    rep.edges = static_cast<long long>(g.edges.size());
+    if constexpr (std::is_integral_v<T>) check_int32_range(g);
+    if (!o.n) plan_memory<T>(spec, g.n, o.verify, want_paths);
+    d = to_matrix<T>(g);
+  }
   for (int64_t x : o.queries)
-    if (x < 0 || x >= g.n)
+    if (x < 0 || x >= rep.n)
       throw UsageError("--query: vertex " + std::to_string(x) + " out of range [0, " +
-                       std::to_string(g.n) + ")");
-  // The matrix, the solver's own copy on some backends and the verify reference,
-  // plus the via and hop matrices (int32) with paths.
-  const uint64_t bytes = static_cast<uint64_t>(g.n) * g.n * sizeof(T);
-  const uint64_t path_bytes = want_paths ? static_cast<uint64_t>(g.n) * g.n * 8 : 0;
-  check_host_memory(bytes * (o.verify ? 3 : 2) + path_bytes, "n = " + std::to_string(g.n));
-  DistMatrix<T> d = to_matrix<T>(g);
-  g = Graph{};  // the edge list is no longer needed
+                       std::to_string(rep.n) + ")");
 
   auto solver = make_solver<T>(spec);
   std::optional<DistMatrix<T>> input;
@@ -198,6 +299,7 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
       rep.queries.push_back(std::move(q));
     }
   }
+  throw_if_cancelled();  // a stop during the solve: no output
   if (!o.output.empty() && rep.verify != "FAILED") {
     write_matrix(d, o.output, parse_output_format(o.output_format));
     rep.output = o.output;
@@ -253,9 +355,16 @@ Command set_solve_command(CLI::App& app) {
   app.add_option("--backend", o->backend,
                  "opencl (default; OpenMP if no OpenCL device exists) | openmp | serial")
       ->group(s);
-  app.add_option("--device", o->device,
-                 "OpenCL device: amd | nvidia | intel | cpu | gpu | pocl | P:D | name substring "
-                 "(default: $OCL_SP_DEVICE, else the first GPU, else a CPU device)")
+  app.add_option("--device", o->device_list,
+                 "OpenCL device: amd | nvidia | intel | cpu | gpu | pocl | P:D | name substring, "
+                 "words combined with '+' (amd+gpu); a comma-separated list or gpu:all / all "
+                 "solves over several devices (fw) (default: $OCL_SP_DEVICE, else the first "
+                 "GPU, else a CPU device)")
+      ->delimiter(',')
+      ->each([o](const std::string& item) {
+        o->device += (o->device.empty() ? "" : ",") + item;
+      })
+      ->type_name("SPEC")
       ->group(s);
   app.add_option("--type", o->type, "Value type: int32 (exact, default) | float32")
       ->check(CLI::IsMember({"int32", "float32"}, CLI::ignore_case))
@@ -269,6 +378,26 @@ Command set_solve_command(CLI::App& app) {
       ->group(s);
   app.add_flag("--no-tuned", o->no_tuned, "Ignore tuned parameters stored by 'ocl_sp sweep'")
       ->group(s);
+  auto* sc = "Scale";
+  app.add_option("--panel", o->panel,
+                 "Panel edge P of the panel engine (fw): forces panels, resident or out of "
+                 "core (default: chosen from the memory; rounded up to a multiple of 128)")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 20))
+      ->group(sc);
+  app.add_option("--device-memory", o->device_memory,
+                 "Device memory the solve may use per device, e.g. 512M, 20G; a matrix that "
+                 "does not fit runs out of core (fw)")
+      ->group(sc);
+  app.add_option("--host-memory", o->host_memory,
+                 "Host memory the solve may use (overrides MemAvailable, cgroup and ulimit "
+                 "readings), e.g. 100G")
+      ->group(sc);
+  app.add_option("--split", o->split,
+                 "Partition each chosen OpenCL device into K equal sub-devices "
+                 "(clCreateSubDevices), one solve over all of them (fw)")
+      ->check(CLI::Range(1, 256))
+      ->group(sc);
+  app.add_flag("--quiet", o->quiet, "No progress line on stderr")->group(sc);
   auto* out = "Output";
   app.add_option("--output", o->output,
                  "Write the n x n distance matrix to FILE (written atomically)")
@@ -307,6 +436,10 @@ Command set_solve_command(CLI::App& app) {
   Command c;
   c.run = [o]() {
     Stopwatch wall;
+    if (!o->host_memory.empty()) set_host_memory_limit(parse_size(o->host_memory, "--host-memory"));
+    // Ctrl-C / SIGTERM: the running solve stops at its next round, nothing is
+    // written (exit 130 / 143); a second signal ends the process at once.
+    install_stop_handlers();
     return lower(o->type) == "float32" ? run_typed<float>(*o, wall) : run_typed<int32_t>(*o, wall);
   };
   return c;

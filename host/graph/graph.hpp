@@ -19,9 +19,10 @@ struct Edge {
 // beyond this (160 GB of int32) cannot be solved, so a bigger header is taken as a
 // malformed file rather than an allocation request.
 constexpr int64_t kMaxVertices = 200000;
-// Largest n generate_random accepts: at the default density 10% of the n^2
-// pairs are edges, 24 GB of edge list at this size.
-constexpr int64_t kMaxGeneratedVertices = 100000;
+// Largest n generate_random accepts; what really limits --n is host memory (the
+// dense matrix), checked before generating (DESIGN.md "Scale"). Panels index
+// with int inside a panel and int64 across the matrix.
+constexpr int64_t kMaxGeneratedVertices = int64_t{1} << 21;
 // Largest |weight| the generator draws (before --negative potentials, which at
 // most double it): exact in float32 and far from the int32 limit per edge.
 constexpr int64_t kMaxGeneratorWeight = int64_t{1} << 24;
@@ -58,6 +59,13 @@ double default_density(int64_t n);
 // `negative` whi >= 0.
 void validate(const GeneratorParams& p);
 Graph generate_random(const GeneratorParams& p);  // validates first
+// to_matrix<T>(generate_random(p)) without the edge list, rows in parallel;
+// *edges (if given) receives the edge count. The caller checks the int32 range
+// (generated_max_abs_weight) as check_int32_range would.
+template <typename T>
+DistMatrix<T> generate_matrix(const GeneratorParams& p, long long* edges);
+// The largest |weight| generate_random can draw for p (potentials included).
+int64_t generated_max_abs_weight(const GeneratorParams& p);
 
 // Refuse (UsageError) an int32 solve when some path length could leave the exact
 // range: the sum of the n-1 largest |w| must stay below the finite limit.

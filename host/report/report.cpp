@@ -43,6 +43,20 @@ void print_human(std::ostream& out, const SolveReport& r) {
   out << "  total     " << format_seconds(i.t_o + r.stats.total) << " (T_o + solve), process "
       << format_seconds(r.wall) << "\n";
   out << "  rate      " << format_rate(r.relax_per_second()) << "relaxations/s\n";
+  if (!r.stats.placement.empty()) {
+    char moved[64];
+    const double b = r.stats.bytes_moved;
+    if (b >= 1024.0 * 1024 * 1024)
+      std::snprintf(moved, sizeof moved, "%.2f GiB", b / (1024.0 * 1024.0 * 1024.0));
+    else
+      std::snprintf(moved, sizeof moved, "%.2f MiB", b / (1024.0 * 1024.0));
+    out << "  placement " << r.stats.placement << "; " << moved << " moved";
+    if (r.stats.panel > 0)
+      out << ", copies exposed " << format_seconds(r.stats.copy_exposed) << " of T_h "
+          << format_seconds(r.stats.t_h);
+    out << "\n";
+    for (const auto& l : r.stats.device_lines) out << "  device    " << l << "\n";
+  }
   out << "  verify    " << r.verify << (r.verify_detail.empty() ? "" : " (" + r.verify_detail + ")")
       << "\n";
   if (!r.output.empty()) out << "  output    " << r.output << "\n";
@@ -95,6 +109,12 @@ void write_json_fields(JsonWriter& j, const SolveReport& r) {
   j.field("solve", r.stats.total).field("total", i.t_o + r.stats.total).field("wall", r.wall);
   j.field("products", r.stats.products).field("kernel_launches", r.stats.kernel_launches);
   j.field("relaxations", r.stats.relaxations).field("relaxations_per_s", r.relax_per_second());
+  j.field("placement", r.stats.placement).field("panel", static_cast<long long>(r.stats.panel));
+  j.field("devices", r.stats.devices).field("bytes_moved", r.stats.bytes_moved);
+  j.field("copy_exposed", r.stats.copy_exposed);
+  j.key("device_lines").begin_array();
+  for (const auto& l : r.stats.device_lines) j.value(l);
+  j.end_array();
   j.key("kernel_seconds").begin_object();
   for (const auto& [k, t] : r.stats.kernel_seconds) j.field(k, t);
   j.end_object();

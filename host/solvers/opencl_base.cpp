@@ -52,8 +52,32 @@ void with_cl_errors(const std::string& what, const std::function<void()>& f) {
   }
 }
 
-OpenClCore::OpenClCore(const SolverSpec& spec, ValueType type) : algo_(spec.algo), type_(type) {
-  dev_ = select_device(spec.device);
+namespace {
+const SolverSpec& one_device(const SolverSpec& spec) {
+  if (spec.split > 1)
+    throw UsageError(std::string("--split applies to --algo fw (the panel engine); ") +
+                     to_string(spec.algo) + " runs on one device");
+  return spec;
+}
+}  // namespace
+
+OpenClCore::OpenClCore(const SolverSpec& spec, ValueType type)
+    : OpenClCore(select_device(one_device(spec).device), spec.algo, type) {}
+
+OpenClCore::~OpenClCore() {
+  drain();
+  for (auto& p : pinned_)
+    if (p.ptr) {
+      try {
+        queue_.enqueueUnmapMemObject(p.buf, p.ptr);
+      } catch (...) {
+      }
+    }
+  drain();
+}
+
+OpenClCore::OpenClCore(const DeviceEntry& dev, Algo algo, ValueType type)
+    : dev_(dev), algo_(algo), type_(type) {
   with_cl_errors("cannot set up OpenCL device '" + dev_.name + "'", [&] {
     ctx_ = cl::Context(dev_.device);
     queue_ = cl::CommandQueue(ctx_, dev_.device, CL_QUEUE_PROFILING_ENABLE);
@@ -214,6 +238,80 @@ void OpenClCore::begin_solve() {
   transfer_events_.clear();
   t_k_ = t_h_ = 0;
   launches_ = 0;
+  bytes_up_ = bytes_down_ = 0;
+}
+
+cl::CommandQueue& OpenClCore::queue(QueueId q) {
+  if (q == kCompute) return queue_;
+  cl::CommandQueue& cq = extra_[q - 1];
+  if (!cq()) cq = cl::CommandQueue(ctx_, dev_.device, CL_QUEUE_PROFILING_ENABLE);
+  return cq;
+}
+
+cl::Event OpenClCore::write_async(QueueId q, cl::Buffer& buf, size_t bytes, const void* host,
+                                  const std::vector<cl::Event>& wait) {
+  cl::Event ev;
+  queue(q).enqueueWriteBuffer(buf, CL_FALSE, 0, bytes, host, wait.empty() ? nullptr : &wait, &ev);
+  transfer_events_.push_back(ev);
+  bytes_up_ += static_cast<double>(bytes);
+  return ev;
+}
+
+cl::Event OpenClCore::read_async(QueueId q, cl::Buffer& buf, size_t bytes, void* host,
+                                 const std::vector<cl::Event>& wait) {
+  cl::Event ev;
+  queue(q).enqueueReadBuffer(buf, CL_FALSE, 0, bytes, host, wait.empty() ? nullptr : &wait, &ev);
+  transfer_events_.push_back(ev);
+  bytes_down_ += static_cast<double>(bytes);
+  return ev;
+}
+
+cl::Event OpenClCore::launch_after(cl::Kernel& k, const cl::NDRange& global,
+                                   const cl::NDRange& local, const std::vector<cl::Event>& wait) {
+  cl::Event ev;
+  queue_.enqueueNDRangeKernel(k, cl::NullRange, global, local, wait.empty() ? nullptr : &wait,
+                              &ev);
+  record_kernel(ev, k);
+  return ev;
+}
+
+cl::Event OpenClCore::copy_buffer(cl::Buffer& src, cl::Buffer& dst, size_t bytes,
+                                  const std::vector<cl::Event>& wait) {
+  static const std::string name = "panel_copy";
+  cl::Event ev;
+  queue_.enqueueCopyBuffer(src, dst, 0, 0, bytes, wait.empty() ? nullptr : &wait, &ev);
+  record_kernel(ev, &name);
+  return ev;
+}
+
+void* OpenClCore::pinned(size_t i, size_t bytes) {
+  if (pinned_.size() <= i) pinned_.resize(i + 1);
+  Pinned& p = pinned_[i];
+  if (p.bytes != bytes) {
+    if (p.ptr) {
+      queue_.enqueueUnmapMemObject(p.buf, p.ptr);
+      queue_.finish();
+    }
+    p = Pinned{};
+    p.buf = cl::Buffer(ctx_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes);
+    p.ptr = queue_.enqueueMapBuffer(p.buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes);
+    p.bytes = bytes;
+  }
+  return p.ptr;
+}
+
+void OpenClCore::record_kernel(const cl::Event& ev, cl::Kernel& k) {
+  auto name = names_.find(k());
+  if (name == names_.end())
+    name = names_.emplace(k(), k.getInfo<CL_KERNEL_FUNCTION_NAME>()).first;
+  record_kernel(ev, &name->second);
+}
+
+void OpenClCore::record_kernel(const cl::Event& ev, const std::string* name) {
+  kernel_events_.push_back(ev);
+  kernel_names_.push_back(name);
+  ++launches_;
+  if (kernel_events_.size() >= 2048) retire_oldest_kernels();
 }
 
 void OpenClCore::check_memory(int64_t n, int64_t ld, int buffers) const {
@@ -299,13 +397,7 @@ void OpenClCore::download(void* host, int64_t n, int64_t ld, cl::Buffer& buf) {
 void OpenClCore::launch(cl::Kernel& k, const cl::NDRange& global, const cl::NDRange& local) {
   cl::Event ev;
   queue_.enqueueNDRangeKernel(k, cl::NullRange, global, local, nullptr, &ev);
-  auto name = names_.find(k());
-  if (name == names_.end())
-    name = names_.emplace(k(), k.getInfo<CL_KERNEL_FUNCTION_NAME>()).first;
-  kernel_events_.push_back(ev);
-  kernel_names_.push_back(&name->second);
-  ++launches_;
-  if (kernel_events_.size() >= 2048) retire_oldest_kernels();
+  record_kernel(ev, k);
 }
 
 // Long launch sequences (fw-naive: n launches) would pile up events; the oldest
@@ -339,6 +431,8 @@ void OpenClCore::check_negative_cycle(cl::Buffer& buf, int64_t n, int64_t ld) {
 
 void OpenClCore::finish(RunStats& st) {
   queue_.finish();
+  for (auto& q : extra_)
+    if (q()) q.finish();
   for (size_t i = 0; i < kernel_events_.size(); ++i) {
     const double t = event_seconds(kernel_events_[i]);
     t_k_ += t;
@@ -369,6 +463,12 @@ void OpenClCore::drain() noexcept {
   try {
     queue_.finish();
   } catch (...) {
+  }
+  for (auto& q : extra_) {
+    try {
+      if (q()) q.finish();
+    } catch (...) {
+    }
   }
 }
 

@@ -30,6 +30,11 @@ class OpenClCore {
  public:
   // Selects the device and creates context and queue. Starts the T_o stopwatch.
   OpenClCore(const SolverSpec& spec, ValueType type);
+  // The same for a device already chosen (one of several, or a sub-device).
+  OpenClCore(const DeviceEntry& dev, Algo algo, ValueType type);
+  ~OpenClCore();
+  OpenClCore(const OpenClCore&) = delete;
+  OpenClCore& operator=(const OpenClCore&) = delete;
 
   const DeviceEntry& device() const { return dev_; }
   ValueType type() const { return type_; }
@@ -88,6 +93,30 @@ class OpenClCore {
   void write(cl::Buffer& buf, size_t offset, size_t bytes, const void* host, bool blocking);
   void read(cl::Buffer& buf, size_t offset, size_t bytes, void* host);
   void launch(cl::Kernel& k, const cl::NDRange& global, const cl::NDRange& local);
+
+  // --- the panel engine's movement (panel_engine.cpp) ---
+  // Queues beside the compute queue: kUpload (host -> device) and kDownload
+  // (device -> host), so copies in both directions overlap with kernels; created on
+  // first use, with profiling. kCompute is the queue launch() uses.
+  enum QueueId { kCompute = 0, kUpload = 1, kDownload = 2 };
+  cl::CommandQueue& queue(QueueId q);
+  // Non-blocking variants with a wait list; each returns its event and counts
+  // in T_h (transfers) or T_k (kernels; the buffer copy as "panel_copy").
+  cl::Event write_async(QueueId q, cl::Buffer& buf, size_t bytes, const void* host,
+                        const std::vector<cl::Event>& wait);
+  cl::Event read_async(QueueId q, cl::Buffer& buf, size_t bytes, void* host,
+                       const std::vector<cl::Event>& wait);
+  cl::Event launch_after(cl::Kernel& k, const cl::NDRange& global, const cl::NDRange& local,
+                         const std::vector<cl::Event>& wait);
+  cl::Event copy_buffer(cl::Buffer& src, cl::Buffer& dst, size_t bytes,
+                        const std::vector<cl::Event>& wait);
+  // The i-th pinned host staging area of `bytes` (CL_MEM_ALLOC_HOST_PTR, mapped):
+  // transfers from it run at the link's DMA rate and asynchronously. Kept across
+  // solves of the same size.
+  void* pinned(size_t i, size_t bytes);
+  // Bytes moved host -> device and device -> host since begin_solve().
+  double bytes_up() const { return bytes_up_; }
+  double bytes_down() const { return bytes_down_; }
   // Throws NegativeCycleError with the lowest i < n whose d(i,i) < 0.
   void check_negative_cycle(cl::Buffer& buf, int64_t n, int64_t ld);
   // Waits for the queue and sums the events: RunStats t_h, t_k, kernel_launches.
@@ -114,6 +143,16 @@ class OpenClCore {
   Stopwatch since_;  // T_o runs from construction to finish_info()
   std::vector<size_t> max_item_sizes_;
   cl::Kernel pad_, diag_;
+  cl::CommandQueue extra_[2];  // kUpload, kDownload
+  struct Pinned {
+    cl::Buffer buf;
+    void* ptr = nullptr;
+    size_t bytes = 0;
+  };
+  std::vector<Pinned> pinned_;
+  double bytes_up_ = 0, bytes_down_ = 0;
+  void record_kernel(const cl::Event& ev, cl::Kernel& k);
+  void record_kernel(const cl::Event& ev, const std::string* name);
   std::vector<cl::Buffer> buffers_;
   std::vector<size_t> buffer_bytes_;
   cl::Buffer scratch_;  // one int for the negative-cycle scan

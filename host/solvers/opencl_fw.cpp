@@ -16,6 +16,8 @@
 
 #include "solvers/opencl_base.hpp"
 #include "solvers/opencl_paths.hpp"
+#include "solvers/panel_engine.hpp"
+#include "util/sysinfo.hpp"
 #include "util/errors.hpp"
 
 namespace ocl_sp::detail {
@@ -37,10 +39,13 @@ int default_wpt(int block, size_t max_wg, bool gpu) {
   return wpt;
 }
 
+// One device of an fw solve: its context, the FW kernels of the chosen family and
+// the panel engine's primitives (close a panel, GEMM-accumulate).
 template <typename T>
-class OpenClFw final : public Solver<T> {
+class FwDevice final : public PanelDevice {
  public:
-  explicit OpenClFw(const SolverSpec& spec) : core_(spec, ValueTraits<T>::type) {
+  FwDevice(const DeviceEntry& entry, const SolverSpec& spec)
+      : core_(entry, Algo::fw, ValueTraits<T>::type) {
     with_cl_errors("cannot set up fw on '" + core_.device().name + "'", [&] {
       const auto& dev = core_.device();
       // Built-in defaults; `ocl_sp sweep` stores better ones per device. GPUs: the
@@ -143,6 +148,123 @@ class OpenClFw final : public Solver<T> {
                              });
       core_.finish_info(info_, t_);
     });
+  }
+
+
+  OpenClCore& core() override { return core_; }
+
+  // Blocked FW rounds over the ld x ld matrix in buf (n real vertices); returns
+  // the last launch's event.
+  cl::Event enqueue_fw(cl::Buffer& buf, int64_t ld, int64_t n) {
+    const size_t lx = local_[0], ly = local_[1];
+    const size_t tiles = static_cast<size_t>(ld / block_), others = tiles - 1;
+    for (auto& k : k_) {
+      k.setArg(0, static_cast<cl_int>(ld));
+      k.setArg(2, buf);
+    }
+    const cl::NDRange local(lx, ly);
+    // Phase 2/3 grids: the seeds' kernels skip the pivot row/column in their
+    // index maps; the other families get the full grid and the pivot groups return.
+    const bool full = family_ != 0;
+    const size_t g2 = full ? 2 * tiles : 2 * others, g3 = full ? tiles : others;
+    // The register-tiled phase 3 closes the next round's pivot tile itself:
+    // phase 1 runs for round 0 only (kernels/minplus_tiled.cl).
+    if (family_ == 1) k_[2].setArg(3, static_cast<cl_int>(n));
+    cl::Event ev;
+    for (size_t kb = 0; kb < tiles; ++kb) {
+      for (auto& k : k_) k.setArg(1, static_cast<cl_int>(kb));
+      if (family_ != 1 || kb == 0) ev = core_.launch_after(k_[0], cl::NDRange(lx, ly), local, {});
+      if (others == 0) continue;
+      ev = core_.launch_after(k_[1], cl::NDRange(lx * g2, ly), local, {});
+      ev = core_.launch_after(k_[2], cl::NDRange(lx * g3, ly * g3), local, {});
+    }
+    return ev;
+  }
+
+  cl::Event close_panel(cl::Buffer& buf, int64_t p, int64_t real) override {
+    return enqueue_fw(buf, p, std::max<int64_t>(real, 1));
+  }
+
+  // The GEMM-accumulate (kernels/minplus_tiled.cl, -DTILED_PANEL): the solver's
+  // own register tiling when it runs that family, else the GPU/CPU default shape.
+  void build_gemm() {
+    if (gemm_()) return;
+    const bool nvidia = core_.device().vendor_key() == "nvidia";
+    gemm_t_ = family_ == 1 ? Tunables{{"BLOCK", block_}, {"TM", t_.at("TM")}, {"TN", t_.at("TN")},
+                                      {"KC", t_.at("KC")}}
+              : nvidia     ? Tunables{{"BLOCK", 128}, {"TM", 8}, {"TN", 8}, {"KC", 32}}
+                           : Tunables{{"BLOCK", 64}, {"TM", 4}, {"TN", 8}, {"KC", 16}};
+    gemm_t_["TILED"] = 1;
+    const TiledShape shape = tiled_shape(gemm_t_, sizeof(T));
+    gemm_local_[0] = shape.local[0];
+    gemm_local_[1] = shape.local[1];
+    core_.check_group("panel GEMM " + shape.what, {gemm_local_[0], gemm_local_[1]},
+                      shape.local_bytes);
+    with_cl_errors("cannot build the panel GEMM on '" + core_.device().name + "'", [&] {
+      gemm_program_ = core_.build_separate("minplus_tiled.cl", gemm_t_, "-DTILED_PANEL").program;
+      const size_t b = static_cast<size_t>(gemm_t_.at("BLOCK"));
+      const cl::Buffer probe(core_.context(), CL_MEM_READ_WRITE, b * b * sizeof(T));
+      gemm_ = core_.kernel("minplus_tiled_acc", shape.what, {gemm_local_[0], gemm_local_[1]},
+                           [&](cl::Kernel& k) {
+                             k.setArg(0, static_cast<cl_int>(b));
+                             k.setArg(1, probe);
+                             k.setArg(2, probe);
+                             k.setArg(3, probe);
+                             k.setArg(4, static_cast<cl_int>(b));
+                           },
+                           &gemm_program_);
+    });
+  }
+
+  cl::Event gemm_acc(cl::Buffer& c, cl::Buffer& a, cl::Buffer& b, int64_t p,
+                     int64_t rows) override {
+    const int64_t tiles = p / gemm_t_.at("BLOCK");
+    gemm_.setArg(0, static_cast<cl_int>(p));
+    gemm_.setArg(1, a);
+    gemm_.setArg(2, b);
+    gemm_.setArg(3, c);
+    gemm_.setArg(4, static_cast<cl_int>(rows));
+    return core_.launch_after(
+        gemm_,
+        cl::NDRange(gemm_local_[0] * static_cast<size_t>(tiles), gemm_local_[1] * static_cast<size_t>(tiles)),
+        cl::NDRange(gemm_local_[0], gemm_local_[1]), {});
+  }
+
+  int panel_multiple() const override { return 128; }  // every BLOCK of fw and the GEMM divides it
+
+  OpenClCore core_;
+  SolverInfo info_;
+  Tunables t_;
+  int family_ = 0;  // TILED
+  int block_ = 32;
+  size_t local_[2] = {32, 32};
+  cl::Kernel k_[3];
+  Tunables gemm_t_;
+  size_t gemm_local_[2] = {16, 16};
+  cl::Program gemm_program_;
+  cl::Kernel gemm_;
+};
+
+template <typename T>
+class OpenClFw final : public Solver<T> {
+ public:
+  explicit OpenClFw(const SolverSpec& spec)
+      : spec_(spec), devs_(make_devices(spec)), core_(devs_[0]->core_), info_(devs_[0]->info_),
+        t_(devs_[0]->t_), family_(devs_[0]->family_), block_(devs_[0]->block_) {
+    if (devs_.size() > 1) {
+      info_.device = "";
+      for (const auto& d : devs_) info_.device += (info_.device.empty() ? "" : " + ") + d->core_.device().name;
+      double t_o = 0;
+      for (const auto& d : devs_) t_o += d->info_.t_o;
+      info_.t_o = t_o;
+    }
+  }
+
+  static std::vector<std::unique_ptr<FwDevice<T>>> make_devices(const SolverSpec& spec) {
+    std::vector<std::unique_ptr<FwDevice<T>>> out;
+    for (const DeviceEntry& e : select_devices(spec.device, spec.split))
+      out.push_back(std::make_unique<FwDevice<T>>(e, spec));
+    return out;
   }
 
   const SolverInfo& info() const override { return info_; }
@@ -430,11 +552,40 @@ class OpenClFw final : public Solver<T> {
     return st;
   }
 
+  // Where the matrix goes (DESIGN.md "Scale"): one buffer when it fits and no
+  // panels are asked for, else the panel engine's resident or out-of-core panels.
+  PanelPlan plan(int64_t n) const {
+    std::vector<DeviceBudget> budgets;
+    for (const auto& d : devs_) {
+      const DeviceEntry& e = d->core_.device();
+      DeviceBudget b;
+      b.name = e.name;
+      b.memory = spec_.device_memory ? std::min<uint64_t>(spec_.device_memory, e.global_mem)
+                                     : e.global_mem;
+      b.max_alloc = std::min<uint64_t>(e.max_alloc, b.memory);
+      b.host_backed = e.type == "cpu";
+      budgets.push_back(b);
+    }
+    return plan_panels(n, sizeof(T), budgets, spec_.panel, devs_[0]->panel_multiple(), block_, 1,
+                       host_memory_available());
+  }
+
   RunStats solve(DistMatrix<T>& d, PathMatrix* paths) override {
+    const int64_t n = d.n();
+    if (n > 0) {
+      const PanelPlan pl = plan(n);
+      if (pl.placement != Placement::single_buffer) {
+        if (paths)
+          throw UsageError("--paths needs the distance matrix in one device buffer; n = " +
+                           std::to_string(n) + " runs as " + pl.describe() +
+                           ", which computes distances only (drop --paths, or solve with "
+                           "--backend openmp)");
+        return solve_panels(d, pl);
+      }
+    }
     if (paths) return solve_paths(d, *paths);
     Stopwatch sw;
     RunStats st;
-    const int64_t n = d.n();
     if (n == 0) return st;
     const int64_t ld = round_up(n, block_);
     core_.check_memory(n, ld, 1);
@@ -442,44 +593,40 @@ class OpenClFw final : public Solver<T> {
       core_.begin_solve();
       cl::Buffer buf = core_.buffer(0, static_cast<size_t>(ld) * ld * sizeof(T));
       core_.upload(d.data(), n, ld, buf);
-      const size_t lx = local_[0], ly = local_[1];
-      const size_t tiles = static_cast<size_t>(ld / block_), others = tiles - 1;
-      for (auto& k : k_) {
-        k.setArg(0, static_cast<cl_int>(ld));
-        k.setArg(2, buf);
-      }
-      const cl::NDRange local(lx, ly);
-      // Phase 2/3 grids: the seeds' kernels skip the pivot row/column in their
-      // index maps; the other families get the full grid and the pivot groups return.
-      const bool full = family_ != 0;
-      const size_t g2 = full ? 2 * tiles : 2 * others, g3 = full ? tiles : others;
-      // The register-tiled phase 3 closes the next round's pivot tile itself:
-      // phase 1 runs for round 0 only (kernels/minplus_tiled.cl).
-      if (family_ == 1) k_[2].setArg(3, static_cast<cl_int>(n));
-      for (size_t kb = 0; kb < tiles; ++kb) {
-        for (auto& k : k_) k.setArg(1, static_cast<cl_int>(kb));
-        if (family_ != 1 || kb == 0) core_.launch(k_[0], cl::NDRange(lx, ly), local);
-        if (others == 0) continue;
-        core_.launch(k_[1], cl::NDRange(lx * g2, ly), local);
-        core_.launch(k_[2], cl::NDRange(lx * g3, ly * g3), local);
-      }
+      devs_[0]->enqueue_fw(buf, ld, n);
       core_.check_negative_cycle(buf, n, ld);
       core_.download(d.data(), n, ld, buf);
       core_.finish(st);
     });
+    st.placement = "single buffer";
+    st.bytes_moved = 2.0 * static_cast<double>(n) * n * sizeof(T);
     st.relaxations = relaxation_count(Algo::fw, n, 0);
     st.total = sw.seconds();
     return st;
   }
 
+  RunStats solve_panels(DistMatrix<T>& d, const PanelPlan& pl) {
+    Stopwatch sw;
+    RunStats st;
+    std::vector<PanelDevice*> devs;
+    for (auto& x : devs_) {
+      x->build_gemm();
+      devs.push_back(x.get());
+    }
+    run_fw_panels(pl, devs, d, spec_.progress, st);
+    st.relaxations = relaxation_count(Algo::fw, d.n(), 0);
+    st.total = sw.seconds();
+    return st;
+  }
+
  private:
-  OpenClCore core_;
+  SolverSpec spec_;
+  std::vector<std::unique_ptr<FwDevice<T>>> devs_;
+  OpenClCore& core_;  // the first device: paths and the single buffer run there
   SolverInfo info_;
   Tunables t_;
   int family_ = 0;  // TILED
   int block_ = 32;
-  size_t local_[2] = {32, 32};
-  cl::Kernel k_[3];
   PathKernels paths_;   // general path kernels, built on the first solve that needs them
   PathKernels packed_;  // packed-key fast path (int32, no negative weights), likewise
   std::map<std::string, cl::Kernel> packed_helpers_;

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "graph/matrix.hpp"
 
@@ -51,6 +52,14 @@ struct RunStats {
   std::string paths_kernels;  // what computed them, e.g. "paths.cl BLOCK=32 WPT=8"
   std::string paths_cache = "n/a";  // program cache of the path kernels: hit | miss | n/a
   std::map<std::string, double> kernel_seconds;  // OpenCL: T_k split per kernel name
+  // Placement (DESIGN.md "Scale"): "single buffer", "resident panels", "out of
+  // core", with " on N devices" where several ran; empty on CPU backends.
+  std::string placement;
+  int64_t panel = 0;         // panel edge P of the panel engine (0: no panels)
+  int devices = 1;           // OpenCL devices that took part
+  double bytes_moved = 0;    // host <-> device bytes
+  double copy_exposed = 0;   // seconds the engine waited for copies (not hidden by kernels)
+  std::vector<std::string> device_lines;  // per device: share, kernel time, bytes, idle
 };
 
 template <typename T>
@@ -71,6 +80,13 @@ struct SolverSpec {
   std::string device;  // OpenCL device spec (DESIGN.md); empty = default order
   Tunables params;     // from the command line; override tuned/built-in values
   bool use_tuned = true;
+  // The panel engine (DESIGN.md "Scale"): --panel P forces panels of edge P;
+  // --device-memory caps what a solve may use per device (0: all of it); --split K
+  // partitions each device into K sub-devices; progress: draw a progress line.
+  int64_t panel = 0;
+  uint64_t device_memory = 0;
+  int split = 1;
+  bool progress = false;
 };
 
 // Builds the solver; UsageError for impossible combinations (e.g. fw-naive on

@@ -205,7 +205,14 @@ void write_output(const OutputTarget& target, const std::function<void(std::ostr
 }
 
 void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& fill) {
-  write_output(resolve_output(path), fill);
+  OutputTarget t;
+  try {
+    t = resolve_output(path);
+  } catch (const UsageError& e) {
+    // At write time a bad path is a failure of the run (exit 1), not of the usage.
+    throw RuntimeError(std::string("cannot write: ") + e.what());
+  }
+  write_output(t, fill);
 }
 
 }  // namespace ocl_sp

@@ -1,0 +1,639 @@
+// The panel engine (see panel_engine.hpp). Round r of the outer blocked FW over a
+// q x q grid of P x P panels, with the devices owning panel rows block-cyclically
+// (row i belongs to device i mod D, as seed 001 splits tile rows between GPUs):
+//  1. the owner of row r closes the pivot panel D[r][r] and updates the row panels
+//     D[r][j] = D*[r][r] (x) D[r][j] (through a copy: a panel is never both an
+//     operand and the output of one launch);
+//  2. with several devices or out of core, the pivot and row panels go to host
+//     memory and from there to every other device (they stay on the device for
+//     the whole round: "pivot row/column panels kept resident");
+//  3. every device, for each panel row i it owns: column panel
+//     D[i][r] = D[i][r] (x) D*[r][r], then D[i][j] = min(D[i][j], D[i][r] (x) D[r][j]).
+// Resident panels keep their own device buffers for the whole solve; out of core,
+// panel (i, j) of step 3 streams through a few device slots: upload (own queue),
+// GEMM (compute queue), download (own queue), chained by events so copies in both
+// directions overlap with the kernels.
+#include "solvers/panel_engine.hpp"
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "util/cancel.hpp"
+#include "util/errors.hpp"
+#include "util/progress.hpp"
+#include "util/timer.hpp"
+
+namespace ocl_sp::detail {
+
+const char* to_string(Placement p) {
+  switch (p) {
+    case Placement::single_buffer: return "single buffer";
+    case Placement::resident: return "resident panels";
+    case Placement::out_of_core: return "out of core";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string gib(double b) {
+  char buf[32];
+  if (b >= 1024.0 * 1024 * 1024)
+    std::snprintf(buf, sizeof buf, "%.2f GiB", b / (1024.0 * 1024.0 * 1024.0));
+  else
+    std::snprintf(buf, sizeof buf, "%.2f MiB", b / (1024.0 * 1024.0));
+  return buf;
+}
+
+// Device buffers of the resident placement, in panels: the owned rows, plus with
+// several devices the round's pivot and row panels from others, plus one copy.
+int64_t resident_panels(int64_t q, int devices) {
+  const int64_t rows = (q + devices - 1) / devices;
+  return rows * q + (devices > 1 ? q : 0) + 1;
+}
+// Out of core: pivot, copy, q - 1 row panels, two column slots, streaming slots.
+int64_t ooc_panels(int64_t q) { return q + 3 + kStreamSlots; }
+
+}  // namespace
+
+std::string PanelPlan::describe() const {
+  std::ostringstream os;
+  os << to_string(placement);
+  if (placement != Placement::single_buffer)
+    os << ", P = " << p << " (" << q << " x " << q << " panels"
+       << (placement == Placement::out_of_core ? ", " + std::to_string(slots) + " streaming slots"
+                                               : std::string())
+       << ", host " << (host_store ? "panel store" : "staging") << ")";
+  if (devices > 1) os << " on " << devices << " devices";
+  return os.str();
+}
+
+PanelPlan plan_panels(int64_t n, size_t vs, const std::vector<DeviceBudget>& devs, int64_t panel,
+                      int multiple, int64_t single_multiple, int single_buffers,
+                      uint64_t host_spare) {
+  if (devs.empty()) throw RuntimeError("no device for the panel engine");
+  PanelPlan plan;
+  plan.n = n;
+  plan.devices = static_cast<int>(devs.size());
+  const int d = plan.devices;
+  uint64_t memory = devs[0].memory, max_alloc = devs[0].max_alloc;
+  bool host_backed = false;
+  for (const auto& x : devs) {
+    memory = std::min(memory, x.memory);
+    max_alloc = std::min(max_alloc, x.max_alloc);
+    host_backed |= x.host_backed;
+  }
+  const auto bytes = [&](int64_t p) { return static_cast<uint64_t>(p) * p * vs; };
+  if (d == 1 && panel == 0) {
+    const int64_t ld = round_up(std::max<int64_t>(n, 1), single_multiple);
+    const uint64_t one = bytes(ld);
+    if (one <= max_alloc && one * single_buffers <= memory) {
+      plan.placement = Placement::single_buffer;
+      plan.p = ld;
+      plan.device_bytes = one * single_buffers;
+      plan.host_bytes = host_backed ? plan.device_bytes : 0;
+      return plan;
+    }
+  }
+  const uint64_t matrix = static_cast<uint64_t>(n) * n * vs;
+  const auto finish = [&](Placement pl, int64_t q, int64_t p) {
+    plan.placement = pl;
+    plan.q = q;
+    plan.p = p;
+    plan.slots = pl == Placement::out_of_core ? kStreamSlots : 0;
+    plan.device_bytes =
+        bytes(p) * static_cast<uint64_t>(pl == Placement::resident ? resident_panels(q, d)
+                                                                   : ooc_panels(q));
+    const uint64_t store = bytes(p) * static_cast<uint64_t>(q * q);
+    const uint64_t staging = bytes(p) * kStagingBuffers * static_cast<uint64_t>(d);
+    const uint64_t device_host = host_backed ? plan.device_bytes * static_cast<uint64_t>(d) : 0;
+    plan.host_store = store + device_host <= host_spare;
+    plan.host_bytes = (plan.host_store ? store : staging) + device_host;
+    if (plan.host_bytes > host_spare)
+      throw RuntimeError("n = " + std::to_string(n) + ": " + plan.describe() + " needs " +
+                         gib(static_cast<double>(plan.host_bytes)) +
+                         " of host memory beside the matrix but only " +
+                         gib(static_cast<double>(host_spare)) +
+                         " are free; try --host-memory SIZE if the limit is wrong, or "
+                         "--type float32 is no smaller: reduce n");
+    return plan;
+  };
+  const auto fits = [&](Placement pl, int64_t q, int64_t p) {
+    if (bytes(p) > max_alloc) return false;
+    const int64_t panels = pl == Placement::resident ? resident_panels(q, d) : ooc_panels(q);
+    return bytes(p) * static_cast<uint64_t>(panels) <= memory;
+  };
+  if (panel > 0) {
+    const int64_t p = round_up(panel, multiple);
+    const int64_t q = (n + p - 1) / p;
+    if (fits(Placement::resident, q, p)) return finish(Placement::resident, q, p);
+    if (q >= 2 && fits(Placement::out_of_core, q, p)) return finish(Placement::out_of_core, q, p);
+    throw RuntimeError("n = " + std::to_string(n) + " with --panel " + std::to_string(p) + ": " +
+                       std::to_string(q) + " x " + std::to_string(q) + " panels of " +
+                       gib(static_cast<double>(bytes(p))) + " fit neither resident (" +
+                       gib(static_cast<double>(bytes(p) * resident_panels(q, d))) +
+                       ") nor out of core (" +
+                       gib(static_cast<double>(bytes(p) * ooc_panels(q))) + ") in " +
+                       gib(static_cast<double>(memory)) + " of device memory" +
+                       (bytes(p) > max_alloc ? " (and one panel exceeds the " +
+                                                   gib(static_cast<double>(max_alloc)) +
+                                                   " a single allocation may take)"
+                                             : std::string()) +
+                       "; try a smaller --panel");
+  }
+  // Several devices: at least 4 panel rows per device, so the owner of the pivot
+  // row (which also updates the row panels) is not the others' bottleneck.
+  const int64_t q0 = d > 1 ? 4 * d : 1;
+  const int64_t qmax = std::max<int64_t>(q0, (n + multiple - 1) / multiple);
+  for (int64_t q = q0; q <= std::min<int64_t>(qmax, 256); ++q) {
+    const int64_t p = round_up((n + q - 1) / q, multiple);
+    if (fits(Placement::resident, q, p)) return finish(Placement::resident, (n + p - 1) / p, p);
+  }
+  for (int64_t q = std::max<int64_t>(2, q0); q <= std::min<int64_t>(qmax, 256); ++q) {
+    const int64_t p = round_up((n + q - 1) / q, multiple);
+    const int64_t qq = (n + p - 1) / p;
+    if (qq >= 2 && fits(Placement::out_of_core, qq, p)) return finish(Placement::out_of_core, qq, p);
+  }
+  throw RuntimeError("n = " + std::to_string(n) + " (" + gib(static_cast<double>(matrix)) +
+                     ") cannot run even out of core: " + gib(static_cast<double>(memory)) +
+                     " of device memory leaves no room for the panels it streams; give more "
+                     "--device-memory or more devices");
+}
+
+namespace {
+
+// A barrier for the device threads that gives up when one of them failed.
+class Barrier {
+ public:
+  explicit Barrier(int n) : n_(n) {}
+  void wait() {
+    std::unique_lock<std::mutex> lock(m_);
+    if (failed_) throw CancelledError();
+    const long gen = gen_;
+    if (++count_ == n_) {
+      count_ = 0;
+      ++gen_;
+      cv_.notify_all();
+      return;
+    }
+    cv_.wait(lock, [&] { return gen_ != gen || failed_; });
+    if (gen_ == gen) throw CancelledError();  // another thread failed
+  }
+  void fail() {
+    std::lock_guard<std::mutex> lock(m_);
+    failed_ = true;
+    cv_.notify_all();
+  }
+
+ private:
+  int n_, count_ = 0;
+  long gen_ = 0;
+  bool failed_ = false;
+  std::mutex m_;
+  std::condition_variable cv_;
+};
+
+template <typename T>
+class FwPanels {
+ public:
+  FwPanels(const PanelPlan& plan, const std::vector<PanelDevice*>& devs, DistMatrix<T>& d,
+           Progress& progress)
+      : plan_(plan), d_(d), n_(d.n()), p_(plan.p), q_(plan.q),
+        pbytes_(static_cast<size_t>(plan.p) * plan.p * sizeof(T)),
+        resident_(plan.placement == Placement::resident), progress_(progress),
+        barrier_(static_cast<int>(devs.size())) {
+    for (size_t k = 0; k < devs.size(); ++k) {
+      auto ds = std::make_unique<Dev>();
+      ds->dev = devs[k];
+      ds->core = &devs[k]->core();
+      ds->index = static_cast<int>(k);
+      for (int64_t i = static_cast<int64_t>(k); i < q_; i += static_cast<int64_t>(devs.size()))
+        ds->rows.push_back(i);
+      devs_.push_back(std::move(ds));
+    }
+    sync_rounds_ = devs_.size() > 1 || !resident_;
+    lookahead_ = devs_.size() > 1 && resident_;
+  }
+
+  void run(RunStats& st) {
+    for (auto& ds : devs_) ds->core->begin_solve();
+    if (plan_.host_store) {
+      // Pinned panel store, filled once from the matrix (DMA goes straight from it).
+      OpenClCore& c0 = *devs_[0]->core;
+      store_.resize(static_cast<size_t>(q_ * q_));
+      for (int64_t k = 0; k < q_ * q_; ++k)
+        store_[static_cast<size_t>(k)] = static_cast<T*>(c0.pinned(100 + static_cast<size_t>(k), pbytes_));
+#pragma omp parallel for schedule(dynamic, 1)
+      for (int64_t k = 0; k < q_ * q_; ++k) pack(store_[static_cast<size_t>(k)], k / q_, k % q_);
+    }
+    Stopwatch wall;
+    if (devs_.size() == 1) {
+      device_main(*devs_[0]);
+    } else {
+      std::vector<std::thread> threads;
+      std::vector<std::exception_ptr> errors(devs_.size());
+      for (size_t k = 0; k < devs_.size(); ++k)
+        threads.emplace_back([&, k] {
+          try {
+            device_main(*devs_[k]);
+          } catch (...) {
+            errors[k] = std::current_exception();
+            barrier_.fail();
+          }
+        });
+      for (auto& t : threads) t.join();
+      // The first real error (others may only have been stopped by the barrier).
+      std::exception_ptr first;
+      for (auto& e : errors) {
+        if (!e) continue;
+        try {
+          std::rethrow_exception(e);
+        } catch (const CancelledError&) {
+          if (!first) first = e;
+        } catch (...) {
+          first = e;
+          break;
+        }
+      }
+      if (first) std::rethrow_exception(first);
+    }
+    const double engine_wall = wall.seconds();
+    if (plan_.host_store) {
+#pragma omp parallel for schedule(dynamic, 1)
+      for (int64_t k = 0; k < q_ * q_; ++k) unpack(store_[static_cast<size_t>(k)], k / q_, k % q_);
+    }
+    // Accounting: per device kernel time, transfers, bytes; the slowest device's
+    // idle time is what copies (and waiting for the others) cost.
+    st.placement = plan_.describe();
+    st.panel = p_;
+    st.devices = static_cast<int>(devs_.size());
+    double max_tk = 0;
+    for (auto& ds : devs_) {
+      RunStats part;
+      ds->core->finish(part);
+      st.t_k += part.t_k;
+      st.t_h += part.t_h;
+      st.kernel_launches += part.kernel_launches;
+      for (const auto& [k, t] : part.kernel_seconds) st.kernel_seconds[k] += t;
+      const double moved = ds->core->bytes_up() + ds->core->bytes_down();
+      st.bytes_moved += moved;
+      max_tk = std::max(max_tk, part.t_k);
+      std::ostringstream line;
+      char buf[160];
+      std::snprintf(buf, sizeof buf,
+                    ": %zu/%lld panel rows, kernels %.3f s, transfers %.3f s, %s moved, idle %.3f s",
+                    ds->rows.size(), static_cast<long long>(q_), part.t_k, part.t_h,
+                    gib(moved).c_str(), std::max(0.0, engine_wall - part.t_k));
+      line << ds->core->device().name << buf;
+      st.device_lines.push_back(line.str());
+    }
+    st.copy_exposed = std::max(0.0, engine_wall - max_tk);
+    // Kernel seconds summed over devices would overstate T_k of a parallel solve.
+    if (devs_.size() > 1) st.t_k = max_tk;
+  }
+
+ private:
+  // Pinned staging buffer of a device (no host store): one pending operation each.
+  struct Stage {
+    T* ptr = nullptr;
+    cl::Event done;
+    bool unpack = false;  // a download whose data still has to go to the matrix
+    int64_t pi = 0, pj = 0;
+  };
+  struct Dev {
+    PanelDevice* dev = nullptr;
+    OpenClCore* core = nullptr;
+    int index = 0;
+    std::vector<int64_t> rows;                       // owned panel rows
+    std::vector<std::vector<cl::Buffer>> own;        // resident: own[k][j] for rows[k]
+    cl::Buffer piv, tmp, colslot[2];                 // round buffers
+    std::vector<cl::Buffer> rowbuf;                  // round: row panels (r, j)
+    std::vector<cl::Buffer> slot;                    // out of core: streaming slots
+    std::vector<cl::Event> slot_free;                // last download from each slot
+    cl::Event col_free[2];
+    std::vector<Stage> stages;
+    size_t next_stage = 0;
+    std::vector<cl::Event> pending;                  // store downloads not yet waited for
+    int64_t ahead = -1;                              // round whose phases 1-2 ran early
+  };
+
+  // Panel (pi, pj) of the matrix into a P x P buffer: real part copied, padding
+  // isolated (0 on the global diagonal, INF elsewhere).
+  void pack(T* dst, int64_t pi, int64_t pj) const {
+    const int64_t r0 = pi * p_, c0 = pj * p_;
+    const int64_t rows = std::max<int64_t>(0, std::min(p_, n_ - r0));
+    const int64_t cols = std::max<int64_t>(0, std::min(p_, n_ - c0));
+    const T inf = ValueTraits<T>::inf;
+    // Rows in parallel (staging: one big panel at a time); inside the parallel
+    // fill of the host store this nests and runs on the calling thread alone.
+#pragma omp parallel for schedule(static)
+    for (int64_t a = 0; a < p_; ++a) {
+      T* row = dst + a * p_;
+      if (a < rows) {
+        std::memcpy(row, d_.data() + (r0 + a) * n_ + c0, static_cast<size_t>(cols) * sizeof(T));
+        std::fill(row + cols, row + p_, inf);
+      } else {
+        std::fill(row, row + p_, inf);
+      }
+      if (pi == pj && a >= rows) row[a] = 0;
+    }
+  }
+  void unpack(const T* src, int64_t pi, int64_t pj) {
+    const int64_t r0 = pi * p_, c0 = pj * p_;
+    const int64_t rows = std::max<int64_t>(0, std::min(p_, n_ - r0));
+    const int64_t cols = std::max<int64_t>(0, std::min(p_, n_ - c0));
+#pragma omp parallel for schedule(static)
+    for (int64_t a = 0; a < rows; ++a)
+      std::memcpy(d_.data() + (r0 + a) * n_ + c0, src + a * p_, static_cast<size_t>(cols) * sizeof(T));
+  }
+
+  void flush(Dev& ds) {
+    for (auto q : {OpenClCore::kCompute, OpenClCore::kUpload, OpenClCore::kDownload})
+      ds.core->queue(q).flush();
+  }
+
+  Stage& take_stage(Dev& ds) {
+    Stage& s = ds.stages[ds.next_stage];
+    ds.next_stage = (ds.next_stage + 1) % ds.stages.size();
+    settle_stage(ds, s);
+    return s;
+  }
+  void settle_stage(Dev& ds, Stage& s) {
+    if (s.done()) {
+      flush(ds);
+      s.done.wait();
+      s.done = cl::Event();
+    }
+    if (s.unpack) {
+      unpack(s.ptr, s.pi, s.pj);
+      s.unpack = false;
+    }
+  }
+
+  cl::Event upload(Dev& ds, cl::Buffer& dst, int64_t pi, int64_t pj,
+                   const std::vector<cl::Event>& wait) {
+    if (plan_.host_store)
+      return ds.core->write_async(OpenClCore::kUpload, dst, pbytes_,
+                                  store_[static_cast<size_t>(pi * q_ + pj)], wait);
+    Stage& s = take_stage(ds);
+    pack(s.ptr, pi, pj);
+    s.done = ds.core->write_async(OpenClCore::kUpload, dst, pbytes_, s.ptr, wait);
+    ds.core->queue(OpenClCore::kUpload).flush();
+    return s.done;
+  }
+  cl::Event download(Dev& ds, cl::Buffer& src, int64_t pi, int64_t pj,
+                     const std::vector<cl::Event>& wait) {
+    cl::Event ev;
+    if (plan_.host_store) {
+      ev = ds.core->read_async(OpenClCore::kDownload, src, pbytes_,
+                               store_[static_cast<size_t>(pi * q_ + pj)], wait);
+      ds.pending.push_back(ev);
+    } else {
+      Stage& s = take_stage(ds);
+      ev = ds.core->read_async(OpenClCore::kDownload, src, pbytes_, s.ptr, wait);
+      s.done = ev;
+      s.unpack = true;
+      s.pi = pi;
+      s.pj = pj;
+    }
+    ds.core->queue(OpenClCore::kDownload).flush();
+    return ev;
+  }
+  // Every download of this device has reached the matrix / store.
+  void settle(Dev& ds) {
+    flush(ds);
+    if (!ds.pending.empty()) cl::Event::waitForEvents(ds.pending);
+    ds.pending.clear();
+    for (auto& s : ds.stages) settle_stage(ds, s);
+  }
+  // The compute queue waits for `wait` (events of the copy queues).
+  void after(Dev& ds, const std::vector<cl::Event>& wait) {
+    if (wait.empty()) return;
+    ds.core->queue(OpenClCore::kCompute).enqueueMarkerWithWaitList(&wait, nullptr);
+  }
+
+  cl::Buffer new_panel(Dev& ds) {
+    return cl::Buffer(ds.core->context(), CL_MEM_READ_WRITE, pbytes_);
+  }
+
+  int64_t real(int64_t i) const { return std::max<int64_t>(0, std::min(p_, n_ - i * p_)); }
+  int owner(int64_t i) const { return static_cast<int>(i % static_cast<int64_t>(devs_.size())); }
+  size_t own_index(int64_t i) const {
+    return static_cast<size_t>(i / static_cast<int64_t>(devs_.size()));
+  }
+
+  void allocate(Dev& ds) {
+    with_cl_errors("cannot allocate the panels on '" + ds.core->device().name + "'", [&] {
+      if (!plan_.host_store) {
+        ds.stages.resize(kStagingBuffers);
+        for (size_t k = 0; k < ds.stages.size(); ++k)
+          ds.stages[k].ptr = static_cast<T*>(ds.core->pinned(k, pbytes_));
+      }
+      ds.tmp = new_panel(ds);
+      ds.rowbuf.resize(static_cast<size_t>(q_));
+      if (resident_) {
+        for (size_t k = 0; k < ds.rows.size(); ++k) {
+          std::vector<cl::Buffer> row;
+          for (int64_t j = 0; j < q_; ++j) row.push_back(new_panel(ds));
+          ds.own.push_back(std::move(row));
+        }
+        if (devs_.size() > 1) {
+          ds.piv = new_panel(ds);
+          for (int64_t j = 0; j < q_; ++j) ds.rowbuf[static_cast<size_t>(j)] = new_panel(ds);
+        }
+      } else {
+        ds.piv = new_panel(ds);
+        for (int64_t j = 0; j < q_; ++j) ds.rowbuf[static_cast<size_t>(j)] = new_panel(ds);
+        ds.colslot[0] = new_panel(ds);
+        ds.colslot[1] = new_panel(ds);
+        for (int k = 0; k < plan_.slots; ++k) ds.slot.push_back(new_panel(ds));
+        ds.slot_free.resize(ds.slot.size());
+      }
+    });
+  }
+
+  void device_main(Dev& ds) {
+    OpenClCore& core = *ds.core;
+    core.run_guarded("panel engine on '" + core.device().name + "' failed", [&] {
+      allocate(ds);
+      if (resident_) {
+        for (size_t k = 0; k < ds.rows.size(); ++k)
+          for (int64_t j = 0; j < q_; ++j) upload(ds, ds.own[k][static_cast<size_t>(j)], ds.rows[k], j, {});
+        settle(ds);
+      }
+      for (int64_t r = 0; r < q_; ++r) {
+        throw_if_cancelled();
+        if (ds.index == 0) progress_.set_round(static_cast<int>(r), static_cast<int>(q_));
+        round(ds, r);
+      }
+      if (resident_) {
+        for (size_t k = 0; k < ds.rows.size(); ++k)
+          for (int64_t j = 0; j < q_; ++j)
+            download(ds, ds.own[k][static_cast<size_t>(j)], ds.rows[k], j, {});
+      }
+      settle(ds);
+      core.queue(OpenClCore::kCompute).finish();
+    });
+  }
+
+  // Buffers of the round's pivot and row panels on this device.
+  cl::Buffer& pivot_view(Dev& ds, int64_t r) {
+    if (resident_ && owner(r) == ds.index) return ds.own[own_index(r)][static_cast<size_t>(r)];
+    return ds.piv;
+  }
+  cl::Buffer& row_view(Dev& ds, int64_t r, int64_t j) {
+    if (resident_ && owner(r) == ds.index) return ds.own[own_index(r)][static_cast<size_t>(j)];
+    return ds.rowbuf[static_cast<size_t>(j)];
+  }
+
+  // Phase 1 and 2 of round r on the owner of row r: close the pivot, update the
+  // row panels; with several devices or out of core, send them to host memory.
+  // Returns with the downloads enqueued (settle() completes them).
+  void pivot_and_row(Dev& ds, int64_t r) {
+    OpenClCore& core = *ds.core;
+    PanelDevice& dev = *ds.dev;
+    cl::Buffer& piv = pivot_view(ds, r);
+    std::vector<cl::Event> up;
+    if (!resident_) up.push_back(upload(ds, piv, r, r, {}));
+    for (int64_t j = 0; j < q_; ++j)
+      if (j != r && !resident_) up.push_back(upload(ds, row_view(ds, r, j), r, j, {}));
+    after(ds, up);
+    cl::Event ev = dev.close_panel(piv, p_, real(r));
+    progress_.add(1);
+    for (int64_t j = 0; j < q_; ++j) {
+      if (j == r) continue;
+      cl::Buffer& row = row_view(ds, r, j);
+      core.copy_buffer(row, ds.tmp, pbytes_, {});
+      ev = dev.gemm_acc(row, piv, ds.tmp, p_, real(r));
+      progress_.add(1);
+    }
+    core.queue(OpenClCore::kCompute).flush();
+    if (sync_rounds_) {
+      download(ds, piv, r, r, {ev});
+      for (int64_t j = 0; j < q_; ++j)
+        if (j != r) download(ds, row_view(ds, r, j), r, j, {ev});
+    }
+  }
+
+  // Step 3 for panel row i (k: its index in ds.rows): the column panel, then the
+  // GEMM-accumulates with the round's row panels.
+  void update_row(Dev& ds, int64_t r, size_t k, size_t& stream, int& col_alt) {
+    OpenClCore& core = *ds.core;
+    PanelDevice& dev = *ds.dev;
+    const int64_t i = ds.rows[k];
+    cl::Buffer& piv = pivot_view(ds, r);
+    cl::Buffer* col = nullptr;
+    if (resident_) {
+      col = &ds.own[k][static_cast<size_t>(r)];
+    } else {
+      col = &ds.colslot[col_alt];
+      std::vector<cl::Event> w;
+      if (ds.col_free[col_alt]()) w.push_back(ds.col_free[col_alt]);
+      after(ds, {upload(ds, *col, i, r, w)});
+    }
+    core.copy_buffer(*col, ds.tmp, pbytes_, {});
+    cl::Event ev = dev.gemm_acc(*col, ds.tmp, piv, p_, real(i));
+    progress_.add(1);
+    for (int64_t j = 0; j < q_; ++j) {
+      if (j == r) continue;
+      cl::Buffer& rowj = row_view(ds, r, j);
+      if (resident_) {
+        ev = dev.gemm_acc(ds.own[k][static_cast<size_t>(j)], *col, rowj, p_, real(i));
+      } else {
+        const size_t s = stream++ % ds.slot.size();
+        std::vector<cl::Event> w;
+        if (ds.slot_free[s]()) w.push_back(ds.slot_free[s]);
+        after(ds, {upload(ds, ds.slot[s], i, j, w)});
+        ev = dev.gemm_acc(ds.slot[s], *col, rowj, p_, real(i));
+        core.queue(OpenClCore::kCompute).flush();
+        ds.slot_free[s] = download(ds, ds.slot[s], i, j, {ev});
+      }
+      progress_.add(1);
+    }
+    core.queue(OpenClCore::kCompute).flush();
+    if (!resident_) {
+      ds.col_free[col_alt] = download(ds, *col, i, r, {ev});
+      col_alt = 1 - col_alt;
+    }
+  }
+
+  void round(Dev& ds, int64_t r) {
+    OpenClCore& core = *ds.core;
+    // 1. The owner of row r: pivot and row panels (unless done ahead, below).
+    if (owner(r) == ds.index && ds.ahead != r) {
+      pivot_and_row(ds, r);
+      if (sync_rounds_) settle(ds);
+    }
+    if (devs_.size() > 1) barrier_.wait();
+    // 2. Others fetch the pivot and row panels.
+    if (owner(r) != ds.index) {
+      std::vector<cl::Event> up;
+      up.push_back(upload(ds, ds.piv, r, r, {}));
+      for (int64_t j = 0; j < q_; ++j)
+        if (j != r) up.push_back(upload(ds, ds.rowbuf[static_cast<size_t>(j)], r, j, {}));
+      after(ds, up);
+    }
+    // 3. Owned panel rows. Look-ahead (several devices, resident): the owner of
+    // row r + 1 updates that row first and then runs round r + 1's phases 1 and 2
+    // at once, so its pivot and row panels travel while this round's GEMMs run
+    // and the other devices do not wait for them.
+    size_t stream = 0;
+    int col_alt = 0;
+    const int64_t next = r + 1;
+    const bool ahead = lookahead_ && next < q_ && owner(next) == ds.index;
+    if (ahead) {
+      update_row(ds, r, own_index(next), stream, col_alt);
+      pivot_and_row(ds, next);
+      ds.ahead = next;
+    }
+    for (size_t k = 0; k < ds.rows.size(); ++k) {
+      const int64_t i = ds.rows[k];
+      if (i == r || (ahead && i == next)) continue;
+      throw_if_cancelled();
+      update_row(ds, r, k, stream, col_alt);
+    }
+    // The round's buffers are rewritten next round: wait for its kernels.
+    core.queue(OpenClCore::kCompute).finish();
+    if (sync_rounds_) settle(ds);
+    if (devs_.size() > 1) barrier_.wait();
+  }
+
+  const PanelPlan& plan_;
+  DistMatrix<T>& d_;
+  const int64_t n_, p_, q_;
+  const size_t pbytes_;
+  const bool resident_;
+  bool sync_rounds_ = true;
+  bool lookahead_ = false;
+  Progress& progress_;
+  Barrier barrier_;
+  std::vector<std::unique_ptr<Dev>> devs_;
+  std::vector<T*> store_;
+};
+
+}  // namespace
+
+template <typename T>
+void run_fw_panels(const PanelPlan& plan, const std::vector<PanelDevice*>& devices,
+                   DistMatrix<T>& d, bool progress, RunStats& st) {
+  const double q = static_cast<double>(plan.q);
+  Progress meter(progress, q * q * q, "fw " + plan.describe());
+  FwPanels<T> run(plan, devices, d, meter);
+  run.run(st);
+  // The diagonal of the result: a negative entry means a negative cycle.
+  const int64_t n = d.n();
+  for (int64_t i = 0; i < n; ++i)
+    if (d(i, i) < 0) throw NegativeCycleError(i);
+}
+
+template void run_fw_panels<int32_t>(const PanelPlan&, const std::vector<PanelDevice*>&,
+                                     DistMatrix<int32_t>&, bool, RunStats&);
+template void run_fw_panels<float>(const PanelPlan&, const std::vector<PanelDevice*>&,
+                                   DistMatrix<float>&, bool, RunStats&);
+
+}  // namespace ocl_sp::detail

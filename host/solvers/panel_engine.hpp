@@ -1,0 +1,85 @@
+// The panel engine (DESIGN.md "Scale"): two-level blocked Floyd-Warshall whose
+// outer level moves P x P panels and whose inner level is the existing kernels,
+// through two primitives per device: close a panel (in-core blocked FW) and
+// C = min(C, A (x) B). Everything else is placement: where the panels live
+// (resident in device buffers, or in host memory streamed through the device) and
+// which device owns which panel rows. plan_panels() decides it from n, the value
+// size and the devices' memory before any graph exists; run_fw_panels() executes it.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cl/cl.hpp"
+#include "graph/matrix.hpp"
+#include "solvers/opencl_base.hpp"
+#include "solvers/solver.hpp"
+
+namespace ocl_sp::detail {
+
+// One device's primitives. Both enqueue on the core's compute queue (in order)
+// and return the event of their last launch.
+class PanelDevice {
+ public:
+  virtual ~PanelDevice() = default;
+  virtual OpenClCore& core() = 0;
+  // Closes the P x P panel in buf: blocked FW over its `real` leading vertices
+  // (the rest is padding, isolated vertices).
+  virtual cl::Event close_panel(cl::Buffer& buf, int64_t p, int64_t real) = 0;
+  // c = min(c, a (x) b) for P x P panels; rows: the real rows of c.
+  virtual cl::Event gemm_acc(cl::Buffer& c, cl::Buffer& a, cl::Buffer& b, int64_t p,
+                             int64_t rows) = 0;
+  // Panel edges must be multiples of this (the kernels' tile edges).
+  virtual int panel_multiple() const = 0;
+};
+
+enum class Placement { single_buffer, resident, out_of_core };
+const char* to_string(Placement p);
+
+// What one device offers: memory (capped by --device-memory), one allocation's
+// limit, and whether its buffers are host memory (CPU devices: PoCL).
+struct DeviceBudget {
+  std::string name;
+  uint64_t memory = 0, max_alloc = 0;
+  bool host_backed = false;
+};
+
+struct PanelPlan {
+  Placement placement = Placement::single_buffer;
+  int64_t n = 0, p = 0, q = 1;  // panel edge and panels per dimension (q = 1: one panel)
+  int devices = 1;
+  int slots = 0;                        // out of core: streaming slots per device
+  // Host side of the panels: a pinned copy of the whole matrix in panel order
+  // (copies go straight from it by DMA), or, where host memory has no room for a
+  // second copy, a few pinned staging buffers that panels are packed into.
+  bool host_store = false;
+  uint64_t device_bytes = 0;            // the most any one device needs
+  uint64_t host_bytes = 0;              // pinned staging (and device buffers of CPU devices)
+  std::string describe() const;         // "resident panels, P = 12544 (8 x 8)"
+};
+
+// Streaming slots per device when out of core (triple buffering: one panel
+// uploading, one in the kernel, one downloading).
+constexpr int kStreamSlots = 3;
+// Pinned host staging buffers per device (without the host store).
+constexpr int kStagingBuffers = 3;
+
+// The placement for n vertices: the single buffer when one device is asked for,
+// no --panel forces panels and the padded matrix (edge round_up(n, single_multiple))
+// fits one allocation and the memory; else resident panels where they fit, else out
+// of core; RuntimeError naming the numbers and what to try when nothing fits.
+// panel: --panel (0 = choose); multiple: panel edges are multiples of it;
+// host_spare: host bytes free beyond the matrix itself (decides the host store).
+PanelPlan plan_panels(int64_t n, size_t value_size, const std::vector<DeviceBudget>& devices,
+                      int64_t panel, int multiple, int64_t single_multiple, int single_buffers,
+                      uint64_t host_spare);
+
+// Runs blocked FW over the panel plan on the given devices (one host thread
+// each), replacing d by the distances. NegativeCycleError as the other solvers;
+// CancelledError when a stop was requested. Fills the placement fields of st and
+// adds the devices' T_h / T_k.
+template <typename T>
+void run_fw_panels(const PanelPlan& plan, const std::vector<PanelDevice*>& devices,
+                   DistMatrix<T>& d, bool progress, RunStats& st);
+
+}  // namespace ocl_sp::detail

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# End-to-end tests of the panel engine's command line (DESIGN.md "Scale") on PoCL:
+# --panel / --device-memory / --split placements give the same bytes as the single
+# buffer; negative cycles leave no file; plans that cannot fit are refused before
+# any work (in under a second); device lists; Ctrl-C stops cleanly; the report
+# names the placement.
+# Usage: panel_cli.sh /path/to/ocl_sp
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+use_python json
+
+D=(--device pocl --quiet)
+check single 0 "$BIN" --n 333 "${D[@]}" --output "$T/single.bin"
+expect single-placement grep -q "placement single buffer" "$T/out"
+for args in "--panel 128" "--panel 256" "--panel 512" "--panel 128 --device-memory 600K" \
+            "--device-memory 700K" "--panel 128 --split 2" "--split 2 --device-memory 1M" \
+            "--panel 128 --type float32"; do
+  name=$(echo "$args" | tr -c 'a-z0-9' '_')
+  # shellcheck disable=SC2086
+  check "panels$name" 0 "$BIN" --n 333 "${D[@]}" $args --verify --output "$T/p.bin" || continue
+  expect "panels$name-verified" grep -q "verify    ok" "$T/out"
+  case "$args" in
+    *float32*) ;;
+    *) expect "panels$name-same-bytes" cmp -s "$T/p.bin" "$T/single.bin" ;;
+  esac
+done
+check ooc-report 0 "$BIN" --n 333 "${D[@]}" --panel 128 --device-memory 600K --json
+expect ooc-json "$PY" -c "
+import json; r=json.load(open('$T/out'))
+assert r['placement'].startswith('out of core'), r['placement']
+assert r['panel']==128 and r['bytes_moved']>0 and r['devices']==1, r"
+check split-report 0 "$BIN" --n 300 "${D[@]}" --split 2 --panel 128 --json
+expect split-json "$PY" -c "
+import json; r=json.load(open('$T/out'))
+assert r['devices']==2 and 'on 2 devices' in r['placement'] and len(r['device_lines'])==2, r"
+
+# Negative edges and a negative cycle through both placements: exit 3, no file.
+check neg-edges 0 "$BIN" --n 300 --negative "${D[@]}" --panel 128 --device-memory 600K --verify
+printf '0 1 1\n1 2 -5\n2 0 1\n2 3 1\n299 298 1\n' >"$T/cyc.edges"
+for args in "--panel 128" "--panel 128 --device-memory 600K" "--panel 128 --split 2"; do
+  # shellcheck disable=SC2086
+  check "neg-cycle-$(echo "$args" | tr -c 'a-z0-9' '_')" 3 "$BIN" --input "$T/cyc.edges" "${D[@]}" $args --output "$T/cyc.bin"
+  expect "neg-cycle-no-file" test ! -e "$T/cyc.bin"
+done
+
+# Refusals: exit 2 for usage, exit 1 for memory, before any work.
+check dev-twice 2 "$BIN" --n 50 --device pocl,pocl && expect dev-twice-msg grep -q "named twice" "$T/err"
+check split-squaring 2 "$BIN" --n 50 --device pocl --split 2 --algo squaring
+check panel-squaring 2 "$BIN" --n 50 --device pocl --panel 128 --algo squaring
+check panel-openmp 2 "$BIN" --n 50 --backend openmp --panel 128
+check bad-size 2 "$BIN" --n 50 --device pocl --device-memory 12Q
+check bad-host-size 2 "$BIN" --n 50 --backend serial --host-memory lots
+check paths-panels 2 "$BIN" --n 300 --device pocl --panel 128 --paths
+expect paths-panels-msg grep -q "distances only" "$T/err"
+check too-small-device 1 "$BIN" --n 300 --device pocl --panel 128 --device-memory 100K
+expect too-small-msg grep -q "device memory" "$T/err"
+start=$(date +%s%N)
+check host-too-small 1 "$BIN" --n 2000000 --backend openmp
+end=$(date +%s%N)
+expect host-refused-fast test $(((end - start) / 1000000)) -lt 1000
+expect host-refused-msg grep -q "host memory" "$T/err"
+start=$(date +%s%N)
+check host-limit 1 "$BIN" --n 60000 --device pocl --host-memory 2G
+end=$(date +%s%N)
+expect host-limit-fast test $(((end - start) / 1000000)) -lt 2000  # PoCL platform start-up included
+expect host-limit-msg grep -q -- "--host-memory" "$T/err"
+# ulimit -v: the address-space limit is honoured (PoCL's buffers are host memory).
+check rlimit 1 bash -c "ulimit -v 3000000; exec '$BIN' --n 20000 --device pocl"
+expect rlimit-msg grep -q "RLIMIT_AS" "$T/err"
+
+# No progress line when stderr is not a terminal.
+check no-progress 0 "$BIN" --n 300 --device pocl --panel 128
+expect no-progress-line sh -c "! grep -q 'round ' '$T/err'"
+
+# Ctrl-C (SIGINT) during a long panel solve: exit 130, no output file.
+"$BIN" --n 5000 --device pocl --panel 128 --output "$T/int.bin" >"$T/int.out" 2>"$T/int.err" &
+pid=$!
+sleep 3
+kill -INT "$pid"
+rc=0
+wait "$pid" || rc=$?
+expect sigint-exit test "$rc" -eq 130
+expect sigint-msg grep -q "^error: interrupted" "$T/int.err"
+expect sigint-no-file test ! -e "$T/int.bin"
+expect sigint-no-temp sh -c "! ls '$T' | grep -q 'int.bin.tmp'"
+
+finish_tests

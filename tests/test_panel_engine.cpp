@@ -1,0 +1,194 @@
+// The panel engine (DESIGN.md "Scale"): the placement planner as a pure function
+// (single buffer / resident / out of core / refusal, several devices, the host
+// store), and every placement run on PoCL bit-exactly against fw_serial: int32
+// and float32, each fw kernel family, n not a multiple of the panel or the block
+// (n = 1 included), negative edges, disconnected parts, negative cycles, several
+// (sub-)devices. Graphs print their seed.
+#include <doctest/doctest.h>
+
+#include <random>
+
+#include "cpu/cpu_solvers.hpp"
+#include "solvers/opencl_solvers.hpp"
+#include "solvers/panel_engine.hpp"
+#include "test_opencl_common.hpp"
+#include "util/errors.hpp"
+
+using namespace ocl_sp;
+using namespace ocl_sp::detail;
+
+namespace {
+
+constexpr uint64_t kSeed = 20261123;
+constexpr uint64_t kMiB = 1024ull * 1024;
+
+DeviceBudget budget(uint64_t memory, uint64_t max_alloc) {
+  DeviceBudget b;
+  b.name = "test";
+  b.memory = memory;
+  b.max_alloc = max_alloc;
+  return b;
+}
+
+// Random digraph with negative edges but no negative cycle (vertex potentials),
+// zero weights and an unreachable third of the vertices.
+template <typename T>
+DistMatrix<T> graph(int64_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int> w(0, 20), h(0, 40), part(0, 2);
+  std::uniform_real_distribution<double> u01(0, 1);
+  std::vector<int> pot(static_cast<size_t>(n)), comp(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    pot[static_cast<size_t>(i)] = h(rng);
+    comp[static_cast<size_t>(i)] = n < 6 ? 0 : part(rng);
+  }
+  const double p = std::min(1.0, 6.0 / static_cast<double>(std::max<int64_t>(n, 1)));
+  DistMatrix<T> d(n);
+  for (int64_t i = 0; i < n; ++i) d(i, i) = 0;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      if (i == j || u01(rng) >= p) continue;
+      const int ci = comp[static_cast<size_t>(i)], cj = comp[static_cast<size_t>(j)];
+      if (!(ci == cj || (ci == 0 && cj == 1))) continue;
+      d(i, j) = static_cast<T>(w(rng) + pot[static_cast<size_t>(i)] - pot[static_cast<size_t>(j)]);
+    }
+  return d;
+}
+
+template <typename T>
+void check_solver(const SolverSpec& s, const std::vector<int64_t>& sizes,
+                  const std::string& placement_word) {
+  auto solver = make_opencl_solver<T>(s);
+  for (int64_t n : sizes) {
+    const uint64_t seed = kSeed + static_cast<uint64_t>(n);
+    INFO("n = " << n << ", seed " << seed << ", panel " << s.panel << ", device memory "
+                << s.device_memory << ", split " << s.split);
+    DistMatrix<T> d = graph<T>(n, seed), ref = d;
+    const RunStats st = solver->solve(d, nullptr);
+    fw_serial(ref, nullptr);
+    CHECK(d == ref);
+    CHECK(st.placement.find(placement_word) != std::string::npos);
+  }
+}
+
+}  // namespace
+
+TEST_SUITE("panel_engine") {
+  TEST_CASE("plan: the single buffer while it fits one allocation") {
+    const auto p = plan_panels(1000, 4, {budget(1024 * kMiB, 512 * kMiB)}, 0, 128, 64, 1, 1ull << 40);
+    CHECK(p.placement == Placement::single_buffer);
+    CHECK(p.p == 1024);  // round_up(1000, 64)
+  }
+
+  TEST_CASE("plan: resident panels past one allocation, out of core past the memory") {
+    // 10000^2 x 4 = 381 MiB: more than one 100 MiB allocation, fits 1 GiB.
+    const auto r = plan_panels(10000, 4, {budget(1024 * kMiB, 100 * kMiB)}, 0, 128, 64, 1, 1ull << 40);
+    CHECK(r.placement == Placement::resident);
+    CHECK(r.p % 128 == 0);
+    CHECK(r.p * r.p * 4 <= 100 * kMiB);
+    CHECK(r.q * r.p >= 10000);
+    CHECK((r.q - 1) * r.p < 10000);  // no panel row of padding only
+    CHECK(r.device_bytes <= 1024 * kMiB);
+    // A quarter of the matrix: out of core, panels small enough for the streaming set.
+    const auto o = plan_panels(10000, 4, {budget(96 * kMiB, 96 * kMiB)}, 0, 128, 64, 1, 1ull << 40);
+    CHECK(o.placement == Placement::out_of_core);
+    CHECK(o.slots == kStreamSlots);
+    CHECK(o.device_bytes <= 96 * kMiB);
+    CHECK(o.host_store);  // the host had room for a panel copy
+    // No room for the pinned copy: staging buffers instead.
+    const auto s = plan_panels(10000, 4, {budget(96 * kMiB, 96 * kMiB)}, 0, 128, 64, 1, 200 * kMiB);
+    CHECK_FALSE(s.host_store);
+    CHECK(s.host_bytes == static_cast<uint64_t>(s.p) * s.p * 4 * kStagingBuffers);
+  }
+
+  TEST_CASE("plan: --panel forces panels; what cannot fit is refused with numbers") {
+    const auto f = plan_panels(300, 4, {budget(1024 * kMiB, 512 * kMiB)}, 100, 128, 64, 1, 1ull << 40);
+    CHECK(f.placement == Placement::resident);
+    CHECK(f.p == 128);  // rounded up to the multiple
+    CHECK(f.q == 3);
+    try {
+      plan_panels(300, 4, {budget(100 * 1024, 100 * 1024)}, 128, 128, 64, 1, 1ull << 40);
+      FAIL("no refusal");
+    } catch (const RuntimeError& e) {
+      const std::string m = e.what();
+      CHECK(m.find("--panel") != std::string::npos);
+      CHECK(m.find("MiB") != std::string::npos);
+    }
+    CHECK_THROWS_AS(plan_panels(1000000, 4, {budget(kMiB, kMiB)}, 0, 128, 64, 1, 1ull << 50),
+                    RuntimeError);
+    // Host memory too small even for the staging buffers.
+    CHECK_THROWS_AS(plan_panels(10000, 4, {budget(96 * kMiB, 96 * kMiB)}, 0, 128, 64, 1, kMiB),
+                    RuntimeError);
+  }
+
+  TEST_CASE("plan: several devices get at least four panel rows each") {
+    const auto p = plan_panels(40000, 4, {budget(64ull << 30, 16ull << 30), budget(64ull << 30, 16ull << 30)},
+                               0, 128, 64, 1, 1ull << 40);
+    CHECK(p.devices == 2);
+    CHECK(p.q >= 8);
+    CHECK(p.placement == Placement::resident);
+  }
+
+  TEST_CASE("PoCL: resident panels, every fw family, int32 and float32, bit-exact") {
+    for (const Tunables& t : {Tunables{{"TILED", 2}}, Tunables{{"TILED", 1}, {"BLOCK", 64}},
+                              Tunables{{"TILED", 0}, {"BLOCK", 32}}}) {
+      SolverSpec s = spec(Algo::fw, t);
+      s.panel = 128;
+      INFO(to_string(t));
+      check_solver<int32_t>(s, {1, 127, 128, 129, 300}, "resident panels");
+      check_solver<float>(s, {1, 300}, "resident panels");
+    }
+  }
+
+  TEST_CASE("PoCL: out of core (--device-memory), several panel edges, bit-exact") {
+    for (int64_t panel : {128, 256}) {
+      SolverSpec s = spec(Algo::fw);
+      s.panel = panel;
+      // Room for the streaming set of a 3 x 3 grid of these panels, not for all nine.
+      s.device_memory = static_cast<uint64_t>(panel) * panel * 4 * (3 + 3 + kStreamSlots);
+      check_solver<int32_t>(s, {panel * 2 + 44, panel * 3}, "out of core");
+      check_solver<float>(s, {panel * 2 + 44}, "out of core");
+    }
+    // Chosen automatically from the memory alone.
+    SolverSpec s = spec(Algo::fw);
+    s.device_memory = 128ull * 128 * 4 * 10;  // n = 400: 4 x 4 panels of 128, 10 on the device
+    check_solver<int32_t>(s, {400}, "out of core");
+  }
+
+  TEST_CASE("PoCL split into 2 sub-devices: resident and out of core, bit-exact") {
+    SolverSpec s = spec(Algo::fw);
+    s.split = 2;
+    s.panel = 128;
+    check_solver<int32_t>(s, {1, 200, 513}, "on 2 devices");
+    check_solver<float>(s, {300}, "on 2 devices");
+    s.device_memory = 128ull * 128 * 4 * (5 + 3 + kStreamSlots);  // q = 5: 11 panels
+    check_solver<int32_t>(s, {513}, "out of core");
+  }
+
+  TEST_CASE("panels: a negative cycle is reported, the placement does not matter") {
+    for (uint64_t mem : {uint64_t{0}, uint64_t{128} * 128 * 4 * 9}) {
+      SolverSpec s = spec(Algo::fw);
+      s.panel = 128;
+      s.device_memory = mem;
+      auto solver = make_opencl_solver<int32_t>(s);
+      DistMatrix<int32_t> d = graph<int32_t>(300, kSeed);
+      // A cycle 250 -> 20 -> 140 -> 250 of length -3 across three panels.
+      d(250, 20) = -1;
+      d(20, 140) = -1;
+      d(140, 250) = -1;
+      CHECK_THROWS_AS(solver->solve(d, nullptr), NegativeCycleError);
+    }
+  }
+
+  TEST_CASE("panels: --paths is refused clearly, a device named twice too") {
+    SolverSpec s = spec(Algo::fw);
+    s.panel = 128;
+    auto solver = make_opencl_solver<int32_t>(s);
+    DistMatrix<int32_t> d = graph<int32_t>(200, kSeed);
+    PathMatrix p;
+    CHECK_THROWS_AS(solver->solve(d, &p), UsageError);
+    SolverSpec twice = spec(Algo::fw);
+    twice.device = twice.device + "," + twice.device;
+    CHECK_THROWS_AS(make_opencl_solver<int32_t>(twice), UsageError);
+  }
+}
