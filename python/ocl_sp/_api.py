@@ -100,7 +100,9 @@ class SolveReport:
 
     t_o: solver set-up (OpenCL context, program build or cache; 0 when a cached
     solver was reused), t_h: host<->device transfers, t_k: kernels (or CPU compute),
-    total: the solver's solve(); t_input / t_output: building the matrix from the
+    total: the solver's solve(); placement / panel / devices / bytes_moved: how an
+    OpenCL solve was laid out (single buffer, resident panels, out of core; empty
+    on the CPU backends); t_input / t_output: building the matrix from the
     Python object and the result arrays from it (incl. predecessors); wall: the
     whole call.
     """
@@ -127,6 +129,10 @@ class SolveReport:
     kernel_seconds: Dict[str, float] = field(default_factory=dict)
     paths: bool = False
     paths_kernels: str = ""
+    placement: str = ""
+    panel: int = 0
+    devices: int = 1
+    bytes_moved: float = 0.0
     t_input: float = 0.0
     t_solve: float = 0.0
     t_output: float = 0.0
@@ -149,6 +155,11 @@ class SolveReport:
             f"python   input {self.t_input:.4f} s, output {self.t_output:.4f} s, "
             f"wall {self.wall:.4f} s",
         ]
+        if self.placement:
+            lines.append(f"layout   {self.placement}"
+                         + (f", panel {self.panel}" if self.panel else "")
+                         + (f", {self.bytes_moved / 2**20:.1f} MiB moved"
+                            if self.bytes_moved else ""))
         lines += [f"note     {n}" for n in self.notes]
         return "\n".join(lines)
 

@@ -642,6 +642,10 @@ py::dict info_dict(const SolverInfo& info, const RunStats& st, bool reused) {
   r["paths"] = st.paths;
   r["paths_kernels"] = st.paths_kernels;
   r["paths_bytes"] = st.paths_bytes;
+  r["placement"] = st.placement;
+  r["panel"] = st.panel;
+  r["devices"] = st.devices;
+  r["bytes_moved"] = st.bytes_moved;
   return r;
 }
 
