@@ -284,6 +284,30 @@ cl::Event OpenClCore::copy_buffer(cl::Buffer& src, cl::Buffer& dst, size_t bytes
   return ev;
 }
 
+cl::Event OpenClCore::write_rect(QueueId q, cl::Buffer& buf, size_t buf_pitch, const void* host,
+                                 size_t host_pitch, size_t width_bytes, size_t rows) {
+  const cl::array<size_t, 3> origin{0, 0, 0};
+  const cl::array<size_t, 3> region{width_bytes, rows, 1};
+  cl::Event ev;
+  queue(q).enqueueWriteBufferRect(buf, CL_FALSE, origin, origin, region, buf_pitch, 0, host_pitch,
+                                  0, host, nullptr, &ev);
+  transfer_events_.push_back(ev);
+  bytes_up_ += static_cast<double>(width_bytes) * static_cast<double>(rows);
+  return ev;
+}
+
+cl::Event OpenClCore::read_rect(QueueId q, cl::Buffer& buf, size_t buf_pitch, void* host,
+                                size_t host_pitch, size_t width_bytes, size_t rows) {
+  const cl::array<size_t, 3> origin{0, 0, 0};
+  const cl::array<size_t, 3> region{width_bytes, rows, 1};
+  cl::Event ev;
+  queue(q).enqueueReadBufferRect(buf, CL_FALSE, origin, origin, region, buf_pitch, 0, host_pitch,
+                                 0, host, nullptr, &ev);
+  transfer_events_.push_back(ev);
+  bytes_down_ += static_cast<double>(width_bytes) * static_cast<double>(rows);
+  return ev;
+}
+
 void* OpenClCore::pinned(size_t i, size_t bytes) {
   if (pinned_.size() <= i) pinned_.resize(i + 1);
   Pinned& p = pinned_[i];

@@ -110,6 +110,12 @@ class OpenClCore {
                          const std::vector<cl::Event>& wait);
   cl::Event copy_buffer(cl::Buffer& src, cl::Buffer& dst, size_t bytes,
                         const std::vector<cl::Event>& wait);
+  // rows x width_bytes between the top-left of a buffer (row pitch buf_pitch) and
+  // host memory (row pitch host_pitch), non-blocking, on queue q.
+  cl::Event write_rect(QueueId q, cl::Buffer& buf, size_t buf_pitch, const void* host,
+                       size_t host_pitch, size_t width_bytes, size_t rows);
+  cl::Event read_rect(QueueId q, cl::Buffer& buf, size_t buf_pitch, void* host,
+                      size_t host_pitch, size_t width_bytes, size_t rows);
   // The i-th pinned host staging area of `bytes` (CL_MEM_ALLOC_HOST_PTR, mapped):
   // transfers from it run at the link's DMA rate and asynchronously. Kept across
   // solves of the same size.

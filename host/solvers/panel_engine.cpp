@@ -68,7 +68,9 @@ std::string PanelPlan::describe() const {
     os << ", P = " << p << " (" << q << " x " << q << " panels"
        << (placement == Placement::out_of_core ? ", " + std::to_string(slots) + " streaming slots"
                                                : std::string())
-       << ", host " << (host_store ? "panel store" : "staging") << ")";
+       << (placement == Placement::out_of_core ? (host_store ? ", pinned host store" : ", pinned staging")
+                                                : std::string(devices > 1 ? ", pinned staging" : ""))
+       << ")";
   if (devices > 1) os << " on " << devices << " devices";
   return os.str();
 }
@@ -112,8 +114,17 @@ PanelPlan plan_panels(int64_t n, size_t vs, const std::vector<DeviceBudget>& dev
     const uint64_t store = bytes(p) * static_cast<uint64_t>(q * q);
     const uint64_t staging = bytes(p) * kStagingBuffers * static_cast<uint64_t>(d);
     const uint64_t device_host = host_backed ? plan.device_bytes * static_cast<uint64_t>(d) : 0;
-    plan.host_store = store + device_host <= host_spare;
-    plan.host_bytes = (plan.host_store ? store : staging) + device_host;
+    // Resident panels move once each way, straight from and to the matrix; only
+    // several devices exchange the round's panels through pinned staging.
+    // Out of core streams every round: a pinned copy of the whole matrix (no host
+    // copying per panel) where host memory has room for it, else staging.
+    if (pl == Placement::resident) {
+      plan.host_store = false;
+      plan.host_bytes = (d > 1 ? staging : 0) + device_host;
+    } else {
+      plan.host_store = store + device_host <= host_spare;
+      plan.host_bytes = (plan.host_store ? store : staging) + device_host;
+    }
     if (plan.host_bytes > host_spare)
       throw RuntimeError("n = " + std::to_string(n) + ": " + plan.describe() + " needs " +
                          gib(static_cast<double>(plan.host_bytes)) +
@@ -222,14 +233,17 @@ class FwPanels {
 
   void run(RunStats& st) {
     for (auto& ds : devs_) ds->core->begin_solve();
+    Stopwatch host_sw;
     if (plan_.host_store) {
       // Pinned panel store, filled once from the matrix (DMA goes straight from it).
       OpenClCore& c0 = *devs_[0]->core;
       store_.resize(static_cast<size_t>(q_ * q_));
       for (int64_t k = 0; k < q_ * q_; ++k)
         store_[static_cast<size_t>(k)] = static_cast<T*>(c0.pinned(100 + static_cast<size_t>(k), pbytes_));
+      host_alloc_ = host_sw.seconds();
 #pragma omp parallel for schedule(dynamic, 1)
       for (int64_t k = 0; k < q_ * q_; ++k) pack(store_[static_cast<size_t>(k)], k / q_, k % q_);
+      host_fill_ = host_sw.seconds() - host_alloc_;
     }
     Stopwatch wall;
     if (devs_.size() == 1) {
@@ -264,8 +278,15 @@ class FwPanels {
     }
     const double engine_wall = wall.seconds();
     if (plan_.host_store) {
+      Stopwatch drain;
 #pragma omp parallel for schedule(dynamic, 1)
       for (int64_t k = 0; k < q_ * q_; ++k) unpack(store_[static_cast<size_t>(k)], k / q_, k % q_);
+      char buf[200];
+      std::snprintf(buf, sizeof buf,
+                    "host: pinned panel store of %s: allocation %.3f s, fill %.3f s, drain %.3f s; rounds %.3f s",
+                    gib(static_cast<double>(pbytes_) * static_cast<double>(q_ * q_)).c_str(),
+                    host_alloc_, host_fill_, drain.seconds(), engine_wall);
+      st.device_lines.push_back(buf);
     }
     // Accounting: per device kernel time, transfers, bytes; the slowest device's
     // idle time is what copies (and waiting for the others) cost.
@@ -404,6 +425,25 @@ class FwPanels {
     ds.core->queue(OpenClCore::kDownload).flush();
     return ev;
   }
+  // Resident panels in and out, once: the real part straight between the matrix
+  // and the buffer (one rectangular copy), the padding written on the device; on
+  // the compute queue, so the kernels that follow see it.
+  void put_direct(Dev& ds, cl::Buffer& buf, int64_t pi, int64_t pj) {
+    const int64_t rows = real(pi), cols = real(pj);
+    if (rows < p_ || cols < p_) ds.dev->pad_panel(buf, p_, rows, cols, pi == pj);
+    if (rows > 0 && cols > 0)
+      ds.core->write_rect(OpenClCore::kCompute, buf, static_cast<size_t>(p_) * sizeof(T),
+                          d_.data() + pi * p_ * n_ + pj * p_, static_cast<size_t>(n_) * sizeof(T),
+                          static_cast<size_t>(cols) * sizeof(T), static_cast<size_t>(rows));
+  }
+  void get_direct(Dev& ds, cl::Buffer& buf, int64_t pi, int64_t pj) {
+    const int64_t rows = real(pi), cols = real(pj);
+    if (rows > 0 && cols > 0)
+      ds.core->read_rect(OpenClCore::kCompute, buf, static_cast<size_t>(p_) * sizeof(T),
+                         d_.data() + pi * p_ * n_ + pj * p_, static_cast<size_t>(n_) * sizeof(T),
+                         static_cast<size_t>(cols) * sizeof(T), static_cast<size_t>(rows));
+  }
+
   // Every download of this device has reached the matrix / store.
   void settle(Dev& ds) {
     flush(ds);
@@ -429,7 +469,7 @@ class FwPanels {
 
   void allocate(Dev& ds) {
     with_cl_errors("cannot allocate the panels on '" + ds.core->device().name + "'", [&] {
-      if (!plan_.host_store) {
+      if (!plan_.host_store && sync_rounds_) {
         ds.stages.resize(kStagingBuffers);
         for (size_t k = 0; k < ds.stages.size(); ++k)
           ds.stages[k].ptr = static_cast<T*>(ds.core->pinned(k, pbytes_));
@@ -463,20 +503,18 @@ class FwPanels {
       allocate(ds);
       if (resident_) {
         for (size_t k = 0; k < ds.rows.size(); ++k)
-          for (int64_t j = 0; j < q_; ++j) upload(ds, ds.own[k][static_cast<size_t>(j)], ds.rows[k], j, {});
-        settle(ds);
+          for (int64_t j = 0; j < q_; ++j) put_direct(ds, ds.own[k][static_cast<size_t>(j)], ds.rows[k], j);
       }
       for (int64_t r = 0; r < q_; ++r) {
         throw_if_cancelled();
         if (ds.index == 0) progress_.set_round(static_cast<int>(r), static_cast<int>(q_));
         round(ds, r);
       }
+      settle(ds);
       if (resident_) {
         for (size_t k = 0; k < ds.rows.size(); ++k)
-          for (int64_t j = 0; j < q_; ++j)
-            download(ds, ds.own[k][static_cast<size_t>(j)], ds.rows[k], j, {});
+          for (int64_t j = 0; j < q_; ++j) get_direct(ds, ds.own[k][static_cast<size_t>(j)], ds.rows[k], j);
       }
-      settle(ds);
       core.queue(OpenClCore::kCompute).finish();
     });
   }
@@ -614,6 +652,7 @@ class FwPanels {
   Barrier barrier_;
   std::vector<std::unique_ptr<Dev>> devs_;
   std::vector<T*> store_;
+  double host_alloc_ = 0, host_fill_ = 0;
 };
 
 }  // namespace
