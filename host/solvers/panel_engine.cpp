@@ -661,7 +661,9 @@ template <typename T>
 void run_fw_panels(const PanelPlan& plan, const std::vector<PanelDevice*>& devices,
                    DistMatrix<T>& d, bool progress, RunStats& st) {
   const double q = static_cast<double>(plan.q);
-  Progress meter(progress, q * q * q, "fw " + plan.describe());
+  Progress meter(progress, q * q * q,
+                 std::string("fw, ") + to_string(plan.placement) + ", P = " + std::to_string(plan.p) +
+                     (plan.devices > 1 ? ", " + std::to_string(plan.devices) + " devices" : ""));
   FwPanels<T> run(plan, devices, d, meter);
   run.run(st);
   // The diagonal of the result: a negative entry means a negative cycle.

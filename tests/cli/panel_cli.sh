@@ -71,6 +71,12 @@ expect rlimit-msg grep -q "RLIMIT_AS" "$T/err"
 check no-progress 0 "$BIN" --n 300 --device pocl --panel 128
 expect no-progress-line sh -c "! grep -q 'round ' '$T/err'"
 
+# On a terminal (script(1) gives one) a long solve shows round, % and ETA.
+check progress-tty 0 script -qec "'$BIN' --n 3200 --device pocl --panel 128 --device-memory 10M" /dev/null
+expect progress-line grep -aq "round [0-9]*/25 .*% .*ETA" "$T/out"
+check progress-quiet 0 script -qec "'$BIN' --n 3200 --device pocl --panel 128 --device-memory 10M --quiet" /dev/null
+expect progress-quiet-none sh -c "! grep -aq 'ETA' '$T/out'"
+
 # Ctrl-C (SIGINT) during a long panel solve: exit 130, no output file.
 "$BIN" --n 5000 --device pocl --panel 128 --output "$T/int.bin" >"$T/int.out" 2>"$T/int.err" &
 pid=$!
