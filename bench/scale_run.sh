@@ -69,6 +69,13 @@ case $mode in
     rm -f "$tmp/single.bin" "$tmp/res.bin"
     solve n150k-ooc $N --n 150000 --host-memory 124G
     ;;
+  h200b)
+    solve n40k-single $N --n 40000
+    solve n40k-ooc-store $N --n 40000 --device-memory 1600M
+    OCL_SP_HOST_STORE=0 solve n40k-ooc-staging $N --n 40000 --device-memory 1600M
+    solve n40k-ooc-eighth $N --n 40000 --device-memory 800M
+    solve n100k-auto $N --n 100000 --host-memory 120G
+    ;;
   x2)
     solve n40k-1gpu $N --n 40000
     solve n40k-2gpu --device gpu:all --no-tuned --n 40000

@@ -94,11 +94,17 @@ TEST_SUITE("panel_engine") {
     CHECK(o.placement == Placement::out_of_core);
     CHECK(o.slots == kStreamSlots);
     CHECK(o.device_bytes <= 96 * kMiB);
-    CHECK(o.host_store);  // the host had room for a panel copy
-    // No room for the pinned copy: staging buffers instead.
-    const auto s = plan_panels(10000, 4, {budget(96 * kMiB, 96 * kMiB)}, 0, 128, 64, 1, 200 * kMiB);
-    CHECK_FALSE(s.host_store);
-    CHECK(s.host_bytes == static_cast<uint64_t>(s.p) * s.p * 4 * kStagingBuffers);
+    CHECK_FALSE(o.host_store);  // staging by default
+    CHECK(o.host_bytes == std::min<uint64_t>(static_cast<uint64_t>(o.p) * o.p * 4, kStageBytes) *
+                              kStagingBuffers);
+    {
+      // OCL_SP_HOST_STORE=1: the pinned panel store where the host has room for it.
+      const ocl_sp_test::EnvGuard env("OCL_SP_HOST_STORE", std::string("1"));
+      const auto st = plan_panels(10000, 4, {budget(96 * kMiB, 96 * kMiB)}, 0, 128, 64, 1, 1ull << 40);
+      CHECK(st.host_store);
+      const auto no_room = plan_panels(10000, 4, {budget(96 * kMiB, 96 * kMiB)}, 0, 128, 64, 1, 200 * kMiB);
+      CHECK_FALSE(no_room.host_store);
+    }
   }
 
   TEST_CASE("plan: --panel forces panels; what cannot fit is refused with numbers") {
@@ -153,6 +159,28 @@ TEST_SUITE("panel_engine") {
     SolverSpec s = spec(Algo::fw);
     s.device_memory = 128ull * 128 * 4 * 10;  // n = 400: 4 x 4 panels of 128, 10 on the device
     check_solver<int32_t>(s, {400}, "out of core");
+  }
+
+  TEST_CASE("PoCL: out of core through the pinned host store (OCL_SP_HOST_STORE=1), bit-exact") {
+    const ocl_sp_test::EnvGuard env("OCL_SP_HOST_STORE", std::string("1"));
+    SolverSpec s = spec(Algo::fw);
+    s.panel = 128;
+    s.device_memory = 128ull * 128 * 4 * 9;
+    check_solver<int32_t>(s, {300}, "pinned host store");
+  }
+
+  TEST_CASE("PoCL: panels in several staging chunks (ragged last chunk), bit-exact") {
+    // OCL_SP_STAGE_BYTES shrinks the chunks: 20000 bytes = 39 rows of a 128-wide
+    // panel, so each panel moves in 4 chunks, the last of 11 rows.
+    const ocl_sp_test::EnvGuard env("OCL_SP_STAGE_BYTES", std::string("20000"));
+    SolverSpec s = spec(Algo::fw);
+    s.panel = 128;
+    check_solver<int32_t>(s, {300}, "resident panels");
+    s.device_memory = 128ull * 128 * 4 * 9;
+    check_solver<int32_t>(s, {300}, "out of core");
+    s.split = 2;
+    s.device_memory = 0;
+    check_solver<float>(s, {300}, "on 2 devices");
   }
 
   TEST_CASE("PoCL split into 2 sub-devices: resident and out of core, bit-exact") {

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <iostream>
 
@@ -11,9 +13,47 @@
 #include "tuning/tuning_store.hpp"
 #include "util/errors.hpp"
 
+namespace ocl_sp {
+
+bool profiling() {
+  static const bool on = [] {
+    const char* v = std::getenv("OCL_SP_PROFILE");
+    return v && *v && std::string(v) != "0";
+  }();
+  return on;
+}
+
+void profile(const std::string& phase, double seconds) {
+  if (!profiling()) return;
+  char ms[32];
+  std::snprintf(ms, sizeof ms, "%.1f", seconds * 1e3);
+  std::cerr << "profile: " << phase << " " << ms << " ms" << std::endl;
+}
+
+}  // namespace ocl_sp
+
 namespace ocl_sp::detail {
 
 namespace {
+
+// Pinned staging chunk of upload()/download(): two of them (16 MiB pinned, a few
+// ms to allocate once), each DMA'd at the link's pinned rate while the host
+// copies the other; matrices below kStageMin go straight from pageable memory.
+constexpr size_t kStageBytes = 8u << 20;
+constexpr size_t kStageMin = 16u << 20;
+
+// memcpy over the OpenMP threads: one thread copies ~10 GB/s, the link's pinned
+// DMA moves 55 GB/s (H100), so the host side is the bottleneck of a staged copy.
+void parallel_copy(void* dst, const void* src, size_t bytes) {
+  constexpr size_t kPiece = 1u << 20;
+  const int64_t pieces = static_cast<int64_t>((bytes + kPiece - 1) / kPiece);
+#pragma omp parallel for schedule(static) if (pieces > 1)
+  for (int64_t p = 0; p < pieces; ++p) {
+    const size_t off = static_cast<size_t>(p) * kPiece;
+    std::memcpy(static_cast<char*>(dst) + off, static_cast<const char*>(src) + off,
+                std::min(kPiece, bytes - off));
+  }
+}
 
 constexpr unsigned long long kMiB = 1024ull * 1024ull;
 
@@ -78,12 +118,14 @@ OpenClCore::~OpenClCore() {
 
 OpenClCore::OpenClCore(const DeviceEntry& dev, Algo algo, ValueType type)
     : dev_(dev), algo_(algo), type_(type) {
+  Stopwatch sw;
   with_cl_errors("cannot set up OpenCL device '" + dev_.name + "'", [&] {
     ctx_ = cl::Context(dev_.device);
     queue_ = cl::CommandQueue(ctx_, dev_.device, CL_QUEUE_PROFILING_ENABLE);
     max_item_sizes_ = dev_.device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
     scratch_ = cl::Buffer(ctx_, CL_MEM_READ_WRITE, sizeof(int));
   });
+  profile("context + queue (" + dev_.name + ")", sw.seconds());
 }
 
 // Why `params` does not fit `rules`, or "" when it does.
@@ -162,7 +204,10 @@ BuiltProgram OpenClCore::build_separate(const std::string& file, const Tunables&
   if (dev_.vendor_key() == "nvidia") options += " -DFULL_UNROLL";
   // Extra compiler options for experiments (part of the cache key like the rest).
   if (const char* extra = std::getenv("OCL_SP_EXTRA_BUILD_OPTIONS")) options += std::string(" ") + extra;
-  return build_program(ctx_, dev_.device, {"common.cl", file}, options);
+  Stopwatch sw;
+  BuiltProgram bp = build_program(ctx_, dev_.device, {"common.cl", file}, options);
+  profile("program " + file + " (cache " + bp.cache + ")", sw.seconds());
+  return bp;
 }
 
 void OpenClCore::build(const std::string& file, const Tunables& t, const std::string& defines) {
@@ -250,17 +295,29 @@ cl::CommandQueue& OpenClCore::queue(QueueId q) {
 
 cl::Event OpenClCore::write_async(QueueId q, cl::Buffer& buf, size_t bytes, const void* host,
                                   const std::vector<cl::Event>& wait) {
+  return write_async(q, buf, 0, bytes, host, wait);
+}
+
+cl::Event OpenClCore::read_async(QueueId q, cl::Buffer& buf, size_t bytes, void* host,
+                                 const std::vector<cl::Event>& wait) {
+  return read_async(q, buf, 0, bytes, host, wait);
+}
+
+cl::Event OpenClCore::write_async(QueueId q, cl::Buffer& buf, size_t offset, size_t bytes,
+                                  const void* host, const std::vector<cl::Event>& wait) {
   cl::Event ev;
-  queue(q).enqueueWriteBuffer(buf, CL_FALSE, 0, bytes, host, wait.empty() ? nullptr : &wait, &ev);
+  queue(q).enqueueWriteBuffer(buf, CL_FALSE, offset, bytes, host, wait.empty() ? nullptr : &wait,
+                              &ev);
   transfer_events_.push_back(ev);
   bytes_up_ += static_cast<double>(bytes);
   return ev;
 }
 
-cl::Event OpenClCore::read_async(QueueId q, cl::Buffer& buf, size_t bytes, void* host,
-                                 const std::vector<cl::Event>& wait) {
+cl::Event OpenClCore::read_async(QueueId q, cl::Buffer& buf, size_t offset, size_t bytes,
+                                 void* host, const std::vector<cl::Event>& wait) {
   cl::Event ev;
-  queue(q).enqueueReadBuffer(buf, CL_FALSE, 0, bytes, host, wait.empty() ? nullptr : &wait, &ev);
+  queue(q).enqueueReadBuffer(buf, CL_FALSE, offset, bytes, host, wait.empty() ? nullptr : &wait,
+                             &ev);
   transfer_events_.push_back(ev);
   bytes_down_ += static_cast<double>(bytes);
   return ev;
@@ -383,39 +440,118 @@ void OpenClCore::read(cl::Buffer& buf, size_t offset, size_t bytes, void* host) 
   transfer_events_.push_back(ev);
 }
 
+// OCL_SP_STAGING=0 turns the pinned chunks off (comparisons, bench/NOTES.md),
+// =1 on for any device and size (tests on PoCL).
+bool OpenClCore::staged(size_t bytes) const {
+  const char* env = std::getenv("OCL_SP_STAGING");
+  const std::string v = env ? env : "";
+  if (v == "0" || v == "1") return v == "1";
+  return bytes >= kStageMin && is_gpu();
+}
+
 void OpenClCore::upload(const void* host, int64_t n, int64_t ld, cl::Buffer& buf) {
+  Stopwatch sw;
   const size_t vs = value_size();
-  if (n == ld) {
-    write(buf, 0, static_cast<size_t>(n) * n * vs, host, true);
+  const size_t row = static_cast<size_t>(n) * vs, pitch = static_cast<size_t>(ld) * vs;
+  if (n != ld) {
+    pad_.setArg(0, static_cast<cl_int>(n));
+    pad_.setArg(1, static_cast<cl_int>(ld));
+    pad_.setArg(2, buf);
+    // Fixed local sizes for the helpers: a driver-chosen one can differ per global
+    // size, and some drivers (PoCL) compile a kernel variant per local size.
+    launch(pad_, cl::NDRange(static_cast<size_t>(round_up(ld, 8)), static_cast<size_t>(round_up(ld - n, 8))),
+           cl::NDRange(8, 8));
+  }
+  if (staged(row * static_cast<size_t>(n))) {
+    // Whole rows per chunk, double-buffered: chunk c is copied into stage c % 2
+    // once that stage's previous DMA is done, then written without blocking.
+    const size_t rows = std::max<size_t>(1, kStageBytes / row);
+    void* stage[2] = {pinned(kStageSlot, rows * row), pinned(kStageSlot + 1, rows * row)};
+    cl::Event busy[2];
+    const auto* src = static_cast<const char*>(host);
+    for (size_t r0 = 0, c = 0; r0 < static_cast<size_t>(n); r0 += rows, ++c) {
+      const size_t s = c & 1, k = std::min(rows, static_cast<size_t>(n) - r0);
+      if (busy[s]()) busy[s].wait();
+      parallel_copy(stage[s], src + r0 * row, k * row);
+      if (n == ld) {
+        queue_.enqueueWriteBuffer(buf, CL_FALSE, r0 * row, k * row, stage[s], nullptr, &busy[s]);
+      } else {
+        const cl::array<size_t, 3> origin{0, r0, 0}, zero{0, 0, 0}, region{row, k, 1};
+        queue_.enqueueWriteBufferRect(buf, CL_FALSE, origin, zero, region, pitch, 0, row, 0,
+                                      stage[s], nullptr, &busy[s]);
+      }
+      queue_.flush();
+      transfer_events_.push_back(busy[s]);
+    }
+    for (auto& e : busy)
+      if (e()) e.wait();
+    profile("upload (pinned chunks)", sw.seconds());
     return;
   }
-  pad_.setArg(0, static_cast<cl_int>(n));
-  pad_.setArg(1, static_cast<cl_int>(ld));
-  pad_.setArg(2, buf);
-  // Fixed local sizes for the helpers: a driver-chosen one can differ per global
-  // size, and some drivers (PoCL) compile a kernel variant per local size.
-  launch(pad_, cl::NDRange(static_cast<size_t>(round_up(ld, 8)), static_cast<size_t>(round_up(ld - n, 8))),
-         cl::NDRange(8, 8));
+  if (n == ld) {
+    write(buf, 0, row * static_cast<size_t>(n), host, true);
+    profile("upload", sw.seconds());
+    return;
+  }
   const cl::array<size_t, 3> origin{0, 0, 0};
-  const cl::array<size_t, 3> region{static_cast<size_t>(n) * vs, static_cast<size_t>(n), 1};
+  const cl::array<size_t, 3> region{row, static_cast<size_t>(n), 1};
   cl::Event ev;
-  queue_.enqueueWriteBufferRect(buf, CL_TRUE, origin, origin, region, static_cast<size_t>(ld) * vs,
-                                0, static_cast<size_t>(n) * vs, 0, host, nullptr, &ev);
+  queue_.enqueueWriteBufferRect(buf, CL_TRUE, origin, origin, region, pitch, 0, row, 0, host,
+                                nullptr, &ev);
   transfer_events_.push_back(ev);
+  profile("upload", sw.seconds());
 }
 
 void OpenClCore::download(void* host, int64_t n, int64_t ld, cl::Buffer& buf) {
+  Stopwatch sw;
   const size_t vs = value_size();
+  const size_t row = static_cast<size_t>(n) * vs, pitch = static_cast<size_t>(ld) * vs;
+  if (staged(row * static_cast<size_t>(n))) {
+    // Two reads in flight; the host copies chunk c out of its stage while the
+    // next one arrives, then reuses the stage for chunk c + 2.
+    const size_t rows = std::max<size_t>(1, kStageBytes / row);
+    void* stage[2] = {pinned(kStageSlot, rows * row), pinned(kStageSlot + 1, rows * row)};
+    cl::Event busy[2];
+    auto* dst = static_cast<char*>(host);
+    const size_t nr = static_cast<size_t>(n);
+    const auto enqueue = [&](size_t c) {
+      const size_t r0 = c * rows, k = std::min(rows, nr - r0), s = c & 1;
+      if (n == ld) {
+        queue_.enqueueReadBuffer(buf, CL_FALSE, r0 * row, k * row, stage[s], nullptr, &busy[s]);
+      } else {
+        const cl::array<size_t, 3> origin{0, r0, 0}, zero{0, 0, 0}, region{row, k, 1};
+        queue_.enqueueReadBufferRect(buf, CL_FALSE, origin, zero, region, pitch, 0, row, 0,
+                                     stage[s], nullptr, &busy[s]);
+      }
+      transfer_events_.push_back(busy[s]);
+    };
+    const size_t chunks = (nr + rows - 1) / rows;
+    for (size_t c = 0; c < std::min<size_t>(2, chunks); ++c) enqueue(c);
+    queue_.flush();
+    for (size_t c = 0; c < chunks; ++c) {
+      const size_t r0 = c * rows, k = std::min(rows, nr - r0), s = c & 1;
+      busy[s].wait();
+      parallel_copy(dst + r0 * row, stage[s], k * row);
+      if (c + 2 < chunks) {
+        enqueue(c + 2);
+        queue_.flush();
+      }
+    }
+    profile("download (pinned chunks)", sw.seconds());
+    return;
+  }
   if (n == ld) {
-    read(buf, 0, static_cast<size_t>(n) * n * vs, host);
+    read(buf, 0, row * static_cast<size_t>(n), host);
+    profile("download", sw.seconds());
     return;
   }
   const cl::array<size_t, 3> origin{0, 0, 0};
-  const cl::array<size_t, 3> region{static_cast<size_t>(n) * vs, static_cast<size_t>(n), 1};
+  const cl::array<size_t, 3> region{row, static_cast<size_t>(n), 1};
   cl::Event ev;
-  queue_.enqueueReadBufferRect(buf, CL_TRUE, origin, origin, region, static_cast<size_t>(ld) * vs,
-                               0, static_cast<size_t>(n) * vs, 0, host, nullptr, &ev);
+  queue_.enqueueReadBufferRect(buf, CL_TRUE, origin, origin, region, pitch, 0, row, 0, host,
+                               nullptr, &ev);
   transfer_events_.push_back(ev);
+  profile("download", sw.seconds());
 }
 
 void OpenClCore::launch(cl::Kernel& k, const cl::NDRange& global, const cl::NDRange& local) {
@@ -449,7 +585,9 @@ void OpenClCore::check_negative_cycle(cl::Buffer& buf, int64_t n, int64_t ld) {
   const int64_t wg = std::min<int64_t>(64, static_cast<int64_t>(dev_.max_work_group));
   launch(diag_, cl::NDRange(static_cast<size_t>(round_up(n, wg))),
          cl::NDRange(static_cast<size_t>(wg)));
+  Stopwatch sw;
   read(scratch_, 0, sizeof(int), &scan_result_);
+  profile("kernels (wait for the queue)", sw.seconds());
   if (scan_result_ < n) throw NegativeCycleError(scan_result_);
 }
 

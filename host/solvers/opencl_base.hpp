@@ -16,6 +16,16 @@
 #include "solvers/solver.hpp"
 #include "util/timer.hpp"
 
+namespace ocl_sp {
+
+// OCL_SP_PROFILE=1 (anything but "" or "0"): host phase timings on stderr, one
+// "profile: <phase> <ms> ms" line each (device enumeration, context, program,
+// generation, upload, kernels, download, report; bench/NOTES.md, issue 14).
+bool profiling();
+void profile(const std::string& phase, double seconds);
+
+}  // namespace ocl_sp
+
 namespace ocl_sp::detail {
 
 // One tunable of an algorithm: its allowed values and what it does (for messages).
@@ -106,6 +116,11 @@ class OpenClCore {
                         const std::vector<cl::Event>& wait);
   cl::Event read_async(QueueId q, cl::Buffer& buf, size_t bytes, void* host,
                        const std::vector<cl::Event>& wait);
+  // The same for `bytes` at byte `offset` of the buffer.
+  cl::Event write_async(QueueId q, cl::Buffer& buf, size_t offset, size_t bytes, const void* host,
+                        const std::vector<cl::Event>& wait);
+  cl::Event read_async(QueueId q, cl::Buffer& buf, size_t offset, size_t bytes, void* host,
+                       const std::vector<cl::Event>& wait);
   cl::Event launch_after(cl::Kernel& k, const cl::NDRange& global, const cl::NDRange& local,
                          const std::vector<cl::Event>& wait);
   cl::Event copy_buffer(cl::Buffer& src, cl::Buffer& dst, size_t bytes,
@@ -156,6 +171,10 @@ class OpenClCore {
     size_t bytes = 0;
   };
   std::vector<Pinned> pinned_;
+  // upload()/download() of large matrices on GPUs go through two pinned chunks
+  // (pinned(kStageSlot + 0/1)): host memcpy of one overlaps the DMA of the other.
+  static constexpr size_t kStageSlot = 200;
+  bool staged(size_t bytes) const;
   double bytes_up_ = 0, bytes_down_ = 0;
   void record_kernel(const cl::Event& ev, cl::Kernel& k);
   void record_kernel(const cl::Event& ev, const std::string* name);

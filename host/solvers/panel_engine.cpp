@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <mutex>
@@ -48,6 +49,15 @@ std::string gib(double b) {
   else
     std::snprintf(buf, sizeof buf, "%.2f MiB", b / (1024.0 * 1024.0));
   return buf;
+}
+
+// Staging chunk size: kStageBytes, or OCL_SP_STAGE_BYTES (tests: many small chunks).
+size_t stage_bytes() {
+  if (const char* e = std::getenv("OCL_SP_STAGE_BYTES"); e && *e) {
+    const long long v = std::atoll(e);
+    if (v > 0) return static_cast<size_t>(v);
+  }
+  return kStageBytes;
 }
 
 // Device buffers of the resident placement, in panels: the owned rows, plus with
@@ -112,7 +122,8 @@ PanelPlan plan_panels(int64_t n, size_t vs, const std::vector<DeviceBudget>& dev
         bytes(p) * static_cast<uint64_t>(pl == Placement::resident ? resident_panels(q, d)
                                                                    : ooc_panels(q));
     const uint64_t store = bytes(p) * static_cast<uint64_t>(q * q);
-    const uint64_t staging = bytes(p) * kStagingBuffers * static_cast<uint64_t>(d);
+    const uint64_t staging = std::min<uint64_t>(bytes(p), stage_bytes()) * kStagingBuffers *
+                             static_cast<uint64_t>(d);
     const uint64_t device_host = host_backed ? plan.device_bytes * static_cast<uint64_t>(d) : 0;
     // Resident panels move once each way, straight from and to the matrix; only
     // several devices exchange the round's panels through pinned staging.
@@ -120,9 +131,14 @@ PanelPlan plan_panels(int64_t n, size_t vs, const std::vector<DeviceBudget>& dev
     // copying per panel) where host memory has room for it, else staging.
     if (pl == Placement::resident) {
       plan.host_store = false;
-      plan.host_bytes = (d > 1 ? staging : 0) + device_host;
+      plan.host_bytes = staging + device_host;
     } else {
-      plan.host_store = store + device_host <= host_spare;
+      // Staging by default: the pinned store's allocation (pinning ~1.4 GB/s on
+      // NVIDIA) cost more than the staging copies it saves (bench/NOTES.md, n = 40 000
+      // at 1/4 of the matrix on the H200: 9.7 s against 6.9 s); OCL_SP_HOST_STORE=1
+      // chooses the store where host memory has room (measurements).
+      const char* e = std::getenv("OCL_SP_HOST_STORE");
+      plan.host_store = e && *e == '1' && store + device_host <= host_spare;
       plan.host_bytes = (plan.host_store ? store : staging) + device_host;
     }
     if (plan.host_bytes > host_spare)
@@ -228,6 +244,8 @@ class FwPanels {
       devs_.push_back(std::move(ds));
     }
     sync_rounds_ = devs_.size() > 1 || !resident_;
+    stage_rows_ = std::max<int64_t>(
+        1, std::min<int64_t>(p_, static_cast<int64_t>(stage_bytes() / (static_cast<size_t>(p_) * sizeof(T)))));
     lookahead_ = devs_.size() > 1 && resident_;
   }
 
@@ -242,7 +260,7 @@ class FwPanels {
         store_[static_cast<size_t>(k)] = static_cast<T*>(c0.pinned(100 + static_cast<size_t>(k), pbytes_));
       host_alloc_ = host_sw.seconds();
 #pragma omp parallel for schedule(dynamic, 1)
-      for (int64_t k = 0; k < q_ * q_; ++k) pack(store_[static_cast<size_t>(k)], k / q_, k % q_);
+      for (int64_t k = 0; k < q_ * q_; ++k) pack(store_[static_cast<size_t>(k)], k / q_, k % q_, 0, p_);
       host_fill_ = host_sw.seconds() - host_alloc_;
     }
     Stopwatch wall;
@@ -280,7 +298,7 @@ class FwPanels {
     if (plan_.host_store) {
       Stopwatch drain;
 #pragma omp parallel for schedule(dynamic, 1)
-      for (int64_t k = 0; k < q_ * q_; ++k) unpack(store_[static_cast<size_t>(k)], k / q_, k % q_);
+      for (int64_t k = 0; k < q_ * q_; ++k) unpack(store_[static_cast<size_t>(k)], k / q_, k % q_, 0, p_);
       char buf[200];
       std::snprintf(buf, sizeof buf,
                     "host: pinned panel store of %s: allocation %.3f s, fill %.3f s, drain %.3f s; rounds %.3f s",
@@ -324,7 +342,7 @@ class FwPanels {
     T* ptr = nullptr;
     cl::Event done;
     bool unpack = false;  // a download whose data still has to go to the matrix
-    int64_t pi = 0, pj = 0;
+    int64_t pi = 0, pj = 0, a0 = 0, a1 = 0;  // panel and its rows [a0, a1) held
   };
   struct Dev {
     PanelDevice* dev = nullptr;
@@ -343,18 +361,17 @@ class FwPanels {
     int64_t ahead = -1;                              // round whose phases 1-2 ran early
   };
 
-  // Panel (pi, pj) of the matrix into a P x P buffer: real part copied, padding
-  // isolated (0 on the global diagonal, INF elsewhere).
-  void pack(T* dst, int64_t pi, int64_t pj) const {
+  // Rows [a0, a1) of panel (pi, pj) of the matrix into dst ((a1 - a0) x P values):
+  // real part copied, padding isolated (0 on the global diagonal, INF elsewhere).
+  void pack(T* dst, int64_t pi, int64_t pj, int64_t a0, int64_t a1) const {
     const int64_t r0 = pi * p_, c0 = pj * p_;
-    const int64_t rows = std::max<int64_t>(0, std::min(p_, n_ - r0));
-    const int64_t cols = std::max<int64_t>(0, std::min(p_, n_ - c0));
+    const int64_t rows = real(pi), cols = real(pj);
     const T inf = ValueTraits<T>::inf;
-    // Rows in parallel (staging: one big panel at a time); inside the parallel
-    // fill of the host store this nests and runs on the calling thread alone.
+    // Rows in parallel (staging: one chunk at a time); inside the parallel fill of
+    // the host store this nests and runs on the calling thread alone.
 #pragma omp parallel for schedule(static)
-    for (int64_t a = 0; a < p_; ++a) {
-      T* row = dst + a * p_;
+    for (int64_t a = a0; a < a1; ++a) {
+      T* row = dst + (a - a0) * p_;
       if (a < rows) {
         std::memcpy(row, d_.data() + (r0 + a) * n_ + c0, static_cast<size_t>(cols) * sizeof(T));
         std::fill(row + cols, row + p_, inf);
@@ -364,13 +381,13 @@ class FwPanels {
       if (pi == pj && a >= rows) row[a] = 0;
     }
   }
-  void unpack(const T* src, int64_t pi, int64_t pj) {
+  void unpack(const T* src, int64_t pi, int64_t pj, int64_t a0, int64_t a1) {
     const int64_t r0 = pi * p_, c0 = pj * p_;
-    const int64_t rows = std::max<int64_t>(0, std::min(p_, n_ - r0));
-    const int64_t cols = std::max<int64_t>(0, std::min(p_, n_ - c0));
+    const int64_t rows = std::min(real(pi), a1), cols = real(pj);
 #pragma omp parallel for schedule(static)
-    for (int64_t a = 0; a < rows; ++a)
-      std::memcpy(d_.data() + (r0 + a) * n_ + c0, src + a * p_, static_cast<size_t>(cols) * sizeof(T));
+    for (int64_t a = a0; a < rows; ++a)
+      std::memcpy(d_.data() + (r0 + a) * n_ + c0, src + (a - a0) * p_,
+                  static_cast<size_t>(cols) * sizeof(T));
   }
 
   void flush(Dev& ds) {
@@ -391,22 +408,35 @@ class FwPanels {
       s.done = cl::Event();
     }
     if (s.unpack) {
-      unpack(s.ptr, s.pi, s.pj);
+      unpack(s.ptr, s.pi, s.pj, s.a0, s.a1);
       s.unpack = false;
     }
   }
 
+  // Panel (pi, pj) from host memory into dst, after `wait`; returns the event of
+  // its last copy. Staging goes in chunks of stage_rows_ rows (bounded pinned memory,
+  // packing of one chunk overlaps the DMA of the previous one).
   cl::Event upload(Dev& ds, cl::Buffer& dst, int64_t pi, int64_t pj,
                    const std::vector<cl::Event>& wait) {
     if (plan_.host_store)
       return ds.core->write_async(OpenClCore::kUpload, dst, pbytes_,
                                   store_[static_cast<size_t>(pi * q_ + pj)], wait);
-    Stage& s = take_stage(ds);
-    pack(s.ptr, pi, pj);
-    s.done = ds.core->write_async(OpenClCore::kUpload, dst, pbytes_, s.ptr, wait);
-    ds.core->queue(OpenClCore::kUpload).flush();
-    return s.done;
+    cl::Event ev;
+    for (int64_t a0 = 0; a0 < p_; a0 += stage_rows_) {
+      const int64_t a1 = std::min(p_, a0 + stage_rows_);
+      Stage& s = take_stage(ds);
+      pack(s.ptr, pi, pj, a0, a1);
+      const size_t row = static_cast<size_t>(p_) * sizeof(T);
+      ev = ds.core->write_async(OpenClCore::kUpload, dst, static_cast<size_t>(a0) * row,
+                                static_cast<size_t>(a1 - a0) * row, s.ptr,
+                                a0 == 0 ? wait : std::vector<cl::Event>{});
+      s.done = ev;
+      ds.core->queue(OpenClCore::kUpload).flush();
+    }
+    return ev;
   }
+  // Panel (pi, pj) from src back to host memory after `wait`; it reaches the
+  // matrix when its staging chunks are settled (settle(), or when reused).
   cl::Event download(Dev& ds, cl::Buffer& src, int64_t pi, int64_t pj,
                      const std::vector<cl::Event>& wait) {
     cl::Event ev;
@@ -415,33 +445,24 @@ class FwPanels {
                                store_[static_cast<size_t>(pi * q_ + pj)], wait);
       ds.pending.push_back(ev);
     } else {
-      Stage& s = take_stage(ds);
-      ev = ds.core->read_async(OpenClCore::kDownload, src, pbytes_, s.ptr, wait);
-      s.done = ev;
-      s.unpack = true;
-      s.pi = pi;
-      s.pj = pj;
+      for (int64_t a0 = 0; a0 < p_; a0 += stage_rows_) {
+        const int64_t a1 = std::min(p_, a0 + stage_rows_);
+        Stage& s = take_stage(ds);
+        const size_t row = static_cast<size_t>(p_) * sizeof(T);
+        ev = ds.core->read_async(OpenClCore::kDownload, src, static_cast<size_t>(a0) * row,
+                                 static_cast<size_t>(a1 - a0) * row, s.ptr,
+                                 a0 == 0 ? wait : std::vector<cl::Event>{});
+        s.done = ev;
+        s.unpack = a0 < real(pi);
+        s.pi = pi;
+        s.pj = pj;
+        s.a0 = a0;
+        s.a1 = a1;
+        ds.core->queue(OpenClCore::kDownload).flush();
+      }
     }
     ds.core->queue(OpenClCore::kDownload).flush();
     return ev;
-  }
-  // Resident panels in and out, once: the real part straight between the matrix
-  // and the buffer (one rectangular copy), the padding written on the device; on
-  // the compute queue, so the kernels that follow see it.
-  void put_direct(Dev& ds, cl::Buffer& buf, int64_t pi, int64_t pj) {
-    const int64_t rows = real(pi), cols = real(pj);
-    if (rows < p_ || cols < p_) ds.dev->pad_panel(buf, p_, rows, cols, pi == pj);
-    if (rows > 0 && cols > 0)
-      ds.core->write_rect(OpenClCore::kCompute, buf, static_cast<size_t>(p_) * sizeof(T),
-                          d_.data() + pi * p_ * n_ + pj * p_, static_cast<size_t>(n_) * sizeof(T),
-                          static_cast<size_t>(cols) * sizeof(T), static_cast<size_t>(rows));
-  }
-  void get_direct(Dev& ds, cl::Buffer& buf, int64_t pi, int64_t pj) {
-    const int64_t rows = real(pi), cols = real(pj);
-    if (rows > 0 && cols > 0)
-      ds.core->read_rect(OpenClCore::kCompute, buf, static_cast<size_t>(p_) * sizeof(T),
-                         d_.data() + pi * p_ * n_ + pj * p_, static_cast<size_t>(n_) * sizeof(T),
-                         static_cast<size_t>(cols) * sizeof(T), static_cast<size_t>(rows));
   }
 
   // Every download of this device has reached the matrix / store.
@@ -469,10 +490,11 @@ class FwPanels {
 
   void allocate(Dev& ds) {
     with_cl_errors("cannot allocate the panels on '" + ds.core->device().name + "'", [&] {
-      if (!plan_.host_store && sync_rounds_) {
+      if (!plan_.host_store) {
         ds.stages.resize(kStagingBuffers);
         for (size_t k = 0; k < ds.stages.size(); ++k)
-          ds.stages[k].ptr = static_cast<T*>(ds.core->pinned(k, pbytes_));
+          ds.stages[k].ptr = static_cast<T*>(
+              ds.core->pinned(k, static_cast<size_t>(stage_rows_ * p_) * sizeof(T)));
       }
       ds.tmp = new_panel(ds);
       ds.rowbuf.resize(static_cast<size_t>(q_));
@@ -502,19 +524,23 @@ class FwPanels {
     core.run_guarded("panel engine on '" + core.device().name + "' failed", [&] {
       allocate(ds);
       if (resident_) {
+        std::vector<cl::Event> up;
         for (size_t k = 0; k < ds.rows.size(); ++k)
-          for (int64_t j = 0; j < q_; ++j) put_direct(ds, ds.own[k][static_cast<size_t>(j)], ds.rows[k], j);
+          for (int64_t j = 0; j < q_; ++j)
+            up.push_back(upload(ds, ds.own[k][static_cast<size_t>(j)], ds.rows[k], j, {}));
+        after(ds, up);
       }
       for (int64_t r = 0; r < q_; ++r) {
         throw_if_cancelled();
         if (ds.index == 0) progress_.set_round(static_cast<int>(r), static_cast<int>(q_));
         round(ds, r);
       }
-      settle(ds);
       if (resident_) {
         for (size_t k = 0; k < ds.rows.size(); ++k)
-          for (int64_t j = 0; j < q_; ++j) get_direct(ds, ds.own[k][static_cast<size_t>(j)], ds.rows[k], j);
+          for (int64_t j = 0; j < q_; ++j)
+            download(ds, ds.own[k][static_cast<size_t>(j)], ds.rows[k], j, {});
       }
+      settle(ds);
       core.queue(OpenClCore::kCompute).finish();
     });
   }
@@ -653,6 +679,8 @@ class FwPanels {
   std::vector<std::unique_ptr<Dev>> devs_;
   std::vector<T*> store_;
   double host_alloc_ = 0, host_fill_ = 0;
+  // Rows per staging chunk: kStageBytes at most, whole rows, the panel at most.
+  int64_t stage_rows_ = 1;
 };
 
 }  // namespace

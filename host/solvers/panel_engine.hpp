@@ -65,8 +65,10 @@ struct PanelPlan {
 // Streaming slots per device when out of core (triple buffering: one panel
 // uploading, one in the kernel, one downloading).
 constexpr int kStreamSlots = 3;
-// Pinned host staging buffers per device (without the host store).
-constexpr int kStagingBuffers = 3;
+// Pinned host staging buffers per device (without the host store), of at most
+// kStageBytes each: panels move in chunks of whole rows.
+constexpr int kStagingBuffers = 4;
+constexpr size_t kStageBytes = size_t{256} << 20;
 
 // The placement for n vertices: the single buffer when one device is asked for,
 // no --panel forces panels and the padded matrix (edge round_up(n, single_multiple))
