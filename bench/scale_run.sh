@@ -76,6 +76,13 @@ case $mode in
     solve n40k-ooc-eighth $N --n 40000 --device-memory 800M
     solve n100k-auto $N --n 100000 --host-memory 120G
     ;;
+  h100b)
+    solve n40k-single $N --n 40000 --output "$tmp/single.bin"
+    solve n40k-ooc-quarter $N --n 40000 --device-memory 1600M --output "$tmp/ooc.bin"
+    echo "cmp single ooc: $(cmp "$tmp/single.bin" "$tmp/ooc.bin" && echo identical)" >>"$log"
+    rm -f "$tmp/single.bin" "$tmp/ooc.bin"
+    solve n150k-ooc $N --n 150000 --host-memory 124G
+    ;;
   x2)
     solve n40k-1gpu $N --n 40000
     solve n40k-2gpu --device gpu:all --no-tuned --n 40000

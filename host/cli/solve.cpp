@@ -12,6 +12,8 @@
 #include "cli/commands.hpp"
 #include "graph/io.hpp"
 #include "graph/paths.hpp"
+#include "mpi/mpi_env.hpp"
+#include "mpi/mpi_fw.hpp"
 #include "report/report.hpp"
 #include "solvers/panel_engine.hpp"
 #include "solvers/solver.hpp"
@@ -326,6 +328,32 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
   return kExitOk;
 }
 
+// The distributed solve's options (mpi/mpi_fw.hpp); what it does not take is
+// named for its refusal.
+int run_mpi(const SolveOptions& o, const Stopwatch& wall) {
+  mpi::MpiSolveOptions m;
+  m.generated = o.n.has_value();
+  m.generator = [&o](std::string& source) { return generator_params(o, source); };
+  m.input = o.input;
+  m.format = o.format;
+  m.algo = o.algo;
+  m.backend = o.backend;
+  m.device = o.device;
+  m.type = o.type;
+  m.panel = o.panel;
+  m.output = o.output;
+  m.output_format = o.output_format;
+  m.verify = o.verify;
+  m.json = o.json;
+  std::vector<std::string> no;
+  if (o.paths || !o.queries.empty() || !o.paths_output.empty()) no.push_back("--paths/--query/--paths-output");
+  if (o.split > 1) no.push_back("--split");
+  if (!o.device_memory.empty()) no.push_back("--device-memory");
+  if (o.wg || o.block || !o.params.empty()) no.push_back("--wg/--block/--param");
+  for (const auto& x : no) m.unsupported += (m.unsupported.empty() ? "" : ", ") + x;
+  return mpi::run_solve(m, wall);
+}
+
 }  // namespace
 
 Command set_solve_command(CLI::App& app) {
@@ -440,6 +468,8 @@ Command set_solve_command(CLI::App& app) {
     // Ctrl-C / SIGTERM: the running solve stops at its next round, nothing is
     // written (exit 130 / 143); a second signal ends the process at once.
     install_stop_handlers();
+    // Under mpirun with several ranks: one solve across all of them (host/mpi/).
+    if (mpi::launched_world_size() > 1) return run_mpi(*o, wall);
     return lower(o->type) == "float32" ? run_typed<float>(*o, wall) : run_typed<int32_t>(*o, wall);
   };
   return c;

@@ -188,6 +188,55 @@ DistMatrix<T> generate_matrix(const GeneratorParams& p, long long* edges) {
   return m;
 }
 
+template <typename T>
+std::vector<T> generate_rows(const GeneratorParams& p, int64_t row0, int64_t row1,
+                             long long* edges) {
+  validate(p);
+  const int64_t n = p.n;
+  if (row0 < 0 || row1 > n || row0 > row1)
+    throw UsageError("generate_rows: rows [" + std::to_string(row0) + ", " +
+                     std::to_string(row1) + ") outside [0, " + std::to_string(n) + ")");
+  const double density = p.density > 0.0 ? p.density : default_density(n);
+  const bool complete = density >= 1.0;
+  const uint64_t threshold = complete ? 0 : static_cast<uint64_t>(std::ldexp(density, 64));
+  const int64_t wlo = p.negative ? std::max<int64_t>(0, p.wlo) : p.wlo;
+  const int64_t whi = p.whi;
+  std::vector<int64_t> potential;
+  if (p.negative) {
+    // All n potentials: a row's weights need those of every column.
+    const int64_t pmax = std::max<int64_t>(1, whi);
+    Xoshiro256 rng = stream(p.seed, 0, kPotentials);
+    potential.resize(static_cast<size_t>(n));
+    for (int64_t& v : potential) v = rng.uniform(0, pmax);
+  }
+  std::vector<T> m(static_cast<size_t>((row1 - row0) * n), ValueTraits<T>::inf);
+  long long count = 0;
+  // Exactly generate_matrix's loop body for rows row0 .. row1 - 1 (per-row streams).
+#pragma omp parallel for schedule(dynamic, 16) reduction(+ : count)
+  for (int64_t i = row0; i < row1; ++i) {
+    Xoshiro256 structure = stream(p.seed, static_cast<uint64_t>(i), kStructure);
+    Xoshiro256 weights = stream(p.seed, static_cast<uint64_t>(i), kWeights);
+    T* row = m.data() + (i - row0) * n;
+    row[i] = 0;
+    for (int64_t j = 0; j < n; ++j) {
+      if (j == i) continue;
+      if (!complete && structure.next() >= threshold) continue;
+      int64_t w = weights.uniform(wlo, whi);
+      if (p.negative)
+        w += potential[static_cast<size_t>(i)] - potential[static_cast<size_t>(j)];
+      row[j] = static_cast<T>(w);
+      ++count;
+    }
+  }
+  if (edges) *edges = count;
+  return m;
+}
+
+template std::vector<int32_t> generate_rows<int32_t>(const GeneratorParams&, int64_t, int64_t,
+                                                     long long*);
+template std::vector<float> generate_rows<float>(const GeneratorParams&, int64_t, int64_t,
+                                                 long long*);
+
 template DistMatrix<int32_t> generate_matrix<int32_t>(const GeneratorParams&, long long*);
 template DistMatrix<float> generate_matrix<float>(const GeneratorParams&, long long*);
 

@@ -64,6 +64,11 @@ Graph generate_random(const GeneratorParams& p);  // validates first
 // (generated_max_abs_weight) as check_int32_range would.
 template <typename T>
 DistMatrix<T> generate_matrix(const GeneratorParams& p, long long* edges);
+// Rows [row0, row1) of generate_matrix<T>(p), bit for bit, row-major
+// ((row1 - row0) x n): each MPI rank generates only the rows it owns.
+template <typename T>
+std::vector<T> generate_rows(const GeneratorParams& p, int64_t row0, int64_t row1,
+                             long long* edges);
 // The largest |weight| generate_random can draw for p (potentials included).
 int64_t generated_max_abs_weight(const GeneratorParams& p);
 

@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "solvers/opencl_base.hpp"
+#include "solvers/opencl_fw.hpp"
 #include "solvers/opencl_paths.hpp"
 #include "solvers/panel_engine.hpp"
 #include "util/sysinfo.hpp"
@@ -644,6 +645,19 @@ class OpenClFw final : public Solver<T> {
 };
 
 }  // namespace
+
+template <typename T>
+std::unique_ptr<PanelDevice> make_fw_panel_device(const DeviceEntry& entry, const SolverSpec& spec,
+                                                  SolverInfo* info) {
+  auto dev = std::make_unique<FwDevice<T>>(entry, spec);
+  dev->build_gemm();
+  if (info) *info = dev->info_;
+  return dev;
+}
+template std::unique_ptr<PanelDevice> make_fw_panel_device<int32_t>(const DeviceEntry&,
+                                                                    const SolverSpec&, SolverInfo*);
+template std::unique_ptr<PanelDevice> make_fw_panel_device<float>(const DeviceEntry&,
+                                                                  const SolverSpec&, SolverInfo*);
 
 template <typename T>
 std::unique_ptr<Solver<T>> make_opencl_fw(const SolverSpec& spec) {

@@ -1,0 +1,19 @@
+// MPI launch detection and the MPI session of a distributed solve (issue 13).
+// A plain `ocl_sp` run never touches MPI: MPI_Init is called only when the
+// process was started by mpirun/mpiexec with more than one rank (the launcher's
+// environment says so), and only by the solve command.
+#pragma once
+#include <string>
+
+namespace ocl_sp::mpi {
+
+// Ranks the launcher started, from its environment (OMPI_COMM_WORLD_SIZE,
+// PMI_SIZE, PMIX / MPI_LOCALNRANKS-style variables); 1 when not under mpirun.
+int launched_world_size();
+// Node-local rank from the environment (OMPI_COMM_WORLD_LOCAL_RANK,
+// MPI_LOCALRANKID, PMI_LOCAL_RANK); 0 when unknown.
+int launched_local_rank();
+// Whether this binary was built with MPI (OCL_SP_HAVE_MPI).
+bool built_with_mpi();
+
+}  // namespace ocl_sp::mpi

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# End-to-end tests of the distributed solve (issue 13, README "Clusters (MPI)"):
+# `mpirun -np 1..4 ocl_sp ...` must give the same bytes as the single-process
+# serial reference (int32, float32, negative edges, n not a multiple of the panel
+# edge, uneven and empty rank shares, every input format, bin and npy output), a
+# negative cycle exits 3 with no file, a failing rank (bad --device on rank 1
+# only) ends the whole job with error: and no file, never a hang (timeout 60).
+# Fails, never skips, when mpirun is missing or the binary was built without MPI
+# (scripts/setup.sh installs openmpi-bin and libopenmpi-dev).
+# Usage: mpi_cli.sh /path/to/ocl_sp
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+use_python json numpy
+
+if ! command -v mpirun >/dev/null; then
+  echo "FAIL: mpirun not found (apt-get install openmpi-bin libopenmpi-dev; scripts/setup.sh does)"
+  exit 1
+fi
+# Containers: root, more ranks than cores, no ptrace-based single copy.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+export OMP_NUM_THREADS=1
+MPI=(timeout 60 mpirun --oversubscribe --allow-run-as-root)
+
+# run NAME EXPECTED_EXIT NP ARGS...: ocl_sp under mpirun -np NP.
+run() {
+  local name=$1 want=$2 np=$3
+  shift 3
+  check "$name" "$want" "${MPI[@]}" -np "$np" "$BIN" "$@"
+}
+# same NAME REF GOT: byte-identical outputs.
+same() { expect "$1-same-bytes" cmp -s "$2" "$3"; }
+
+# The binary knows MPI: two ranks report one distributed solve.
+run built 0 2 --n 40 --backend openmp --output "$T/b.bin"
+if ! grep -q "^mpi       2 ranks" "$T/out"; then
+  echo "FAIL: no distributed solve under mpirun -np 2 (built without MPI? configure finds libopenmpi-dev)"
+  sed 's/^/  /' "$T/out" "$T/err" | head -20
+  exit 1
+fi
+
+# Generated graphs: every rank count, n = 300 not a multiple of P = 32 (10 panel
+# rows: 5+5/4+3+3/3+3+2+2 per rank). One rank is the ordinary single-process
+# solve (MPI untouched), where --panel belongs to the OpenCL backend.
+check ref-int 0 "$BIN" --n 300 --backend serial --quiet --output "$T/ref.bin"
+for np in 1 2 3 4; do
+  panel=(--panel 32)
+  [ $np = 1 ] && panel=()
+  run "int32-np$np" 0 $np --n 300 --backend openmp "${panel[@]}" --output "$T/m$np.bin" &&
+    same "int32-np$np" "$T/ref.bin" "$T/m$np.bin"
+done
+expect report-ranks grep -q "panel rows per rank 3/3/2/2" "$T/out"
+# Default panel edge, npy output, float32.
+check ref-npy 0 "$BIN" --n 257 --type float32 --backend serial --quiet --output "$T/ref.npy"
+for np in 2 3; do
+  run "float32-np$np" 0 $np --n 257 --type float32 --backend openmp --output "$T/f$np.npy" &&
+    same "float32-np$np" "$T/ref.npy" "$T/f$np.npy"
+done
+check ref-intnpy 0 "$BIN" --n 300 --backend serial --quiet --output "$T/ref.npy"
+run int32-npy 0 3 --n 300 --backend openmp --panel 64 --output "$T/m.npy" && same int32-npy "$T/ref.npy" "$T/m.npy"
+# Negative edges (no negative cycle), int32 and float32, with --verify on rank 0.
+check ref-neg 0 "$BIN" --n 300 --negative --backend serial --quiet --output "$T/rneg.bin"
+run neg-np3 0 3 --n 300 --negative --backend openmp --panel 32 --verify --output "$T/neg.bin" &&
+  same neg-np3 "$T/rneg.bin" "$T/neg.bin"
+expect neg-verified grep -q "^verify    ok" "$T/out"
+check ref-negf 0 "$BIN" --n 200 --negative --type float32 --backend serial --quiet --output "$T/rnegf.bin"
+run negf-np4 0 4 --n 200 --negative --type float32 --backend openmp --panel 32 --output "$T/negf.bin" &&
+  same negf-np4 "$T/rnegf.bin" "$T/negf.bin"
+
+# Input files of every format, read by rank 0 and scattered. The tiny ones
+# (n = 2..4, one panel row) leave ranks without rows.
+D=$(cd "$(dirname "${BASH_SOURCE[0]}")/../data" && pwd)
+"$PY" - "$T" <<'EOF'
+import random, struct, sys
+t = sys.argv[1]
+random.seed(13)
+n = 150
+edges = {}
+for u in range(n):
+    for v in random.sample(range(n), 12):
+        if u != v:
+            edges[(u, v)] = random.randint(-3, 60)
+# potentials keep cycles non-negative: w' = w + p(u) - p(v) with w >= 0
+p = [random.randint(0, 20) for _ in range(n)]
+edges = {(u, v): abs(w) + p[u] - p[v] for (u, v), w in edges.items()}
+es = sorted(edges.items())
+open(f"{t}/g.edges", "w").write("".join(f"{u} {v} {w}\n" for (u, v), w in es))
+open(f"{t}/g.gr", "w").write(f"p sp {n} {len(es)}\n" + "".join(f"a {u+1} {v+1} {w}\n" for (u, v), w in es))
+open(f"{t}/g.mtx", "w").write("%%MatrixMarket matrix coordinate integer general\n"
+                              f"{n} {n} {len(es)}\n" + "".join(f"{u+1} {v+1} {w}\n" for (u, v), w in es))
+with open(f"{t}/g.bin", "wb") as f:
+    f.write(struct.pack("<ii", n, len(es)))
+    for (u, v), w in es:
+        f.write(struct.pack("<iii", u, v, w))
+EOF
+for f in "$T/g.edges" "$T/g.gr" "$T/g.mtx" "$T/g.bin" "$D/small.bin" "$D/small.gr" "$D/small.mtx" \
+         "$D/sym_pattern.mtx"; do
+  name=$(basename "$f" | tr -c 'a-z0-9\n' '_')
+  check "ref-$name" 0 "$BIN" --input "$f" --backend serial --quiet --output "$T/rf.bin" || continue
+  run "file-$name" 0 3 --input "$f" --backend openmp --panel 32 --output "$T/mf.bin" &&
+    same "file-$name" "$T/rf.bin" "$T/mf.bin"
+done
+check ref-small-edges 0 "$BIN" --input "$D/small.edges" --type float32 --backend serial --quiet --output "$T/rf.bin"
+run file-small-edges 0 2 --input "$D/small.edges" --type float32 --backend openmp --output "$T/mf.bin" &&
+  same file-small-edges "$T/rf.bin" "$T/mf.bin"
+
+# A negative cycle: exit 3 from the job, one error line (rank 0), no file.
+printf '0 1 1\n1 2 -5\n2 0 1\n2 3 1\n99 98 1\n' >"$T/cyc.edges"
+for np in 2 4; do
+  run "neg-cycle-np$np" 3 $np --input "$T/cyc.edges" --backend openmp --panel 32 --output "$T/cyc.bin"
+  expect "neg-cycle-np$np-no-file" test ! -e "$T/cyc.bin"
+  expect "neg-cycle-np$np-one-message" test "$(grep -c '^error: negative cycle' "$T/err")" = 1
+done
+
+# Usage errors are reported once and end every rank with exit 2.
+run usage-algo 2 3 --n 50 --backend openmp --algo squaring
+expect usage-algo-once test "$(grep -c '^error:' "$T/err")" = 1
+run usage-paths 2 2 --n 50 --backend openmp --paths
+run usage-serial 2 2 --n 50 --backend serial
+
+# JSON report from rank 0 only.
+run json 0 3 --n 200 --backend openmp --panel 32 --json
+expect json-report "$PY" -c "
+import json; r=json.load(open('$T/out'))
+assert r['mpi_ranks']==3 and r['distribution']=='1D row-cyclic' and r['panel']==32, r
+assert r['panels_per_dim']==7 and len(r['rank_compute_s'])==3 and r['bytes_broadcast']>0, r
+assert 0 < r['parallel_efficiency'] <= 1.0001, r"
+
+# The OpenCL backend on PoCL, one device per rank.
+run pocl-np2 0 2 --n 300 --device pocl --quiet --output "$T/pocl.bin" && same pocl-np2 "$T/ref.bin" "$T/pocl.bin"
+expect pocl-report grep -q "^backend   opencl" "$T/out"
+
+# A rank that fails (a device spec only rank 1 gets) ends the job: error naming
+# the rank, no output file, no hang.
+cat >"$T/rankwrap.sh" <<EOF
+#!/usr/bin/env bash
+dev=pocl
+[ "\${OMPI_COMM_WORLD_RANK:-0}" = 1 ] && dev=no-such-device
+exec "$BIN" "\$@" --device "\$dev"
+EOF
+chmod +x "$T/rankwrap.sh"
+start=$(date +%s)
+"${MPI[@]}" -np 3 "$T/rankwrap.sh" --n 200 --quiet --output "$T/bad.bin" >"$T/out" 2>"$T/err"
+rc=$?
+end=$(date +%s)
+expect bad-device-failed test "$rc" != 0 -a "$rc" != 124
+expect bad-device-no-file test ! -e "$T/bad.bin"
+expect bad-device-message grep -q "^error: rank 1: .*no-such-device" "$T/err"
+expect bad-device-quick test $((end - start)) -lt 60
+
+finish_tests
