@@ -91,99 +91,111 @@ void validate(const GeneratorParams& p) {
         "potentials (got HI = " + std::to_string(p.whi) + ")");
 }
 
-Graph generate_random(const GeneratorParams& p) {
-  validate(p);
-  const int64_t n = p.n;
-  const double density = p.density > 0.0 ? p.density : default_density(n);
-  const bool complete = density >= 1.0;
-  // Edge iff a 64-bit draw < density * 2^64: an exact integer comparison, and
-  // ldexp by a power of two is exact, so no libm rounding can differ by platform.
-  const uint64_t threshold = complete ? 0 : static_cast<uint64_t>(std::ldexp(density, 64));
-  const int64_t wlo = p.negative ? std::max<int64_t>(0, p.wlo) : p.wlo;
-  const int64_t whi = p.whi;
+namespace {
 
-  std::vector<int64_t> potential;
-  if (p.negative) {
-    // Potentials as wide as the weights make about 1/6 of the edges negative.
-    const int64_t pmax = std::max<int64_t>(1, whi);
-    Xoshiro256 rng = stream(p.seed, 0, kPotentials);
-    potential.resize(static_cast<size_t>(n));
-    for (int64_t& v : potential) v = rng.uniform(0, pmax);
+// The model of GeneratorParams resolved once: the edge test, the weight range and
+// the vertex potentials (--negative). Every generator below draws through it, so
+// the edge list, the matrix and a rank's rows are the same graph bit for bit.
+class RowModel {
+ public:
+  explicit RowModel(const GeneratorParams& p) : p_(p) {
+    validate(p);
+    const double density = p.density > 0.0 ? p.density : default_density(p.n);
+    complete_ = density >= 1.0;
+    // Edge iff a 64-bit draw < density * 2^64: an exact integer comparison, and
+    // ldexp by a power of two is exact, so no libm rounding can differ by platform.
+    threshold_ = complete_ ? 0 : static_cast<uint64_t>(std::ldexp(density, 64));
+    wlo_ = p.negative ? std::max<int64_t>(0, p.wlo) : p.wlo;
+    if (p.negative) {
+      // Potentials as wide as the weights make about 1/6 of the edges negative;
+      // all n of them: a row's weights need those of every column.
+      const int64_t pmax = std::max<int64_t>(1, p.whi);
+      Xoshiro256 rng = stream(p.seed, 0, kPotentials);
+      potential_.resize(static_cast<size_t>(p.n));
+      for (int64_t& v : potential_) v = rng.uniform(0, pmax);
+    }
+  }
+  bool complete() const { return complete_; }
+  // Out-edges of row i (without the diagonal).
+  int64_t count(int64_t i) const {
+    if (complete_) return p_.n - 1;
+    Xoshiro256 rng = stream(p_.seed, static_cast<uint64_t>(i), kStructure);
+    int64_t c = 0;
+    for (int64_t j = 0; j < p_.n - 1; ++j) c += rng.next() < threshold_;
+    return c;
+  }
+  // emit(j, w) for every edge (i, j), in column order. The diagonal draws no
+  // number, so column j != i uses draw number j - (j > i).
+  template <typename Emit>
+  void row(int64_t i, Emit&& emit) const {
+    Xoshiro256 structure = stream(p_.seed, static_cast<uint64_t>(i), kStructure);
+    Xoshiro256 weights = stream(p_.seed, static_cast<uint64_t>(i), kWeights);
+    for (int64_t j = 0; j < p_.n; ++j) {
+      if (j == i) continue;
+      if (!complete_ && structure.next() >= threshold_) continue;
+      int64_t w = weights.uniform(wlo_, p_.whi);
+      if (p_.negative)
+        w += potential_[static_cast<size_t>(i)] - potential_[static_cast<size_t>(j)];
+      emit(j, w);
+    }
+  }
+  // Rows [row0, row1) into out ((row1 - row0) x n, INF, 0 on the diagonal);
+  // returns the edge count.
+  template <typename T>
+  long long fill_rows(int64_t row0, int64_t row1, T* out) const {
+    const int64_t n = p_.n;
+    long long total = 0;
+#pragma omp parallel for schedule(dynamic, 16) reduction(+ : total)
+    for (int64_t i = row0; i < row1; ++i) {
+      T* r = out + (i - row0) * n;
+      std::fill(r, r + n, ValueTraits<T>::inf);
+      r[i] = 0;
+      row(i, [&](int64_t j, int64_t w) {
+        r[j] = static_cast<T>(w);
+        ++total;
+      });
+    }
+    return total;
   }
 
+ private:
+  const GeneratorParams& p_;
+  bool complete_ = false;
+  uint64_t threshold_ = 0;
+  int64_t wlo_ = 0;
+  std::vector<int64_t> potential_;
+};
+
+}  // namespace
+
+Graph generate_random(const GeneratorParams& p) {
+  const RowModel model(p);
+  const int64_t n = p.n;
   // Pass 1 counts each row's edges, pass 2 replays the same structure stream and
   // writes in place: no per-thread buffers, so peak memory is the edge list.
   std::vector<int64_t> offset(static_cast<size_t>(n) + 1, 0);
-  if (complete) {
-    for (int64_t i = 0; i < n; ++i) offset[static_cast<size_t>(i) + 1] = n - 1;
-  } else {
 #pragma omp parallel for schedule(dynamic, 16)
-    for (int64_t i = 0; i < n; ++i) {
-      Xoshiro256 rng = stream(p.seed, static_cast<uint64_t>(i), kStructure);
-      int64_t count = 0;
-      for (int64_t j = 0; j < n - 1; ++j) count += rng.next() < threshold;
-      offset[static_cast<size_t>(i) + 1] = count;
-    }
-  }
+  for (int64_t i = 0; i < n; ++i) offset[static_cast<size_t>(i) + 1] = model.count(i);
   for (int64_t i = 0; i < n; ++i) offset[static_cast<size_t>(i) + 1] += offset[static_cast<size_t>(i)];
-
   Graph g;
   g.n = n;
   g.edges.resize(static_cast<size_t>(offset[static_cast<size_t>(n)]));
 #pragma omp parallel for schedule(dynamic, 16)
   for (int64_t i = 0; i < n; ++i) {
-    Xoshiro256 structure = stream(p.seed, static_cast<uint64_t>(i), kStructure);
-    Xoshiro256 weights = stream(p.seed, static_cast<uint64_t>(i), kWeights);
     Edge* out = g.edges.data() + offset[static_cast<size_t>(i)];
-    // The diagonal draws no number, so column j != i uses draw number j - (j > i).
-    for (int64_t j = 0; j < n; ++j) {
-      if (j == i) continue;
-      if (!complete && structure.next() >= threshold) continue;
-      int64_t w = weights.uniform(wlo, whi);
-      if (p.negative)
-        w += potential[static_cast<size_t>(i)] - potential[static_cast<size_t>(j)];
-      *out++ = Edge{i, j, static_cast<double>(w)};
-    }
+    model.row(i, [&](int64_t j, int64_t w) { *out++ = Edge{i, j, static_cast<double>(w)}; });
   }
   return g;
 }
 
 template <typename T>
 DistMatrix<T> generate_matrix(const GeneratorParams& p, long long* edges) {
-  validate(p);
-  const int64_t n = p.n;
-  const double density = p.density > 0.0 ? p.density : default_density(n);
-  const bool complete = density >= 1.0;
-  const uint64_t threshold = complete ? 0 : static_cast<uint64_t>(std::ldexp(density, 64));
-  const int64_t wlo = p.negative ? std::max<int64_t>(0, p.wlo) : p.wlo;
-  const int64_t whi = p.whi;
-  std::vector<int64_t> potential;
-  if (p.negative) {
-    const int64_t pmax = std::max<int64_t>(1, whi);
-    Xoshiro256 rng = stream(p.seed, 0, kPotentials);
-    potential.resize(static_cast<size_t>(n));
-    for (int64_t& v : potential) v = rng.uniform(0, pmax);
-  }
-  DistMatrix<T> m(n, ValueTraits<T>::inf);
-  long long count = 0;
-  // The same streams and draws as generate_random, written straight into the
-  // matrix: no edge list (12 bytes per edge, 10% of n^2 pairs) at large n.
-#pragma omp parallel for schedule(dynamic, 16) reduction(+ : count)
-  for (int64_t i = 0; i < n; ++i) {
-    Xoshiro256 structure = stream(p.seed, static_cast<uint64_t>(i), kStructure);
-    Xoshiro256 weights = stream(p.seed, static_cast<uint64_t>(i), kWeights);
-    T* row = m.data() + i * n;
-    row[i] = 0;
-    for (int64_t j = 0; j < n; ++j) {
-      if (j == i) continue;
-      if (!complete && structure.next() >= threshold) continue;
-      int64_t w = weights.uniform(wlo, whi);
-      if (p.negative)
-        w += potential[static_cast<size_t>(i)] - potential[static_cast<size_t>(j)];
-      row[j] = static_cast<T>(w);
-      ++count;
-    }
-  }
+  // The same draws as generate_random, written straight into the matrix (rows in
+  // parallel, first touch included): no edge list (12 bytes per edge, 10% of n^2
+  // pairs) at large n.
+  const RowModel model(p);
+  DistMatrix<T> m(p.n, ValueTraits<T>::inf);
+  const long long count = model.fill_rows(0, p.n, m.data());
   if (edges) *edges = count;
   return m;
 }
@@ -191,43 +203,13 @@ DistMatrix<T> generate_matrix(const GeneratorParams& p, long long* edges) {
 template <typename T>
 std::vector<T> generate_rows(const GeneratorParams& p, int64_t row0, int64_t row1,
                              long long* edges) {
-  validate(p);
+  const RowModel model(p);
   const int64_t n = p.n;
   if (row0 < 0 || row1 > n || row0 > row1)
     throw UsageError("generate_rows: rows [" + std::to_string(row0) + ", " +
                      std::to_string(row1) + ") outside [0, " + std::to_string(n) + ")");
-  const double density = p.density > 0.0 ? p.density : default_density(n);
-  const bool complete = density >= 1.0;
-  const uint64_t threshold = complete ? 0 : static_cast<uint64_t>(std::ldexp(density, 64));
-  const int64_t wlo = p.negative ? std::max<int64_t>(0, p.wlo) : p.wlo;
-  const int64_t whi = p.whi;
-  std::vector<int64_t> potential;
-  if (p.negative) {
-    // All n potentials: a row's weights need those of every column.
-    const int64_t pmax = std::max<int64_t>(1, whi);
-    Xoshiro256 rng = stream(p.seed, 0, kPotentials);
-    potential.resize(static_cast<size_t>(n));
-    for (int64_t& v : potential) v = rng.uniform(0, pmax);
-  }
-  std::vector<T> m(static_cast<size_t>((row1 - row0) * n), ValueTraits<T>::inf);
-  long long count = 0;
-  // Exactly generate_matrix's loop body for rows row0 .. row1 - 1 (per-row streams).
-#pragma omp parallel for schedule(dynamic, 16) reduction(+ : count)
-  for (int64_t i = row0; i < row1; ++i) {
-    Xoshiro256 structure = stream(p.seed, static_cast<uint64_t>(i), kStructure);
-    Xoshiro256 weights = stream(p.seed, static_cast<uint64_t>(i), kWeights);
-    T* row = m.data() + (i - row0) * n;
-    row[i] = 0;
-    for (int64_t j = 0; j < n; ++j) {
-      if (j == i) continue;
-      if (!complete && structure.next() >= threshold) continue;
-      int64_t w = weights.uniform(wlo, whi);
-      if (p.negative)
-        w += potential[static_cast<size_t>(i)] - potential[static_cast<size_t>(j)];
-      row[j] = static_cast<T>(w);
-      ++count;
-    }
-  }
+  std::vector<T> m(static_cast<size_t>((row1 - row0) * n));
+  const long long count = model.fill_rows(row0, row1, m.data());
   if (edges) *edges = count;
   return m;
 }

@@ -567,18 +567,9 @@ class OpenClFw final : public Solver<T> {
   // Where the matrix goes (DESIGN.md "Scale"): one buffer when it fits and no
   // panels are asked for, else the panel engine's resident or out-of-core panels.
   PanelPlan plan(int64_t n) const {
-    std::vector<DeviceBudget> budgets;
-    for (const auto& d : devs_) {
-      const DeviceEntry& e = d->core_.device();
-      DeviceBudget b;
-      b.name = e.name;
-      b.memory = spec_.device_memory ? std::min<uint64_t>(spec_.device_memory, e.global_mem)
-                                     : e.global_mem;
-      b.max_alloc = std::min<uint64_t>(e.max_alloc, b.memory);
-      b.host_backed = e.type == "cpu";
-      budgets.push_back(b);
-    }
-    return plan_panels(n, sizeof(T), budgets, spec_.panel, devs_[0]->panel_multiple(), block_, 1,
+    std::vector<DeviceEntry> entries;
+    for (const auto& d : devs_) entries.push_back(d->core_.device());
+    return plan_panels(n, sizeof(T), device_budgets(entries, spec_.device_memory), spec_.panel, devs_[0]->panel_multiple(), block_, 1,
                        host_memory_available());
   }
 

@@ -71,6 +71,19 @@ int64_t ooc_panels(int64_t q) { return q + 3 + kStreamSlots; }
 
 }  // namespace
 
+std::vector<DeviceBudget> device_budgets(const std::vector<DeviceEntry>& devices, uint64_t cap) {
+  std::vector<DeviceBudget> out;
+  for (const DeviceEntry& e : devices) {
+    DeviceBudget b;
+    b.name = e.name;
+    b.memory = cap ? std::min<uint64_t>(cap, e.global_mem) : e.global_mem;
+    b.max_alloc = std::min<uint64_t>(e.max_alloc, b.memory);
+    b.host_backed = e.type == "cpu";  // PoCL: buffers are host memory
+    out.push_back(b);
+  }
+  return out;
+}
+
 std::string PanelPlan::describe() const {
   std::ostringstream os;
   os << to_string(placement);

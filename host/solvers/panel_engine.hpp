@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cl/cl.hpp"
+#include "cl/device.hpp"
 #include "graph/matrix.hpp"
 #include "solvers/opencl_base.hpp"
 #include "solvers/solver.hpp"
@@ -47,6 +48,9 @@ struct DeviceBudget {
   uint64_t memory = 0, max_alloc = 0;
   bool host_backed = false;
 };
+
+// The budgets of chosen devices, memory capped at `cap` bytes each (0: no cap).
+std::vector<DeviceBudget> device_budgets(const std::vector<DeviceEntry>& devices, uint64_t cap);
 
 struct PanelPlan {
   Placement placement = Placement::single_buffer;
