@@ -193,6 +193,27 @@ TEST_SUITE("panel_engine") {
     check_solver<int32_t>(s, {513}, "out of core");
   }
 
+  TEST_CASE("PoCL split: rows shared by device weight (given or probed), bit-exact") {
+    SolverSpec s = spec(Algo::fw);
+    s.split = 2;
+    s.panel = 128;
+    {
+      const ocl_sp_test::EnvGuard env("OCL_SP_DEVICE_WEIGHTS", std::string("1,3"));
+      auto solver = make_opencl_solver<int32_t>(s);
+      DistMatrix<int32_t> d = graph<int32_t>(1000, kSeed), ref = d;  // q = 8 panel rows
+      const RunStats st = solver->solve(d, nullptr);
+      fw_serial(ref, nullptr);
+      CHECK(d == ref);
+      REQUIRE(st.device_lines.size() == 2);
+      CHECK(st.device_lines[0].find(": 2/8 panel rows") != std::string::npos);
+      CHECK(st.device_lines[1].find(": 6/8 panel rows") != std::string::npos);
+    }
+    {
+      const ocl_sp_test::EnvGuard env("OCL_SP_DEVICE_WEIGHTS", std::string("probe"));
+      check_solver<int32_t>(s, {700}, "on 2 devices");
+    }
+  }
+
   TEST_CASE("panels: a negative cycle is reported, the placement does not matter") {
     for (uint64_t mem : {uint64_t{0}, uint64_t{128} * 128 * 4 * 9}) {
       SolverSpec s = spec(Algo::fw);

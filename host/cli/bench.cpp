@@ -46,6 +46,7 @@ struct BenchOptions {
   double time_limit = 60;
   std::optional<int> wg, block;
   bool no_tuned = false, quiet = false;
+  int split = 1;  // --split K: OpenCL columns as K sub-devices each (fw)
   bool paths = false;  // every solve also computes the path matrix
   std::string csv, json, plot;
   std::string from_csv;  // re-render an earlier run instead of running
@@ -305,9 +306,13 @@ int run_typed(const BenchOptions& o) {
             SolverSpec spec;
             spec.algo = algo;
             spec.backend = col.backend;
+            // A column of several devices: "gpu:all", or a list joined with '/'
+            // ("1:0/1:1"): one solve over all of them (fw; DESIGN.md "Scale").
             spec.device = col.spec;
+            std::replace(spec.device.begin(), spec.device.end(), '/', ',');
             spec.use_tuned = !o.no_tuned;
             if (col.backend == Backend::opencl) {
+              spec.split = algo == Algo::fw ? o.split : 1;
               if (o.wg && algo != Algo::fw) spec.params["WG"] = *o.wg;
               if (o.block && algo == Algo::fw) spec.params["BLOCK"] = *o.block;
             }
@@ -399,10 +404,15 @@ Command set_bench_command(CLI::App& app) {
       ->type_name("ALGO");
   sub->add_option("--devices", o->devices,
                   "Device columns, comma-separated: OpenCL specs as for --device (join words of "
-                  "one spec with '+', e.g. amd+gpu), plus openmp and serial (default: serial, "
-                  "openmp, then every OpenCL device)")
+                  "one spec with '+', e.g. amd+gpu; several devices in one column: gpu:all or "
+                  "1:0/1:1, fw only), plus openmp and serial (default: serial, openmp, then "
+                  "every OpenCL device)")
       ->delimiter(',')
       ->type_name("SPEC");
+  sub->add_option("--split", o->split,
+                  "Partition each OpenCL column's device into K sub-devices, one fw solve over "
+                  "them (other algorithms run on the whole device)")
+      ->check(CLI::Range(1, 256));
   sub->add_option("--type", o->type, "Value type: int32 (default) | float32")
       ->check(CLI::IsMember({"int32", "float32"}, CLI::ignore_case));
   sub->add_option("--reps", o->reps, "Timed solves per configuration; median, min, max (default 3)")

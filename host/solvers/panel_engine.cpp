@@ -134,6 +134,15 @@ PanelPlan plan_panels(int64_t n, size_t vs, const std::vector<DeviceBudget>& dev
     plan.device_bytes =
         bytes(p) * static_cast<uint64_t>(pl == Placement::resident ? resident_panels(q, d)
                                                                    : ooc_panels(q));
+    plan.max_rows.clear();
+    for (const auto& x : devs) {
+      int64_t rows = q;
+      if (pl == Placement::resident) {
+        const int64_t fit = static_cast<int64_t>(x.memory / bytes(p)) - (d > 1 ? q : 0) - 1;
+        rows = std::max<int64_t>((q + d - 1) / d, std::min<int64_t>(q, fit / q));
+      }
+      plan.max_rows.push_back(rows);
+    }
     const uint64_t store = bytes(p) * static_cast<uint64_t>(q * q);
     const uint64_t staging = std::min<uint64_t>(bytes(p), stage_bytes()) * kStagingBuffers *
                              static_cast<uint64_t>(d);
@@ -252,10 +261,9 @@ class FwPanels {
       ds->dev = devs[k];
       ds->core = &devs[k]->core();
       ds->index = static_cast<int>(k);
-      for (int64_t i = static_cast<int64_t>(k); i < q_; i += static_cast<int64_t>(devs.size()))
-        ds->rows.push_back(i);
       devs_.push_back(std::move(ds));
     }
+    share_rows();
     sync_rounds_ = devs_.size() > 1 || !resident_;
     stage_rows_ = std::max<int64_t>(
         1, std::min<int64_t>(p_, static_cast<int64_t>(stage_bytes() / (static_cast<size_t>(p_) * sizeof(T)))));
@@ -338,8 +346,9 @@ class FwPanels {
       std::ostringstream line;
       char buf[160];
       std::snprintf(buf, sizeof buf,
-                    ": %zu/%lld panel rows, kernels %.3f s, transfers %.3f s, %s moved, idle %.3f s",
-                    ds->rows.size(), static_cast<long long>(q_), part.t_k, part.t_h,
+                    ": %zu/%lld panel rows (weight %.2f), kernels %.3f s, transfers %.3f s, %s moved, idle %.3f s",
+                    ds->rows.size(), static_cast<long long>(q_),
+                    weights_[static_cast<size_t>(ds->index)] / weights_[0], part.t_k, part.t_h,
                     gib(moved).c_str(), std::max(0.0, engine_wall - part.t_k));
       line << ds->core->device().name << buf;
       st.device_lines.push_back(line.str());
@@ -496,9 +505,84 @@ class FwPanels {
   }
 
   int64_t real(int64_t i) const { return std::max<int64_t>(0, std::min(p_, n_ - i * p_)); }
-  int owner(int64_t i) const { return static_cast<int>(i % static_cast<int64_t>(devs_.size())); }
-  size_t own_index(int64_t i) const {
-    return static_cast<size_t>(i / static_cast<int64_t>(devs_.size()));
+  int owner(int64_t i) const { return owner_[static_cast<size_t>(i)]; }
+  size_t own_index(int64_t i) const { return own_index_[static_cast<size_t>(i)]; }
+
+  // Relative speeds: OCL_SP_DEVICE_WEIGHTS ("1,3"), else equal for devices of one
+  // kind (same name up to a sub-device suffix, same compute units), else a probe:
+  // one (min,+) GEMM of S x S panels per device, S = min(P, 1024), timed by its
+  // profiling event after a warm-up launch.
+  std::vector<double> device_weights() {
+    const size_t d = devs_.size();
+    std::vector<double> w(d, 1.0);
+    if (d == 1) return w;
+    const char* e = std::getenv("OCL_SP_DEVICE_WEIGHTS");
+    const bool probe = e && std::string(e) == "probe";  // tests: probe devices of one kind too
+    if (e && *e && !probe) {
+      std::string list = e;
+      size_t k = 0, pos = 0;
+      while (k < d && pos <= list.size()) {
+        const size_t comma = list.find(',', pos);
+        const double v = std::atof(list.substr(pos, comma - pos).c_str());
+        if (v > 0) w[k] = v;
+        ++k;
+        if (comma == std::string::npos) break;
+        pos = comma + 1;
+      }
+      return w;
+    }
+    const auto kind = [](const DeviceEntry& x) {
+      return x.name.substr(0, x.name.find(" [part ")) + "/" + std::to_string(x.compute_units);
+    };
+    bool same = true;
+    for (const auto& ds : devs_) same &= kind(ds->core->device()) == kind(devs_[0]->core->device());
+    if (same && !probe) return w;
+    const int64_t s = std::min<int64_t>(p_, 1024);
+    for (size_t k = 0; k < d; ++k) {
+      Dev& ds = *devs_[k];
+      with_cl_errors("cannot probe '" + ds.core->device().name + "'", [&] {
+        const size_t b = static_cast<size_t>(s * s) * sizeof(T);
+        cl::Buffer a(ds.core->context(), CL_MEM_READ_WRITE, b), c(ds.core->context(), CL_MEM_READ_WRITE, b);
+        const std::vector<T> inf(static_cast<size_t>(s * s), ValueTraits<T>::inf);
+        ds.core->queue(OpenClCore::kCompute).enqueueWriteBuffer(a, CL_TRUE, 0, b, inf.data());
+        ds.core->queue(OpenClCore::kCompute).enqueueWriteBuffer(c, CL_TRUE, 0, b, inf.data());
+        ds.dev->gemm_acc(c, a, a, s, s);
+        cl::Event ev = ds.dev->gemm_acc(c, a, a, s, s);
+        ev.wait();
+        const double t = static_cast<double>(ev.getProfilingInfo<CL_PROFILING_COMMAND_END>() -
+                                             ev.getProfilingInfo<CL_PROFILING_COMMAND_START>()) * 1e-9;
+        w[k] = t > 0 ? 1.0 / t : 1.0;
+        ds.core->begin_solve();  // the probe is not part of the solve's accounting
+      });
+    }
+    return w;
+  }
+
+  // Panel rows to devices in proportion to their weights, interleaved (smooth
+  // weighted round robin: equal weights give row i to device i mod D), never more
+  // rows than a device's memory holds (plan.max_rows).
+  void share_rows() {
+    const size_t d = devs_.size();
+    weights_ = device_weights();
+    double total = 0;
+    for (double x : weights_) total += x;
+    std::vector<double> credit(d, 0.0);
+    owner_.assign(static_cast<size_t>(q_), 0);
+    own_index_.assign(static_cast<size_t>(q_), 0);
+    for (int64_t i = 0; i < q_; ++i) {
+      size_t best = d;
+      for (size_t k = 0; k < d; ++k) {
+        credit[k] += weights_[k];
+        const int64_t cap = k < plan_.max_rows.size() ? plan_.max_rows[k] : q_;
+        if (static_cast<int64_t>(devs_[k]->rows.size()) >= cap) continue;
+        if (best == d || credit[k] > credit[best]) best = k;
+      }
+      if (best == d) best = static_cast<size_t>(i) % d;  // cannot happen with a valid plan
+      credit[best] -= total;
+      owner_[static_cast<size_t>(i)] = static_cast<int>(best);
+      own_index_[static_cast<size_t>(i)] = devs_[best]->rows.size();
+      devs_[best]->rows.push_back(i);
+    }
   }
 
   void allocate(Dev& ds) {
@@ -648,7 +732,7 @@ class FwPanels {
     }
     if (devs_.size() > 1) barrier_.wait();
     // 2. Others fetch the pivot and row panels.
-    if (owner(r) != ds.index) {
+    if (owner(r) != ds.index && !ds.rows.empty()) {
       std::vector<cl::Event> up;
       up.push_back(upload(ds, ds.piv, r, r, {}));
       for (int64_t j = 0; j < q_; ++j)
@@ -692,6 +776,9 @@ class FwPanels {
   std::vector<std::unique_ptr<Dev>> devs_;
   std::vector<T*> store_;
   double host_alloc_ = 0, host_fill_ = 0;
+  std::vector<int> owner_;           // panel row -> device
+  std::vector<size_t> own_index_;    // panel row -> its index in that device's rows
+  std::vector<double> weights_;      // relative device speeds
   // Rows per staging chunk: kStageBytes at most, whole rows, the panel at most.
   int64_t stage_rows_ = 1;
 };

@@ -61,6 +61,9 @@ struct PanelPlan {
   // (copies go straight from it by DMA), or, where host memory has no room for a
   // second copy, a few pinned staging buffers that panels are packed into.
   bool host_store = false;
+  // Most panel rows each device can own (resident: what its memory holds; out of
+  // core: any); the engine shares rows in proportion to device speed within these.
+  std::vector<int64_t> max_rows;
   uint64_t device_bytes = 0;            // the most any one device needs
   uint64_t host_bytes = 0;              // pinned staging (and device buffers of CPU devices)
   std::string describe() const;         // "resident panels, P = 12544 (8 x 8)"

@@ -33,6 +33,13 @@ expect split-json "$PY" -c "
 import json; r=json.load(open('$T/out'))
 assert r['devices']==2 and 'on 2 devices' in r['placement'] and len(r['device_lines'])==2, r"
 
+# bench: a column of several devices (--split 2 on fw), verified against the CPU.
+check bench-split 0 "$BIN" bench --devices pocl --split 2 --algos fw --sizes 300 --reps 1 --quiet --json "$T/b.json"
+expect bench-split-ok "$PY" -c "
+import json; r=json.load(open('$T/b.json'))['results']
+assert len(r)==1 and r[0]['status']=='ok' and r[0]['verify']=='ok', r"
+check bench-list-column 0 "$BIN" bench --devices pocl:all --algos fw --sizes 200 --reps 1 --quiet
+
 # Negative edges and a negative cycle through both placements: exit 3, no file.
 check neg-edges 0 "$BIN" --n 300 --negative "${D[@]}" --panel 128 --device-memory 600K --verify
 printf '0 1 1\n1 2 -5\n2 0 1\n2 3 1\n299 298 1\n' >"$T/cyc.edges"
