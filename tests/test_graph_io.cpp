@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -326,6 +327,50 @@ TEST_SUITE("graph_io") {
                       "target vertex 3 outside [0, 3)");
   }
 
+  TEST_CASE("in-memory readers: a stream or a buffer reads as the file does") {
+    for (const char* name : {"small.bin", "small.gr", "small.mtx", "real.mtx", "sym_pattern.mtx",
+                             "small.edges"}) {
+      INFO(name);
+      const std::string path = data_file(name);
+      const Graph from_file = read_graph(path);
+      std::ifstream in(path, std::ios::binary);
+      CHECK(same_edges(read_graph(in, path), from_file));
+      CHECK(same_edges(parse_graph(slurp(path), path, InputFormat::automatic), from_file));
+    }
+    // The name picks the format and stands for the file in messages.
+    std::istringstream gr("p sp 2 1\na 1 3 5\n");
+    const std::string msg = usage_error([&] { read_graph(gr, "<stdin>", InputFormat::gr); });
+    CHECK(msg == "<stdin>: line 2: vertex '3' outside [1, 2]");
+    CHECK(has(usage_error([] { parse_graph("0 1\n", "noext", InputFormat::automatic); }),
+              "--format"));
+    CHECK(parse_graph("0 1\n", "noext", InputFormat::edges).n == 2);
+  }
+
+  // Declared sizes are checked against the limits and the contents; a header
+  // alone never makes a reader allocate for what it declares (the fuzzers run
+  // with a 256 MiB allocation limit; the matrix itself is only built after the
+  // host memory check of the solve command).
+  TEST_CASE("huge declared sizes: clean errors with the line, no allocation for them") {
+    TempDir t;
+    expect_read_error(t, "a.gr", "p sp 2000000000 1\n", "line 1",
+                      "vertex count '2000000000' must be in [1, 200000]");
+    expect_read_error(t, "a.gr", "p sp 99999999999999999999 1\n", "line 1", "vertex count");
+    expect_read_error(t, "a.gr", "p sp 200000 4000000000000000000\na 1 2 3\n", "line 1",
+                      "declares 4000000000000000000 arcs but the file has 1");
+    const std::string h = "%%MatrixMarket matrix coordinate integer symmetric\n";
+    expect_read_error(t, "a.mtx", h + "200000 200000 39999999999\n1 2 3\n", "line 2",
+                      "declares 39999999999 entries but the file has 1");
+    expect_read_error(t, "a.mtx", h + "200000 200000 40000000001\n", "line 2", "entry count");
+    expect_read_error(t, "a.bin", le32({200000, 2147483647}), "byte offset 8",
+                      "2147483647 edges need 25769803772 bytes");
+    // The largest n is accepted as a graph (the solve command then refuses its
+    // n x n matrix when it cannot fit, before building it).
+    const Graph g = parse_graph("p sp 200000 1\na 200000 1 -4\n", "big.gr", InputFormat::gr);
+    CHECK(g.n == kMaxVertices);
+    REQUIRE(g.edges.size() == 1);
+    CHECK(g.edges[0].u == 199999);
+  }
+
   TEST_CASE("to_matrix: parallel edges, zero weights, self-loops, negative self-loop") {
     Graph g;
     g.n = 3;
@@ -347,8 +392,37 @@ TEST_SUITE("graph_io") {
       FAIL("negative self-loop not reported");
     } catch (const NegativeCycleError& e) {
       CHECK(e.vertex == 1);
+      CHECK(e.cycle == std::vector<long long>{1});  // the self-loop is the cycle
+      CHECK(e.length == -1);
+      CHECK(std::string(e.what()).find("1 -> 1 (length -1)") != std::string::npos);
     }
     CHECK_THROWS_AS(to_matrix<float>(g), NegativeCycleError);
+  }
+
+  // Found by tests/fuzz (regressions/edges/huge_negative_self_loop.txt,
+  // regressions/mtx/...): the message of a negative self-loop of -1e308 cast the
+  // length to long long (undefined behaviour, UBSan report).
+  TEST_CASE("a huge negative self-loop is reported with its length, no undefined cast") {
+    for (const char* w : {"-1e308", "-1.2e67", "-9.5e18", "-2.5"}) {
+      INFO(w);
+      const Graph g = parse_graph(std::string("\xEF\xBB\xBF\n2 2 ") + w + "\n", "x.txt",
+                                  InputFormat::edges);
+      try {
+        to_matrix<float>(g);
+        FAIL("no NegativeCycleError");
+      } catch (const NegativeCycleError& e) {
+        CHECK(e.cycle == std::vector<long long>{2});
+        CHECK(e.length == std::stod(w));
+        char want[64];
+        std::snprintf(want, sizeof want, "2 -> 2 (length %.9g)", std::stod(w));
+        CHECK(std::string(e.what()).find(want) != std::string::npos);
+      }
+    }
+    const Graph m = parse_graph(
+        "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 05\n2 2 -120000000.5e61\n",
+        "x.mtx", InputFormat::mtx);
+    CHECK_THROWS_AS(to_matrix<float>(m), NegativeCycleError);
+    CHECK_THROWS_AS(to_matrix<int32_t>(m), NegativeCycleError);
   }
 
   TEST_CASE("to_matrix<int32_t> refuses weights beyond the exact range") {

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <sstream>
 #include <string>
 
 #include "cl/device.hpp"
@@ -110,6 +111,74 @@ TEST_SUITE("tuning") {
     CHECK(c.front().at("KC") == 4);
     CHECK_THROWS_AS(s.set_values("WG", {}), UsageError);
     CHECK_THROWS_AS(s.set_values("WG", {0}), UsageError);
+  }
+
+  TEST_CASE("sweep selection: --wg alone sweeps only the families that take WG") {
+    const std::vector<std::string> all{"paper", "tiled", "cpu"};
+    auto names = [](const std::vector<TuningSpace>& v) {
+      std::vector<std::string> out;
+      for (const auto& s : v) out.push_back(std::string(to_string(s.algo)) + "/" + s.family);
+      return out;
+    };
+    auto configs = [](const std::vector<TuningSpace>& v) {
+      size_t n = 0;
+      for (const auto& s : v) n += s.configurations().size();
+      return n;
+    };
+    const std::vector<Algo> def{Algo::squaring, Algo::fw};
+    // Nothing given: every family of both (the default sweep).
+    const auto every = select_tuning_spaces(def, false, all, false, {});
+    CHECK(names(every) == std::vector<std::string>{"squaring/paper", "squaring/tiled", "fw/paper",
+                                                   "fw/tiled", "fw/cpu"});
+    // Issue 16: `sweep --wg 4,8,16` swept 32 fw configurations besides squaring's.
+    const GivenTunable wg{"WG", std::nullopt, "--wg"};
+    const auto paper = select_tuning_spaces(def, false, all, false, {wg});
+    CHECK(names(paper) == std::vector<std::string>{"squaring/paper"});
+    CHECK(configs(paper) == 4);  // before the values (4, 8, 16) are applied
+    // fw-naive named with --algos: its paper kernel takes WG too.
+    CHECK(names(select_tuning_spaces({Algo::squaring, Algo::fw_naive}, true, all, false, {wg})) ==
+          std::vector<std::string>{"squaring/paper", "fw-naive/paper"});
+    // --families given: exactly what it names, WG or not.
+    CHECK(names(select_tuning_spaces(def, false, {"paper", "tiled"}, true, {wg})) ==
+          std::vector<std::string>{"squaring/paper", "squaring/tiled", "fw/paper", "fw/tiled"});
+    // --algos fw with --wg: nothing of fw takes WG — said, not silently ignored.
+    std::string msg;
+    try {
+      select_tuning_spaces({Algo::fw}, true, all, false, {wg});
+    } catch (const UsageError& e) {
+      msg = e.what();
+    }
+    CHECK(msg.find("no kernel family of fw takes --wg (WG)") != std::string::npos);
+    CHECK_THROWS_AS(select_tuning_spaces({Algo::fw}, true, {"paper"}, true, {wg}), UsageError);
+    // With squaring among the algorithms, fw named with --algos but not taking
+    // --wg is said too (not swept in full behind the user's back).
+    msg.clear();
+    try {
+      select_tuning_spaces({Algo::squaring, Algo::fw}, true, all, false, {wg});
+    } catch (const UsageError& e) {
+      msg = e.what();
+    }
+    CHECK(msg.find("no kernel family of fw takes --wg") != std::string::npos);
+    CHECK(msg.find("--families") != std::string::npos);
+    // --block: every family with a BLOCK (not the paper's squaring).
+    const GivenTunable block{"BLOCK", std::nullopt, "--block"};
+    CHECK(names(select_tuning_spaces(def, false, all, false, {block})) ==
+          std::vector<std::string>{"squaring/tiled", "fw/paper", "fw/tiled", "fw/cpu"});
+    // Both: the union.
+    CHECK(names(select_tuning_spaces(def, false, all, false, {wg, block})).size() == 5);
+    // --param scoped to one algorithm narrows with it; the other algorithm is
+    // dropped (it was not named with --algos).
+    const GivenTunable kc{"KC", Algo::squaring, "--param KC"};
+    CHECK(names(select_tuning_spaces(def, false, all, false, {kc})) ==
+          std::vector<std::string>{"squaring/tiled"});
+    // A macro no family lists does not narrow (it is added to every space).
+    const GivenTunable other{"UNROLL", std::nullopt, "--param UNROLL"};
+    CHECK(names(select_tuning_spaces(def, false, all, false, {other})).size() == 5);
+    CHECK(names(select_tuning_spaces(def, false, all, false, {other, wg})) ==
+          std::vector<std::string>{"squaring/paper"});
+    // Duplicated algorithms count once; families naming nothing are an error.
+    CHECK(select_tuning_spaces({Algo::squaring, Algo::squaring}, true, {"paper"}, true, {}).size() == 1);
+    CHECK_THROWS_AS(select_tuning_spaces({Algo::fw_naive}, true, {"cpu"}, true, {}), UsageError);
   }
 
   TEST_CASE("parse_int_list") {
@@ -271,5 +340,36 @@ TEST_SUITE("tuning") {
     CHECK(back[0].n == 77);
     CHECK(back[0].seconds == doctest::Approx(0.125));
     CHECK(back[0].date == a.date);
+  }
+  // Found by tests/fuzz/fuzz_tuning_store (regressions/tuning_store/blank_date.txt):
+  // a record whose date is blank was written with an empty field, and the file
+  // changed again on the next read and write.
+  TEST_CASE("a blank date is written as '-', and a read-write round is stable") {
+    std::istringstream in(
+        "ocl_sp-tuning 1\n"
+        "fw-naive\tint32\t-\t64\t0.001\t \t P | D | 1 \n"
+        "fw\tint32\tBLOCK=32\t9\t1\t\x01\r\tP | D | 1\r\n");
+    std::vector<std::string> w;
+    const auto recs = read_tuning_file(in, "mem.txt", &w);
+    REQUIRE(recs.size() == 2);
+    CHECK(w.empty());
+    const std::string once = format_tuning_file(recs);
+    CHECK(once.find("\t-\tP | D | 1\n") != std::string::npos);
+    CHECK(once.find("\t\tP") == std::string::npos);  // no empty field
+    std::istringstream again(once);
+    const auto recs2 = read_tuning_file(again, "mem.txt", &w);
+    CHECK(w.empty());
+    REQUIRE(recs2.size() == 2);
+    CHECK(recs2[0].date == "-");
+    CHECK(recs2[0].device_key == "P | D | 1");
+    CHECK(format_tuning_file(recs2) == once);
+  }
+
+  TEST_CASE("read_tuning_file from a stream names the stream in warnings") {
+    std::istringstream in("ocl_sp-tuning 1\nfw\tint32\n");
+    std::vector<std::string> w;
+    CHECK(read_tuning_file(in, "mem.txt", &w).empty());
+    REQUIRE(w.size() == 1);
+    CHECK(w[0] == "mem.txt:2: malformed record skipped");
   }
 }

@@ -53,10 +53,11 @@ std::string hex64(uint64_t v) {
   return buf;
 }
 
-// Reads "<decimal>" up to `stop` at pos; false on anything else.
+// Reads "<decimal>" up to `stop` at pos; false on anything else (19 digits at
+// most: more could wrap around uint64_t into a plausible small length).
 bool read_number(const std::string& s, size_t& pos, char stop, uint64_t& v) {
   const size_t end = s.find(stop, pos);
-  if (end == std::string::npos || end == pos || end - pos > 20) return false;
+  if (end == std::string::npos || end == pos || end - pos > 19) return false;
   v = 0;
   for (size_t i = pos; i < end; ++i) {
     if (s[i] < '0' || s[i] > '9') return false;
@@ -66,9 +67,10 @@ bool read_number(const std::string& s, size_t& pos, char stop, uint64_t& v) {
   return true;
 }
 
-// The binary stored in `file` for exactly `key`, or a reason why there is none.
-bool parse_entry(const std::string& file, const std::string& key, std::string& binary,
-                 std::string& why) {
+}  // namespace
+
+bool parse_cache_entry(const std::string& file, const std::string& key, std::string& binary,
+                       std::string& why) {
   const size_t m = std::char_traits<char>::length(kMagic);
   if (file.compare(0, m, kMagic) != 0) return why = "bad header", false;
   size_t pos = m;
@@ -83,10 +85,18 @@ bool parse_entry(const std::string& file, const std::string& key, std::string& b
   const std::string sum = file.substr(pos, nl - pos);
   pos = nl + 1;
   if (blen == 0 || blen != file.size() - pos) return why = "truncated or oversized binary", false;
-  binary = file.substr(pos);
-  if (hex64(fnv1a64(binary)) != sum) return why = "checksum mismatch", false;
+  std::string bin = file.substr(pos);  // `binary` is only set on success
+  if (hex64(fnv1a64(bin)) != sum) return why = "checksum mismatch", false;
+  binary = std::move(bin);
   return true;
 }
+
+std::string format_cache_entry(const std::string& key, const std::string& binary) {
+  return kMagic + std::to_string(key.size()) + '\n' + key + std::to_string(binary.size()) + ' ' +
+         hex64(fnv1a64(binary)) + '\n' + binary;
+}
+
+namespace {
 
 std::string device_name(const cl::Device& dev) {
   try {
@@ -223,7 +233,7 @@ BuiltProgram build_program(const cl::Context& ctx, const cl::Device& dev,
   std::string file;
   if (read_whole_file(out.cache_file, file)) {
     std::string binary;
-    if (parse_entry(file, key, binary, out.cache_note)) {
+    if (parse_cache_entry(file, key, binary, out.cache_note)) {
       try {
         cl::Program::Binaries bins{std::vector<unsigned char>(binary.begin(), binary.end())};
         std::vector<cl_int> status;
@@ -247,11 +257,8 @@ BuiltProgram build_program(const cl::Context& ctx, const cl::Device& dev,
     if (bins.size() == 1 && !bins[0].empty()) {
       const std::string binary(bins[0].begin(), bins[0].end());
       std::filesystem::create_directories(dir);
-      write_file_atomically(out.cache_file, [&](std::ostream& os) {
-        os << kMagic << key.size() << '\n'
-           << key << binary.size() << ' ' << hex64(fnv1a64(binary)) << '\n'
-           << binary;
-      });
+      write_file_atomically(out.cache_file,
+                            [&](std::ostream& os) { os << format_cache_entry(key, binary); });
     }
   } catch (const std::exception& e) {
     // The program is built; a cache that cannot be written only costs the next start.

@@ -38,4 +38,13 @@ bool cache_enabled();
 // 64-bit FNV-1a, the cache key hash.
 uint64_t fnv1a64(const std::string& s);
 
+// A cache entry file's bytes (format in program.cpp) for `key` and `binary`, and
+// its pure parser: true and the binary when `file` is a well-formed entry for
+// exactly `key`, else false (`binary` untouched) and the reason in `why` ("bad
+// header", "key differs (stale entry)", "checksum mismatch", ...). No OpenCL and
+// no I/O involved; fuzzed by tests/fuzz/fuzz_program_cache.cpp.
+std::string format_cache_entry(const std::string& key, const std::string& binary);
+bool parse_cache_entry(const std::string& file, const std::string& key, std::string& binary,
+                       std::string& why);
+
 }  // namespace ocl_sp

@@ -2,6 +2,7 @@
 // optionally verify against the CPU reference, write the distances, report.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <csignal>
 
 #include <cstdlib>
@@ -11,6 +12,7 @@
 #include "cl/device.hpp"
 #include "cli/commands.hpp"
 #include "graph/io.hpp"
+#include "graph/negative_cycle.hpp"
 #include "graph/paths.hpp"
 #include "mpi/mpi_env.hpp"
 #include "mpi/mpi_fw.hpp"
@@ -176,6 +178,31 @@ void plan_memory(const SolverSpec& spec, int64_t n, bool verify, bool paths) {
   check_host_memory(host + (b.host_backed ? one * buffers : 0), what);
 }
 
+// {"command": "solve", "error": "negative cycle", "message": ..., "vertex": V,
+//  "cycle": [V, ...] or null, "cycle_length": L or null, "exit_code": 3} on
+// stdout (stderr when the matrix goes to stdout).
+void print_negative_cycle_json(const SolveOptions& o, const NegativeCycleError& e) {
+  std::ostream& out = o.output == "-" || o.paths_output == "-" ? std::cerr : std::cout;
+  JsonWriter j(out);
+  j.begin_object().field("command", "solve").field("error", "negative cycle");
+  j.field("message", e.what()).field("vertex", e.vertex);
+  j.key("cycle");
+  if (e.cycle.empty()) {
+    j.null();
+  } else {
+    j.begin_array();
+    for (long long v : e.cycle) j.value(v);
+    j.end_array();
+  }
+  j.key("cycle_length");
+  if (e.cycle.empty())
+    j.null();
+  else
+    j.value(e.length);
+  j.field("exit_code", static_cast<int>(kExitNegativeCycle)).end_object();
+  out << "\n";
+}
+
 template <typename T>
 int run_typed(const SolveOptions& o, const Stopwatch& wall) {
   SolveReport rep;
@@ -268,10 +295,22 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
                        std::to_string(rep.n) + ")");
 
   auto solver = make_solver<T>(spec);
+  // The input copy serves --verify and, on a negative cycle, the search for the
+  // cycle itself (graph/negative_cycle.hpp): kept for that only when the graph
+  // has a negative edge and the copy fits with room for the solve (otherwise a
+  // negative cycle is reported with the solver's vertex alone).
   std::optional<DistMatrix<T>> input;
-  if (o.verify) input = d;
+  const uint64_t matrix_bytes = static_cast<uint64_t>(d.n()) * d.n() * sizeof(T);
+  if (o.verify ||
+      (std::any_of(d.values().begin(), d.values().end(), [](T w) { return w < 0; }) &&
+       host_memory_available() / 4 >= matrix_bytes))
+    input = d;
   PathMatrix paths;
-  rep.stats = solver->solve(d, want_paths ? &paths : nullptr);
+  try {
+    rep.stats = solver->solve(d, want_paths ? &paths : nullptr);
+  } catch (const NegativeCycleError& e) {
+    rethrow_with_cycle(e, input ? &*input : nullptr);
+  }
   rep.info = solver->info();
   rep.paths = want_paths;
 
@@ -470,7 +509,15 @@ Command set_solve_command(CLI::App& app) {
     install_stop_handlers();
     // Under mpirun with several ranks: one solve across all of them (host/mpi/).
     if (mpi::launched_world_size() > 1) return run_mpi(*o, wall);
-    return lower(o->type) == "float32" ? run_typed<float>(*o, wall) : run_typed<int32_t>(*o, wall);
+    try {
+      return lower(o->type) == "float32" ? run_typed<float>(*o, wall)
+                                         : run_typed<int32_t>(*o, wall);
+    } catch (const NegativeCycleError& e) {
+      // With --json the error is an object too (README "Semantics"); main()
+      // then prints the message and exits 3.
+      if (o->json) print_negative_cycle_json(*o, e);
+      throw;
+    }
   };
   return c;
 }

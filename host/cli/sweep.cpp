@@ -36,6 +36,7 @@ struct SweepOptions {
   std::optional<int64_t> n;  // default: 5000 on GPUs / accelerators, 1000 on CPU devices
   std::vector<std::string> algos{"squaring", "fw"};
   std::vector<std::string> families{"paper", "tiled", "cpu"};  // kernel families to sweep
+  bool algos_given = false, families_given = false;  // --algos / --families on the command line
   std::string device, type = "int32";
   int reps = 3, warmup = 1;
   std::optional<uint64_t> seed;
@@ -51,39 +52,21 @@ struct SweepOptions {
 // work-group sizes is what matters, and it is stable from there up).
 int64_t default_sweep_n(const DeviceEntry& d) { return d.type == "cpu" ? 1000 : 5000; }
 
-// The spaces to sweep, with the command line's value lists applied.
+// The spaces to sweep (select_tuning_spaces: the tunables given narrow the
+// families unless --families is given), with the command line's value lists applied.
 std::vector<TuningSpace> build_spaces(const SweepOptions& o) {
-  std::vector<TuningSpace> spaces;
-  for (const auto& a : o.algos) {
-    if (trim(a).empty()) continue;
-    const Algo algo = parse_algo(trim(a));
-    if (std::none_of(spaces.begin(), spaces.end(),
-                     [&](const TuningSpace& s) { return s.algo == algo; }))
-      for (auto& sp : tuning_spaces(algo)) {
-        if (std::find(o.families.begin(), o.families.end(), sp.family) != o.families.end())
-          spaces.push_back(std::move(sp));
-      }
-  }
-  if (spaces.empty()) throw UsageError("--algos names no algorithm");
-  auto apply = [&](const std::string& name, const std::vector<int>& values,
-                   std::optional<Algo> only, const std::string& flag) {
-    bool any = false;
-    for (auto& s : spaces)
-      if ((!only || s.algo == *only) && s.find(name)) {
-        s.set_values(name, values);
-        any = true;
-      }
-    if (!any) {
-      if (flag != "--param")  // --wg / --block for algorithms that do not take them
-        return;
-      // A tunable the built-in spaces do not list: sweep it anyway, make_solver
-      // decides whether the kernel takes it.
-      for (auto& s : spaces)
-        if (!only || s.algo == *only) s.set_values(name, values);
-    }
+  std::vector<Algo> algos;
+  for (const auto& a : o.algos)
+    if (!trim(a).empty()) algos.push_back(parse_algo(trim(a)));
+  if (algos.empty()) throw UsageError("--algos names no algorithm");
+  struct Values {
+    GivenTunable t;
+    std::vector<int> values;
   };
-  if (!o.wg.empty()) apply("WG", parse_int_list(o.wg, "--wg"), std::nullopt, "--wg");
-  if (!o.block.empty()) apply("BLOCK", parse_int_list(o.block, "--block"), std::nullopt, "--block");
+  std::vector<Values> given;
+  if (!o.wg.empty()) given.push_back({{"WG", std::nullopt, "--wg"}, parse_int_list(o.wg, "--wg")});
+  if (!o.block.empty())
+    given.push_back({{"BLOCK", std::nullopt, "--block"}, parse_int_list(o.block, "--block")});
   for (const auto& p : o.params) {
     const auto eq = p.find('=');
     if (eq == std::string::npos || eq == 0)
@@ -98,7 +81,25 @@ std::vector<TuningSpace> build_spaces(const SweepOptions& o) {
     if (name.empty() ||
         name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string::npos)
       throw UsageError("--param: '" + name + "' is not a kernel parameter name");
-    apply(name, parse_int_list(p.substr(eq + 1), "--param " + name), only, "--param");
+    given.push_back({{name, only, "--param " + name}, parse_int_list(p.substr(eq + 1), "--param " + name)});
+  }
+  std::vector<GivenTunable> names;
+  for (const auto& g : given) names.push_back(g.t);
+  std::vector<TuningSpace> spaces =
+      select_tuning_spaces(algos, o.algos_given, o.families, o.families_given, names);
+  for (const auto& g : given) {
+    bool any = false;
+    for (auto& s : spaces)
+      if ((!g.t.only || s.algo == *g.t.only) && s.find(g.t.name)) {
+        s.set_values(g.t.name, g.values);
+        any = true;
+      }
+    // --wg / --block for families that do not take them are left alone; a
+    // tunable no built-in family lists is swept anyway (make_solver decides
+    // whether the kernel takes it).
+    if (!any && g.t.flag != "--wg" && g.t.flag != "--block")
+      for (auto& s : spaces)
+        if (!g.t.only || s.algo == *g.t.only) s.set_values(g.t.name, g.values);
   }
   return spaces;
 }
@@ -396,7 +397,10 @@ Command set_sweep_command(CLI::App& app) {
   sub->add_option("--warmup", o->warmup, "Untimed solves first (default 1)")
       ->check(CLI::Range(0, 100));
   sub->add_option("--seed", o->seed, "Random seed (default: n)");
-  sub->add_option("--wg", o->wg, "WG values for squaring / fw-naive (default 4,8,16,32)")
+  sub->add_option("--wg", o->wg,
+                  "WG values for the paper's squaring / fw-naive kernels (default 4,8,16,32); "
+                  "like --block and --param, sweeps only the families that take it unless "
+                  "--families is given")
       ->type_name("T,...");
   sub->add_option("--block", o->block, "BLOCK values for fw (default 8,16,32,64; WPT is swept too)")
       ->type_name("B,...");
@@ -416,7 +420,9 @@ Command set_sweep_command(CLI::App& app) {
   sub->add_flag("--quiet", o->quiet, "No progress lines on stderr");
   Command c;
   c.app = sub;
-  c.run = [o]() {
+  c.run = [o, sub]() {
+    o->algos_given = sub->get_option("--algos")->count() > 0;
+    o->families_given = sub->get_option("--families")->count() > 0;
     return lower(o->type) == "float32" ? run_typed<float>(*o) : run_typed<int32_t>(*o);
   };
   return c;

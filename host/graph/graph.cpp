@@ -86,7 +86,7 @@ DistMatrix<T> to_matrix(const Graph& g) {
       throw UsageError(edge_name(e) + " has a vertex outside [0, " + std::to_string(g.n) + ")");
     if (!std::isfinite(e.w)) throw UsageError(edge_name(e) + " is not finite");
     if (e.u == e.v) {
-      if (e.w < 0) throw NegativeCycleError(e.u);
+      if (e.w < 0) throw NegativeCycleError({static_cast<long long>(e.u)}, e.w);  // u -> u
       continue;  // a non-negative self-loop never shortens a path
     }
     T w;

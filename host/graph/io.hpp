@@ -3,6 +3,7 @@
 // UsageError naming the file and the line (or byte offset). Writers are atomic.
 #pragma once
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,12 @@ const char* to_string(OutputFormat f);  // "auto", "bin", "npy", "csv"
 // Missing or unreadable file: UsageError "cannot open 'path': reason". Vertex
 // counts above kMaxVertices are refused as malformed.
 Graph read_graph(const std::string& path, InputFormat fmt = InputFormat::automatic);
+// The same readers on bytes already in memory (a stream, a buffer): `name` stands
+// for the file in messages ("NAME: line 3: ...") and picks the format when `fmt` is
+// automatic. No file is opened; used by the fuzz harnesses (tests/fuzz/).
+Graph read_graph(std::istream& in, const std::string& name,
+                 InputFormat fmt = InputFormat::automatic);
+Graph parse_graph(const std::string& data, const std::string& name, InputFormat fmt);
 // Course format; UsageError (before anything is written) for weights that are
 // not int32 integers or more than INT32_MAX edges.
 void write_graph_bin(const Graph& g, const std::string& path);

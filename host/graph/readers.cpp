@@ -7,7 +7,9 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <istream>
 #include <memory>
+#include <sstream>
 #include <string_view>
 
 #include "graph/io.hpp"
@@ -434,6 +436,17 @@ OutputFormat detect_output_format(const std::string& path) {
 Graph read_graph(const std::string& path, InputFormat fmt) {
   // Open first: for a missing file "cannot open" is the more useful complaint.
   const std::string data = read_whole_file(path);
+  return parse_graph(data, path, fmt);
+}
+
+Graph read_graph(std::istream& in, const std::string& name, InputFormat fmt) {
+  std::ostringstream s;
+  s << in.rdbuf();
+  if (in.bad()) throw UsageError("cannot read '" + name + "': read failed");
+  return parse_graph(s.str(), name, fmt);
+}
+
+Graph parse_graph(const std::string& data, const std::string& path, InputFormat fmt) {
   if (fmt == InputFormat::automatic) fmt = detect_input_format(path);
   switch (fmt) {
     case InputFormat::bin: return read_bin(path, data);

@@ -195,6 +195,59 @@ std::vector<TuningSpace> tuning_spaces(Algo a) {
   return out;
 }
 
+std::vector<TuningSpace> select_tuning_spaces(const std::vector<Algo>& algos, bool algos_given,
+                                              const std::vector<std::string>& families,
+                                              bool families_given,
+                                              const std::vector<GivenTunable>& given) {
+  std::vector<TuningSpace> all;  // the families asked for, each algorithm once
+  std::vector<Algo> seen;
+  for (Algo a : algos) {
+    if (std::find(seen.begin(), seen.end(), a) != seen.end()) continue;
+    seen.push_back(a);
+    for (auto& sp : tuning_spaces(a))
+      if (std::find(families.begin(), families.end(), sp.family) != families.end())
+        all.push_back(std::move(sp));
+  }
+  if (all.empty()) throw UsageError("--algos and --families select no kernel family to sweep");
+  // The given tunables that some family knows narrow the selection; --wg and
+  // --block that none knows are a mistake (a --param may name a further macro).
+  std::vector<const GivenTunable*> narrowing;
+  for (const auto& g : given) {
+    const bool known = std::any_of(all.begin(), all.end(), [&](const TuningSpace& s) {
+      return (!g.only || s.algo == *g.only) && s.find(g.name);
+    });
+    if (!known && g.flag.rfind("--param", 0) != 0) {
+      std::string names;
+      for (Algo a : seen) names += (names.empty() ? "" : ", ") + std::string(to_string(a));
+      throw UsageError("no kernel family of " + names + " takes " + g.flag +
+                       " (" + g.name + "); drop it, or add an algorithm that takes it to --algos");
+    }
+    if (known && !families_given) narrowing.push_back(&g);
+  }
+  if (narrowing.empty()) return all;
+  std::string flags;
+  for (const auto* g : narrowing)
+    if (flags.find(g->flag) == std::string::npos) flags += (flags.empty() ? "" : ", ") + g->flag;
+  std::vector<TuningSpace> out;
+  for (Algo a : seen) {
+    size_t kept = 0;
+    for (auto& sp : all)
+      if (sp.algo == a && std::any_of(narrowing.begin(), narrowing.end(), [&](const GivenTunable* g) {
+            return (!g->only || *g->only == a) && sp.find(g->name);
+          })) {
+        out.push_back(sp);
+        ++kept;
+      }
+    if (kept == 0 && algos_given)
+      throw UsageError("no kernel family of " + std::string(to_string(a)) + " takes " + flags +
+                       "; drop " + to_string(a) +
+                       " from --algos, or name the families with --families to sweep them anyway");
+  }
+  if (out.empty())
+    throw UsageError("none of the algorithms and families swept takes " + flags);
+  return out;
+}
+
 std::vector<int> parse_int_list(const std::string& s, const std::string& what) {
   std::vector<int> out;
   for (const auto& part : split(s, ',')) {

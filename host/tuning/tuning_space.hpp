@@ -83,6 +83,29 @@ std::optional<TuningSpace> cpu_tuning_space(Algo a);
 // one, then the CPU-shaped one.
 std::vector<TuningSpace> tuning_spaces(Algo a);
 
+// A tunable named on the sweep command line: --wg (WG), --block (BLOCK) or
+// --param [ALGO:]NAME (`only` = that algorithm).
+struct GivenTunable {
+  std::string name;
+  std::optional<Algo> only;
+  std::string flag;  // "--wg", "--block", "--param NAME", for messages
+};
+
+// The spaces `sweep` walks, in order (per algorithm: paper, tiled, cpu), before
+// the value lists are applied. Each algorithm contributes its families listed in
+// `families`. Unless `families_given` (sweep --families), the tunables given on
+// the command line narrow that down to the families they apply to: `sweep --wg
+// 4,8,16` sweeps the paper's squaring kernel (and fw-naive's, when --algos asks
+// for it), not every fw family; `--block 32` every family with a BLOCK. Names
+// that no family knows (a further kernel macro for --param) do not narrow. An
+// algorithm left without a family is dropped, unless it was named with --algos
+// (`algos_given`): then it is a UsageError naming the flags, as is a sweep left
+// with nothing.
+std::vector<TuningSpace> select_tuning_spaces(const std::vector<Algo>& algos, bool algos_given,
+                                              const std::vector<std::string>& families,
+                                              bool families_given,
+                                              const std::vector<GivenTunable>& given);
+
 // Parses "4,8,16" (UsageError naming `what` on anything else).
 std::vector<int> parse_int_list(const std::string& s, const std::string& what);
 

@@ -30,11 +30,6 @@ std::string clean(std::string s) {
   return trim(s);
 }
 
-std::string env(const char* name) {
-  const char* v = std::getenv(name);
-  return v ? v : "";
-}
-
 bool parse_params(const std::string& s, Tunables& out) {
   out.clear();
   if (s == "-") return true;
@@ -96,9 +91,14 @@ std::string utc_timestamp() {
 
 std::vector<TunedRecord> read_tuning_file(const std::string& path,
                                           std::vector<std::string>* warnings) {
-  std::vector<TunedRecord> out;
   std::ifstream in(path);
-  if (!in) return out;  // no file yet: nothing tuned
+  if (!in) return {};  // no file yet: nothing tuned
+  return read_tuning_file(in, path, warnings);
+}
+
+std::vector<TunedRecord> read_tuning_file(std::istream& in, const std::string& path,
+                                          std::vector<std::string>* warnings) {
+  std::vector<TunedRecord> out;
   auto warn = [&](long line, const std::string& what) {
     if (warnings) warnings->push_back(path + ":" + std::to_string(line) + ": " + what);
   };
@@ -159,8 +159,11 @@ std::string format_tuning_file(const std::vector<TunedRecord>& records) {
   for (const auto& r : records) {
     char secs[32];
     std::snprintf(secs, sizeof secs, "%.6g", r.seconds);
+    // A blank date is "-" like an empty one, so what is read back writes the same
+    // (a blank one used to become an empty field, then "-": found by tests/fuzz).
+    const std::string date = clean(r.date);
     o << to_string(r.algo) << '\t' << to_string(r.type) << '\t' << to_string(r.params) << '\t'
-      << r.n << '\t' << secs << '\t' << (r.date.empty() ? "-" : clean(r.date)) << '\t'
+      << r.n << '\t' << secs << '\t' << (date.empty() ? "-" : date) << '\t'
       << clean(r.device_key) << '\n';
   }
   return o.str();

@@ -5,6 +5,7 @@
 // and ignored, never fatal; writes are atomic.
 #pragma once
 #include <cstdint>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,6 +46,9 @@ std::string tuning_file();  // tuning_dir() + "/tuning.txt"
 // file without the version line is ignored as a whole, a malformed record line
 // is skipped; each problem is appended to `warnings` ("PATH:LINE: what").
 std::vector<TunedRecord> read_tuning_file(const std::string& path,
+                                          std::vector<std::string>* warnings);
+// The same on text already open (`name` stands for the file in warnings).
+std::vector<TunedRecord> read_tuning_file(std::istream& in, const std::string& name,
                                           std::vector<std::string>* warnings);
 std::string format_tuning_file(const std::vector<TunedRecord>& records);
 // Atomic (temporary + rename); creates the folder. RuntimeError on I/O failure.

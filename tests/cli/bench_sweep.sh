@@ -115,6 +115,28 @@ import json; r = json.load(open('$T/out')); assert r['params_source'].startswith
   check sweep-no-store 0 "$BIN" sweep --n 32 --device pocl --algos squaring --families paper --wg 8 --reps 1 --no-store
   expect sweep-no-store-unchanged cmp -s "$T/before.txt" "$OCL_SP_CACHE_DIR/tuning.txt"
 
+  # Issue 16: --wg alone sweeps what WG applies to (the paper's squaring kernel of
+  # the default algorithms), not every fw family; --families widens it again; WG
+  # with only fw named is a usage error instead of a silent full fw sweep.
+  check sweep-wg-only 0 "$BIN" sweep --n 24 --device pocl --wg 8,16 --reps 1 --warmup 0 \
+    --no-store --json "$T/wg.json"
+  expect sweep-wg-only-rows "$PY" -c "
+import json
+rows = json.load(open('$T/wg.json'))['results']
+assert [(r['algorithm'], r['params'].get('WG'), r['params'].get('TILED', 0)) for r in rows] == \
+    [('squaring', 8, 0), ('squaring', 16, 0)], rows
+"
+  check sweep-wg-fw-naive 0 "$BIN" sweep --n 24 --device pocl --algos fw-naive,fw --wg 8 --block 16 \
+    --param WPT=2 --families paper --reps 1 --warmup 0 --no-store --json "$T/wg2.json"
+  expect sweep-wg-families-given "$PY" -c "
+import json
+rows = json.load(open('$T/wg2.json'))['results']
+assert sorted((r['algorithm'], r['params'].get('WG'), r['params'].get('BLOCK')) for r in rows) == \
+    [('fw', None, 16), ('fw-naive', 8, None)], rows
+"
+  check sweep-wg-fw-only 2 "$BIN" sweep --n 24 --device pocl --algos fw --wg 8 --no-store
+  expect sweep-wg-fw-only-msg grep -q "^error: no kernel family of fw takes --wg" "$T/err"
+
   # A corrupt tuning file: warned about and ignored, then rewritten by a sweep.
   printf 'garbage\x01\n{{{\n' >"$OCL_SP_CACHE_DIR/tuning.txt"
   check corrupt-solve 0 "$BIN" --n 20 --device pocl --algo squaring --json

@@ -1,0 +1,66 @@
+// Tests of the program-cache entry format (host/cl/program.cpp): the pure
+// parser parse_cache_entry that build_program uses on "<dir>/<hash>.oclbin"
+// (also fuzzed: tests/fuzz/fuzz_program_cache.cpp) and its writer
+// format_cache_entry. No OpenCL device involved.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "cl/program.hpp"
+
+using namespace ocl_sp;
+
+namespace {
+
+const std::string kKey = "ocl_sp 0.1.0\nplatform: P\ndevice: D\ndriver: 1\noptions: -DX\nsource:\nk\n";
+const std::string kBinary = std::string("\x7f" "ELF\0\x01\n binary \n", 17);
+
+// parse_cache_entry's reason, or "ok:<binary>".
+std::string parse(const std::string& file, const std::string& key = kKey) {
+  std::string binary = "untouched", why;
+  if (parse_cache_entry(file, key, binary, why)) return "ok:" + binary;
+  CHECK(binary == "untouched");
+  return why;
+}
+
+}  // namespace
+
+TEST_SUITE("program_cache") {
+  TEST_CASE("format and parse are inverse; the layout is the documented one") {
+    const std::string file = format_cache_entry(kKey, kBinary);
+    CHECK(file.rfind("OCL_SP_PROGRAM_CACHE 1\n" + std::to_string(kKey.size()) + "\n" + kKey +
+                         std::to_string(kBinary.size()) + " ",
+                     0) == 0);
+    CHECK(parse(file) == "ok:" + kBinary);
+    // Any key and binary bytes, newlines and NULs included.
+    const std::string odd_key("a\nb\0c 17\n", 9), odd_bin("\n\n 3 \0", 6);
+    CHECK(parse(format_cache_entry(odd_key, odd_bin), odd_key) == "ok:" + odd_bin);
+  }
+
+  TEST_CASE("every malformed entry is a miss with its reason") {
+    const std::string good = format_cache_entry(kKey, kBinary);
+    CHECK(parse("") == "bad header");
+    CHECK(parse("OCL_SP_PROGRAM_CACHE 2\n" + good.substr(23)) == "bad header");
+    CHECK(parse(good, kKey + " ") == "key differs (stale entry)");
+    CHECK(parse(good, "x" + kKey.substr(1)) == "key differs (stale entry)");
+    CHECK(parse(good.substr(0, good.size() - 1)) == "truncated or oversized binary");
+    CHECK(parse(good + "x") == "truncated or oversized binary");
+    std::string flipped = good;
+    flipped.back() ^= 1;
+    CHECK(parse(flipped) == "checksum mismatch");
+    CHECK(parse(format_cache_entry(kKey, "")) == "truncated or oversized binary");
+    const std::string head = "OCL_SP_PROGRAM_CACHE 1\n";
+    CHECK(parse(head) == "bad key length");
+    CHECK(parse(head + "12x\n") == "bad key length");
+    CHECK(parse(head + "\n") == "bad key length");
+    CHECK(parse(head + "999\nshort") == "bad key length");
+    CHECK(parse(head + std::to_string(kKey.size()) + "\n" + kKey) == "bad binary length");
+    CHECK(parse(head + std::to_string(kKey.size()) + "\n" + kKey + "5 abc") == "truncated");
+    // A length of 20 digits could wrap around uint64_t into a small one:
+    // 2^64 + 68 = 18446744073709551684 read as 68, the key's length.
+    REQUIRE(kKey.size() == 68);
+    CHECK(parse(head + "18446744073709551684\n" + good.substr(head.size() + 3)) ==
+          "bad key length");
+    CHECK(parse(head + "00068\n" + good.substr(head.size() + 3)) == "ok:" + kBinary);
+  }
+}
