@@ -117,13 +117,31 @@ HELPER void stage_rows(__local value_t Bs[KC][BLOCK], __global const value_t* b,
 // c = min(c, a + b) over the KC staged values of k: the hot loop.
 HELPER void relax_chunk(value_t c[TM][TN], __local value_t As[KC][BLOCK + APAD],
                         __local value_t Bs[KC][BLOCK]) {
-// Fully unrolled where it was measured fastest (NVIDIA: the host defines
-// FULL_UNROLL); elsewhere a partial unroll keeps compile times short (clang for
-// amdgcn needs ~100 s for a fully unrolled 8 x 8 x 32 chunk).
-#ifdef FULL_UNROLL
-#pragma unroll
+// Unrolled by KK_UNROLL (0 = fully). The FW phases: by 4 everywhere. On NVIDIA
+// (FULL_UNROLL) they were unrolled fully until issue 14: by 4 the first compile
+// of the fw program takes 2.2-2.5 s instead of 7.6-7.9 s on the H100, for
+// n = 10 000 T_k 100.2 ms against 99.5 ms (+0.7 %; bench/NOTES.md). The product
+// and the panel GEMM keep the full unroll on NVIDIA (not re-measured); clang
+// for amdgcn needs ~100 s for a fully unrolled 8 x 8 x 32 chunk.
+#ifndef KK_UNROLL
+#if defined(FULL_UNROLL) && !defined(TILED_FW)
+#define KK_UNROLL 0
 #else
+#define KK_UNROLL 4
+#endif
+#endif
+#if KK_UNROLL == 1
+#pragma unroll 1
+#elif KK_UNROLL == 2
+#pragma unroll 2
+#elif KK_UNROLL == 4
 #pragma unroll 4
+#elif KK_UNROLL == 8
+#pragma unroll 8
+#elif KK_UNROLL == 16
+#pragma unroll 16
+#else
+#pragma unroll
 #endif
   for (int kk = 0; kk < KC; ++kk) {
     value_t a[TM], b[TN];
@@ -198,12 +216,18 @@ HELPER void relax_one(value_t c[TM][TN], const value_t a[TM], const value_t b[TN
 // what NVIDIA builds (FULL_UNROLL); elsewhere it made clang for amdgcn take ~20 s
 // per build, so other devices pick the element with a select chain over a
 // k loop that stays a loop.
-#ifdef FULL_UNROLL
+// CLOSE_SELECT picks the select-chain form on any device (measurements).
+#if defined(FULL_UNROLL) && !defined(CLOSE_SELECT)
 HELPER void close_tile(value_t c[TM][TN], __local value_t rowbuf[2][BLOCK],
                        __local value_t colbuf[2][BLOCK]) {
   const int lx = get_local_id(0), ly = get_local_id(1);
 #pragma unroll
   for (int g = 0; g < TN / 4; ++g)
+// CLOSE_T0_LOOP keeps t0 a loop (measurements only: on the H100 it made the
+// first compile slower, 3.6 s against 2.2 s, and T_k no better).
+#ifdef CLOSE_T0_LOOP
+#pragma unroll 1
+#endif
     for (int t0 = 0; t0 < NTX; t0 += TM / 4)
 #pragma unroll
       for (int t2 = 0; t2 < TM / 4; ++t2)

@@ -96,7 +96,36 @@ std::string DeviceEntry::vendor_key() const {
   return "other";
 }
 
-std::vector<DeviceEntry> list_devices() {
+namespace {
+
+bool is_pocl_platform(const std::string& pname, const std::string& pvendor) {
+  return contains_ci(pname, "portable computing language") || contains_ci(pvendor, "pocl");
+}
+
+// True when no device of a PoCL platform can match `spec` (as select_all_from reads
+// it): every item names a vendor other than PoCL, and a PoCL device's vendor_key()
+// is "pocl" whatever its hardware. Creating PoCL's device list initialises its
+// runtime (`ocl_sp devices` took 0.19-0.48 s on H100 machines with PoCL beside
+// the driver), so a solve on `--device nvidia` skips it.
+bool excludes_pocl(const std::string& spec_in) {
+  std::string spec = trim(spec_in);
+  if (spec.empty()) spec = env_spec();
+  if (spec.empty()) return false;
+  for (const std::string& raw : split(spec, ',')) {
+    std::string item = lower(trim(raw));
+    if (item.size() > 4 && item.compare(item.size() - 4, 4, ":all") == 0)
+      item = item.substr(0, item.size() - 4);
+    bool other_vendor = false;
+    for (const std::string& w : split(item, '+')) {
+      const std::string v = canonical_vendor_word(lower(trim(w)));
+      other_vendor |= !v.empty() && v != "pocl";
+    }
+    if (!other_vendor) return false;
+  }
+  return true;
+}
+
+std::vector<DeviceEntry> list_devices_except_pocl(bool skip_pocl) {
   std::vector<DeviceEntry> out;
   cl_uint np = 0;
   cl_int err = clGetPlatformIDs(0, nullptr, &np);
@@ -113,6 +142,7 @@ std::vector<DeviceEntry> list_devices() {
       pvendor = trim(platform.getInfo<CL_PLATFORM_VENDOR>());
     } catch (const cl::Error&) {
     }
+    if (skip_pocl && is_pocl_platform(pname, pvendor)) continue;
     cl_uint nd = 0;
     err = clGetDeviceIDs(ids[pi], CL_DEVICE_TYPE_ALL, 0, nullptr, &nd);
     if (err != CL_SUCCESS || nd == 0) continue;  // CL_DEVICE_NOT_FOUND: a platform with no device
@@ -148,6 +178,25 @@ std::vector<DeviceEntry> list_devices() {
   return out;
 }
 
+// select_all_from over the devices that can match `spec`; on any failure the
+// selection is repeated over every device, so messages list all of them.
+std::vector<DeviceEntry> select_all_installed(const std::string& spec) {
+  if (excludes_pocl(spec)) {
+    try {
+      const auto devices = list_devices_except_pocl(true);
+      if (!devices.empty()) return select_all_from(devices, spec);
+    } catch (const std::exception&) {
+    }
+  }
+  const auto devices = list_devices();
+  if (devices.empty()) throw RuntimeError("no OpenCL platform found. " + no_platform_hint());
+  return select_all_from(devices, spec);
+}
+
+}  // namespace
+
+std::vector<DeviceEntry> list_devices() { return list_devices_except_pocl(false); }
+
 bool device_matches(const DeviceEntry& d, const std::string& spec) {
   for (const std::string& w : split(spec, '+'))
     if (!word_matches(d, w)) return false;
@@ -169,6 +218,8 @@ bool is_list(const std::string& spec) {
          (l.size() > 4 && l.compare(l.size() - 4, 4, ":all") == 0);
 }
 }  // namespace
+
+bool names_device_list(const std::string& spec) { return is_list(trim(spec)); }
 
 DeviceEntry select_from(const std::vector<DeviceEntry>& devices, const std::string& spec_in) {
   std::string spec = trim(spec_in);
@@ -233,9 +284,7 @@ std::vector<DeviceEntry> select_all_from(const std::vector<DeviceEntry>& devices
 }
 
 std::vector<DeviceEntry> select_devices(const std::string& spec, int parts) {
-  const auto devices = list_devices();
-  if (devices.empty()) throw RuntimeError("no OpenCL platform found. " + no_platform_hint());
-  auto chosen = select_all_from(devices, spec);
+  auto chosen = select_all_installed(spec);
   if (parts <= 1) return chosen;
   std::vector<DeviceEntry> out;
   for (const DeviceEntry& d : chosen) {
@@ -276,6 +325,13 @@ std::vector<DeviceEntry> select_devices(const std::string& spec, int parts) {
 }
 
 DeviceEntry select_device(const std::string& spec) {
+  if (excludes_pocl(spec)) {
+    try {
+      const auto devices = list_devices_except_pocl(true);
+      if (!devices.empty()) return select_from(devices, spec);
+    } catch (const std::exception&) {
+    }
+  }
   const auto devices = list_devices();
   if (devices.empty()) throw RuntimeError("no OpenCL platform found. " + no_platform_hint());
   return select_from(devices, spec);

@@ -250,6 +250,16 @@ BuiltProgram build_program(const cl::Context& ctx, const cl::Device& dev,
     }
   }
 
+  // A GPU driver's first compile of the tiled kernels can take seconds (NVIDIA:
+  // 1-12 s): say why nothing seems to happen. Only on a miss of an enabled cache.
+  bool gpu = false;
+  try {
+    gpu = (dev.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_GPU) != 0;
+  } catch (const cl::Error&) {
+  }
+  if (gpu)
+    std::cerr << "note: compiling kernels for " << strip_nul(device_name(dev))
+              << " (first run; cached afterwards)" << std::endl;
   out.program = build_from_source(ctx, dev, files, src, options);
   out.cache = "miss";
   try {

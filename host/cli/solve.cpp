@@ -6,6 +6,7 @@
 #include <csignal>
 
 #include <cstdlib>
+#include <future>
 #include <iostream>
 #include <optional>
 
@@ -17,6 +18,7 @@
 #include "mpi/mpi_env.hpp"
 #include "mpi/mpi_fw.hpp"
 #include "report/report.hpp"
+#include "solvers/opencl_base.hpp"
 #include "solvers/panel_engine.hpp"
 #include "solvers/solver.hpp"
 #include "solvers/verify.hpp"
@@ -268,14 +270,28 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
   DistMatrix<T> d;
   GeneratorParams gen;
   bool direct = false;
+  // An OpenCL solver (context, program load or compile) is built on a thread of
+  // its own while the graph is generated or read into the matrix: the two take
+  // 0.2-0.5 s each at n = 10 000 (bench/NOTES.md, issue 14). Errors keep their
+  // order: a graph error is reported first (the future's destructor waits for the
+  // solver and drops its error), a solver error at get() below.
+  std::future<std::unique_ptr<Solver<T>>> solver_ready;
+  const auto start_solver = [&] {
+    if (spec.backend == Backend::opencl)
+      solver_ready = std::async(std::launch::async, [spec] { return make_solver<T>(spec); });
+  };
+  Stopwatch phase;
   if (o.n && o.input.empty()) {
     plan_memory<T>(spec, *o.n, o.verify, want_paths);
+    profile("devices + memory plan", phase.seconds());
     gen = generator_params(o, rep.source);
     // Straight into the matrix when the int32 range check needs no edge list.
     direct = !std::is_integral_v<T> ||
              static_cast<double>(generated_max_abs_weight(gen)) * static_cast<double>(gen.n - 1) <
                  static_cast<double>(ValueTraits<int32_t>::finite_limit);
+    start_solver();
   }
+  phase = Stopwatch();
   if (direct) {
     long long edges = 0;
     d = generate_matrix<T>(gen, &edges);
@@ -286,15 +302,21 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
     rep.n = g.n;
     rep.edges = static_cast<long long>(g.edges.size());
     if constexpr (std::is_integral_v<T>) check_int32_range(g);
-    if (!o.n) plan_memory<T>(spec, g.n, o.verify, want_paths);
+    if (!o.n) {
+      plan_memory<T>(spec, g.n, o.verify, want_paths);
+      start_solver();
+    }
     d = to_matrix<T>(g);
   }
+  profile("graph (generation or reading, matrix)", phase.seconds());
   for (int64_t x : o.queries)
     if (x < 0 || x >= rep.n)
       throw UsageError("--query: vertex " + std::to_string(x) + " out of range [0, " +
                        std::to_string(rep.n) + ")");
 
-  auto solver = make_solver<T>(spec);
+  phase = Stopwatch();
+  auto solver = solver_ready.valid() ? solver_ready.get() : make_solver<T>(spec);
+  profile("solver ready (waited after the graph)", phase.seconds());
   // The input copy serves --verify and, on a negative cycle, the search for the
   // cycle itself (graph/negative_cycle.hpp): kept for that only when the graph
   // has a negative edge and the copy fits with room for the solve (otherwise a
@@ -313,6 +335,7 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
   }
   rep.info = solver->info();
   rep.paths = want_paths;
+  phase = Stopwatch();
 
   if (o.verify) {
     const VerifyResult v = verify_result(*input, d, spec.backend == Backend::openmp);
@@ -360,9 +383,18 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
   } else {
     print_human(report_out, rep);
   }
+  profile("after the solve (verify, output, report)", phase.seconds());
   if (rep.verify == "FAILED") {
     std::cerr << "error: verification failed: " << rep.verify_detail << "\n";
     return kExitRuntime;
+  }
+  if (profiling()) {
+    phase.reset();
+    solver.reset();
+    profile("solver released (context, buffers)", phase.seconds());
+    phase.reset();
+    d = DistMatrix<T>();
+    profile("matrix freed", phase.seconds());
   }
   return kExitOk;
 }
@@ -510,8 +542,10 @@ Command set_solve_command(CLI::App& app) {
     // Under mpirun with several ranks: one solve across all of them (host/mpi/).
     if (mpi::launched_world_size() > 1) return run_mpi(*o, wall);
     try {
-      return lower(o->type) == "float32" ? run_typed<float>(*o, wall)
-                                         : run_typed<int32_t>(*o, wall);
+      const int rc = lower(o->type) == "float32" ? run_typed<float>(*o, wall)
+                                                 : run_typed<int32_t>(*o, wall);
+      profile("solve command (teardown included)", wall.seconds());
+      return rc;
     } catch (const NegativeCycleError& e) {
       // With --json the error is an object too (README "Semantics"); main()
       // then prints the message and exits 3.

@@ -2,7 +2,13 @@
 // INF rules of DESIGN.md: unreachable is 2^30-1 for int32 and +inf for float32.
 // Kernels and CPU solvers keep values exact with the normalisation in norm().
 #pragma once
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -46,8 +52,33 @@ template <typename T>
 class DistMatrix {
  public:
   DistMatrix() = default;
-  explicit DistMatrix(int64_t n, T fill = ValueTraits<T>::inf)
-      : n_(n), a_(static_cast<size_t>(n * n), fill) {}
+  explicit DistMatrix(int64_t n, T fill = ValueTraits<T>::inf) : n_(n) {
+    const size_t count = static_cast<size_t>(n * n);
+    // Large matrices: the pages are first touched by all threads (page faults and
+    // the kernel's zeroing in parallel, huge pages where the kernel offers them
+    // on request), then filled; one thread faulting in 400 MB took ~150 ms of the
+    // whole n = 10 000 solve (bench/NOTES.md, issue 14).
+    if (count * sizeof(T) >= (size_t{64} << 20)) {
+      a_.reserve(count);
+      char* p = reinterpret_cast<char*>(a_.data());
+      const size_t bytes = count * sizeof(T);
+#ifdef __linux__
+      {  // a hint on the whole pages inside: failure changes nothing
+        const uintptr_t lo = (reinterpret_cast<uintptr_t>(p) + 4095) & ~uintptr_t{4095};
+        const uintptr_t hi = (reinterpret_cast<uintptr_t>(p) + bytes) & ~uintptr_t{4095};
+        if (hi > lo) ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
+      }
+#endif
+      constexpr size_t kPiece = size_t{2} << 20;
+      const int64_t pieces = static_cast<int64_t>((bytes + kPiece - 1) / kPiece);
+#pragma omp parallel for schedule(static)
+      for (int64_t i = 0; i < pieces; ++i) {
+        const size_t off = static_cast<size_t>(i) * kPiece;
+        std::memset(p + off, 0, std::min(kPiece, bytes - off));
+      }
+    }
+    a_.assign(count, fill);
+  }
   int64_t n() const { return n_; }
   T& operator()(int64_t i, int64_t j) { return a_[static_cast<size_t>(i * n_ + j)]; }
   T operator()(int64_t i, int64_t j) const { return a_[static_cast<size_t>(i * n_ + j)]; }
