@@ -214,6 +214,26 @@ TEST_SUITE("panel_engine") {
     }
   }
 
+  TEST_CASE("PoCL: squaring over panels and over 2 sub-devices, bit-exact") {
+    for (int split : {1, 2}) {
+      SolverSpec s = spec(Algo::squaring);
+      s.split = split;
+      s.panel = split == 1 ? 128 : 0;
+      INFO("split " << split);
+      check_solver<int32_t>(s, {1, 129, 333}, "whole matrix on every device");
+      check_solver<float>(s, {200}, "whole matrix on every device");
+      auto solver = make_opencl_solver<int32_t>(s);
+      DistMatrix<int32_t> d = graph<int32_t>(300, kSeed);
+      d(250, 20) = -1;
+      d(20, 140) = -1;
+      d(140, 250) = -1;
+      CHECK_THROWS_AS(solver->solve(d, nullptr), NegativeCycleError);
+      PathMatrix p;
+      DistMatrix<int32_t> e = graph<int32_t>(50, kSeed);
+      CHECK_THROWS_AS(solver->solve(e, &p), UsageError);
+    }
+  }
+
   TEST_CASE("panels: a negative cycle is reported, the placement does not matter") {
     for (uint64_t mem : {uint64_t{0}, uint64_t{128} * 128 * 4 * 9}) {
       SolverSpec s = spec(Algo::fw);

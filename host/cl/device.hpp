@@ -52,6 +52,9 @@ DeviceEntry select_from(const std::vector<DeviceEntry>& devices, const std::stri
 std::vector<DeviceEntry> select_all_from(const std::vector<DeviceEntry>& devices,
                                          const std::string& spec);
 
+// Whether a spec names a list of devices (a comma, ":all" or "all").
+bool names_device_list(const std::string& spec);
+
 // select_all_from over the installed devices, each then partitioned into `split`
 // equal sub-devices (clCreateSubDevices, CL_DEVICE_PARTITION_EQUALLY) when
 // split > 1; UsageError naming the device when it cannot be partitioned so.

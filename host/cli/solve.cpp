@@ -146,22 +146,21 @@ void plan_memory(const SolverSpec& spec, int64_t n, bool verify, bool paths) {
     check_host_memory(host + matrix, what + " on the " + to_string(spec.backend) + " backend");
     return;
   }
-  const auto devices = select_devices(spec.device, spec.split);
-  std::vector<detail::DeviceBudget> budgets;
-  for (const auto& e : devices) {
-    detail::DeviceBudget b;
-    b.name = e.name;
-    b.memory = spec.device_memory ? std::min<uint64_t>(spec.device_memory, e.global_mem) : e.global_mem;
-    b.max_alloc = std::min<uint64_t>(e.max_alloc, b.memory);
-    b.host_backed = e.type == "cpu";
-    budgets.push_back(b);
-  }
+  const auto budgets =
+      detail::device_budgets(select_devices(spec.device, spec.split), spec.device_memory);
   if (spec.algo == Algo::fw) {
     check_host_memory(host, what);
     const uint64_t room = host_memory_available();
     const auto plan = detail::plan_panels(n, sizeof(T), budgets, spec.panel, 128, 128, 1,
                                           room > host ? room - host : 0);
     check_host_memory(host + plan.host_bytes, what + " as " + plan.describe());
+    return;
+  }
+  // Squaring over several devices or panels: every device holds the whole matrix
+  // and its share of the product (checked by the solver against each device).
+  if (spec.algo == Algo::squaring &&
+      (spec.split > 1 || spec.panel > 0 || names_device_list(spec.device))) {
+    check_host_memory(host, what);
     return;
   }
   // squaring and fw-naive keep the matrix in one buffer (squaring: two).
@@ -262,8 +261,9 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
   spec.progress = !o.quiet && !o.json && Progress::stderr_is_terminal();
   if (spec.backend != Backend::opencl && (o.panel || o.split > 1 || !o.device_memory.empty()))
     throw UsageError("--panel, --split and --device-memory apply to the OpenCL backend");
-  if (spec.algo != Algo::fw && (o.panel || !o.device_memory.empty()))
-    throw UsageError("--panel and --device-memory drive the panel engine of --algo fw");
+  if (spec.algo == Algo::fw_naive && (o.panel || o.split > 1 || !o.device_memory.empty()))
+    throw UsageError("--panel, --split and --device-memory drive the panel engine of --algo fw "
+                     "and squaring; fw-naive runs on one device and one buffer");
 
   // Memory is planned before a graph is generated (DESIGN.md "Scale"); a read
   // graph is planned as soon as its size is known, before its matrix exists.

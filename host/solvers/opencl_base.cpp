@@ -95,7 +95,8 @@ void with_cl_errors(const std::string& what, const std::function<void()>& f) {
 namespace {
 const SolverSpec& one_device(const SolverSpec& spec) {
   if (spec.split > 1)
-    throw UsageError(std::string("--split applies to --algo fw (the panel engine); ") +
+    throw UsageError(std::string("--split applies to --algo fw and squaring (the panel "
+                                 "engine); ") +
                      to_string(spec.algo) + " runs on one device");
   return spec;
 }

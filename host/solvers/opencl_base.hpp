@@ -224,5 +224,8 @@ template <typename T>
 std::unique_ptr<Solver<T>> make_opencl_squaring(const SolverSpec& spec);
 template <typename T>
 std::unique_ptr<Solver<T>> make_opencl_fw_naive(const SolverSpec& spec);
+// Squaring over several devices or forced panels (opencl_squaring_panels.cpp).
+template <typename T>
+std::unique_ptr<Solver<T>> make_opencl_squaring_panels(const SolverSpec& spec);
 
 }  // namespace ocl_sp::detail

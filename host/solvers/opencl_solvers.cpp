@@ -2,6 +2,9 @@
 // opencl_squaring.cpp, opencl_fw_naive.cpp; shared plumbing in opencl_base.cpp).
 #include "solvers/opencl_solvers.hpp"
 
+#include <cstdlib>
+
+#include "cl/device.hpp"
 #include "solvers/opencl_base.hpp"
 #include "util/errors.hpp"
 
@@ -13,6 +16,12 @@ std::unique_ptr<Solver<T>> make_opencl_solver(const SolverSpec& spec) {
     case Algo::fw:
       return detail::make_opencl_fw<T>(spec);
     case Algo::squaring:
+      // Several devices or forced panels: the panel GEMM (opencl_squaring_panels.cpp).
+      if (spec.split > 1 || spec.panel > 0 ||
+          names_device_list(spec.device.empty() && std::getenv("OCL_SP_DEVICE")
+                                ? std::getenv("OCL_SP_DEVICE")
+                                : spec.device))
+        return detail::make_opencl_squaring_panels<T>(spec);
       return detail::make_opencl_squaring<T>(spec);
     case Algo::fw_naive:
       return detail::make_opencl_fw_naive<T>(spec);

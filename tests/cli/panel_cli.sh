@@ -51,8 +51,11 @@ done
 
 # Refusals: exit 2 for usage, exit 1 for memory, before any work.
 check dev-twice 2 "$BIN" --n 50 --device pocl,pocl && expect dev-twice-msg grep -q "named twice" "$T/err"
-check split-squaring 2 "$BIN" --n 50 --device pocl --split 2 --algo squaring
-check panel-squaring 2 "$BIN" --n 50 --device pocl --panel 128 --algo squaring
+check split-squaring 0 "$BIN" --n 300 --device pocl --split 2 --algo squaring --verify --output "$T/sq.bin"
+expect split-squaring-devices grep -q "on 2 devices" "$T/out"
+expect split-squaring-same-bytes cmp -s "$T/sq.bin" <("$BIN" --n 300 --backend serial --output - --output-format bin 2>/dev/null)
+check panel-squaring 0 "$BIN" --n 300 --device pocl --panel 128 --algo squaring --verify
+check split-fw-naive 2 "$BIN" --n 50 --device pocl --split 2 --algo fw-naive
 check panel-openmp 2 "$BIN" --n 50 --backend openmp --panel 128
 check bad-size 2 "$BIN" --n 50 --device pocl --device-memory 12Q
 check bad-host-size 2 "$BIN" --n 50 --backend serial --host-memory lots
