@@ -40,12 +40,3 @@ __kernel void negative_diagonal(const int n, const int ld, __global const value_
   if (i < n && d[(size_t)i * ld + i] < 0) atomic_min(first, i);
 }
 
-// Padding of a P x P panel of the panel engine whose top-left rows x cols part is
-// real data: padded entries are INF, and 0 on the diagonal of a panel that lies on
-// the matrix diagonal (diag != 0): padded vertices are isolated.
-__kernel void panel_padding(const int p, const int rows, const int cols, const int diag,
-                            __global value_t* d) {
-  const int x = get_global_id(0), y = get_global_id(1);
-  if (x >= p || y >= p || (y < rows && x < cols)) return;
-  d[(size_t)y * p + x] = (diag && x == y) ? 0 : INF;
-}

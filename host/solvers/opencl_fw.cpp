@@ -214,7 +214,6 @@ class FwDevice final : public PanelDevice {
                              k.setArg(4, static_cast<cl_int>(b));
                            },
                            &gemm_program_);
-      pad_ = cl::Kernel(gemm_program_, "panel_padding");
     });
   }
 
@@ -232,16 +231,6 @@ class FwDevice final : public PanelDevice {
         cl::NDRange(gemm_local_[0], gemm_local_[1]), {});
   }
 
-  cl::Event pad_panel(cl::Buffer& buf, int64_t p, int64_t rows, int64_t cols, bool diag) override {
-    pad_.setArg(0, static_cast<cl_int>(p));
-    pad_.setArg(1, static_cast<cl_int>(rows));
-    pad_.setArg(2, static_cast<cl_int>(cols));
-    pad_.setArg(3, static_cast<cl_int>(diag ? 1 : 0));
-    pad_.setArg(4, buf);
-    const size_t g = static_cast<size_t>(round_up(p, 8));
-    return core_.launch_after(pad_, cl::NDRange(g, g), cl::NDRange(8, 8), {});
-  }
-
   int panel_multiple() const override { return 128; }  // every BLOCK of fw and the GEMM divides it
 
   OpenClCore core_;
@@ -254,7 +243,7 @@ class FwDevice final : public PanelDevice {
   Tunables gemm_t_;
   size_t gemm_local_[2] = {16, 16};
   cl::Program gemm_program_;
-  cl::Kernel gemm_, pad_;
+  cl::Kernel gemm_;
 };
 
 template <typename T>

@@ -10,8 +10,8 @@
 
 namespace ocl_sp::detail {
 
-// The fw kernels of `spec` on `entry`, with the panel GEMM built (gemm_acc and
-// pad_panel ready). info (if given) receives the device, tunables and set-up time.
+// The fw kernels of `spec` on `entry`, with the panel GEMM built (gemm_acc ready).
+// info (if given) receives the device, tunables and set-up time.
 template <typename T>
 std::unique_ptr<PanelDevice> make_fw_panel_device(const DeviceEntry& entry, const SolverSpec& spec,
                                                   SolverInfo* info);

@@ -30,10 +30,6 @@ class PanelDevice {
   // c = min(c, a (x) b) for P x P panels; rows: the real rows of c.
   virtual cl::Event gemm_acc(cl::Buffer& c, cl::Buffer& a, cl::Buffer& b, int64_t p,
                              int64_t rows) = 0;
-  // Writes the padding of a P x P panel whose top-left rows x cols are real
-  // (INF; 0 on the diagonal when diag).
-  virtual cl::Event pad_panel(cl::Buffer& buf, int64_t p, int64_t rows, int64_t cols,
-                              bool diag) = 0;
   // Panel edges must be multiples of this (the kernels' tile edges).
   virtual int panel_multiple() const = 0;
 };
