@@ -10,10 +10,11 @@
 # to halt (UBSAN_OPTIONS=halt_on_error=1) as the build keeps checks recoverable,
 # ASan/LSan reports are also written to files that are checked after each run,
 # and every log is searched for "runtime error:" / "ERROR: AddressSanitizer" /
-# "ERROR: LeakSanitizer" in case a test script swallowed an exit code. Leaks are
-# checked in the host and CPU suites (see below for why not under PoCL or MPI).
+# "ERROR: LeakSanitizer" in case a test script swallowed an exit code. Leak
+# checks only with SANITIZE_LEAKS=1 (see below why not in CI).
 # Environment: CXX (default g++), BUILD_DIR (default build-asan), BUILD_JOBS (2),
-# SANITIZE_FULL=1 runs the whole doctest suite (all of opencl_solvers: ~10 min).
+# SANITIZE_FULL=1 runs the whole doctest suite (all of opencl_solvers: ~10 min),
+# SANITIZE_LEAKS=1 adds LeakSanitizer to the host and CPU suites.
 # Usage: bash tests/sanitize/run.sh    (from anywhere)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -49,16 +50,17 @@ LOGS="$ROOT/$BUILD/sanitize-logs"
 rm -rf "$LOGS"
 mkdir -p "$LOGS/reports"
 ASAN_COMMON="abort_on_error=1:halt_on_error=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1:log_path=$LOGS/reports/asan"
-# Leak checking is on where no OpenCL driver or MPI runs (the host and CPU
-# suites) and off (detect_leaks=0) where they do: LeakSanitizer's tracer thread
-# crashes now and then (SIGSEGV, "LeakSanitizer has encountered a fatal error")
-# when it stops PoCL's worker threads at exit, and PoCL, its LLVM, the ICD
-# loader and Open MPI's plugins (unloaded before the check: "<unknown module>")
-# keep allocations until exit that no suppression can match reliably.
-# tests/sanitize/lsan.supp holds the third-party suppressions the leak-checked
-# runs need. protect_shadow_gap=0 is not needed with PoCL 3.1 on Debian 12 (it
-# matters for drivers that map memory at fixed low addresses, e.g. CUDA's).
-LEAKS_ON="ASAN_OPTIONS=detect_leaks=1:$ASAN_COMMON"
+# Leak checking is off by default (detect_leaks=0): LeakSanitizer's tracer thread
+# crashes intermittently on this platform (Debian 12, glibc 2.36: "Tracer caught
+# signal 11 ... LeakSanitizer has encountered a fatal error", seen in the PoCL
+# suites and once in the OpenMP path suite), which would make CI flaky, and PoCL,
+# its LLVM, the ICD loader and Open MPI's unloaded plugins keep allocations until
+# exit that no suppression matches reliably. SANITIZE_LEAKS=1 turns leak checks
+# on for the host and CPU suites (tests/sanitize/lsan.supp has the third-party
+# suppressions they need); rerun on a tracer crash. protect_shadow_gap=0 is not
+# needed with PoCL 3.1 on Debian 12 (it matters for drivers that map memory at
+# fixed low addresses, e.g. CUDA's).
+HOST_LEAKS="ASAN_OPTIONS=detect_leaks=${SANITIZE_LEAKS:-0}:$ASAN_COMMON"
 LEAKS_OFF="ASAN_OPTIONS=detect_leaks=0:$ASAN_COMMON"
 export ASAN_OPTIONS="detect_leaks=0:$ASAN_COMMON"
 export UBSAN_OPTIONS="halt_on_error=1:abort_on_error=1:print_stacktrace=1"
@@ -99,9 +101,9 @@ TESTS="$BUILD/tests/ocl_sp_tests"
 if [ "${SANITIZE_FULL:-0}" = 1 ]; then
   run doctest-all env "$LEAKS_OFF" "$TESTS"
 else
-  run doctest-host env "$LEAKS_ON" "$TESTS" \
+  run doctest-host env "$HOST_LEAKS" "$TESTS" \
     -ts=bench,cpu_solvers,generator,graph_io,negative_cycle,program_cache,tuning,values
-  run doctest-paths-cpu env "$LEAKS_ON" "$TESTS" -ts=paths -tce="OpenCL*"
+  run doctest-paths-cpu env "$HOST_LEAKS" "$TESTS" -ts=paths -tce="OpenCL*"
   run doctest-opencl-device-program-panels env "$LEAKS_OFF" "$TESTS" \
     -ts=opencl_device,opencl_program,panel_engine
   run doctest-pocl-subset env "$LEAKS_OFF" "$TESTS" -ts=opencl_solvers \
