@@ -190,7 +190,8 @@ TEST_SUITE("negative_cycle") {
         a(i, (i + 1) % n) = i == 0 ? -static_cast<int32_t>(n) : 1;  // total -1
         f(i, (i + 1) % n) = static_cast<float>(a(i, (i + 1) % n));
       }
-      for (std::optional<int64_t> hint : {std::optional<int64_t>{}, std::optional<int64_t>{n - 1}}) {
+      for (std::optional<int64_t> hint :
+           {std::optional<int64_t>{}, std::optional<int64_t>{n - 1}}) {
         const NegativeCycle c = find_negative_cycle(a, hint);
         CHECK(check_cycle(a, c) == -1);
         CHECK(static_cast<int64_t>(c.vertices.size()) == n);

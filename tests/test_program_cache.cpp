@@ -12,8 +12,9 @@ using namespace ocl_sp;
 
 namespace {
 
-const std::string kKey = "ocl_sp 0.1.0\nplatform: P\ndevice: D\ndriver: 1\noptions: -DX\nsource:\nk\n";
-const std::string kBinary = std::string("\x7f" "ELF\0\x01\n binary \n", 17);
+const std::string kKey =
+    "ocl_sp 0.1.0\nplatform: P\ndevice: D\ndriver: 1\noptions: -DX\nsource:\nk\n";
+const std::string kBinary = std::string("\177ELF\0\1\n binary \n", 17);
 
 // parse_cache_entry's reason, or "ok:<binary>".
 std::string parse(const std::string& file, const std::string& key = kKey) {

@@ -81,7 +81,8 @@ std::vector<TuningSpace> build_spaces(const SweepOptions& o) {
     if (name.empty() ||
         name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string::npos)
       throw UsageError("--param: '" + name + "' is not a kernel parameter name");
-    given.push_back({{name, only, "--param " + name}, parse_int_list(p.substr(eq + 1), "--param " + name)});
+    given.push_back(
+        {{name, only, "--param " + name}, parse_int_list(p.substr(eq + 1), "--param " + name)});
   }
   std::vector<GivenTunable> names;
   for (const auto& g : given) names.push_back(g.t);

@@ -219,8 +219,8 @@ std::vector<TuningSpace> select_tuning_spaces(const std::vector<Algo>& algos, bo
     if (!known && g.flag.rfind("--param", 0) != 0) {
       std::string names;
       for (Algo a : seen) names += (names.empty() ? "" : ", ") + std::string(to_string(a));
-      throw UsageError("no kernel family of " + names + " takes " + g.flag +
-                       " (" + g.name + "); drop it, or add an algorithm that takes it to --algos");
+      throw UsageError("no kernel family of " + names + " takes " + g.flag + " (" + g.name +
+                       "); drop it, or add an algorithm that takes it to --algos");
     }
     if (known && !families_given) narrowing.push_back(&g);
   }
@@ -232,7 +232,8 @@ std::vector<TuningSpace> select_tuning_spaces(const std::vector<Algo>& algos, bo
   for (Algo a : seen) {
     size_t kept = 0;
     for (auto& sp : all)
-      if (sp.algo == a && std::any_of(narrowing.begin(), narrowing.end(), [&](const GivenTunable* g) {
+      if (sp.algo == a &&
+          std::any_of(narrowing.begin(), narrowing.end(), [&](const GivenTunable* g) {
             return (!g->only || *g->only == a) && sp.find(g->name);
           })) {
         out.push_back(sp);
@@ -243,8 +244,7 @@ std::vector<TuningSpace> select_tuning_spaces(const std::vector<Algo>& algos, bo
                        "; drop " + to_string(a) +
                        " from --algos, or name the families with --families to sweep them anyway");
   }
-  if (out.empty())
-    throw UsageError("none of the algorithms and families swept takes " + flags);
+  if (out.empty()) throw UsageError("none of the algorithms and families swept takes " + flags);
   return out;
 }
 

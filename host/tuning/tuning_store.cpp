@@ -163,8 +163,8 @@ std::string format_tuning_file(const std::vector<TunedRecord>& records) {
     // (a blank one used to become an empty field, then "-": found by tests/fuzz).
     const std::string date = clean(r.date);
     o << to_string(r.algo) << '\t' << to_string(r.type) << '\t' << to_string(r.params) << '\t'
-      << r.n << '\t' << secs << '\t' << (date.empty() ? "-" : date) << '\t'
-      << clean(r.device_key) << '\n';
+      << r.n << '\t' << secs << '\t' << (date.empty() ? "-" : date) << '\t' << clean(r.device_key)
+      << '\n';
   }
   return o.str();
 }

@@ -35,8 +35,10 @@ struct NegativeCycleError : std::runtime_error {
                            " reaches one and is reached from it); no distances written"),
         vertex(v) {}
   NegativeCycleError(std::vector<long long> c, double len)
-      : std::runtime_error(describe(c, len)), vertex(c.empty() ? -1 : c[0]),
-        cycle(std::move(c)), length(len) {}
+      : std::runtime_error(describe(c, len)),
+        vertex(c.empty() ? -1 : c[0]),
+        cycle(std::move(c)),
+        length(len) {}
   long long vertex;
   std::vector<long long> cycle;  // empty when only the vertex is known
   double length = 0;

@@ -18,10 +18,11 @@ namespace ocl_sp_fuzz {
   std::abort();
 }
 
-#define FUZZ_CHECK(cond)                                                              \
-  do {                                                                                \
-    if (!(cond)) ::ocl_sp_fuzz::fuzz_fail(std::string("check failed: ") + #cond +     \
-                                          " at " + __FILE__ + ":" + std::to_string(__LINE__)); \
+#define FUZZ_CHECK(cond)                                                                         \
+  do {                                                                                           \
+    if (!(cond))                                                                                 \
+      ::ocl_sp_fuzz::fuzz_fail(std::string("check failed: ") + #cond + " at " + __FILE__ + ":" + \
+                               std::to_string(__LINE__));                                        \
   } while (0)
 
 inline std::string bytes(const uint8_t* data, size_t size) {

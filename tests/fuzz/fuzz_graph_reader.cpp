@@ -69,7 +69,8 @@ void check_cycle_finder(const Graph& g) {
       for (int64_t j = 0; j < n; ++j) {
         const double via = d[static_cast<size_t>(i * n + k)] + d[static_cast<size_t>(k * n + j)];
         // Clamp runaway negative values (a cycle goes around): still negative.
-        if (via < d[static_cast<size_t>(i * n + j)]) d[static_cast<size_t>(i * n + j)] = std::max(via, -1e30);
+        if (via < d[static_cast<size_t>(i * n + j)])
+          d[static_cast<size_t>(i * n + j)] = std::max(via, -1e30);
       }
   std::vector<int64_t> hints;
   for (int64_t i = 0; i < n; ++i)
@@ -105,7 +106,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     g = parse_graph(text, kName, kFormat);
   } catch (const UsageError& e) {
-    if (!names_place(e.what())) fuzz_fail(std::string("UsageError without file and place: ") + e.what());
+    if (!names_place(e.what()))
+      fuzz_fail(std::string("UsageError without file and place: ") + e.what());
     return 0;
   }
   // Any other exception escapes and aborts: a finding.
@@ -116,7 +118,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const Edge& e : g.edges) {
     FUZZ_CHECK(e.u >= 0 && e.u < g.n && e.v >= 0 && e.v < g.n);
     FUZZ_CHECK(std::isfinite(e.w));
-    if (kFormat == InputFormat::bin || kFormat == InputFormat::gr) FUZZ_CHECK(e.w == std::floor(e.w));
+    if (kFormat == InputFormat::bin || kFormat == InputFormat::gr)
+      FUZZ_CHECK(e.w == std::floor(e.w));
   }
   if (g.n <= 256) {
     convert<int32_t>(g);

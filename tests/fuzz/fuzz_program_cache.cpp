@@ -36,7 +36,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(!parse_cache_entry(format_cache_entry(kKey, bytes), kKey + "x", out, why));
   }
   std::string out;
-  FUZZ_CHECK(parse_cache_entry(format_cache_entry(bytes, "\x7f" "ELF"), bytes, out, why));
-  FUZZ_CHECK(out == "\x7f" "ELF");
+  const std::string elf = "\177ELF";
+  FUZZ_CHECK(parse_cache_entry(format_cache_entry(bytes, elf), bytes, out, why));
+  FUZZ_CHECK(out == elf);
   return 0;
 }

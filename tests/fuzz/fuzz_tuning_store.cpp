@@ -27,7 +27,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::istringstream again(once);
   std::vector<std::string> warnings2;
   const std::vector<TunedRecord> records2 = read_tuning_file(again, name, &warnings2);
-  if (!warnings2.empty()) ocl_sp_fuzz::fuzz_fail("a written tuning file reads with warnings: " + warnings2[0]);
+  if (!warnings2.empty())
+    ocl_sp_fuzz::fuzz_fail("a written tuning file reads with warnings: " + warnings2[0]);
   FUZZ_CHECK(records2.size() == records.size());
   for (size_t i = 0; i < records.size(); ++i) {
     FUZZ_CHECK(records2[i].algo == records[i].algo && records2[i].type == records[i].type);
