@@ -381,6 +381,10 @@ class FwPanels {
     size_t next_stage = 0;
     std::vector<cl::Event> pending;                  // store downloads not yet waited for
     int64_t ahead = -1;                              // round whose phases 1-2 ran early
+    // Events other queues' commands wait on, held until the round's queues are
+    // drained: PoCL 3.1 has crashed (POclReleaseEvent on a worker thread) when the
+    // application dropped an event a pending command still waited on.
+    std::vector<cl::Event> keep;
   };
 
   // Rows [a0, a1) of panel (pi, pj) of the matrix into dst ((a1 - a0) x P values):
@@ -443,6 +447,7 @@ class FwPanels {
     if (plan_.host_store)
       return ds.core->write_async(OpenClCore::kUpload, dst, pbytes_,
                                   store_[static_cast<size_t>(pi * q_ + pj)], wait);
+    ds.keep.insert(ds.keep.end(), wait.begin(), wait.end());
     cl::Event ev;
     for (int64_t a0 = 0; a0 < p_; a0 += stage_rows_) {
       const int64_t a1 = std::min(p_, a0 + stage_rows_);
@@ -461,6 +466,7 @@ class FwPanels {
   // matrix when its staging chunks are settled (settle(), or when reused).
   cl::Event download(Dev& ds, cl::Buffer& src, int64_t pi, int64_t pj,
                      const std::vector<cl::Event>& wait) {
+    ds.keep.insert(ds.keep.end(), wait.begin(), wait.end());
     cl::Event ev;
     if (plan_.host_store) {
       ev = ds.core->read_async(OpenClCore::kDownload, src, pbytes_,
@@ -494,10 +500,19 @@ class FwPanels {
     ds.pending.clear();
     for (auto& s : ds.stages) settle_stage(ds, s);
   }
+  // Drops the held events once every queue of the device is idle.
+  void release_kept(Dev& ds) {
+    for (auto q : {OpenClCore::kCompute, OpenClCore::kUpload, OpenClCore::kDownload})
+      ds.core->queue(q).finish();
+    ds.keep.clear();
+  }
   // The compute queue waits for `wait` (events of the copy queues).
   void after(Dev& ds, const std::vector<cl::Event>& wait) {
     if (wait.empty()) return;
-    ds.core->queue(OpenClCore::kCompute).enqueueMarkerWithWaitList(&wait, nullptr);
+    ds.keep.insert(ds.keep.end(), wait.begin(), wait.end());
+    cl::Event marker;
+    ds.core->queue(OpenClCore::kCompute).enqueueMarkerWithWaitList(&wait, &marker);
+    ds.keep.push_back(marker);
   }
 
   cl::Buffer new_panel(Dev& ds) {
@@ -638,7 +653,7 @@ class FwPanels {
             download(ds, ds.own[k][static_cast<size_t>(j)], ds.rows[k], j, {});
       }
       settle(ds);
-      core.queue(OpenClCore::kCompute).finish();
+      release_kept(ds);
     });
   }
 
@@ -761,6 +776,7 @@ class FwPanels {
     // The round's buffers are rewritten next round: wait for its kernels.
     core.queue(OpenClCore::kCompute).finish();
     if (sync_rounds_) settle(ds);
+    release_kept(ds);
     if (devs_.size() > 1) barrier_.wait();
   }
 
