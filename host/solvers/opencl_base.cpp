@@ -133,7 +133,10 @@ OpenClCore::OpenClCore(const DeviceEntry& dev, Algo algo, ValueType type)
 std::string OpenClCore::invalid_reason(const Tunables& params,
                                        const std::vector<TunableRule>& rules) const {
   const std::string algo = to_string(algo_);
-  for (const auto& [name, value] : params) {
+  for (const auto& entry : params) {
+    // Named copies, not a structured binding: clang before 16 cannot capture those.
+    const std::string& name = entry.first;
+    const int value = entry.second;
     const auto rule = std::find_if(rules.begin(), rules.end(),
                                    [&](const TunableRule& r) { return r.name == name; });
     if (rule == rules.end()) {
