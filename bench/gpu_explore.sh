@@ -14,10 +14,13 @@ for cfg in "$@"; do
   tks=()
   line=""
   for ((r = 0; r < runs; r++)); do
-    out=$("$bin" --device "$dev" --n "$n" --algo "$algo" --type "$type" --no-tuned "${args[@]}" --json 2>&1) || {
-      line="FAILED: $(echo "$out" | tail -1)"
+    err=$(mktemp)
+    out=$("$bin" --device "$dev" --n "$n" --algo "$algo" --type "$type" --no-tuned "${args[@]}" --json 2>"$err") || {
+      line="FAILED: $(tail -1 "$err")"
+      rm -f "$err"
       break
     }
+    rm -f "$err"  # stderr holds notes only (e.g. the first compile's)
     tks+=("$(echo "$out" | python3 -c 'import json,sys; r=json.load(sys.stdin); print(r["t_k"], r["relaxations"], r["products"], r["wall"])')")
     split=$(echo "$out" | python3 -c 'import json,sys; r=json.load(sys.stdin); print(" ".join("%s=%.1fms" % (k, v * 1e3) for k, v in r.get("kernel_seconds", {}).items()))')
   done

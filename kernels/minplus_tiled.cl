@@ -30,6 +30,18 @@
 #error "BLOCK must be a multiple of TM, TN and KC; TM and TN multiples of 4"
 #endif
 
+// One relaxation c = min(c, a + b). NV_PTX_RELAX (int32, NVIDIA only: inline
+// PTX) states the add and the min as PTX instructions, for comparing the code
+// ptxas makes of them with NVIDIA's OpenCL front end's (bench/floor/README.md).
+#if defined(NV_PTX_RELAX) && defined(VALUE_INT32)
+#define RELAX(c, a, b)                                                                  \
+  asm("{\n\t.reg .s32 t;\n\tadd.s32 t, %1, %2;\n\tmin.s32 %0, %3, t;\n\t}"      \
+      : "=r"(c)                                                                        \
+      : "r"(a), "r"(b), "r"(c))
+#else
+#define RELAX(c, a, b) ((c) = min((c), (a) + (b)))
+#endif
+
 // The helpers below take the accumulator array by pointer: unless they are
 // inlined, compilers move it to (slow) private memory in the stack frame.
 #define HELPER __attribute__((always_inline))
@@ -164,7 +176,7 @@ HELPER void relax_chunk(value_t c[TM][TN], __local value_t As[KC][BLOCK + APAD],
 #pragma unroll
     for (int m = 0; m < TM; ++m)
 #pragma unroll
-      for (int n = 0; n < TN; ++n) c[m][n] = min(c[m][n], a[m] + b[n]);
+      for (int n = 0; n < TN; ++n) RELAX(c[m][n], a[m], b[n]);
   }
 }
 
@@ -174,6 +186,69 @@ HELPER void relax_chunk(value_t c[TM][TN], __local value_t As[KC][BLOCK + APAD],
 // never change) skip the arithmetic; whole warps of the last tile row go idle.
 // (Two staging buffers with one barrier per chunk measured no faster on the H200:
 // bench/NOTES.md.)
+// STAGE_PREFETCH: the next chunk's operands are loaded from global memory into
+// registers before this chunk's relaxations run, so their latency overlaps the
+// arithmetic instead of stalling at the barrier (SPT values per panel and
+// work-item). On NVIDIA (FULL_UNROLL) the product and the panel GEMM use it:
+// squaring n = 10 000 on the H100 353 -> 308 ms, although ptxas then takes
+// 253 registers (one work-group per SM instead of two); the fw phases do not
+// (phase 3 113 ms against 100 ms with KC = 32, 99 ms with KC = 16: no gain).
+// bench/NOTES.md "Floor" has the figures; NO_STAGE_PREFETCH turns it off.
+#if defined(FULL_UNROLL) && !defined(TILED_FW) && !defined(NO_STAGE_PREFETCH) && \
+    !defined(STAGE_PREFETCH)
+#define STAGE_PREFETCH
+#endif
+#if defined(STAGE_PREFETCH) && (BLOCK * KC) % NT == 0
+#define SPT (BLOCK * KC / NT)
+
+HELPER void fetch_cols(value_t r[SPT], __global const value_t* a, int ld, int k0) {
+  const int tid = get_local_id(1) * NTX + get_local_id(0);
+#pragma unroll
+  for (int s = 0; s < SPT; ++s) {
+    const int e = tid + s * NT;
+    r[s] = a[(size_t)(e / KC) * ld + k0 + e % KC];
+  }
+}
+
+HELPER void fetch_rows(value_t r[SPT], __global const value_t* b, int ld, int k0) {
+  const int tid = get_local_id(1) * NTX + get_local_id(0);
+#pragma unroll
+  for (int s = 0; s < SPT; ++s) {
+    const int e = tid + s * NT;
+    r[s] = b[(size_t)(k0 + e / BLOCK) * ld + e % BLOCK];
+  }
+}
+
+HELPER void put_staged(__local value_t As[KC][BLOCK + APAD], __local value_t Bs[KC][BLOCK],
+                       const value_t ra[SPT], const value_t rb[SPT]) {
+  const int tid = get_local_id(1) * NTX + get_local_id(0);
+#pragma unroll
+  for (int s = 0; s < SPT; ++s) {
+    const int e = tid + s * NT;
+    As[e % KC][e / KC] = ra[s];
+    Bs[e / BLOCK][e % BLOCK] = rb[s];
+  }
+}
+
+HELPER void panel_product(value_t c[TM][TN], __local value_t As[KC][BLOCK + APAD],
+                          __local value_t Bs[KC][BLOCK], __global const value_t* a,
+                          __global const value_t* b, int ld, int klen, int rows) {
+  const bool active = ROW0 < rows;
+  value_t ra[SPT], rb[SPT];
+  fetch_cols(ra, a, ld, 0);
+  fetch_rows(rb, b, ld, 0);
+  for (int k0 = 0; k0 < klen; k0 += KC) {
+    put_staged(As, Bs, ra, rb);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (k0 + KC < klen) {
+      fetch_cols(ra, a, ld, k0 + KC);
+      fetch_rows(rb, b, ld, k0 + KC);
+    }
+    if (active) relax_chunk(c, As, Bs);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+#else
 HELPER void panel_product(value_t c[TM][TN], __local value_t As[KC][BLOCK + APAD],
                           __local value_t Bs[KC][BLOCK], __global const value_t* a,
                           __global const value_t* b, int ld, int klen, int rows) {
@@ -186,12 +261,13 @@ HELPER void panel_product(value_t c[TM][TN], __local value_t As[KC][BLOCK + APAD
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
+#endif
 
 HELPER void relax_one(value_t c[TM][TN], const value_t a[TM], const value_t b[TN]) {
 #pragma unroll
   for (int m = 0; m < TM; ++m)
 #pragma unroll
-    for (int n = 0; n < TN; ++n) c[m][n] = min(c[m][n], a[m] + b[n]);
+    for (int n = 0; n < TN; ++n) RELAX(c[m][n], a[m], b[n]);
 }
 
 #if NTX % (TM / 4)

@@ -206,6 +206,25 @@ TEST_SUITE("opencl_solvers") {
     check_negative_cycles<int32_t>(Algo::fw, kTiledShapes.front());
   }
 
+  // On NVIDIA the product and the panel GEMM also stage their operands through
+  // registers a chunk ahead (STAGE_PREFETCH, implied by FULL_UNROLL outside the fw
+  // program): squaring and panels (n = 257 is three panels of 128) built that way.
+  TEST_CASE("squaring and panel GEMM built as on NVIDIA (prefetch): bit-exact vs fw_serial") {
+    const ocl_sp_test::EnvGuard env("OCL_SP_EXTRA_BUILD_OPTIONS", std::string("-DFULL_UNROLL"));
+    for (const auto& t : {kTiledShapes.front(), kTiledShapes[2]}) {
+      INFO(to_string(t));
+      auto sq = make_opencl_solver<int32_t>(spec(Algo::squaring, t));
+      check_against_reference(*sq);
+      SolverSpec p = spec(Algo::fw, t);
+      p.panel = 128;
+      auto fw = make_opencl_solver<int32_t>(p);
+      check_against_reference(*fw);
+      auto fwf = make_opencl_solver<float>(p);
+      check_against_reference(*fwf, 1e-5, true);
+    }
+    check_negative_cycles<int32_t>(Algo::squaring, kTiledShapes.front());
+  }
+
   TEST_CASE("tiled fw and squaring, float32: integral exact, fractional within 1e-5") {
     for (Algo a : {Algo::fw, Algo::squaring})
       for (const auto& t : {kTiledShapes.front(), kTiledShapes.back()}) {

@@ -23,6 +23,7 @@
 #include "solvers/solver.hpp"
 #include "solvers/verify.hpp"
 #include "util/atomic_file.hpp"
+#include "util/fast_exit.hpp"
 #include "util/cancel.hpp"
 #include "util/errors.hpp"
 #include "util/progress.hpp"
@@ -396,6 +397,7 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
     d = DistMatrix<T>();
     profile("matrix freed", phase.seconds());
   }
+  fast_exit_after_output(kExitOk);
   return kExitOk;
 }
 

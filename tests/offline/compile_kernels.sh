@@ -57,6 +57,9 @@ for b in 32 64 128; do for tm in 4 8; do for tn in 4 8; do
   tiled+=" BLOCK=$b,TM=$tm,TN=$tn,KC=${kcs[i % 3]}"
   i=$((i + 1))
 done; done; done
+# Plus NVIDIA's configuration with the register prefetch of the product and the
+# panel GEMM (STAGE_PREFETCH, on by FULL_UNROLL there), portable OpenCL C too.
+tiled+=" BLOCK=128,TM=8,TN=8,KC=32,STAGE_PREFETCH"
 tunables[minplus_tiled.cl]="$tiled"
 # Path kernels: every value of BLOCK, WPT and WG, each BLOCK with two WPTs (BLOCK=64
 # is compiled although it runs only where four 64 x 64 tiles fit __local memory).
