@@ -920,56 +920,50 @@ void recv_chunks(T* buf, int64_t count, int src) {
              MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
-// Rank 0's n x n matrix to the ranks' local matrices, one panel row block at a
-// time (each destination receives its blocks in the order rank 0 sends them).
+// f(i, b, r, count) for panel row i's block of process column b (count = P x
+// cols_of(b) P values, kept by rank r as its local panel row lrow(i)), in the
+// one order rank 0 sends and receives them.
+template <typename F>
+void for_each_block(const Layout& lay, F&& f) {
+  for (int64_t i = 0; i < lay.q; ++i)
+    for (int b = 0; b < lay.pc; ++b) {
+      const int64_t count = lay.p * lay.cols_of(b) * lay.p;
+      if (count > 0) f(i, b, lay.rank_of(static_cast<int>(i % lay.pr), b), count);
+    }
+}
+
+// Rank 0's n x n matrix to the ranks' local matrices.
 template <typename T>
 void scatter_matrix(const Layout& lay, const DistMatrix<T>* in, std::vector<T>& local, int rank) {
   std::vector<T> block;
-  for (int64_t i = 0; i < lay.q; ++i) {
-    const int a = static_cast<int>(i % lay.pr);
-    for (int b = 0; b < lay.pc; ++b) {
-      const int dest = lay.rank_of(a, b);
-      const int64_t count = lay.p * lay.cols_of(b) * lay.p;
-      if (count == 0) continue;
-      if (rank == 0) {
-        const T* src = in->data() + i * lay.p * lay.n;
-        if (dest == 0) {
-          pack_block(lay, i, b, src, local.data() + lay.lrow(i) * lay.p * lay.mc());
-        } else {
-          block.resize(static_cast<size_t>(count));
-          pack_block(lay, i, b, src, block.data());
-          send_chunks(block.data(), count, dest);
-        }
-      } else if (dest == rank) {
-        recv_chunks(local.data() + lay.lrow(i) * lay.p * lay.mc(), count, 0);
-      }
+  for_each_block(lay, [&](int64_t i, int b, int dest, int64_t count) {
+    T* mine = dest == rank ? local.data() + lay.lrow(i) * lay.p * lay.mc() : nullptr;
+    if (rank == 0) {
+      block.resize(static_cast<size_t>(dest == 0 ? 0 : count));
+      pack_block(lay, i, b, in->data() + i * lay.p * lay.n, dest == 0 ? mine : block.data());
+      if (dest != 0) send_chunks(block.data(), count, dest);
+    } else if (dest == rank) {
+      recv_chunks(mine, count, 0);
     }
-  }
+  });
 }
 
 // The ranks' local matrices into one n x n matrix on rank 0.
 template <typename T>
 void gather_matrix(const Layout& lay, const std::vector<T>& local, DistMatrix<T>* out, int rank) {
   std::vector<T> block;
-  for (int64_t i = 0; i < lay.q; ++i) {
-    const int a = static_cast<int>(i % lay.pr);
-    for (int b = 0; b < lay.pc; ++b) {
-      const int src = lay.rank_of(a, b);
-      const int64_t count = lay.p * lay.cols_of(b) * lay.p;
-      if (count == 0) continue;
-      if (rank == 0) {
-        const T* from = local.data() + lay.lrow(i) * lay.p * lay.mc();
-        if (src != 0) {
-          block.resize(static_cast<size_t>(count));
-          recv_chunks(block.data(), count, src);
-          from = block.data();
-        }
-        unpack_block(lay, i, b, from, out->data() + i * lay.p * lay.n);
-      } else if (src == rank) {
-        send_chunks(local.data() + lay.lrow(i) * lay.p * lay.mc(), count, 0);
+  for_each_block(lay, [&](int64_t i, int b, int src, int64_t count) {
+    const T* mine = src == rank ? local.data() + lay.lrow(i) * lay.p * lay.mc() : nullptr;
+    if (rank == 0) {
+      if (src != 0) {
+        block.resize(static_cast<size_t>(count));
+        recv_chunks(block.data(), count, src);
       }
+      unpack_block(lay, i, b, src == 0 ? mine : block.data(), out->data() + i * lay.p * lay.n);
+    } else if (src == rank) {
+      send_chunks(mine, count, 0);
     }
-  }
+  });
 }
 
 // A generated graph's rows of this rank's panel rows, its panel columns kept.
@@ -1049,17 +1043,9 @@ void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay
     j.field("panels_per_dim", static_cast<long long>(lay.q)).field("n", static_cast<long long>(lay.n));
     j.field("edges", rep.edges).field("type", ValueTraits<T>::name()).field("source", rep.source);
     j.field("backend", rep.backend_kind).field("devices_per_rank", 1);
-    const auto array = [&j](const char* key, const auto& v) {
-      j.key(key).begin_array();
-      for (const auto& x : v) j.value(x);
-      j.end_array();
-    };
-    array("rank_devices", rep.devices);
-    array("rank_compute_s", rep.compute);
-    array("rank_wait_s", rep.wait);
-    array("rank_bytes_sent", rep.sent);
-    array("round_compute_s", rep.round_compute);
-    array("round_wait_s", rep.round_wait);
+    j.array_field("rank_devices", rep.devices).array_field("rank_compute_s", rep.compute);
+    j.array_field("rank_wait_s", rep.wait).array_field("rank_bytes_sent", rep.sent);
+    j.array_field("round_compute_s", rep.round_compute).array_field("round_wait_s", rep.round_wait);
     j.field("setup_s", rep.t_setup).field("solve_s", rep.t_solve).field("gather_s", rep.t_gather);
     j.field("write_s", rep.t_write).field("total_s", rep.wall);
     j.field("bytes_broadcast", rep.bytes_bcast).field("bytes_scatter", rep.bytes_scatter);
