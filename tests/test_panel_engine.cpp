@@ -135,6 +135,48 @@ TEST_SUITE("panel_engine") {
     CHECK(p.placement == Placement::resident);
   }
 
+  TEST_CASE("plan: a process grid (MPI) gets resident panels, 4 per rank and dimension") {
+    const PanelGrid g{2, 3};
+    // Panels of one rank: ceil(q/2) x ceil(q/3) own, ceil(q/3) row + ceil(q/2)
+    // column panels received, pivot, copy.
+    CHECK(grid_resident_panels(12, g) == 6 * 4 + 4 + 6 + 1 + 1);
+    CHECK(grid_resident_panels(5, PanelGrid{1, 1}) == 25 + 1);
+    CHECK(grid_resident_panels(5, PanelGrid{4, 1}) == 2 * 5 + 5 + 1 + 1);
+    const auto p = plan_panels(40000, 4, {budget(64ull << 30, 16ull << 30)}, 0, 128, 128, 1,
+                               1ull << 40, g);
+    CHECK(p.placement == Placement::resident);
+    CHECK(p.q >= 12);  // 4 x max(2, 3)
+    CHECK(p.p % 128 == 0);
+    CHECK(p.device_bytes == static_cast<uint64_t>(p.p) * p.p * 4 * grid_resident_panels(p.q, g));
+    // One rank (1 x 1): one panel, never the single buffer.
+    const auto one = plan_panels(1000, 4, {budget(1024 * kMiB, 512 * kMiB)}, 0, 32, 32, 1,
+                                 1ull << 40, PanelGrid{1, 1});
+    CHECK(one.placement == Placement::resident);
+    CHECK(one.q == 1);
+    CHECK(one.p == 1024);
+    // n = 1 on 2 x 2: one panel of the multiple.
+    const auto tiny = plan_panels(1, 4, {budget(kMiB, kMiB)}, 0, 32, 32, 1, 1ull << 40, PanelGrid{2, 2});
+    CHECK(tiny.q == 1);
+    CHECK(tiny.p == 32);
+    // --panel is rounded up and kept.
+    const auto f = plan_panels(300, 4, {budget(kMiB, kMiB)}, 30, 32, 32, 1, 1ull << 40, PanelGrid{2, 2});
+    CHECK(f.p == 32);
+    CHECK(f.q == 10);
+    // Never out of core: a rank whose panels do not fit is refused with the numbers.
+    try {
+      plan_panels(100000, 4, {budget(256 * kMiB, 64 * kMiB)}, 0, 128, 128, 1, 1ull << 40,
+                  PanelGrid{1, 2});
+      FAIL("no refusal");
+    } catch (const RuntimeError& e) {
+      const std::string m = e.what();
+      CHECK(m.find("1 x 2 process grid") != std::string::npos);
+      CHECK(m.find("more ranks") != std::string::npos);
+    }
+    CHECK_THROWS_AS(plan_panels(300, 4, {budget(kMiB, 4096)}, 64, 32, 32, 1, 1ull << 40,
+                                PanelGrid{2, 2}),
+                    RuntimeError);
+  }
+
   TEST_CASE("PoCL: resident panels, every fw family, int32 and float32, bit-exact") {
     for (const Tunables& t : {Tunables{{"TILED", 2}}, Tunables{{"TILED", 1}, {"BLOCK", 64}},
                               Tunables{{"TILED", 0}, {"BLOCK", 32}}}) {

@@ -67,6 +67,7 @@ struct SolveOptions {
   std::string paths_output, paths_output_format = "auto";
   std::vector<std::string> device_list;  // --device items; joined into `device`
   std::optional<int64_t> panel;
+  std::string grid;  // --grid PRxPC: the MPI process grid
   std::string device_memory, host_memory;
   int split = 1;
   bool quiet = false;
@@ -414,6 +415,7 @@ int run_mpi(const SolveOptions& o, const Stopwatch& wall) {
   m.device = o.device;
   m.type = o.type;
   m.panel = o.panel;
+  m.grid = o.grid;
   m.output = o.output;
   m.output_format = o.output_format;
   m.verify = o.verify;
@@ -498,6 +500,12 @@ Command set_solve_command(CLI::App& app) {
                  "(clCreateSubDevices), one solve over all of them (fw)")
       ->check(CLI::Range(1, 256))
       ->group(sc);
+  app.add_option("--grid", o->grid,
+                 "MPI process grid PRxPC of a solve under mpirun (PR x PC = ranks; panel (i,j) "
+                 "on rank (i mod PR, j mod PC); default: the most square, PR <= PC; 4x1 = 1D "
+                 "row-cyclic)")
+      ->type_name("PRxPC")
+      ->group(sc);
   app.add_flag("--quiet", o->quiet, "No progress line on stderr")->group(sc);
   auto* out = "Output";
   app.add_option("--output", o->output,
@@ -541,8 +549,18 @@ Command set_solve_command(CLI::App& app) {
     // Ctrl-C / SIGTERM: the running solve stops at its next round, nothing is
     // written (exit 130 / 143); a second signal ends the process at once.
     install_stop_handlers();
-    // Under mpirun with several ranks: one solve across all of them (host/mpi/).
-    if (mpi::launched_world_size() > 1) return run_mpi(*o, wall);
+    // Under mpirun with several ranks (or one, given --grid): one solve across all
+    // of them (host/mpi/). Without mpirun --grid can only name the one process.
+    if (mpi::launched_world_size() > 1 || (!o->grid.empty() && mpi::launched_by_mpi()))
+      return run_mpi(*o, wall);
+    if (!o->grid.empty()) {
+      const auto g = mpi::parse_grid(o->grid);
+      if (g.first * g.second != 1)
+        throw UsageError("--grid " + o->grid + " is a process grid of " +
+                         std::to_string(g.first * g.second) +
+                         " MPI ranks; start the solve with mpirun -np " +
+                         std::to_string(g.first * g.second) + " (this run is one process)");
+    }
     try {
       const int rc = lower(o->type) == "float32" ? run_typed<float>(*o, wall)
                                                  : run_typed<int32_t>(*o, wall);

@@ -3,6 +3,8 @@
 
 #include <cstdlib>
 
+#include "util/errors.hpp"
+
 namespace ocl_sp::mpi {
 
 namespace {
@@ -32,6 +34,33 @@ int launched_local_rank() {
     if (r >= 0) return r;
   }
   return 0;
+}
+
+bool launched_by_mpi() {
+  for (const char* k : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_WORLD_SIZE"})
+    if (env_int(k, -1) >= 1) return true;
+  return false;
+}
+
+std::pair<int, int> default_grid(int ranks) {
+  int pr = 1;
+  for (int a = 1; a * a <= ranks; ++a)
+    if (ranks % a == 0) pr = a;
+  return {pr, ranks / pr};
+}
+
+std::pair<int, int> parse_grid(const std::string& s) {
+  const size_t x = s.find_first_of("xX");
+  const auto number = [](const std::string& t) {
+    if (t.empty() || t.size() > 6 || t.find_first_not_of("0123456789") != std::string::npos) return 0;
+    return std::stoi(t);
+  };
+  const int pr = x == std::string::npos ? 0 : number(s.substr(0, x));
+  const int pc = x == std::string::npos ? 0 : number(s.substr(x + 1));
+  if (pr < 1 || pc < 1)
+    throw UsageError("--grid expects PRxPC, the process rows and columns as positive integers "
+                     "(e.g. 2x4 for 8 ranks), got '" + s + "'");
+  return {pr, pc};
 }
 
 bool built_with_mpi() {

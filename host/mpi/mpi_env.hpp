@@ -4,6 +4,7 @@
 // environment says so), and only by the solve command.
 #pragma once
 #include <string>
+#include <utility>
 
 namespace ocl_sp::mpi {
 
@@ -13,6 +14,14 @@ int launched_world_size();
 // Node-local rank from the environment (OMPI_COMM_WORLD_LOCAL_RANK,
 // MPI_LOCALRANKID, PMI_LOCAL_RANK); 0 when unknown.
 int launched_local_rank();
+// Whether a launcher (mpirun / mpiexec / srun) started this process, even as its
+// only rank.
+bool launched_by_mpi();
+// The process grid of `ranks` MPI ranks when --grid is not given: the most square
+// factorisation pr x pc = ranks with pr <= pc (4 -> 2 x 2, 6 -> 2 x 3, 3 -> 1 x 3).
+std::pair<int, int> default_grid(int ranks);
+// --grid PRxPC (e.g. "2x4", "2X4"): UsageError unless two positive integers.
+std::pair<int, int> parse_grid(const std::string& s);
 // Whether this binary was built with MPI (OCL_SP_HAVE_MPI).
 bool built_with_mpi();
 

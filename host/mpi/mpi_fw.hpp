@@ -1,13 +1,16 @@
 // Distributed blocked Floyd-Warshall over MPI ranks (issue 13, README "Clusters
-// (MPI)"). The matrix is a q x q grid of P x P panels; panel row i belongs to rank
-// i mod R (1D row-cyclic, the panel engine's device ownership across processes).
-// Every rank holds only its own panel rows (padded strips of P x qP values);
-// round r: the owner of row r closes the pivot panel and updates its row panels,
-// the P x qP pivot strip is broadcast (MPI_Ibcast, posted a round ahead), and
-// every rank updates its rows (column panel, then the (min,+) GEMM-accumulates) on
-// its backend: OpenMP on the host or its OpenCL device (the panel engine's
-// FwDevice primitives, panels resident on the device). Look-ahead: the owner of
-// row r + 1 updates that row first and sends it while it updates the others.
+// (MPI)"). The matrix is a q x q grid of P x P panels on a pr x pc process grid
+// (2D block-cyclic: panel (i, j) belongs to rank (i mod pr, j mod pc); pr x pc
+// from --grid, else the most square factorisation of the rank count, pr <= pc).
+// Round r: the owner of the pivot panel closes it and broadcasts it along its
+// process row and column; the ranks of process row r mod pr update the row panels
+// and broadcast them down their process columns, the ranks of process column
+// r mod pc update the column panels and broadcast them along their process rows
+// (MPI_Ibcast on row / column communicators); then every rank runs its (min,+)
+// GEMM-accumulates on its backend: OpenMP on the host or its OpenCL device (the
+// panel engine's FwDevice primitives, panels resident on the device). Look-ahead:
+// row and column r + 1 are updated first and round r + 1's pivot, row and column
+// panels are computed and sent while round r's other GEMMs run.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -27,6 +30,7 @@ struct MpiSolveOptions {
   std::string input, format = "auto";
   std::string algo = "fw", backend, device, type = "int32";
   std::optional<int64_t> panel;
+  std::string grid;  // --grid PRxPC ("" = from the rank count)
   std::string output, output_format = "auto";
   bool verify = false, json = false;
   // Options the distributed solve does not take (named in the refusal).

@@ -43,6 +43,12 @@ class JsonWriter {
   JsonWriter& null() { prefix(); out_ << "null"; return *this; }
   template <typename V>
   JsonWriter& field(const std::string& k, const V& v) { key(k); return value(v); }
+  template <typename V>
+  JsonWriter& array_field(const std::string& k, const std::vector<V>& v) {
+    key(k).begin_array();
+    for (const auto& x : v) value(x);
+    return end_array();
+  }
 
  private:
   void prefix() {

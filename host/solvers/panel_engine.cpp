@@ -71,6 +71,12 @@ int64_t ooc_panels(int64_t q) { return q + 3 + kStreamSlots; }
 
 }  // namespace
 
+int64_t grid_resident_panels(int64_t q, const PanelGrid& g) {
+  const int64_t rows = (q + g.rows - 1) / g.rows, cols = (q + g.cols - 1) / g.cols;
+  return rows * cols + (g.rows > 1 ? cols : 0) + (g.cols > 1 ? rows : 0) +
+         (g.rows * g.cols > 1 ? 1 : 0) + 1;
+}
+
 std::vector<DeviceBudget> device_budgets(const std::vector<DeviceEntry>& devices, uint64_t cap) {
   std::vector<DeviceBudget> out;
   for (const DeviceEntry& e : devices) {
@@ -100,8 +106,11 @@ std::string PanelPlan::describe() const {
 
 PanelPlan plan_panels(int64_t n, size_t vs, const std::vector<DeviceBudget>& devs, int64_t panel,
                       int multiple, int64_t single_multiple, int single_buffers,
-                      uint64_t host_spare) {
+                      uint64_t host_spare, const PanelGrid& grid) {
   if (devs.empty()) throw RuntimeError("no device for the panel engine");
+  const bool on_grid = grid.rows > 0;
+  if (on_grid && (grid.cols < 1 || devs.size() != 1))
+    throw RuntimeError("panel plan of a process grid: one device budget per rank");
   PanelPlan plan;
   plan.n = n;
   plan.devices = static_cast<int>(devs.size());
@@ -114,7 +123,7 @@ PanelPlan plan_panels(int64_t n, size_t vs, const std::vector<DeviceBudget>& dev
     host_backed |= x.host_backed;
   }
   const auto bytes = [&](int64_t p) { return static_cast<uint64_t>(p) * p * vs; };
-  if (d == 1 && panel == 0) {
+  if (d == 1 && panel == 0 && !on_grid) {
     const int64_t ld = round_up(std::max<int64_t>(n, 1), single_multiple);
     const uint64_t one = bytes(ld);
     if (one <= max_alloc && one * single_buffers <= memory) {
@@ -132,8 +141,9 @@ PanelPlan plan_panels(int64_t n, size_t vs, const std::vector<DeviceBudget>& dev
     plan.p = p;
     plan.slots = pl == Placement::out_of_core ? kStreamSlots : 0;
     plan.device_bytes =
-        bytes(p) * static_cast<uint64_t>(pl == Placement::resident ? resident_panels(q, d)
-                                                                   : ooc_panels(q));
+        bytes(p) * static_cast<uint64_t>(on_grid                    ? grid_resident_panels(q, grid)
+                                         : pl == Placement::resident ? resident_panels(q, d)
+                                                                     : ooc_panels(q));
     plan.max_rows.clear();
     for (const auto& x : devs) {
       int64_t rows = q;
@@ -142,6 +152,16 @@ PanelPlan plan_panels(int64_t n, size_t vs, const std::vector<DeviceBudget>& dev
         rows = std::max<int64_t>((q + d - 1) / d, std::min<int64_t>(q, fit / q));
       }
       plan.max_rows.push_back(rows);
+    }
+    if (on_grid) {  // the ranks' host buffers are the driver's to count
+      plan.host_bytes = host_backed ? plan.device_bytes : 0;
+      if (plan.host_bytes > host_spare)
+        throw RuntimeError("n = " + std::to_string(n) + ": " + plan.describe() + " needs " +
+                           gib(static_cast<double>(plan.host_bytes)) +
+                           " of host memory per rank for the device's panels but only " +
+                           gib(static_cast<double>(host_spare)) +
+                           " are free; use more ranks or --host-memory SIZE if the limit is wrong");
+      return plan;
     }
     const uint64_t store = bytes(p) * static_cast<uint64_t>(q * q);
     const uint64_t staging = std::min<uint64_t>(bytes(p), stage_bytes()) * kStagingBuffers *
@@ -174,9 +194,41 @@ PanelPlan plan_panels(int64_t n, size_t vs, const std::vector<DeviceBudget>& dev
   };
   const auto fits = [&](Placement pl, int64_t q, int64_t p) {
     if (bytes(p) > max_alloc) return false;
-    const int64_t panels = pl == Placement::resident ? resident_panels(q, d) : ooc_panels(q);
+    const int64_t panels = on_grid                    ? grid_resident_panels(q, grid)
+                           : pl == Placement::resident ? resident_panels(q, d)
+                                                       : ooc_panels(q);
     return bytes(p) * static_cast<uint64_t>(panels) <= memory;
   };
+  if (on_grid) {
+    // Resident only: a rank's panels never stream (add ranks instead).
+    const int64_t most = std::max(grid.rows, grid.cols);
+    const int64_t q0 = grid.rows * grid.cols > 1 ? 4 * most : 1;
+    const int64_t qmax = std::max<int64_t>(q0, (n + multiple - 1) / multiple);
+    const auto refuse = [&](int64_t p, const std::string& what) {
+      const int64_t q = (n + p - 1) / p;
+      return RuntimeError(
+          "n = " + std::to_string(n) + " on a " + std::to_string(grid.rows) + " x " +
+          std::to_string(grid.cols) + " process grid: " + what + " " +
+          std::to_string(grid_resident_panels(q, grid)) + " panels of P = " + std::to_string(p) +
+          " (" + gib(static_cast<double>(bytes(p) * grid_resident_panels(q, grid))) +
+          ") per rank do not fit " + gib(static_cast<double>(memory)) + " of device memory" +
+          (bytes(p) > max_alloc ? " (one panel exceeds the " + gib(static_cast<double>(max_alloc)) +
+                                      " a single allocation may take)"
+                                : std::string()) +
+          "; use more ranks or a smaller --panel");
+    };
+    if (panel > 0) {
+      const int64_t p = round_up(panel, multiple);
+      if (!fits(Placement::resident, (n + p - 1) / p, p)) throw refuse(p, "--panel gives");
+      return finish(Placement::resident, (n + p - 1) / p, p);
+    }
+    for (int64_t q = q0; q <= std::max<int64_t>(q0, std::min<int64_t>(qmax, 1024)); ++q) {
+      const int64_t p = round_up((n + q - 1) / q, multiple);
+      if (fits(Placement::resident, (n + p - 1) / p, p))
+        return finish(Placement::resident, (n + p - 1) / p, p);
+    }
+    throw refuse(round_up((n + qmax - 1) / qmax, multiple), "even the smallest panels give");
+  }
   if (panel > 0) {
     const int64_t p = round_up(panel, multiple);
     const int64_t q = (n + p - 1) / p;

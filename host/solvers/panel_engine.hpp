@@ -73,15 +73,31 @@ constexpr int kStreamSlots = 3;
 constexpr int kStagingBuffers = 4;
 constexpr size_t kStageBytes = size_t{256} << 20;
 
+// A process grid of rows x cols ranks (the MPI driver, host/mpi/): panel (i, j)
+// belongs to rank (i mod rows, j mod cols), which keeps its panels resident on its
+// one device and receives the round's row panels (ceil(q / cols)), column panels
+// (ceil(q / rows)) and pivot. rows = 0: no grid (the devices of one process).
+struct PanelGrid {
+  int rows = 0, cols = 0;
+};
+
+// Device buffers one rank of the grid holds, in panels: its ceil(q/rows) x
+// ceil(q/cols) panels, the received row and column panels and pivot (where the
+// grid has several rows / columns) and one copy.
+int64_t grid_resident_panels(int64_t q, const PanelGrid& grid);
+
 // The placement for n vertices: the single buffer when one device is asked for,
 // no --panel forces panels and the padded matrix (edge round_up(n, single_multiple))
 // fits one allocation and the memory; else resident panels where they fit, else out
 // of core; RuntimeError naming the numbers and what to try when nothing fits.
 // panel: --panel (0 = choose); multiple: panel edges are multiples of it;
 // host_spare: host bytes free beyond the matrix itself (decides the host store).
+// grid (rows > 0): the plan of one rank of that process grid, devices = the one
+// budget every rank meets (the weakest): resident panels only (no single buffer,
+// no out of core), at least 4 panel rows and columns per rank where n allows.
 PanelPlan plan_panels(int64_t n, size_t value_size, const std::vector<DeviceBudget>& devices,
                       int64_t panel, int multiple, int64_t single_multiple, int single_buffers,
-                      uint64_t host_spare);
+                      uint64_t host_spare, const PanelGrid& grid = {});
 
 // Runs blocked FW over the panel plan on the given devices (one host thread
 // each), replacing d by the distances. NegativeCycleError as the other solvers;

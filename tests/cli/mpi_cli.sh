@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # End-to-end tests of the distributed solve (issue 13, README "Clusters (MPI)"):
-# `mpirun -np 1..4 ocl_sp ...` must give the same bytes as the single-process
-# serial reference (int32, float32, negative edges, n not a multiple of the panel
-# edge, uneven and empty rank shares, every input format, bin and npy output), a
-# negative cycle exits 3 with no file, a failing rank (bad --device on rank 1
-# only) ends the whole job with error: and no file, never a hang (timeout 60).
+# `mpirun -np 1..4 ocl_sp ...` on the 2D block-cyclic process grid (default grids
+# 1x1 with --grid, 1x2, 1x3, 2x2; explicit --grid 2x1, 4x1, 1x4) must give the same
+# bytes as the single-process serial reference (int32, float32, negative edges, n
+# not a multiple of the panel edge, n = 1, ranks without panels, every input format,
+# bin and npy output), on OpenMP and on OpenCL (PoCL); a negative cycle exits 3
+# with no file; a malformed --grid or one that does not match the rank count exits
+# 2; a failing rank (bad --device on rank 1 only) ends the whole job with error:
+# and no file, never a hang (timeout 60).
 # Fails, never skips, when mpirun is missing or the binary was built without MPI
 # (scripts/setup.sh installs openmpi-bin and libopenmpi-dev).
 # Usage: mpi_cli.sh /path/to/ocl_sp
@@ -38,17 +41,46 @@ if ! grep -q "^mpi       2 ranks" "$T/out"; then
   exit 1
 fi
 
-# Generated graphs: every rank count, n = 300 not a multiple of P = 32 (10 panel
-# rows: 5+5/4+3+3/3+3+2+2 per rank). One rank is the ordinary single-process
-# solve (MPI untouched), where --panel belongs to the OpenCL backend.
+# Generated graphs: every rank count, n = 300 not a multiple of P = 32 (10 x 10
+# panels). One rank without --grid is the ordinary single-process solve (MPI
+# untouched), where --panel belongs to the OpenCL backend; with --grid 1x1 it is
+# the distributed solve on one rank.
 check ref-int 0 "$BIN" --n 300 --backend serial --quiet --output "$T/ref.bin"
-for np in 1 2 3 4; do
-  panel=(--panel 32)
-  [ $np = 1 ] && panel=()
-  run "int32-np$np" 0 $np --n 300 --backend openmp "${panel[@]}" --output "$T/m$np.bin" &&
+run int32-np1 0 1 --n 300 --backend openmp --output "$T/m1.bin" && same int32-np1 "$T/ref.bin" "$T/m1.bin"
+expect np1-single-process grep -q "fw on openmp" "$T/out"
+# np:grid:panels of each rank (10 x 10 panels dealt block-cyclically)
+for case in "1:1x1:100" "2:1x2:50/50" "3:1x3:40/30/30" "4:2x2:25/25/25/25"; do
+  IFS=: read -r np grid per <<<"$case"
+  extra=()
+  [ "$np" = 1 ] && extra=(--grid 1x1)
+  run "int32-np$np" 0 "$np" --n 300 --backend openmp --panel 32 "${extra[@]}" --output "$T/m$np.bin" &&
     same "int32-np$np" "$T/ref.bin" "$T/m$np.bin"
+  expect "grid-np$np-$grid" grep -q "^mpi       $np ranks, ${grid/x/ x } process grid .*panels per rank $per\$" "$T/out"
 done
-expect report-ranks grep -q "panel rows per rank 3/3/2/2" "$T/out"
+# Explicit grids: 1D row-cyclic (2x1, 4x1: uneven 3/3/2/2 panel rows) and 1x4.
+for case in "2:2x1:50/50" "4:4x1:30/30/20/20" "4:1x4:30/30/20/20"; do
+  IFS=: read -r np grid per <<<"$case"
+  run "int32-grid$grid" 0 "$np" --n 300 --backend openmp --panel 32 --grid "$grid" --output "$T/g.bin" &&
+    same "int32-grid$grid" "$T/ref.bin" "$T/g.bin"
+  expect "grid-$grid-report" grep -q "^mpi       $np ranks, ${grid/x/ x } process grid .*panels per rank $per\$" "$T/out"
+done
+# Bad grids: exit 2 on every rank, the message once; without mpirun only 1x1.
+run grid-mismatch 2 2 --n 50 --backend openmp --grid 3x1
+expect grid-mismatch-message grep -q "^error: --grid 3x1 is a process grid of 3 ranks, but the job has 2" "$T/err"
+expect grid-mismatch-once test "$(grep -c '^error:' "$T/err")" = 1
+for bad in 2y2 0x2 x2 2x -1x2 2x1x1 abc; do
+  run "grid-malformed-$bad" 2 2 --n 50 --backend openmp --grid "$bad"
+  expect "grid-malformed-$bad-message" grep -q "^error: --grid expects PRxPC" "$T/err"
+done
+check grid-no-mpirun 2 "$BIN" --n 50 --backend openmp --grid 2x2
+expect grid-no-mpirun-message grep -q "^error: --grid 2x2 is a process grid of 4 MPI ranks" "$T/err"
+check grid-no-mpirun-bad 2 "$BIN" --n 50 --backend openmp --grid 2by2
+check grid-no-mpirun-1x1 0 "$BIN" --n 50 --backend openmp --grid 1x1 --quiet
+# n = 1 (one panel; on 2 x 2 three ranks own nothing) and n = 2..33 around P.
+for nn in 1 33; do
+  check "ref-n$nn" 0 "$BIN" --n $nn --backend serial --quiet --output "$T/rn.bin"
+  run "n$nn-np4" 0 4 --n $nn --backend openmp --panel 32 --output "$T/n.bin" && same "n$nn-np4" "$T/rn.bin" "$T/n.bin"
+done
 # Default panel edge, npy output, float32.
 check ref-npy 0 "$BIN" --n 257 --type float32 --backend serial --quiet --output "$T/ref.npy"
 for np in 2 3; do
@@ -117,17 +149,29 @@ expect usage-algo-once test "$(grep -c '^error:' "$T/err")" = 1
 run usage-paths 2 2 --n 50 --backend openmp --paths
 run usage-serial 2 2 --n 50 --backend serial
 
-# JSON report from rank 0 only.
-run json 0 3 --n 200 --backend openmp --panel 32 --json
+# JSON report from rank 0 only: the grid, per-rank and per-round times, bytes.
+run json 0 4 --n 200 --backend openmp --panel 32 --json
 expect json-report "$PY" -c "
 import json; r=json.load(open('$T/out'))
-assert r['mpi_ranks']==3 and r['distribution']=='1D row-cyclic' and r['panel']==32, r
-assert r['panels_per_dim']==7 and len(r['rank_compute_s'])==3 and r['bytes_broadcast']>0, r
+assert r['mpi_ranks']==4 and r['distribution']=='2D block-cyclic' and r['panel']==32, r
+assert r['grid']=='2x2' and r['grid_rows']==2 and r['grid_cols']==2 and r['devices_per_rank']==1, r
+assert r['panels_per_dim']==7 and len(r['rank_compute_s'])==4 and len(r['rank_bytes_sent'])==4, r
+assert len(r['round_compute_s'])==7 and len(r['round_wait_s'])==7, r
+# 2 x 2, P = 32, q = 7, each broadcast has one receiver: per round the pivot twice
+# (row and column), the 7 row panels and the 7 column panels, 32 x 32 x 4 B each.
+assert r['bytes_broadcast'] == sum(r['rank_bytes_sent']) == 7 * 16 * 4096, r
 assert 0 < r['parallel_efficiency'] <= 1.0001, r"
 
-# The OpenCL backend on PoCL, one device per rank.
+# The OpenCL backend on PoCL, one device per rank: default grid and panels, a
+# 2 x 2 grid with look-ahead over 5 x 5 panels (float32, negative edges), 3 x 1.
 run pocl-np2 0 2 --n 300 --device pocl --quiet --output "$T/pocl.bin" && same pocl-np2 "$T/ref.bin" "$T/pocl.bin"
 expect pocl-report grep -q "^backend   opencl" "$T/out"
+check ref-negf600 0 "$BIN" --n 600 --negative --type float32 --backend serial --quiet --output "$T/rf600.bin"
+run pocl-2x2 0 4 --n 600 --negative --type float32 --device pocl --panel 128 --quiet --output "$T/pf.bin" &&
+  same pocl-2x2 "$T/rf600.bin" "$T/pf.bin"
+expect pocl-2x2-grid grep -q "^mpi       4 ranks, 2 x 2 process grid.*P = 128, 5 x 5 panels" "$T/out"
+run pocl-3x1 0 3 --n 300 --device pocl --panel 128 --grid 3x1 --quiet --output "$T/p3.npy" &&
+  same pocl-3x1 "$T/ref.npy" "$T/p3.npy"
 
 # A rank that fails (a device spec only rank 1 gets) ends the job: error naming
 # the rank, no output file, no hang.
