@@ -7,7 +7,6 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <random>
 
 #include "cpu/cpu_solvers.hpp"
 #include "solvers/opencl_base.hpp"
@@ -16,41 +15,12 @@
 #include "util/errors.hpp"
 
 using namespace ocl_sp;
+using ocl_sp_test::random_graph;
 
 namespace {
 
 const std::vector<int64_t> kSizes = {1, 2, 3, 15, 16, 17, 31, 33, 64, 65, 100, 257};
 constexpr uint64_t kBaseSeed = 20261122;
-
-// Random digraph as an adjacency matrix: three parts, edges inside a part and from
-// part 0 to part 1 only (so part 2 is unreachable from the others and parts 1, 2
-// cannot reach part 0); weights w + h(u) - h(v) with w in [0, 20] (zeros included)
-// and potentials h in [0, 40], so edges can be negative but cycles are not.
-// `fraction` makes weights non-integral (float tests with a tolerance).
-template <typename T>
-DistMatrix<T> random_graph(int64_t n, uint64_t seed, bool fraction = false) {
-  std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<int> w(0, 20), h(0, 40), part(0, 2);
-  std::uniform_real_distribution<double> u01(0, 1);
-  std::vector<int> pot(static_cast<size_t>(n)), comp(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) {
-    pot[static_cast<size_t>(i)] = h(rng);
-    comp[static_cast<size_t>(i)] = n < 6 ? 0 : part(rng);
-  }
-  const double p = n <= 8 ? 0.5 : std::min(1.0, 5.0 / static_cast<double>(n));
-  DistMatrix<T> d(n);
-  for (int64_t i = 0; i < n; ++i) d(i, i) = 0;
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t j = 0; j < n; ++j) {
-      if (i == j || u01(rng) >= p) continue;
-      const int ci = comp[static_cast<size_t>(i)], cj = comp[static_cast<size_t>(j)];
-      if (!(ci == cj || (ci == 0 && cj == 1))) continue;
-      double v = w(rng) + pot[static_cast<size_t>(i)] - pot[static_cast<size_t>(j)];
-      if (fraction) v += (pot[static_cast<size_t>(i)] - pot[static_cast<size_t>(j)]) * 0.013 + 0.37;
-      d(i, j) = std::min(d(i, j), static_cast<T>(v));
-    }
-  return d;
-}
 
 template <typename T>
 bool close(T a, T b, double rel) {

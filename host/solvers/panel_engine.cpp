@@ -91,8 +91,7 @@ std::string PanelPlan::describe() const {
     os << ", P = " << p << " (" << q << " x " << q << " panels"
        << (placement == Placement::out_of_core ? ", " + std::to_string(slots) + " streaming slots"
                                                : std::string())
-       << (placement == Placement::out_of_core ? (host_store ? ", pinned host store" : ", pinned staging")
-                                                : std::string(devices > 1 ? ", pinned staging" : ""))
+       << (placement == Placement::out_of_core || devices > 1 ? ", pinned staging" : "")
        << ")";
   if (devices > 1) os << " on " << devices << " devices";
   return os.str();
@@ -143,26 +142,14 @@ PanelPlan plan_panels(int64_t n, size_t vs, const std::vector<DeviceBudget>& dev
       }
       plan.max_rows.push_back(rows);
     }
-    const uint64_t store = bytes(p) * static_cast<uint64_t>(q * q);
     const uint64_t staging = std::min<uint64_t>(bytes(p), stage_bytes()) * kStagingBuffers *
                              static_cast<uint64_t>(d);
     const uint64_t device_host = host_backed ? plan.device_bytes * static_cast<uint64_t>(d) : 0;
-    // Resident panels move once each way, straight from and to the matrix; only
-    // several devices exchange the round's panels through pinned staging.
-    // Out of core streams every round: a pinned copy of the whole matrix (no host
-    // copying per panel) where host memory has room for it, else staging.
-    if (pl == Placement::resident) {
-      plan.host_store = false;
-      plan.host_bytes = staging + device_host;
-    } else {
-      // Staging by default: the pinned store's allocation (pinning ~1.4 GB/s on
-      // NVIDIA) cost more than the staging copies it saves (bench/NOTES.md, n = 40 000
-      // at 1/4 of the matrix on the H200: 9.7 s against 6.9 s); OCL_SP_HOST_STORE=1
-      // chooses the store where host memory has room (measurements).
-      const char* e = std::getenv("OCL_SP_HOST_STORE");
-      plan.host_store = e && *e == '1' && store + device_host <= host_spare;
-      plan.host_bytes = (plan.host_store ? store : staging) + device_host;
-    }
+    // Every placement moves panels through pinned staging chunks. (A pinned copy
+    // of the whole matrix lost to staging: pinning at ~1.4 GB/s on NVIDIA cost
+    // more than the copies it saved; bench/NOTES.md, n = 40 000 at 1/4 of the
+    // matrix on the H200: 9.7 s against 6.9 s.)
+    plan.host_bytes = staging + device_host;
     if (plan.host_bytes > host_spare)
       throw RuntimeError("n = " + std::to_string(n) + ": " + plan.describe() + " needs " +
                          gib(static_cast<double>(plan.host_bytes)) +
@@ -272,18 +259,6 @@ class FwPanels {
 
   void run(RunStats& st) {
     for (auto& ds : devs_) ds->core->begin_solve();
-    Stopwatch host_sw;
-    if (plan_.host_store) {
-      // Pinned panel store, filled once from the matrix (DMA goes straight from it).
-      OpenClCore& c0 = *devs_[0]->core;
-      store_.resize(static_cast<size_t>(q_ * q_));
-      for (int64_t k = 0; k < q_ * q_; ++k)
-        store_[static_cast<size_t>(k)] = static_cast<T*>(c0.pinned(100 + static_cast<size_t>(k), pbytes_));
-      host_alloc_ = host_sw.seconds();
-#pragma omp parallel for schedule(dynamic, 1)
-      for (int64_t k = 0; k < q_ * q_; ++k) pack(store_[static_cast<size_t>(k)], k / q_, k % q_, 0, p_);
-      host_fill_ = host_sw.seconds() - host_alloc_;
-    }
     Stopwatch wall;
     if (devs_.size() == 1) {
       device_main(*devs_[0]);
@@ -316,17 +291,6 @@ class FwPanels {
       if (first) std::rethrow_exception(first);
     }
     const double engine_wall = wall.seconds();
-    if (plan_.host_store) {
-      Stopwatch drain;
-#pragma omp parallel for schedule(dynamic, 1)
-      for (int64_t k = 0; k < q_ * q_; ++k) unpack(store_[static_cast<size_t>(k)], k / q_, k % q_, 0, p_);
-      char buf[200];
-      std::snprintf(buf, sizeof buf,
-                    "host: pinned panel store of %s: allocation %.3f s, fill %.3f s, drain %.3f s; rounds %.3f s",
-                    gib(static_cast<double>(pbytes_) * static_cast<double>(q_ * q_)).c_str(),
-                    host_alloc_, host_fill_, drain.seconds(), engine_wall);
-      st.device_lines.push_back(buf);
-    }
     // Accounting: per device kernel time, transfers, bytes; the slowest device's
     // idle time is what copies (and waiting for the others) cost.
     st.placement = plan_.describe();
@@ -359,7 +323,7 @@ class FwPanels {
   }
 
  private:
-  // Pinned staging buffer of a device (no host store): one pending operation each.
+  // Pinned staging buffer of a device: one pending operation each.
   struct Stage {
     T* ptr = nullptr;
     cl::Event done;
@@ -379,7 +343,6 @@ class FwPanels {
     cl::Event col_free[2];
     std::vector<Stage> stages;
     size_t next_stage = 0;
-    std::vector<cl::Event> pending;                  // store downloads not yet waited for
     int64_t ahead = -1;                              // round whose phases 1-2 ran early
     // Events other queues' commands wait on, held until the round's queues are
     // drained: PoCL 3.1 has crashed (POclReleaseEvent on a worker thread) when the
@@ -393,8 +356,7 @@ class FwPanels {
     const int64_t r0 = pi * p_, c0 = pj * p_;
     const int64_t rows = real(pi), cols = real(pj);
     const T inf = ValueTraits<T>::inf;
-    // Rows in parallel (staging: one chunk at a time); inside the parallel fill of
-    // the host store this nests and runs on the calling thread alone.
+    // Rows in parallel (one staging chunk at a time).
 #pragma omp parallel for schedule(static)
     for (int64_t a = a0; a < a1; ++a) {
       T* row = dst + (a - a0) * p_;
@@ -444,9 +406,6 @@ class FwPanels {
   // packing of one chunk overlaps the DMA of the previous one).
   cl::Event upload(Dev& ds, cl::Buffer& dst, int64_t pi, int64_t pj,
                    const std::vector<cl::Event>& wait) {
-    if (plan_.host_store)
-      return ds.core->write_async(OpenClCore::kUpload, dst, pbytes_,
-                                  store_[static_cast<size_t>(pi * q_ + pj)], wait);
     ds.keep.insert(ds.keep.end(), wait.begin(), wait.end());
     cl::Event ev;
     for (int64_t a0 = 0; a0 < p_; a0 += stage_rows_) {
@@ -468,36 +427,27 @@ class FwPanels {
                      const std::vector<cl::Event>& wait) {
     ds.keep.insert(ds.keep.end(), wait.begin(), wait.end());
     cl::Event ev;
-    if (plan_.host_store) {
-      ev = ds.core->read_async(OpenClCore::kDownload, src, pbytes_,
-                               store_[static_cast<size_t>(pi * q_ + pj)], wait);
-      ds.pending.push_back(ev);
-    } else {
-      for (int64_t a0 = 0; a0 < p_; a0 += stage_rows_) {
-        const int64_t a1 = std::min(p_, a0 + stage_rows_);
-        Stage& s = take_stage(ds);
-        const size_t row = static_cast<size_t>(p_) * sizeof(T);
-        ev = ds.core->read_async(OpenClCore::kDownload, src, static_cast<size_t>(a0) * row,
-                                 static_cast<size_t>(a1 - a0) * row, s.ptr,
-                                 a0 == 0 ? wait : std::vector<cl::Event>{});
-        s.done = ev;
-        s.unpack = a0 < real(pi);
-        s.pi = pi;
-        s.pj = pj;
-        s.a0 = a0;
-        s.a1 = a1;
-        ds.core->queue(OpenClCore::kDownload).flush();
-      }
+    for (int64_t a0 = 0; a0 < p_; a0 += stage_rows_) {
+      const int64_t a1 = std::min(p_, a0 + stage_rows_);
+      Stage& s = take_stage(ds);
+      const size_t row = static_cast<size_t>(p_) * sizeof(T);
+      ev = ds.core->read_async(OpenClCore::kDownload, src, static_cast<size_t>(a0) * row,
+                               static_cast<size_t>(a1 - a0) * row, s.ptr,
+                               a0 == 0 ? wait : std::vector<cl::Event>{});
+      s.done = ev;
+      s.unpack = a0 < real(pi);
+      s.pi = pi;
+      s.pj = pj;
+      s.a0 = a0;
+      s.a1 = a1;
+      ds.core->queue(OpenClCore::kDownload).flush();
     }
     ds.core->queue(OpenClCore::kDownload).flush();
     return ev;
   }
 
-  // Every download of this device has reached the matrix / store.
+  // Every download of this device has reached the matrix.
   void settle(Dev& ds) {
-    flush(ds);
-    if (!ds.pending.empty()) cl::Event::waitForEvents(ds.pending);
-    ds.pending.clear();
     for (auto& s : ds.stages) settle_stage(ds, s);
   }
   // Drops the held events once every queue of the device is idle.
@@ -602,12 +552,10 @@ class FwPanels {
 
   void allocate(Dev& ds) {
     with_cl_errors("cannot allocate the panels on '" + ds.core->device().name + "'", [&] {
-      if (!plan_.host_store) {
-        ds.stages.resize(kStagingBuffers);
-        for (size_t k = 0; k < ds.stages.size(); ++k)
-          ds.stages[k].ptr = static_cast<T*>(
-              ds.core->pinned(k, static_cast<size_t>(stage_rows_ * p_) * sizeof(T)));
-      }
+      ds.stages.resize(kStagingBuffers);
+      for (size_t k = 0; k < ds.stages.size(); ++k)
+        ds.stages[k].ptr = static_cast<T*>(
+            ds.core->pinned(k, static_cast<size_t>(stage_rows_ * p_) * sizeof(T)));
       ds.tmp = new_panel(ds);
       ds.rowbuf.resize(static_cast<size_t>(q_));
       if (resident_) {
@@ -790,8 +738,6 @@ class FwPanels {
   Progress& progress_;
   Barrier barrier_;
   std::vector<std::unique_ptr<Dev>> devs_;
-  std::vector<T*> store_;
-  double host_alloc_ = 0, host_fill_ = 0;
   std::vector<int> owner_;           // panel row -> device
   std::vector<size_t> own_index_;    // panel row -> its index in that device's rows
   std::vector<double> weights_;      // relative device speeds

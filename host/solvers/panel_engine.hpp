@@ -53,10 +53,6 @@ struct PanelPlan {
   int64_t n = 0, p = 0, q = 1;  // panel edge and panels per dimension (q = 1: one panel)
   int devices = 1;
   int slots = 0;                        // out of core: streaming slots per device
-  // Host side of the panels: a pinned copy of the whole matrix in panel order
-  // (copies go straight from it by DMA), or, where host memory has no room for a
-  // second copy, a few pinned staging buffers that panels are packed into.
-  bool host_store = false;
   // Most panel rows each device can own (resident: what its memory holds; out of
   // core: any); the engine shares rows in proportion to device speed within these.
   std::vector<int64_t> max_rows;
@@ -68,8 +64,8 @@ struct PanelPlan {
 // Streaming slots per device when out of core (triple buffering: one panel
 // uploading, one in the kernel, one downloading).
 constexpr int kStreamSlots = 3;
-// Pinned host staging buffers per device (without the host store), of at most
-// kStageBytes each: panels move in chunks of whole rows.
+// Pinned host staging buffers per device, of at most kStageBytes each: panels
+// move between the matrix and the device in chunks of whole rows.
 constexpr int kStagingBuffers = 4;
 constexpr size_t kStageBytes = size_t{256} << 20;
 
@@ -78,7 +74,7 @@ constexpr size_t kStageBytes = size_t{256} << 20;
 // fits one allocation and the memory; else resident panels where they fit, else out
 // of core; RuntimeError naming the numbers and what to try when nothing fits.
 // panel: --panel (0 = choose); multiple: panel edges are multiples of it;
-// host_spare: host bytes free beyond the matrix itself (decides the host store).
+// host_spare: host bytes free beyond the matrix itself (for the pinned staging).
 PanelPlan plan_panels(int64_t n, size_t value_size, const std::vector<DeviceBudget>& devices,
                       int64_t panel, int multiple, int64_t single_multiple, int single_buffers,
                       uint64_t host_spare);
