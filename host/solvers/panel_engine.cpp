@@ -201,6 +201,55 @@ PanelPlan plan_panels(int64_t n, size_t vs, const std::vector<DeviceBudget>& dev
                      "--device-memory or more devices");
 }
 
+template <typename T>
+void pack_panel(T* dst, const DistMatrix<T>& d, int64_t p, int64_t pi, int64_t pj, int64_t a0,
+                int64_t a1) {
+  const int64_t n = d.n(), r0 = pi * p, c0 = pj * p;
+  const int64_t rows = std::max<int64_t>(0, std::min(p, n - r0));
+  const int64_t cols = std::max<int64_t>(0, std::min(p, n - c0));
+  const T inf = ValueTraits<T>::inf;
+  // Rows in parallel (one staging chunk or panel at a time).
+#pragma omp parallel for schedule(static)
+  for (int64_t a = a0; a < a1; ++a) {
+    T* row = dst + (a - a0) * p;
+    if (a < rows) {
+      std::memcpy(row, d.data() + (r0 + a) * n + c0, static_cast<size_t>(cols) * sizeof(T));
+      std::fill(row + cols, row + p, inf);
+    } else {
+      std::fill(row, row + p, inf);
+    }
+    if (pi == pj && a >= rows) row[a] = 0;
+  }
+}
+
+template <typename T>
+bool unpack_panel(const T* src, DistMatrix<T>& d, int64_t p, int64_t pi, int64_t pj, int64_t a0,
+                  int64_t a1, bool compare) {
+  const int64_t n = d.n(), r0 = pi * p, c0 = pj * p;
+  const int64_t rows = std::min(std::max<int64_t>(0, std::min(p, n - r0)), a1);
+  const int64_t cols = std::max<int64_t>(0, std::min(p, n - c0));
+  const size_t bytes = static_cast<size_t>(cols) * sizeof(T);
+  bool changed = false;
+#pragma omp parallel for schedule(static) reduction(|| : changed)
+  for (int64_t a = a0; a < rows; ++a) {
+    T* dst = d.data() + (r0 + a) * n + c0;
+    const T* s = src + (a - a0) * p;
+    if (compare && std::memcmp(dst, s, bytes) == 0) continue;
+    changed = changed || compare;
+    std::memcpy(dst, s, bytes);
+  }
+  return changed;
+}
+
+template void pack_panel<int32_t>(int32_t*, const DistMatrix<int32_t>&, int64_t, int64_t, int64_t,
+                                  int64_t, int64_t);
+template void pack_panel<float>(float*, const DistMatrix<float>&, int64_t, int64_t, int64_t,
+                                int64_t, int64_t);
+template bool unpack_panel<int32_t>(const int32_t*, DistMatrix<int32_t>&, int64_t, int64_t,
+                                    int64_t, int64_t, int64_t, bool);
+template bool unpack_panel<float>(const float*, DistMatrix<float>&, int64_t, int64_t, int64_t,
+                                  int64_t, int64_t, bool);
+
 namespace {
 
 // A barrier for the device threads that gives up when one of them failed.
@@ -350,34 +399,6 @@ class FwPanels {
     std::vector<cl::Event> keep;
   };
 
-  // Rows [a0, a1) of panel (pi, pj) of the matrix into dst ((a1 - a0) x P values):
-  // real part copied, padding isolated (0 on the global diagonal, INF elsewhere).
-  void pack(T* dst, int64_t pi, int64_t pj, int64_t a0, int64_t a1) const {
-    const int64_t r0 = pi * p_, c0 = pj * p_;
-    const int64_t rows = real(pi), cols = real(pj);
-    const T inf = ValueTraits<T>::inf;
-    // Rows in parallel (one staging chunk at a time).
-#pragma omp parallel for schedule(static)
-    for (int64_t a = a0; a < a1; ++a) {
-      T* row = dst + (a - a0) * p_;
-      if (a < rows) {
-        std::memcpy(row, d_.data() + (r0 + a) * n_ + c0, static_cast<size_t>(cols) * sizeof(T));
-        std::fill(row + cols, row + p_, inf);
-      } else {
-        std::fill(row, row + p_, inf);
-      }
-      if (pi == pj && a >= rows) row[a] = 0;
-    }
-  }
-  void unpack(const T* src, int64_t pi, int64_t pj, int64_t a0, int64_t a1) {
-    const int64_t r0 = pi * p_, c0 = pj * p_;
-    const int64_t rows = std::min(real(pi), a1), cols = real(pj);
-#pragma omp parallel for schedule(static)
-    for (int64_t a = a0; a < rows; ++a)
-      std::memcpy(d_.data() + (r0 + a) * n_ + c0, src + (a - a0) * p_,
-                  static_cast<size_t>(cols) * sizeof(T));
-  }
-
   void flush(Dev& ds) {
     for (auto q : {OpenClCore::kCompute, OpenClCore::kUpload, OpenClCore::kDownload})
       ds.core->queue(q).flush();
@@ -396,7 +417,7 @@ class FwPanels {
       s.done = cl::Event();
     }
     if (s.unpack) {
-      unpack(s.ptr, s.pi, s.pj, s.a0, s.a1);
+      unpack_panel(s.ptr, d_, p_, s.pi, s.pj, s.a0, s.a1);
       s.unpack = false;
     }
   }
@@ -411,7 +432,7 @@ class FwPanels {
     for (int64_t a0 = 0; a0 < p_; a0 += stage_rows_) {
       const int64_t a1 = std::min(p_, a0 + stage_rows_);
       Stage& s = take_stage(ds);
-      pack(s.ptr, pi, pj, a0, a1);
+      pack_panel(s.ptr, d_, p_, pi, pj, a0, a1);
       const size_t row = static_cast<size_t>(p_) * sizeof(T);
       ev = ds.core->write_async(OpenClCore::kUpload, dst, static_cast<size_t>(a0) * row,
                                 static_cast<size_t>(a1 - a0) * row, s.ptr,

@@ -79,6 +79,18 @@ PanelPlan plan_panels(int64_t n, size_t value_size, const std::vector<DeviceBudg
                       int64_t panel, int multiple, int64_t single_multiple, int single_buffers,
                       uint64_t host_spare);
 
+// Rows [a0, a1) of panel (pi, pj) (edge p) of the n x n matrix d into dst, a
+// (a1 - a0) x p block: the real part copied, the padding isolated vertices (0 on
+// the global diagonal, INF elsewhere).
+template <typename T>
+void pack_panel(T* dst, const DistMatrix<T>& d, int64_t p, int64_t pi, int64_t pj, int64_t a0,
+                int64_t a1);
+// The real part of such a block back into d. compare: report whether any value
+// changed (squaring's fixed point); without it the result is false.
+template <typename T>
+bool unpack_panel(const T* src, DistMatrix<T>& d, int64_t p, int64_t pi, int64_t pj, int64_t a0,
+                  int64_t a1, bool compare = false);
+
 // Runs blocked FW over the panel plan on the given devices (one host thread
 // each), replacing d by the distances. NegativeCycleError as the other solvers;
 // CancelledError when a stop was requested. Fills the placement fields of st and
