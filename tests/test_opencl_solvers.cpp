@@ -376,6 +376,32 @@ TEST_SUITE("opencl_solvers") {
     CHECK_NOTHROW(s->solve(empty, nullptr));
   }
 
+  TEST_CASE("single buffer through pinned chunks (OCL_SP_STAGING=1, small chunks), bit-exact") {
+    // 3000-byte chunks: n = 257 moves in 129 chunks of 2 rows (the last of 1);
+    // n = 100 into a 128-wide buffer takes the rectangular copies, n = 128 the
+    // contiguous ones; paths download their hop and via matrices the same way.
+    const ocl_sp_test::EnvGuard staging("OCL_SP_STAGING", std::string("1"));
+    const ocl_sp_test::EnvGuard bytes("OCL_SP_STAGE_BYTES", std::string("3000"));
+    for (Algo a : {Algo::fw, Algo::squaring, Algo::fw_naive}) {
+      auto s = make_opencl_solver<int32_t>(spec(a));
+      for (int64_t n : {1, 100, 128, 257}) {
+        const uint64_t seed = kBaseSeed + 11 * static_cast<uint64_t>(n);
+        INFO(to_string(a) << ", n = " << n << ", seed = " << seed);
+        DistMatrix<int32_t> d = random_graph<int32_t>(n, seed), ref = d;
+        fw_serial(ref, nullptr);
+        s->solve(d, nullptr);
+        CHECK(d == ref);
+      }
+    }
+    auto fw = make_opencl_solver<float>(spec(Algo::fw));
+    DistMatrix<float> d = random_graph<float>(100, kBaseSeed), ref = d;
+    PathMatrix p, pref;
+    fw_serial(ref, &pref);
+    fw->solve(d, &p);
+    CHECK(d == ref);
+    CHECK(p.hops == pref.hops);
+  }
+
   TEST_CASE("squaring stops early once a product changes nothing") {
     auto s = make_opencl_solver<int32_t>(spec(Algo::squaring, {{"WG", 8}}));
     // A complete graph: one product already gives the distances, the second changes nothing.

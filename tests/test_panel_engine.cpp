@@ -6,6 +6,9 @@
 // (sub-)devices. Graphs print their seed.
 #include <doctest/doctest.h>
 
+#include <cstring>
+#include <numeric>
+
 #include "cpu/cpu_solvers.hpp"
 #include "solvers/opencl_solvers.hpp"
 #include "solvers/panel_engine.hpp"
@@ -146,6 +149,74 @@ TEST_SUITE("panel_engine") {
     s.split = 2;
     s.device_memory = 0;
     check_solver<float>(s, {300}, "on 2 devices");
+  }
+
+  TEST_CASE("PoCL: squaring over panels in several staging chunks, bit-exact, fixed point seen") {
+    // 20000-byte chunks: each 128-wide panel moves in 4 chunks (the last of 11
+    // rows), up to L and back for every product.
+    const ocl_sp_test::EnvGuard env("OCL_SP_STAGE_BYTES", std::string("20000"));
+    for (int split : {1, 2}) {
+      SolverSpec s = spec(Algo::squaring);
+      s.split = split;
+      s.panel = 128;
+      INFO("split " << split);
+      check_solver<int32_t>(s, {129, 300}, "whole matrix on every device");
+      check_solver<float>(s, {300}, "whole matrix on every device");
+      // The change that decides the next product may sit in any chunk: a path
+      // 0 -> 1 -> ... -> 299 needs all ceil(log2 299) = 9 products.
+      auto solver = make_opencl_solver<int32_t>(s);
+      DistMatrix<int32_t> path(300);
+      for (int64_t i = 0; i < 300; ++i) path(i, i) = 0;
+      for (int64_t i = 0; i + 1 < 300; ++i) path(i, i + 1) = 1;
+      CHECK(solver->solve(path, nullptr).products == 9);
+      CHECK(path(0, 299) == 299);
+    }
+  }
+
+  TEST_CASE("stager: rows through a ring of pinned chunks, contiguous and pitched") {
+    OpenClCore core(spec(Algo::fw), ValueType::int32);
+    core.begin_solve();
+    const size_t n = 37, ld = 48, row = n * 4;
+    std::vector<int32_t> host(n * n);
+    std::iota(host.begin(), host.end(), -100);
+    cl::Buffer buf(core.context(), CL_MEM_READ_WRITE, ld * ld * 4);
+    // 5 rows per chunk: 8 chunks through 2 slots, the last of 2 rows.
+    Stager& st = core.stager(OpenClCore::StageUse::kMatrix, 2, 5 * row);
+    for (size_t pitch : {row, ld * 4}) {
+      INFO("pitch " << pitch);
+      int fills = 0, drains = 0;
+      st.upload(OpenClCore::kUpload, buf, {n, row, pitch}, [&](void* chunk, size_t r0, size_t r1) {
+        std::memcpy(chunk, host.data() + r0 * n, (r1 - r0) * row);
+        ++fills;
+      });
+      st.settle();
+      std::vector<int32_t> back(n * n, 0);
+      st.download(OpenClCore::kDownload, buf, {n, row, pitch},
+                  [&](const void* chunk, size_t r0, size_t r1) {
+                    std::memcpy(back.data() + r0 * n, chunk, (r1 - r0) * row);
+                    ++drains;
+                  });
+      st.settle();
+      CHECK(fills == 8);
+      CHECK(drains == 8);
+      CHECK(back == host);
+      // The device holds the rows `pitch` bytes apart.
+      std::vector<int32_t> dev(ld * ld);
+      core.queue().enqueueReadBuffer(buf, CL_TRUE, 0, ld * ld * 4, dev.data());
+      CHECK(std::memcmp(dev.data() + 36 * (pitch / 4), host.data() + 36 * n, row) == 0);
+    }
+    // A chunk smaller than one row is an error, not an overflow.
+    CHECK_THROWS_AS(st.upload(OpenClCore::kUpload, buf, {1, 6 * row, 6 * row},
+                              [](void*, size_t, size_t) {}),
+                    RuntimeError);
+    // After an error (drain()), a pending download (one chunk, so still pending)
+    // never reaches its host memory.
+    bool ran = false;
+    st.download(OpenClCore::kDownload, buf, {5, row, row},
+                [&](const void*, size_t, size_t) { ran = true; });
+    core.drain();
+    st.settle();
+    CHECK_FALSE(ran);
   }
 
   TEST_CASE("PoCL split into 2 sub-devices: resident and out of core, bit-exact") {

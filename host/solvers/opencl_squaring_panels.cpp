@@ -70,20 +70,22 @@ class OpenClSquaringPanels final : public Solver<T> {
     int products = 0;
     for (auto& x : devs_) x->core().begin_solve();
     std::vector<std::vector<cl::Buffer>> lbuf(devs_.size()), cbuf(devs_.size());
-    std::vector<T> panel(static_cast<size_t>(p_ * p_));
     for (int prod = 0; prod < max_p; ++prod) {
       throw_if_cancelled();
       bool changed = false;
       run_devices([&](size_t k) { product(k, d, lbuf[k], cbuf[k], prod == 0); });
-      // Gather: each device's rows into the matrix, noting any change.
+      // Gather: each device's rows into the matrix through its pinned stager,
+      // noting any change.
       for (size_t k = 0; k < devs_.size(); ++k) {
         OpenClCore& core = devs_[k]->core();
-        for (int64_t i = static_cast<int64_t>(k); i < q_; i += dn)
-          for (int64_t j = 0; j < q_; ++j) {
-            cl::Buffer& c = cbuf[k][static_cast<size_t>((i / dn) * q_ + j)];
-            core.read_async(OpenClCore::kCompute, c, pbytes_, panel.data(), {}).wait();
-            changed |= unpack_panel(panel.data(), d, p_, i, j, 0, p_, true);
-          }
+        core.run_guarded("squaring over panels on '" + core.device().name + "' failed", [&] {
+          Stager& st = panel_stager(core, p_, sizeof(T));
+          for (int64_t i = static_cast<int64_t>(k); i < q_; i += dn)
+            for (int64_t j = 0; j < q_; ++j)
+              download_panel(st, OpenClCore::kCompute, cbuf[k][static_cast<size_t>((i / dn) * q_ + j)],
+                             d, p_, i, j, {}, &changed);
+          st.settle();
+        });
       }
       ++products;
       if (!changed) break;
@@ -166,14 +168,11 @@ class OpenClSquaringPanels final : public Solver<T> {
         for (int64_t i = static_cast<int64_t>(k); i < q_; i += dn)
           for (int64_t j = 0; j < q_; ++j) c.emplace_back(core.context(), CL_MEM_READ_WRITE, pbytes_);
       }
-      std::vector<T> panel(static_cast<size_t>(p_ * p_));
+      // L through the pinned stager (in order on the compute queue, before the GEMMs).
+      Stager& st = panel_stager(core, p_, sizeof(T));
       for (int64_t i = 0; i < q_; ++i)
-        for (int64_t j = 0; j < q_; ++j) {
-          pack_panel(panel.data(), d, p_, i, j, 0, p_);
-          core.write_async(OpenClCore::kCompute, l[static_cast<size_t>(i * q_ + j)], pbytes_,
-                           panel.data(), {})
-              .wait();
-        }
+        for (int64_t j = 0; j < q_; ++j)
+          upload_panel(st, OpenClCore::kCompute, l[static_cast<size_t>(i * q_ + j)], d, p_, i, j, {});
       for (int64_t i = static_cast<int64_t>(k); i < q_; i += dn) {
         const int64_t rows = std::min(p_, d.n() - i * p_);
         for (int64_t j = 0; j < q_; ++j) {

@@ -51,15 +51,6 @@ std::string gib(double b) {
   return buf;
 }
 
-// Staging chunk size: kStageBytes, or OCL_SP_STAGE_BYTES (tests: many small chunks).
-size_t stage_bytes() {
-  if (const char* e = std::getenv("OCL_SP_STAGE_BYTES"); e && *e) {
-    const long long v = std::atoll(e);
-    if (v > 0) return static_cast<size_t>(v);
-  }
-  return kStageBytes;
-}
-
 // Device buffers of the resident placement, in panels: the owned rows, plus with
 // several devices the round's pivot and row panels from others, plus one copy.
 int64_t resident_panels(int64_t q, int devices) {
@@ -142,7 +133,7 @@ PanelPlan plan_panels(int64_t n, size_t vs, const std::vector<DeviceBudget>& dev
       }
       plan.max_rows.push_back(rows);
     }
-    const uint64_t staging = std::min<uint64_t>(bytes(p), stage_bytes()) * kStagingBuffers *
+    const uint64_t staging = std::min<uint64_t>(bytes(p), stage_bytes(kStageBytes)) * kStagingBuffers *
                              static_cast<uint64_t>(d);
     const uint64_t device_host = host_backed ? plan.device_bytes * static_cast<uint64_t>(d) : 0;
     // Every placement moves panels through pinned staging chunks. (A pinned copy
@@ -241,6 +232,55 @@ bool unpack_panel(const T* src, DistMatrix<T>& d, int64_t p, int64_t pi, int64_t
   return changed;
 }
 
+Stager& panel_stager(OpenClCore& core, int64_t p, size_t value_size) {
+  const size_t row = static_cast<size_t>(p) * value_size;
+  const size_t rows = std::max<size_t>(
+      1, std::min<size_t>(static_cast<size_t>(p), stage_bytes(kStageBytes) / row));
+  return core.stager(OpenClCore::StageUse::kPanels, kStagingBuffers, rows * row);
+}
+
+template <typename T>
+cl::Event upload_panel(Stager& st, OpenClCore::QueueId q, cl::Buffer& dst, const DistMatrix<T>& d,
+                       int64_t p, int64_t pi, int64_t pj, const std::vector<cl::Event>& wait) {
+  const size_t row = static_cast<size_t>(p) * sizeof(T);
+  return st.upload(
+      q, dst, {static_cast<size_t>(p), row, row},
+      [&](void* chunk, size_t a0, size_t a1) {
+        pack_panel(static_cast<T*>(chunk), d, p, pi, pj, static_cast<int64_t>(a0),
+                   static_cast<int64_t>(a1));
+      },
+      wait);
+}
+
+template <typename T>
+cl::Event download_panel(Stager& st, OpenClCore::QueueId q, cl::Buffer& src, DistMatrix<T>& d,
+                         int64_t p, int64_t pi, int64_t pj, const std::vector<cl::Event>& wait,
+                         bool* changed) {
+  const size_t row = static_cast<size_t>(p) * sizeof(T);
+  DistMatrix<T>* m = &d;
+  return st.download(
+      q, src, {static_cast<size_t>(p), row, row},
+      [m, p, pi, pj, changed](const void* chunk, size_t a0, size_t a1) {
+        const bool c = unpack_panel(static_cast<const T*>(chunk), *m, p, pi, pj,
+                                    static_cast<int64_t>(a0), static_cast<int64_t>(a1),
+                                    changed != nullptr);
+        if (c) *changed = true;
+      },
+      wait);
+}
+
+template cl::Event upload_panel<int32_t>(Stager&, OpenClCore::QueueId, cl::Buffer&,
+                                         const DistMatrix<int32_t>&, int64_t, int64_t, int64_t,
+                                         const std::vector<cl::Event>&);
+template cl::Event upload_panel<float>(Stager&, OpenClCore::QueueId, cl::Buffer&,
+                                       const DistMatrix<float>&, int64_t, int64_t, int64_t,
+                                       const std::vector<cl::Event>&);
+template cl::Event download_panel<int32_t>(Stager&, OpenClCore::QueueId, cl::Buffer&,
+                                           DistMatrix<int32_t>&, int64_t, int64_t, int64_t,
+                                           const std::vector<cl::Event>&, bool*);
+template cl::Event download_panel<float>(Stager&, OpenClCore::QueueId, cl::Buffer&,
+                                         DistMatrix<float>&, int64_t, int64_t, int64_t,
+                                         const std::vector<cl::Event>&, bool*);
 template void pack_panel<int32_t>(int32_t*, const DistMatrix<int32_t>&, int64_t, int64_t, int64_t,
                                   int64_t, int64_t);
 template void pack_panel<float>(float*, const DistMatrix<float>&, int64_t, int64_t, int64_t,
@@ -301,8 +341,6 @@ class FwPanels {
     }
     share_rows();
     sync_rounds_ = devs_.size() > 1 || !resident_;
-    stage_rows_ = std::max<int64_t>(
-        1, std::min<int64_t>(p_, static_cast<int64_t>(stage_bytes() / (static_cast<size_t>(p_) * sizeof(T)))));
     lookahead_ = devs_.size() > 1 && resident_;
   }
 
@@ -372,13 +410,6 @@ class FwPanels {
   }
 
  private:
-  // Pinned staging buffer of a device: one pending operation each.
-  struct Stage {
-    T* ptr = nullptr;
-    cl::Event done;
-    bool unpack = false;  // a download whose data still has to go to the matrix
-    int64_t pi = 0, pj = 0, a0 = 0, a1 = 0;  // panel and its rows [a0, a1) held
-  };
   struct Dev {
     PanelDevice* dev = nullptr;
     OpenClCore* core = nullptr;
@@ -390,8 +421,7 @@ class FwPanels {
     std::vector<cl::Buffer> slot;                    // out of core: streaming slots
     std::vector<cl::Event> slot_free;                // last download from each slot
     cl::Event col_free[2];
-    std::vector<Stage> stages;
-    size_t next_stage = 0;
+    Stager* stager = nullptr;                        // the core's panel stager
     int64_t ahead = -1;                              // round whose phases 1-2 ran early
     // Events other queues' commands wait on, held until the round's queues are
     // drained: PoCL 3.1 has crashed (POclReleaseEvent on a worker thread) when the
@@ -399,78 +429,23 @@ class FwPanels {
     std::vector<cl::Event> keep;
   };
 
-  void flush(Dev& ds) {
-    for (auto q : {OpenClCore::kCompute, OpenClCore::kUpload, OpenClCore::kDownload})
-      ds.core->queue(q).flush();
-  }
-
-  Stage& take_stage(Dev& ds) {
-    Stage& s = ds.stages[ds.next_stage];
-    ds.next_stage = (ds.next_stage + 1) % ds.stages.size();
-    settle_stage(ds, s);
-    return s;
-  }
-  void settle_stage(Dev& ds, Stage& s) {
-    if (s.done()) {
-      flush(ds);
-      s.done.wait();
-      s.done = cl::Event();
-    }
-    if (s.unpack) {
-      unpack_panel(s.ptr, d_, p_, s.pi, s.pj, s.a0, s.a1);
-      s.unpack = false;
-    }
-  }
-
   // Panel (pi, pj) from host memory into dst, after `wait`; returns the event of
-  // its last copy. Staging goes in chunks of stage_rows_ rows (bounded pinned memory,
-  // packing of one chunk overlaps the DMA of the previous one).
+  // its last copy (packing of one staging chunk overlaps the DMA of the previous).
   cl::Event upload(Dev& ds, cl::Buffer& dst, int64_t pi, int64_t pj,
                    const std::vector<cl::Event>& wait) {
     ds.keep.insert(ds.keep.end(), wait.begin(), wait.end());
-    cl::Event ev;
-    for (int64_t a0 = 0; a0 < p_; a0 += stage_rows_) {
-      const int64_t a1 = std::min(p_, a0 + stage_rows_);
-      Stage& s = take_stage(ds);
-      pack_panel(s.ptr, d_, p_, pi, pj, a0, a1);
-      const size_t row = static_cast<size_t>(p_) * sizeof(T);
-      ev = ds.core->write_async(OpenClCore::kUpload, dst, static_cast<size_t>(a0) * row,
-                                static_cast<size_t>(a1 - a0) * row, s.ptr,
-                                a0 == 0 ? wait : std::vector<cl::Event>{});
-      s.done = ev;
-      ds.core->queue(OpenClCore::kUpload).flush();
-    }
-    return ev;
+    return upload_panel(*ds.stager, OpenClCore::kUpload, dst, d_, p_, pi, pj, wait);
   }
   // Panel (pi, pj) from src back to host memory after `wait`; it reaches the
   // matrix when its staging chunks are settled (settle(), or when reused).
   cl::Event download(Dev& ds, cl::Buffer& src, int64_t pi, int64_t pj,
                      const std::vector<cl::Event>& wait) {
     ds.keep.insert(ds.keep.end(), wait.begin(), wait.end());
-    cl::Event ev;
-    for (int64_t a0 = 0; a0 < p_; a0 += stage_rows_) {
-      const int64_t a1 = std::min(p_, a0 + stage_rows_);
-      Stage& s = take_stage(ds);
-      const size_t row = static_cast<size_t>(p_) * sizeof(T);
-      ev = ds.core->read_async(OpenClCore::kDownload, src, static_cast<size_t>(a0) * row,
-                               static_cast<size_t>(a1 - a0) * row, s.ptr,
-                               a0 == 0 ? wait : std::vector<cl::Event>{});
-      s.done = ev;
-      s.unpack = a0 < real(pi);
-      s.pi = pi;
-      s.pj = pj;
-      s.a0 = a0;
-      s.a1 = a1;
-      ds.core->queue(OpenClCore::kDownload).flush();
-    }
-    ds.core->queue(OpenClCore::kDownload).flush();
-    return ev;
+    return download_panel(*ds.stager, OpenClCore::kDownload, src, d_, p_, pi, pj, wait);
   }
 
   // Every download of this device has reached the matrix.
-  void settle(Dev& ds) {
-    for (auto& s : ds.stages) settle_stage(ds, s);
-  }
+  void settle(Dev& ds) { ds.stager->settle(); }
   // Drops the held events once every queue of the device is idle.
   void release_kept(Dev& ds) {
     for (auto q : {OpenClCore::kCompute, OpenClCore::kUpload, OpenClCore::kDownload})
@@ -573,10 +548,7 @@ class FwPanels {
 
   void allocate(Dev& ds) {
     with_cl_errors("cannot allocate the panels on '" + ds.core->device().name + "'", [&] {
-      ds.stages.resize(kStagingBuffers);
-      for (size_t k = 0; k < ds.stages.size(); ++k)
-        ds.stages[k].ptr = static_cast<T*>(
-            ds.core->pinned(k, static_cast<size_t>(stage_rows_ * p_) * sizeof(T)));
+      ds.stager = &panel_stager(*ds.core, p_, sizeof(T));
       ds.tmp = new_panel(ds);
       ds.rowbuf.resize(static_cast<size_t>(q_));
       if (resident_) {
@@ -762,8 +734,6 @@ class FwPanels {
   std::vector<int> owner_;           // panel row -> device
   std::vector<size_t> own_index_;    // panel row -> its index in that device's rows
   std::vector<double> weights_;      // relative device speeds
-  // Rows per staging chunk: kStageBytes at most, whole rows, the panel at most.
-  int64_t stage_rows_ = 1;
 };
 
 }  // namespace

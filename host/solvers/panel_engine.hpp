@@ -91,6 +91,23 @@ template <typename T>
 bool unpack_panel(const T* src, DistMatrix<T>& d, int64_t p, int64_t pi, int64_t pj, int64_t a0,
                   int64_t a1, bool compare = false);
 
+// The panel stager of a device for panels of edge p: kStagingBuffers pinned
+// chunks of whole panel rows, stage_bytes(kStageBytes) at most (one row at least,
+// the panel at most); kept by the core across solves.
+Stager& panel_stager(OpenClCore& core, int64_t p, size_t value_size);
+// Panel (pi, pj) of d, packed (pack_panel), into the P x P buffer dst through the
+// stager on queue q after `wait`; returns the event of its last chunk.
+template <typename T>
+cl::Event upload_panel(Stager& st, OpenClCore::QueueId q, cl::Buffer& dst, const DistMatrix<T>& d,
+                       int64_t p, int64_t pi, int64_t pj, const std::vector<cl::Event>& wait);
+// The P x P buffer src back into panel (pi, pj) of d (unpack_panel) on queue q
+// after `wait`; the values arrive when the stager settles the chunks. changed: when
+// given, set to true if any value changed (never reset).
+template <typename T>
+cl::Event download_panel(Stager& st, OpenClCore::QueueId q, cl::Buffer& src, DistMatrix<T>& d,
+                         int64_t p, int64_t pi, int64_t pj, const std::vector<cl::Event>& wait,
+                         bool* changed = nullptr);
+
 // Runs blocked FW over the panel plan on the given devices (one host thread
 // each), replacing d by the distances. NegativeCycleError as the other solvers;
 // CancelledError when a stop was requested. Fills the placement fields of st and
