@@ -7,9 +7,12 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <memory>
 #include <numeric>
 
 #include "cpu/cpu_solvers.hpp"
+#include "cl/device.hpp"
+#include "solvers/opencl_fw.hpp"
 #include "solvers/opencl_solvers.hpp"
 #include "solvers/panel_engine.hpp"
 #include "test_opencl_common.hpp"
@@ -109,6 +112,27 @@ TEST_SUITE("panel_engine") {
     CHECK(p.devices == 2);
     CHECK(p.q >= 8);
     CHECK(p.placement == Placement::resident);
+  }
+
+  TEST_CASE("PoCL: the fw solver runs the plan it is given (the CLI's), else its own") {
+    SolverSpec s = spec(Algo::fw);
+    // plan_fw as `ocl_sp solve` calls it, with --panel 128; the solver is then
+    // built without --panel, as if the two had planned apart.
+    SolverSpec planned = s;
+    planned.panel = 128;
+    const auto entries = select_devices(s.device, 1);
+    s.fw_plan = std::make_shared<const PanelPlan>(plan_fw(300, 4, entries, planned, 1ull << 40));
+    REQUIRE(s.fw_plan->placement == Placement::resident);
+    auto solver = make_opencl_solver<int32_t>(s);
+    DistMatrix<int32_t> d = graph<int32_t>(300, kSeed), ref = d;
+    fw_serial(ref, nullptr);
+    CHECK(solver->solve(d, nullptr).placement.find("resident panels, P = 128") == 0);
+    CHECK(d == ref);
+    // Another n: the solver's own plan (the single buffer here).
+    DistMatrix<int32_t> e = graph<int32_t>(200, kSeed), eref = e;
+    fw_serial(eref, nullptr);
+    CHECK(solver->solve(e, nullptr).placement == "single buffer");
+    CHECK(e == eref);
   }
 
   TEST_CASE("PoCL: resident panels, every fw family, int32 and float32, bit-exact") {

@@ -470,39 +470,40 @@ void Stager::discard() noexcept {
 
 cl::Event Stager::upload(OpenClCore::QueueId q, cl::Buffer& buf, const Rows& at, const Fill& fill,
                          const std::vector<cl::Event>& wait) {
-  const size_t per = rows_per_chunk(at);
-  cl::Event ev;
-  for (size_t r0 = 0; r0 < at.rows; r0 += per) {
-    const size_t r1 = std::min(at.rows, r0 + per);
-    Slot& s = take();
-    fill(s.mem->data(), r0, r1);
-    const std::vector<cl::Event>& w = r0 == 0 ? wait : std::vector<cl::Event>{};
-    ev = at.pitch == at.row_bytes
-             ? core_.write_async(q, buf, r0 * at.pitch, (r1 - r0) * at.row_bytes, s.mem->data(), w)
-             : core_.write_rect(q, buf, at.pitch, r0, s.mem->data(), at.row_bytes, at.row_bytes,
-                                r1 - r0, w);
-    s.done = ev;
-    core_.queue(q).flush();
-  }
-  return ev;
+  return move(q, buf, at, &fill, nullptr, wait);
 }
 
 cl::Event Stager::download(OpenClCore::QueueId q, cl::Buffer& buf, const Rows& at,
                            const Drain& drain, const std::vector<cl::Event>& wait) {
+  return move(q, buf, at, nullptr, &drain, wait);
+}
+
+// One chunk after the other through the ring; the first waits for `wait`, the
+// others follow it in order on q.
+cl::Event Stager::move(OpenClCore::QueueId q, cl::Buffer& buf, const Rows& at, const Fill* fill,
+                       const Drain* drain, const std::vector<cl::Event>& wait) {
   const size_t per = rows_per_chunk(at);
+  const bool contiguous = at.pitch == at.row_bytes;
   cl::Event ev;
   for (size_t r0 = 0; r0 < at.rows; r0 += per) {
-    const size_t r1 = std::min(at.rows, r0 + per);
+    const size_t r1 = std::min(at.rows, r0 + per), bytes = (r1 - r0) * at.row_bytes;
     Slot& s = take();
+    void* chunk = s.mem->data();
     const std::vector<cl::Event>& w = r0 == 0 ? wait : std::vector<cl::Event>{};
-    ev = at.pitch == at.row_bytes
-             ? core_.read_async(q, buf, r0 * at.pitch, (r1 - r0) * at.row_bytes, s.mem->data(), w)
-             : core_.read_rect(q, buf, at.pitch, r0, s.mem->data(), at.row_bytes, at.row_bytes,
-                               r1 - r0, w);
+    if (fill) {
+      (*fill)(chunk, r0, r1);
+      ev = contiguous ? core_.write_async(q, buf, r0 * at.pitch, bytes, chunk, w)
+                      : core_.write_rect(q, buf, at.pitch, r0, chunk, at.row_bytes, at.row_bytes,
+                                         r1 - r0, w);
+    } else {
+      ev = contiguous ? core_.read_async(q, buf, r0 * at.pitch, bytes, chunk, w)
+                      : core_.read_rect(q, buf, at.pitch, r0, chunk, at.row_bytes, at.row_bytes,
+                                        r1 - r0, w);
+      s.drain = *drain;
+      s.r0 = r0;
+      s.r1 = r1;
+    }
     s.done = ev;
-    s.drain = drain;
-    s.r0 = r0;
-    s.r1 = r1;
     core_.queue(q).flush();
   }
   return ev;

@@ -270,6 +270,9 @@ class Stager {
     size_t r0 = 0, r1 = 0;
   };
   size_t rows_per_chunk(const Rows& at) const;
+  // upload (fill given) or download (drain given).
+  cl::Event move(OpenClCore::QueueId q, cl::Buffer& buf, const Rows& at, const Fill* fill,
+                 const Drain* drain, const std::vector<cl::Event>& wait);
   Slot& take();
   void settle(Slot& s);
 
