@@ -71,8 +71,7 @@ case $mode in
     ;;
   h200b)
     solve n40k-single $N --n 40000
-    solve n40k-ooc-store $N --n 40000 --device-memory 1600M
-    OCL_SP_HOST_STORE=0 solve n40k-ooc-staging $N --n 40000 --device-memory 1600M
+    solve n40k-ooc-staging $N --n 40000 --device-memory 1600M
     solve n40k-ooc-eighth $N --n 40000 --device-memory 800M
     solve n100k-auto $N --n 100000 --host-memory 120G
     ;;

@@ -1,15 +1,21 @@
-// Helpers of the OpenCL test suites (test_opencl_*.cpp, test_paths.cpp):
-// environment guards, the process-wide temporary program cache, so tests never
-// touch ~/.cache, and the SolverSpec of a solver on the test device.
+// Helpers of the OpenCL test suites (test_opencl_*.cpp, test_panel_engine.cpp,
+// test_paths.cpp): environment guards, the process-wide temporary program cache,
+// so tests never touch ~/.cache, the SolverSpec of a solver on the test device and
+// the random graphs the solvers are checked on.
 #pragma once
 #include <stdlib.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
+#include <random>
 #include <string>
 #include <utility>
+#include <vector>
 
+#include "graph/matrix.hpp"
 #include "solvers/solver.hpp"
 
 namespace ocl_sp_test {
@@ -84,6 +90,38 @@ inline ocl_sp::SolverSpec spec(ocl_sp::Algo a, ocl_sp::Tunables t = {}) {
   s.params = std::move(t);
   s.use_tuned = false;
   return s;
+}
+
+// Random digraph as an adjacency matrix: three parts, edges inside a part and from
+// part 0 to part 1 only (so part 2 is unreachable from the others and parts 1, 2
+// cannot reach part 0); weights w + h(u) - h(v) with w in [0, 20] (zeros included)
+// and potentials h in [0, 40], so edges can be negative but cycles are not.
+// degree: expected out-degree for n > 8 (smaller graphs: edge probability 1/2).
+// `fraction` makes weights non-integral (float tests with a tolerance).
+template <typename T>
+ocl_sp::DistMatrix<T> random_graph(int64_t n, uint64_t seed, bool fraction = false,
+                                   double degree = 5.0) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int> w(0, 20), h(0, 40), part(0, 2);
+  std::uniform_real_distribution<double> u01(0, 1);
+  std::vector<int> pot(static_cast<size_t>(n)), comp(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    pot[static_cast<size_t>(i)] = h(rng);
+    comp[static_cast<size_t>(i)] = n < 6 ? 0 : part(rng);
+  }
+  const double p = n <= 8 ? 0.5 : std::min(1.0, degree / static_cast<double>(n));
+  ocl_sp::DistMatrix<T> d(n);
+  for (int64_t i = 0; i < n; ++i) d(i, i) = 0;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      if (i == j || u01(rng) >= p) continue;
+      const int ci = comp[static_cast<size_t>(i)], cj = comp[static_cast<size_t>(j)];
+      if (!(ci == cj || (ci == 0 && cj == 1))) continue;
+      double v = w(rng) + pot[static_cast<size_t>(i)] - pot[static_cast<size_t>(j)];
+      if (fraction) v += (pot[static_cast<size_t>(i)] - pot[static_cast<size_t>(j)]) * 0.013 + 0.37;
+      d(i, j) = std::min(d(i, j), static_cast<T>(v));
+    }
+  return d;
 }
 
 }  // namespace ocl_sp_test

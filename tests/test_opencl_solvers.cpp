@@ -7,7 +7,6 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <random>
 
 #include "cpu/cpu_solvers.hpp"
 #include "solvers/opencl_base.hpp"
@@ -16,41 +15,12 @@
 #include "util/errors.hpp"
 
 using namespace ocl_sp;
+using ocl_sp_test::random_graph;
 
 namespace {
 
 const std::vector<int64_t> kSizes = {1, 2, 3, 15, 16, 17, 31, 33, 64, 65, 100, 257};
 constexpr uint64_t kBaseSeed = 20261122;
-
-// Random digraph as an adjacency matrix: three parts, edges inside a part and from
-// part 0 to part 1 only (so part 2 is unreachable from the others and parts 1, 2
-// cannot reach part 0); weights w + h(u) - h(v) with w in [0, 20] (zeros included)
-// and potentials h in [0, 40], so edges can be negative but cycles are not.
-// `fraction` makes weights non-integral (float tests with a tolerance).
-template <typename T>
-DistMatrix<T> random_graph(int64_t n, uint64_t seed, bool fraction = false) {
-  std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<int> w(0, 20), h(0, 40), part(0, 2);
-  std::uniform_real_distribution<double> u01(0, 1);
-  std::vector<int> pot(static_cast<size_t>(n)), comp(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) {
-    pot[static_cast<size_t>(i)] = h(rng);
-    comp[static_cast<size_t>(i)] = n < 6 ? 0 : part(rng);
-  }
-  const double p = n <= 8 ? 0.5 : std::min(1.0, 5.0 / static_cast<double>(n));
-  DistMatrix<T> d(n);
-  for (int64_t i = 0; i < n; ++i) d(i, i) = 0;
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t j = 0; j < n; ++j) {
-      if (i == j || u01(rng) >= p) continue;
-      const int ci = comp[static_cast<size_t>(i)], cj = comp[static_cast<size_t>(j)];
-      if (!(ci == cj || (ci == 0 && cj == 1))) continue;
-      double v = w(rng) + pot[static_cast<size_t>(i)] - pot[static_cast<size_t>(j)];
-      if (fraction) v += (pot[static_cast<size_t>(i)] - pot[static_cast<size_t>(j)]) * 0.013 + 0.37;
-      d(i, j) = std::min(d(i, j), static_cast<T>(v));
-    }
-  return d;
-}
 
 template <typename T>
 bool close(T a, T b, double rel) {
@@ -423,6 +393,32 @@ TEST_SUITE("opencl_solvers") {
     }
     DistMatrix<int32_t> empty(0);
     CHECK_NOTHROW(s->solve(empty, nullptr));
+  }
+
+  TEST_CASE("single buffer through pinned chunks (OCL_SP_STAGING=1, small chunks), bit-exact") {
+    // 3000-byte chunks: n = 257 moves in 129 chunks of 2 rows (the last of 1);
+    // n = 100 into a 128-wide buffer takes the rectangular copies, n = 128 the
+    // contiguous ones; paths download their hop and via matrices the same way.
+    const ocl_sp_test::EnvGuard staging("OCL_SP_STAGING", std::string("1"));
+    const ocl_sp_test::EnvGuard bytes("OCL_SP_STAGE_BYTES", std::string("3000"));
+    for (Algo a : {Algo::fw, Algo::squaring, Algo::fw_naive}) {
+      auto s = make_opencl_solver<int32_t>(spec(a));
+      for (int64_t n : {1, 100, 128, 257}) {
+        const uint64_t seed = kBaseSeed + 11 * static_cast<uint64_t>(n);
+        INFO(to_string(a) << ", n = " << n << ", seed = " << seed);
+        DistMatrix<int32_t> d = random_graph<int32_t>(n, seed), ref = d;
+        fw_serial(ref, nullptr);
+        s->solve(d, nullptr);
+        CHECK(d == ref);
+      }
+    }
+    auto fw = make_opencl_solver<float>(spec(Algo::fw));
+    DistMatrix<float> d = random_graph<float>(100, kBaseSeed), ref = d;
+    PathMatrix p, pref;
+    fw_serial(ref, &pref);
+    fw->solve(d, &p);
+    CHECK(d == ref);
+    CHECK(p.hops == pref.hops);
   }
 
   TEST_CASE("squaring stops early once a product changes nothing") {

@@ -1,14 +1,18 @@
 // The panel engine (DESIGN.md "Scale"): the placement planner as a pure function
-// (single buffer / resident / out of core / refusal, several devices, the host
-// store), and every placement run on PoCL bit-exactly against fw_serial: int32
+// (single buffer / resident / out of core / refusal, several devices, host
+// memory), and every placement run on PoCL bit-exactly against fw_serial: int32
 // and float32, each fw kernel family, n not a multiple of the panel or the block
 // (n = 1 included), negative edges, disconnected parts, negative cycles, several
 // (sub-)devices. Graphs print their seed.
 #include <doctest/doctest.h>
 
-#include <random>
+#include <cstring>
+#include <memory>
+#include <numeric>
 
 #include "cpu/cpu_solvers.hpp"
+#include "cl/device.hpp"
+#include "solvers/opencl_fw.hpp"
 #include "solvers/opencl_solvers.hpp"
 #include "solvers/panel_engine.hpp"
 #include "test_opencl_common.hpp"
@@ -31,28 +35,10 @@ DeviceBudget budget(uint64_t memory, uint64_t max_alloc) {
 }
 
 // Random digraph with negative edges but no negative cycle (vertex potentials),
-// zero weights and an unreachable third of the vertices.
+// zero weights and an unreachable third of the vertices; out-degree ~6.
 template <typename T>
 DistMatrix<T> graph(int64_t n, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<int> w(0, 20), h(0, 40), part(0, 2);
-  std::uniform_real_distribution<double> u01(0, 1);
-  std::vector<int> pot(static_cast<size_t>(n)), comp(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) {
-    pot[static_cast<size_t>(i)] = h(rng);
-    comp[static_cast<size_t>(i)] = n < 6 ? 0 : part(rng);
-  }
-  const double p = std::min(1.0, 6.0 / static_cast<double>(std::max<int64_t>(n, 1)));
-  DistMatrix<T> d(n);
-  for (int64_t i = 0; i < n; ++i) d(i, i) = 0;
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t j = 0; j < n; ++j) {
-      if (i == j || u01(rng) >= p) continue;
-      const int ci = comp[static_cast<size_t>(i)], cj = comp[static_cast<size_t>(j)];
-      if (!(ci == cj || (ci == 0 && cj == 1))) continue;
-      d(i, j) = static_cast<T>(w(rng) + pot[static_cast<size_t>(i)] - pot[static_cast<size_t>(j)]);
-    }
-  return d;
+  return ocl_sp_test::random_graph<T>(n, seed, false, 6.0);
 }
 
 template <typename T>
@@ -94,17 +80,10 @@ TEST_SUITE("panel_engine") {
     CHECK(o.placement == Placement::out_of_core);
     CHECK(o.slots == kStreamSlots);
     CHECK(o.device_bytes <= 96 * kMiB);
-    CHECK_FALSE(o.host_store);  // staging by default
+    // Host side: the pinned staging chunks, whatever host memory is free.
     CHECK(o.host_bytes == std::min<uint64_t>(static_cast<uint64_t>(o.p) * o.p * 4, kStageBytes) *
                               kStagingBuffers);
-    {
-      // OCL_SP_HOST_STORE=1: the pinned panel store where the host has room for it.
-      const ocl_sp_test::EnvGuard env("OCL_SP_HOST_STORE", std::string("1"));
-      const auto st = plan_panels(10000, 4, {budget(96 * kMiB, 96 * kMiB)}, 0, 128, 64, 1, 1ull << 40);
-      CHECK(st.host_store);
-      const auto no_room = plan_panels(10000, 4, {budget(96 * kMiB, 96 * kMiB)}, 0, 128, 64, 1, 200 * kMiB);
-      CHECK_FALSE(no_room.host_store);
-    }
+    CHECK(o.describe().find("pinned staging") != std::string::npos);
   }
 
   TEST_CASE("plan: --panel forces panels; what cannot fit is refused with numbers") {
@@ -177,6 +156,27 @@ TEST_SUITE("panel_engine") {
                     RuntimeError);
   }
 
+  TEST_CASE("PoCL: the fw solver runs the plan it is given (the CLI's), else its own") {
+    SolverSpec s = spec(Algo::fw);
+    // plan_fw as `ocl_sp solve` calls it, with --panel 128; the solver is then
+    // built without --panel, as if the two had planned apart.
+    SolverSpec planned = s;
+    planned.panel = 128;
+    const auto entries = select_devices(s.device, 1);
+    s.fw_plan = std::make_shared<const PanelPlan>(plan_fw(300, 4, entries, planned, 1ull << 40));
+    REQUIRE(s.fw_plan->placement == Placement::resident);
+    auto solver = make_opencl_solver<int32_t>(s);
+    DistMatrix<int32_t> d = graph<int32_t>(300, kSeed), ref = d;
+    fw_serial(ref, nullptr);
+    CHECK(solver->solve(d, nullptr).placement.find("resident panels, P = 128") == 0);
+    CHECK(d == ref);
+    // Another n: the solver's own plan (the single buffer here).
+    DistMatrix<int32_t> e = graph<int32_t>(200, kSeed), eref = e;
+    fw_serial(eref, nullptr);
+    CHECK(solver->solve(e, nullptr).placement == "single buffer");
+    CHECK(e == eref);
+  }
+
   TEST_CASE("PoCL: resident panels, every fw family, int32 and float32, bit-exact") {
     for (const Tunables& t : {Tunables{{"TILED", 2}}, Tunables{{"TILED", 1}, {"BLOCK", 64}},
                               Tunables{{"TILED", 0}, {"BLOCK", 32}}}) {
@@ -203,14 +203,6 @@ TEST_SUITE("panel_engine") {
     check_solver<int32_t>(s, {400}, "out of core");
   }
 
-  TEST_CASE("PoCL: out of core through the pinned host store (OCL_SP_HOST_STORE=1), bit-exact") {
-    const ocl_sp_test::EnvGuard env("OCL_SP_HOST_STORE", std::string("1"));
-    SolverSpec s = spec(Algo::fw);
-    s.panel = 128;
-    s.device_memory = 128ull * 128 * 4 * 9;
-    check_solver<int32_t>(s, {300}, "pinned host store");
-  }
-
   TEST_CASE("PoCL: panels in several staging chunks (ragged last chunk), bit-exact") {
     // OCL_SP_STAGE_BYTES shrinks the chunks: 20000 bytes = 39 rows of a 128-wide
     // panel, so each panel moves in 4 chunks, the last of 11 rows.
@@ -223,6 +215,74 @@ TEST_SUITE("panel_engine") {
     s.split = 2;
     s.device_memory = 0;
     check_solver<float>(s, {300}, "on 2 devices");
+  }
+
+  TEST_CASE("PoCL: squaring over panels in several staging chunks, bit-exact, fixed point seen") {
+    // 20000-byte chunks: each 128-wide panel moves in 4 chunks (the last of 11
+    // rows), up to L and back for every product.
+    const ocl_sp_test::EnvGuard env("OCL_SP_STAGE_BYTES", std::string("20000"));
+    for (int split : {1, 2}) {
+      SolverSpec s = spec(Algo::squaring);
+      s.split = split;
+      s.panel = 128;
+      INFO("split " << split);
+      check_solver<int32_t>(s, {129, 300}, "whole matrix on every device");
+      check_solver<float>(s, {300}, "whole matrix on every device");
+      // The change that decides the next product may sit in any chunk: a path
+      // 0 -> 1 -> ... -> 299 needs all ceil(log2 299) = 9 products.
+      auto solver = make_opencl_solver<int32_t>(s);
+      DistMatrix<int32_t> path(300);
+      for (int64_t i = 0; i < 300; ++i) path(i, i) = 0;
+      for (int64_t i = 0; i + 1 < 300; ++i) path(i, i + 1) = 1;
+      CHECK(solver->solve(path, nullptr).products == 9);
+      CHECK(path(0, 299) == 299);
+    }
+  }
+
+  TEST_CASE("stager: rows through a ring of pinned chunks, contiguous and pitched") {
+    OpenClCore core(spec(Algo::fw), ValueType::int32);
+    core.begin_solve();
+    const size_t n = 37, ld = 48, row = n * 4;
+    std::vector<int32_t> host(n * n);
+    std::iota(host.begin(), host.end(), -100);
+    cl::Buffer buf(core.context(), CL_MEM_READ_WRITE, ld * ld * 4);
+    // 5 rows per chunk: 8 chunks through 2 slots, the last of 2 rows.
+    Stager& st = core.stager(OpenClCore::StageUse::kMatrix, 2, 5 * row);
+    for (size_t pitch : {row, ld * 4}) {
+      INFO("pitch " << pitch);
+      int fills = 0, drains = 0;
+      st.upload(OpenClCore::kUpload, buf, {n, row, pitch}, [&](void* chunk, size_t r0, size_t r1) {
+        std::memcpy(chunk, host.data() + r0 * n, (r1 - r0) * row);
+        ++fills;
+      });
+      st.settle();
+      std::vector<int32_t> back(n * n, 0);
+      st.download(OpenClCore::kDownload, buf, {n, row, pitch},
+                  [&](const void* chunk, size_t r0, size_t r1) {
+                    std::memcpy(back.data() + r0 * n, chunk, (r1 - r0) * row);
+                    ++drains;
+                  });
+      st.settle();
+      CHECK(fills == 8);
+      CHECK(drains == 8);
+      CHECK(back == host);
+      // The device holds the rows `pitch` bytes apart.
+      std::vector<int32_t> dev(ld * ld);
+      core.queue().enqueueReadBuffer(buf, CL_TRUE, 0, ld * ld * 4, dev.data());
+      CHECK(std::memcmp(dev.data() + 36 * (pitch / 4), host.data() + 36 * n, row) == 0);
+    }
+    // A chunk smaller than one row is an error, not an overflow.
+    CHECK_THROWS_AS(st.upload(OpenClCore::kUpload, buf, {1, 6 * row, 6 * row},
+                              [](void*, size_t, size_t) {}),
+                    RuntimeError);
+    // After an error (drain()), a pending download (one chunk, so still pending)
+    // never reaches its host memory.
+    bool ran = false;
+    st.download(OpenClCore::kDownload, buf, {5, row, row},
+                [&](const void*, size_t, size_t) { ran = true; });
+    core.drain();
+    st.settle();
+    CHECK_FALSE(ran);
   }
 
   TEST_CASE("PoCL split into 2 sub-devices: resident and out of core, bit-exact") {

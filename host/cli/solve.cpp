@@ -19,6 +19,7 @@
 #include "mpi/mpi_fw.hpp"
 #include "report/report.hpp"
 #include "solvers/opencl_base.hpp"
+#include "solvers/opencl_fw.hpp"
 #include "solvers/panel_engine.hpp"
 #include "solvers/solver.hpp"
 #include "solvers/verify.hpp"
@@ -138,9 +139,10 @@ Graph load_graph(const SolveOptions& o, std::string& source) {
 // before the matrix exists: RuntimeError (exit 1) with the numbers when it cannot
 // fit. Host: the matrix, the verify copies, the path matrices, a CPU backend's
 // working copy, the panel engine's pinned host memory and the buffers of a CPU
-// OpenCL device (PoCL backs them with host memory).
+// OpenCL device (PoCL backs them with host memory). fw on OpenCL: the plan goes
+// into spec.fw_plan, which the solver then runs.
 template <typename T>
-void plan_memory(const SolverSpec& spec, int64_t n, bool verify, bool paths) {
+void plan_memory(SolverSpec& spec, int64_t n, bool verify, bool paths) {
   const uint64_t matrix = static_cast<uint64_t>(n) * static_cast<uint64_t>(n) * sizeof(T);
   uint64_t host = matrix * (verify ? 3 : 1) + (paths ? static_cast<uint64_t>(n) * n * 8 : 0);
   const std::string what = "n = " + std::to_string(n) + " (" + ValueTraits<T>::name() + ")";
@@ -148,16 +150,17 @@ void plan_memory(const SolverSpec& spec, int64_t n, bool verify, bool paths) {
     check_host_memory(host + matrix, what + " on the " + to_string(spec.backend) + " backend");
     return;
   }
-  const auto budgets =
-      detail::device_budgets(select_devices(spec.device, spec.split), spec.device_memory);
+  const auto devices = select_devices(spec.device, spec.split);
   if (spec.algo == Algo::fw) {
     check_host_memory(host, what);
     const uint64_t room = host_memory_available();
-    const auto plan = detail::plan_panels(n, sizeof(T), budgets, spec.panel, 128, 128, 1,
-                                          room > host ? room - host : 0);
-    check_host_memory(host + plan.host_bytes, what + " as " + plan.describe());
+    auto plan = std::make_shared<const detail::PanelPlan>(
+        detail::plan_fw(n, sizeof(T), devices, spec, room > host ? room - host : 0));
+    check_host_memory(host + plan->host_bytes, what + " as " + plan->describe());
+    spec.fw_plan = std::move(plan);
     return;
   }
+  const auto budgets = detail::device_budgets(devices, spec.device_memory);
   // Squaring over several devices or panels: every device holds the whole matrix
   // and its share of the product (checked by the solver against each device).
   if (spec.algo == Algo::squaring &&

@@ -39,7 +39,8 @@ namespace {
 // Pinned staging chunk of upload()/download(): two of them (16 MiB pinned, a few
 // ms to allocate once), each DMA'd at the link's pinned rate while the host
 // copies the other; matrices below kStageMin go straight from pageable memory.
-constexpr size_t kStageBytes = 8u << 20;
+constexpr size_t kMatrixStageBytes = 8u << 20;
+constexpr size_t kMatrixStageChunks = 2;
 constexpr size_t kStageMin = 16u << 20;
 
 // memcpy over the OpenMP threads: one thread copies ~10 GB/s, the link's pinned
@@ -105,15 +106,10 @@ const SolverSpec& one_device(const SolverSpec& spec) {
 OpenClCore::OpenClCore(const SolverSpec& spec, ValueType type)
     : OpenClCore(select_device(one_device(spec).device), spec.algo, type) {}
 
+// Nothing may still copy into the stagers' pinned chunks when they are unmapped.
 OpenClCore::~OpenClCore() {
   drain();
-  for (auto& p : pinned_)
-    if (p.ptr) {
-      try {
-        queue_.enqueueUnmapMemObject(p.buf, p.ptr);
-      } catch (...) {
-      }
-    }
+  for (auto& s : stagers_) s.reset();
   drain();
 }
 
@@ -282,6 +278,8 @@ void OpenClCore::finish_info(SolverInfo& info, const Tunables& t) const {
 }
 
 void OpenClCore::begin_solve() {
+  for (auto& s : stagers_)
+    if (s) s->discard();  // nothing pending survives a solve; an error's leftovers go
   kernel_events_.clear();
   kernel_names_.clear();
   per_kernel_.clear();
@@ -348,42 +346,175 @@ cl::Event OpenClCore::copy_buffer(cl::Buffer& src, cl::Buffer& dst, size_t bytes
 
 cl::Event OpenClCore::write_rect(QueueId q, cl::Buffer& buf, size_t buf_pitch, const void* host,
                                  size_t host_pitch, size_t width_bytes, size_t rows) {
-  const cl::array<size_t, 3> origin{0, 0, 0};
+  return write_rect(q, buf, buf_pitch, 0, host, host_pitch, width_bytes, rows, {});
+}
+
+cl::Event OpenClCore::read_rect(QueueId q, cl::Buffer& buf, size_t buf_pitch, void* host,
+                                size_t host_pitch, size_t width_bytes, size_t rows) {
+  return read_rect(q, buf, buf_pitch, 0, host, host_pitch, width_bytes, rows, {});
+}
+
+cl::Event OpenClCore::write_rect(QueueId q, cl::Buffer& buf, size_t buf_pitch, size_t first_row,
+                                 const void* host, size_t host_pitch, size_t width_bytes,
+                                 size_t rows, const std::vector<cl::Event>& wait) {
+  const cl::array<size_t, 3> origin{0, first_row, 0}, zero{0, 0, 0};
   const cl::array<size_t, 3> region{width_bytes, rows, 1};
   cl::Event ev;
-  queue(q).enqueueWriteBufferRect(buf, CL_FALSE, origin, origin, region, buf_pitch, 0, host_pitch,
-                                  0, host, nullptr, &ev);
+  queue(q).enqueueWriteBufferRect(buf, CL_FALSE, origin, zero, region, buf_pitch, 0, host_pitch,
+                                  0, host, wait.empty() ? nullptr : &wait, &ev);
   transfer_events_.push_back(ev);
   bytes_up_ += static_cast<double>(width_bytes) * static_cast<double>(rows);
   return ev;
 }
 
-cl::Event OpenClCore::read_rect(QueueId q, cl::Buffer& buf, size_t buf_pitch, void* host,
-                                size_t host_pitch, size_t width_bytes, size_t rows) {
-  const cl::array<size_t, 3> origin{0, 0, 0};
+cl::Event OpenClCore::read_rect(QueueId q, cl::Buffer& buf, size_t buf_pitch, size_t first_row,
+                                void* host, size_t host_pitch, size_t width_bytes, size_t rows,
+                                const std::vector<cl::Event>& wait) {
+  const cl::array<size_t, 3> origin{0, first_row, 0}, zero{0, 0, 0};
   const cl::array<size_t, 3> region{width_bytes, rows, 1};
   cl::Event ev;
-  queue(q).enqueueReadBufferRect(buf, CL_FALSE, origin, origin, region, buf_pitch, 0, host_pitch,
-                                 0, host, nullptr, &ev);
+  queue(q).enqueueReadBufferRect(buf, CL_FALSE, origin, zero, region, buf_pitch, 0, host_pitch,
+                                 0, host, wait.empty() ? nullptr : &wait, &ev);
   transfer_events_.push_back(ev);
   bytes_down_ += static_cast<double>(width_bytes) * static_cast<double>(rows);
   return ev;
 }
 
-void* OpenClCore::pinned(size_t i, size_t bytes) {
-  if (pinned_.size() <= i) pinned_.resize(i + 1);
-  Pinned& p = pinned_[i];
-  if (p.bytes != bytes) {
-    if (p.ptr) {
-      queue_.enqueueUnmapMemObject(p.buf, p.ptr);
-      queue_.finish();
-    }
-    p = Pinned{};
-    p.buf = cl::Buffer(ctx_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes);
-    p.ptr = queue_.enqueueMapBuffer(p.buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes);
-    p.bytes = bytes;
+void OpenClCore::flush_all() {
+  queue_.flush();
+  for (auto& q : extra_)
+    if (q()) q.flush();
+}
+
+Stager& OpenClCore::stager(StageUse use, size_t chunks, size_t chunk_bytes) {
+  std::unique_ptr<Stager>& s = stagers_[static_cast<size_t>(use)];
+  if (!s || s->chunks() != chunks || s->chunk_bytes() != chunk_bytes) {
+    s.reset();  // release first: the old and new chunks need not fit together
+    s = std::make_unique<Stager>(*this, chunks, chunk_bytes);
   }
-  return p.ptr;
+  return *s;
+}
+
+PinnedBuffer::PinnedBuffer(const cl::Context& ctx, const cl::CommandQueue& queue, size_t bytes)
+    : queue_(queue), bytes_(bytes) {
+  buf_ = cl::Buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes);
+  ptr_ = queue_.enqueueMapBuffer(buf_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes);
+}
+
+PinnedBuffer::~PinnedBuffer() {
+  if (!ptr_) return;
+  try {
+    queue_.enqueueUnmapMemObject(buf_, ptr_);
+    queue_.finish();
+  } catch (...) {
+  }
+}
+
+Stager::Stager(OpenClCore& core, size_t chunks, size_t chunk_bytes)
+    : core_(core), chunk_bytes_(chunk_bytes), slots_(chunks) {
+  for (Slot& s : slots_)
+    s.mem = std::make_unique<PinnedBuffer>(core.context(), core.queue(), chunk_bytes);
+}
+
+Stager::~Stager() {
+  try {
+    core_.flush_all();
+    for (Slot& s : slots_)
+      if (s.done()) s.done.wait();
+  } catch (...) {
+  }
+}
+
+size_t Stager::rows_per_chunk(const Rows& at) const {
+  const size_t rows = at.row_bytes ? chunk_bytes_ / at.row_bytes : 0;
+  if (rows == 0)
+    throw RuntimeError("internal: a staging chunk of " + std::to_string(chunk_bytes_) +
+                       " bytes cannot hold a row of " + std::to_string(at.row_bytes));
+  return rows;
+}
+
+void Stager::settle(Slot& s) {
+  if (s.done()) {
+    core_.flush_all();  // the copy, or what it waits for, may still be unsubmitted
+    s.done.wait();
+    s.done = cl::Event();
+  }
+  if (s.drain) {
+    const Drain drain = std::move(s.drain);
+    s.drain = nullptr;
+    drain(s.mem->data(), s.r0, s.r1);
+  }
+}
+
+Stager::Slot& Stager::take() {
+  Slot& s = slots_[next_];
+  next_ = (next_ + 1) % slots_.size();
+  settle(s);
+  return s;
+}
+
+void Stager::settle() {
+  for (size_t k = 0; k < slots_.size(); ++k) settle(slots_[(next_ + k) % slots_.size()]);
+}
+
+void Stager::discard() noexcept {
+  for (Slot& s : slots_) {
+    try {
+      if (s.done()) s.done.wait();
+    } catch (...) {
+    }
+    s.done = cl::Event();
+    s.drain = nullptr;
+  }
+}
+
+cl::Event Stager::upload(OpenClCore::QueueId q, cl::Buffer& buf, const Rows& at, const Fill& fill,
+                         const std::vector<cl::Event>& wait) {
+  return move(q, buf, at, &fill, nullptr, wait);
+}
+
+cl::Event Stager::download(OpenClCore::QueueId q, cl::Buffer& buf, const Rows& at,
+                           const Drain& drain, const std::vector<cl::Event>& wait) {
+  return move(q, buf, at, nullptr, &drain, wait);
+}
+
+// One chunk after the other through the ring; the first waits for `wait`, the
+// others follow it in order on q.
+cl::Event Stager::move(OpenClCore::QueueId q, cl::Buffer& buf, const Rows& at, const Fill* fill,
+                       const Drain* drain, const std::vector<cl::Event>& wait) {
+  const size_t per = rows_per_chunk(at);
+  const bool contiguous = at.pitch == at.row_bytes;
+  cl::Event ev;
+  for (size_t r0 = 0; r0 < at.rows; r0 += per) {
+    const size_t r1 = std::min(at.rows, r0 + per), bytes = (r1 - r0) * at.row_bytes;
+    Slot& s = take();
+    void* chunk = s.mem->data();
+    const std::vector<cl::Event>& w = r0 == 0 ? wait : std::vector<cl::Event>{};
+    if (fill) {
+      (*fill)(chunk, r0, r1);
+      ev = contiguous ? core_.write_async(q, buf, r0 * at.pitch, bytes, chunk, w)
+                      : core_.write_rect(q, buf, at.pitch, r0, chunk, at.row_bytes, at.row_bytes,
+                                         r1 - r0, w);
+    } else {
+      ev = contiguous ? core_.read_async(q, buf, r0 * at.pitch, bytes, chunk, w)
+                      : core_.read_rect(q, buf, at.pitch, r0, chunk, at.row_bytes, at.row_bytes,
+                                        r1 - r0, w);
+      s.drain = *drain;
+      s.r0 = r0;
+      s.r1 = r1;
+    }
+    s.done = ev;
+    core_.queue(q).flush();
+  }
+  return ev;
+}
+
+size_t stage_bytes(size_t fallback) {
+  if (const char* e = std::getenv("OCL_SP_STAGE_BYTES"); e && *e) {
+    const long long v = std::atoll(e);
+    if (v > 0) return static_cast<size_t>(v);
+  }
+  return fallback;
 }
 
 void OpenClCore::record_kernel(const cl::Event& ev, cl::Kernel& k) {
@@ -454,6 +585,13 @@ bool OpenClCore::staged(size_t bytes) const {
   return bytes >= kStageMin && is_gpu();
 }
 
+// Chunks of whole rows, kMatrixStageBytes (or OCL_SP_STAGE_BYTES) at most, one
+// row at least.
+Stager& OpenClCore::matrix_stager(size_t row_bytes) {
+  const size_t rows = std::max<size_t>(1, stage_bytes(kMatrixStageBytes) / row_bytes);
+  return stager(StageUse::kMatrix, kMatrixStageChunks, rows * row_bytes);
+}
+
 void OpenClCore::upload(const void* host, int64_t n, int64_t ld, cl::Buffer& buf) {
   Stopwatch sw;
   const size_t vs = value_size();
@@ -470,26 +608,13 @@ void OpenClCore::upload(const void* host, int64_t n, int64_t ld, cl::Buffer& buf
   if (staged(row * static_cast<size_t>(n))) {
     // Whole rows per chunk, double-buffered: chunk c is copied into stage c % 2
     // once that stage's previous DMA is done, then written without blocking.
-    const size_t rows = std::max<size_t>(1, kStageBytes / row);
-    void* stage[2] = {pinned(kStageSlot, rows * row), pinned(kStageSlot + 1, rows * row)};
-    cl::Event busy[2];
     const auto* src = static_cast<const char*>(host);
-    for (size_t r0 = 0, c = 0; r0 < static_cast<size_t>(n); r0 += rows, ++c) {
-      const size_t s = c & 1, k = std::min(rows, static_cast<size_t>(n) - r0);
-      if (busy[s]()) busy[s].wait();
-      parallel_copy(stage[s], src + r0 * row, k * row);
-      if (n == ld) {
-        queue_.enqueueWriteBuffer(buf, CL_FALSE, r0 * row, k * row, stage[s], nullptr, &busy[s]);
-      } else {
-        const cl::array<size_t, 3> origin{0, r0, 0}, zero{0, 0, 0}, region{row, k, 1};
-        queue_.enqueueWriteBufferRect(buf, CL_FALSE, origin, zero, region, pitch, 0, row, 0,
-                                      stage[s], nullptr, &busy[s]);
-      }
-      queue_.flush();
-      transfer_events_.push_back(busy[s]);
-    }
-    for (auto& e : busy)
-      if (e()) e.wait();
+    Stager& st = matrix_stager(row);
+    st.upload(kCompute, buf, {static_cast<size_t>(n), row, pitch},
+              [&](void* chunk, size_t r0, size_t r1) {
+                parallel_copy(chunk, src + r0 * row, (r1 - r0) * row);
+              });
+    st.settle();
     profile("upload (pinned chunks)", sw.seconds());
     return;
   }
@@ -514,34 +639,13 @@ void OpenClCore::download(void* host, int64_t n, int64_t ld, cl::Buffer& buf) {
   if (staged(row * static_cast<size_t>(n))) {
     // Two reads in flight; the host copies chunk c out of its stage while the
     // next one arrives, then reuses the stage for chunk c + 2.
-    const size_t rows = std::max<size_t>(1, kStageBytes / row);
-    void* stage[2] = {pinned(kStageSlot, rows * row), pinned(kStageSlot + 1, rows * row)};
-    cl::Event busy[2];
     auto* dst = static_cast<char*>(host);
-    const size_t nr = static_cast<size_t>(n);
-    const auto enqueue = [&](size_t c) {
-      const size_t r0 = c * rows, k = std::min(rows, nr - r0), s = c & 1;
-      if (n == ld) {
-        queue_.enqueueReadBuffer(buf, CL_FALSE, r0 * row, k * row, stage[s], nullptr, &busy[s]);
-      } else {
-        const cl::array<size_t, 3> origin{0, r0, 0}, zero{0, 0, 0}, region{row, k, 1};
-        queue_.enqueueReadBufferRect(buf, CL_FALSE, origin, zero, region, pitch, 0, row, 0,
-                                     stage[s], nullptr, &busy[s]);
-      }
-      transfer_events_.push_back(busy[s]);
-    };
-    const size_t chunks = (nr + rows - 1) / rows;
-    for (size_t c = 0; c < std::min<size_t>(2, chunks); ++c) enqueue(c);
-    queue_.flush();
-    for (size_t c = 0; c < chunks; ++c) {
-      const size_t r0 = c * rows, k = std::min(rows, nr - r0), s = c & 1;
-      busy[s].wait();
-      parallel_copy(dst + r0 * row, stage[s], k * row);
-      if (c + 2 < chunks) {
-        enqueue(c + 2);
-        queue_.flush();
-      }
-    }
+    Stager& st = matrix_stager(row);
+    st.download(kCompute, buf, {static_cast<size_t>(n), row, pitch},
+                [&](const void* chunk, size_t r0, size_t r1) {
+                  parallel_copy(dst + r0 * row, chunk, (r1 - r0) * row);
+                });
+    st.settle();
     profile("download (pinned chunks)", sw.seconds());
     return;
   }
@@ -637,6 +741,8 @@ void OpenClCore::drain() noexcept {
     } catch (...) {
     }
   }
+  for (auto& s : stagers_)
+    if (s) s->discard();
 }
 
 std::vector<TunableRule> tiled_rules() {

@@ -1,7 +1,8 @@
 // Plumbing shared by the OpenCL solvers (opencl_fw.cpp, opencl_squaring.cpp,
 // opencl_fw_naive.cpp): device, context and profiling queue, tunable resolution and
 // launch-limit checks (UsageError before anything is launched), program build with
-// the cache, padded device matrices, and T_h / T_k from profiling events.
+// the cache, padded device matrices, pinned staging of host <-> device copies, and
+// T_h / T_k from profiling events.
 #pragma once
 #include <functional>
 #include <map>
@@ -27,6 +28,8 @@ void profile(const std::string& phase, double seconds);
 }  // namespace ocl_sp
 
 namespace ocl_sp::detail {
+
+class Stager;
 
 // One tunable of an algorithm: its allowed values and what it does (for messages).
 struct TunableRule {
@@ -97,7 +100,10 @@ class OpenClCore {
   // The i-th device buffer of exactly `bytes`, kept across solves of the same size
   // (a handle: copies share the memory object).
   cl::Buffer buffer(size_t i, size_t bytes);
-  // Host n x n -> device ld x ld (ld >= n); padded vertices become isolated.
+  // Host n x n -> device ld x ld (ld >= n); padded vertices become isolated. Large
+  // matrices on GPUs go through the kMatrix stager (two pinned chunks: the host
+  // copy of one overlaps the DMA of the other); OCL_SP_STAGING=0/1 forces it
+  // off/on (comparisons; tests on PoCL).
   void upload(const void* host, int64_t n, int64_t ld, cl::Buffer& buf);
   void download(void* host, int64_t n, int64_t ld, cl::Buffer& buf);
   void write(cl::Buffer& buf, size_t offset, size_t bytes, const void* host, bool blocking);
@@ -131,10 +137,23 @@ class OpenClCore {
                        size_t host_pitch, size_t width_bytes, size_t rows);
   cl::Event read_rect(QueueId q, cl::Buffer& buf, size_t buf_pitch, void* host,
                       size_t host_pitch, size_t width_bytes, size_t rows);
-  // The i-th pinned host staging area of `bytes` (CL_MEM_ALLOC_HOST_PTR, mapped):
-  // transfers from it run at the link's DMA rate and asynchronously. Kept across
-  // solves of the same size.
-  void* pinned(size_t i, size_t bytes);
+  // The same from row `first_row` of the buffer on, after `wait`.
+  cl::Event write_rect(QueueId q, cl::Buffer& buf, size_t buf_pitch, size_t first_row,
+                       const void* host, size_t host_pitch, size_t width_bytes, size_t rows,
+                       const std::vector<cl::Event>& wait);
+  cl::Event read_rect(QueueId q, cl::Buffer& buf, size_t buf_pitch, size_t first_row, void* host,
+                      size_t host_pitch, size_t width_bytes, size_t rows,
+                      const std::vector<cl::Event>& wait);
+  // Flushes every queue of the device (before the host waits for an event whose
+  // command, or what it waits on, may not have been submitted yet).
+  void flush_all();
+  // Pinned staging, one stager per purpose (each owns its chunks: no two users
+  // share pinned memory): kMatrix, upload()/download() of the single buffer;
+  // kPanels, the panel engines' panel movement (panel_engine.hpp panel_stager).
+  enum class StageUse { kMatrix = 0, kPanels = 1 };
+  // The stager of `use` with `chunks` pinned chunks of `chunk_bytes` each; kept
+  // across solves while that shape stays (pinning is slow: ~1.4 GB/s on NVIDIA).
+  Stager& stager(StageUse use, size_t chunks, size_t chunk_bytes);
   // Bytes moved host -> device and device -> host since begin_solve().
   double bytes_up() const { return bytes_up_; }
   double bytes_down() const { return bytes_down_; }
@@ -142,8 +161,9 @@ class OpenClCore {
   void check_negative_cycle(cl::Buffer& buf, int64_t n, int64_t ld);
   // Waits for the queue and sums the events: RunStats t_h, t_k, kernel_launches.
   void finish(RunStats& st);
-  // Waits for the queue without accounting (used before rethrowing an error so
-  // nothing still reads host memory the caller may free).
+  // Waits for the queues without accounting and drops the stagers' pending
+  // drains (used before rethrowing an error so nothing still reads or writes host
+  // memory the caller may free).
   void drain() noexcept;
   // Runs the enqueueing body of a solve: cl::Error becomes RuntimeError("<what>:
   // ..."), and on any error the queue is drained before rethrowing.
@@ -165,16 +185,9 @@ class OpenClCore {
   std::vector<size_t> max_item_sizes_;
   cl::Kernel pad_, diag_;
   cl::CommandQueue extra_[2];  // kUpload, kDownload
-  struct Pinned {
-    cl::Buffer buf;
-    void* ptr = nullptr;
-    size_t bytes = 0;
-  };
-  std::vector<Pinned> pinned_;
-  // upload()/download() of large matrices on GPUs go through two pinned chunks
-  // (pinned(kStageSlot + 0/1)): host memcpy of one overlaps the DMA of the other.
-  static constexpr size_t kStageSlot = 200;
+  std::unique_ptr<Stager> stagers_[2];  // by StageUse
   bool staged(size_t bytes) const;
+  Stager& matrix_stager(size_t row_bytes);
   double bytes_up_ = 0, bytes_down_ = 0;
   void record_kernel(const cl::Event& ev, cl::Kernel& k);
   void record_kernel(const cl::Event& ev, const std::string* name);
@@ -191,6 +204,87 @@ class OpenClCore {
   void retire_oldest_kernels();
   std::string invalid_reason(const Tunables& params, const std::vector<TunableRule>& rules) const;
 };
+
+// Host memory pinned for DMA (CL_MEM_ALLOC_HOST_PTR, mapped for the host): copies
+// from and to it run at the link's rate and without blocking the host. Owned by
+// its one user; unmapped when destroyed.
+class PinnedBuffer {
+ public:
+  PinnedBuffer(const cl::Context& ctx, const cl::CommandQueue& queue, size_t bytes);
+  ~PinnedBuffer();
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  void* data() const { return ptr_; }
+  size_t bytes() const { return bytes_; }
+
+ private:
+  cl::CommandQueue queue_;  // maps and unmaps
+  cl::Buffer buf_;
+  void* ptr_ = nullptr;
+  size_t bytes_ = 0;
+};
+
+// Moves whole rows between host memory and a device buffer through a ring of
+// pinned chunks, asynchronously: each chunk is filled (upload) or emptied
+// (download) by the host while the DMA of the others runs. A chunk is reused
+// once its previous copy is done (and, for a download, its rows were handed to
+// the drain), so the ring's size bounds the pinned memory, not the data.
+class Stager {
+ public:
+  // Device side of a transfer: `rows` rows of `row_bytes`, `pitch` bytes apart in
+  // the buffer from its start (pitch == row_bytes: one contiguous range, copied
+  // with plain writes/reads; else rectangular copies).
+  struct Rows {
+    size_t rows = 0, row_bytes = 0, pitch = 0;
+  };
+  // Host side: rows [r0, r1) into / out of a chunk (r1 - r0 rows of row_bytes).
+  using Fill = std::function<void(void* chunk, size_t r0, size_t r1)>;
+  using Drain = std::function<void(const void* chunk, size_t r0, size_t r1)>;
+
+  Stager(OpenClCore& core, size_t chunks, size_t chunk_bytes);
+  ~Stager();  // waits for the chunks' copies (drains not run)
+  Stager(const Stager&) = delete;
+  Stager& operator=(const Stager&) = delete;
+  size_t chunks() const { return slots_.size(); }
+  size_t chunk_bytes() const { return chunk_bytes_; }
+
+  // Host -> device on queue q, the first chunk after `wait`; returns the event of
+  // the last chunk's write (in order on q after the others).
+  cl::Event upload(OpenClCore::QueueId q, cl::Buffer& buf, const Rows& at, const Fill& fill,
+                   const std::vector<cl::Event>& wait = {});
+  // Device -> host on queue q after `wait`; the rows reach `drain` when their chunk
+  // is settled: when the ring needs it again, or at settle().
+  cl::Event download(OpenClCore::QueueId q, cl::Buffer& buf, const Rows& at, const Drain& drain,
+                     const std::vector<cl::Event>& wait = {});
+  // Waits for every chunk's copy and runs the pending drains, oldest first.
+  void settle();
+  // Waits for every chunk's copy and drops the pending drains (after an error:
+  // their host memory may be gone by the next use).
+  void discard() noexcept;
+
+ private:
+  struct Slot {
+    std::unique_ptr<PinnedBuffer> mem;
+    cl::Event done;  // its last copy
+    Drain drain;     // a download not yet handed over
+    size_t r0 = 0, r1 = 0;
+  };
+  size_t rows_per_chunk(const Rows& at) const;
+  // upload (fill given) or download (drain given).
+  cl::Event move(OpenClCore::QueueId q, cl::Buffer& buf, const Rows& at, const Fill* fill,
+                 const Drain* drain, const std::vector<cl::Event>& wait);
+  Slot& take();
+  void settle(Slot& s);
+
+  OpenClCore& core_;
+  size_t chunk_bytes_;
+  std::vector<Slot> slots_;
+  size_t next_ = 0;  // the oldest slot, used next
+};
+
+// Staging chunk bytes: `fallback`, or OCL_SP_STAGE_BYTES when set (tests: many
+// small chunks).
+size_t stage_bytes(size_t fallback);
 
 // Runs f, turning cl::Error into RuntimeError("<what>: <call>: CL_NAME (code)").
 void with_cl_errors(const std::string& what, const std::function<void()>& f);

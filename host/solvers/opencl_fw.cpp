@@ -231,7 +231,7 @@ class FwDevice final : public PanelDevice {
         cl::NDRange(gemm_local_[0], gemm_local_[1]), {});
   }
 
-  int panel_multiple() const override { return 128; }  // every BLOCK of fw and the GEMM divides it
+  int panel_multiple() const override { return kFwPanelMultiple; }
 
   OpenClCore core_;
   SolverInfo info_;
@@ -553,13 +553,13 @@ class OpenClFw final : public Solver<T> {
     return st;
   }
 
-  // Where the matrix goes (DESIGN.md "Scale"): one buffer when it fits and no
-  // panels are asked for, else the panel engine's resident or out-of-core panels.
+  // Where the matrix goes: the plan the CLI made for this n, else plan_fw now.
   PanelPlan plan(int64_t n) const {
+    const PanelPlan* given = spec_.fw_plan.get();
+    if (given && given->n == n && given->devices == static_cast<int>(devs_.size())) return *given;
     std::vector<DeviceEntry> entries;
     for (const auto& d : devs_) entries.push_back(d->core_.device());
-    return plan_panels(n, sizeof(T), device_budgets(entries, spec_.device_memory), spec_.panel, devs_[0]->panel_multiple(), block_, 1,
-                       host_memory_available());
+    return plan_fw(n, sizeof(T), entries, spec_, host_memory_available());
   }
 
   RunStats solve(DistMatrix<T>& d, PathMatrix* paths) override {
@@ -625,6 +625,14 @@ class OpenClFw final : public Solver<T> {
 };
 
 }  // namespace
+
+PanelPlan plan_fw(int64_t n, size_t value_size, const std::vector<DeviceEntry>& devices,
+                  const SolverSpec& spec, uint64_t host_spare) {
+  // The single buffer's edge is rounded to kFwPanelMultiple too, not to the
+  // solver's BLOCK (unknown before the solver exists): its own ld is never larger.
+  return plan_panels(n, value_size, device_budgets(devices, spec.device_memory), spec.panel,
+                     kFwPanelMultiple, kFwPanelMultiple, 1, host_spare);
+}
 
 template <typename T>
 std::unique_ptr<PanelDevice> make_fw_panel_device(const DeviceEntry& entry, const SolverSpec& spec,

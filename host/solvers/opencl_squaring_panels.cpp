@@ -8,7 +8,6 @@
 // After each product the devices' rows meet in host memory, which also tells
 // whether anything changed (stop), and go back to every device for the next one.
 #include <algorithm>
-#include <cstring>
 #include <exception>
 #include <thread>
 
@@ -16,6 +15,7 @@
 #include "solvers/opencl_base.hpp"
 #include "solvers/opencl_fw.hpp"
 #include "solvers/opencl_solvers.hpp"
+#include "solvers/panel_engine.hpp"
 #include "util/cancel.hpp"
 #include "util/errors.hpp"
 #include "util/timer.hpp"
@@ -70,20 +70,22 @@ class OpenClSquaringPanels final : public Solver<T> {
     int products = 0;
     for (auto& x : devs_) x->core().begin_solve();
     std::vector<std::vector<cl::Buffer>> lbuf(devs_.size()), cbuf(devs_.size());
-    std::vector<T> panel(static_cast<size_t>(p_ * p_));
     for (int prod = 0; prod < max_p; ++prod) {
       throw_if_cancelled();
       bool changed = false;
       run_devices([&](size_t k) { product(k, d, lbuf[k], cbuf[k], prod == 0); });
-      // Gather: each device's rows into the matrix, noting any change.
+      // Gather: each device's rows into the matrix through its pinned stager,
+      // noting any change.
       for (size_t k = 0; k < devs_.size(); ++k) {
         OpenClCore& core = devs_[k]->core();
-        for (int64_t i = static_cast<int64_t>(k); i < q_; i += dn)
-          for (int64_t j = 0; j < q_; ++j) {
-            cl::Buffer& c = cbuf[k][static_cast<size_t>((i / dn) * q_ + j)];
-            core.read_async(OpenClCore::kCompute, c, pbytes_, panel.data(), {}).wait();
-            changed |= unpack(panel.data(), d, i, j);
-          }
+        core.run_guarded("squaring over panels on '" + core.device().name + "' failed", [&] {
+          Stager& st = panel_stager(core, p_, sizeof(T));
+          for (int64_t i = static_cast<int64_t>(k); i < q_; i += dn)
+            for (int64_t j = 0; j < q_; ++j)
+              download_panel(st, OpenClCore::kCompute, cbuf[k][static_cast<size_t>((i / dn) * q_ + j)],
+                             d, p_, i, j, {}, &changed);
+          st.settle();
+        });
       }
       ++products;
       if (!changed) break;
@@ -166,14 +168,11 @@ class OpenClSquaringPanels final : public Solver<T> {
         for (int64_t i = static_cast<int64_t>(k); i < q_; i += dn)
           for (int64_t j = 0; j < q_; ++j) c.emplace_back(core.context(), CL_MEM_READ_WRITE, pbytes_);
       }
-      std::vector<T> panel(static_cast<size_t>(p_ * p_));
+      // L through the pinned stager (in order on the compute queue, before the GEMMs).
+      Stager& st = panel_stager(core, p_, sizeof(T));
       for (int64_t i = 0; i < q_; ++i)
-        for (int64_t j = 0; j < q_; ++j) {
-          pack(panel.data(), d, i, j);
-          core.write_async(OpenClCore::kCompute, l[static_cast<size_t>(i * q_ + j)], pbytes_,
-                           panel.data(), {})
-              .wait();
-        }
+        for (int64_t j = 0; j < q_; ++j)
+          upload_panel(st, OpenClCore::kCompute, l[static_cast<size_t>(i * q_ + j)], d, p_, i, j, {});
       for (int64_t i = static_cast<int64_t>(k); i < q_; i += dn) {
         const int64_t rows = std::min(p_, d.n() - i * p_);
         for (int64_t j = 0; j < q_; ++j) {
@@ -187,37 +186,6 @@ class OpenClSquaringPanels final : public Solver<T> {
       }
       core.queue(OpenClCore::kCompute).finish();
     });
-  }
-
-  // Panel (i, j) of d into a P x P panel (padding: isolated vertices).
-  void pack(T* dst, const DistMatrix<T>& d, int64_t pi, int64_t pj) const {
-    const int64_t n = d.n(), r0 = pi * p_, c0 = pj * p_;
-    const int64_t rows = std::min(p_, n - r0), cols = std::min(p_, n - c0);
-    for (int64_t a = 0; a < p_; ++a) {
-      T* row = dst + a * p_;
-      if (a < rows) {
-        std::memcpy(row, d.data() + (r0 + a) * n + c0, static_cast<size_t>(cols) * sizeof(T));
-        std::fill(row + cols, row + p_, ValueTraits<T>::inf);
-      } else {
-        std::fill(row, row + p_, ValueTraits<T>::inf);
-      }
-      if (pi == pj && a >= rows) row[a] = 0;
-    }
-  }
-  // The real part back into d; true when any value changed.
-  bool unpack(const T* src, DistMatrix<T>& d, int64_t pi, int64_t pj) const {
-    const int64_t n = d.n(), r0 = pi * p_, c0 = pj * p_;
-    const int64_t rows = std::min(p_, n - r0), cols = std::min(p_, n - c0);
-    bool changed = false;
-    for (int64_t a = 0; a < rows; ++a) {
-      T* dst = d.data() + (r0 + a) * n + c0;
-      const T* s = src + a * p_;
-      if (std::memcmp(dst, s, static_cast<size_t>(cols) * sizeof(T)) != 0) {
-        changed = true;
-        std::memcpy(dst, s, static_cast<size_t>(cols) * sizeof(T));
-      }
-    }
-    return changed;
   }
 
   SolverSpec spec_;

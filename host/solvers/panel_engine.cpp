@@ -51,15 +51,6 @@ std::string gib(double b) {
   return buf;
 }
 
-// Staging chunk size: kStageBytes, or OCL_SP_STAGE_BYTES (tests: many small chunks).
-size_t stage_bytes() {
-  if (const char* e = std::getenv("OCL_SP_STAGE_BYTES"); e && *e) {
-    const long long v = std::atoll(e);
-    if (v > 0) return static_cast<size_t>(v);
-  }
-  return kStageBytes;
-}
-
 // Device buffers of the resident placement, in panels: the owned rows, plus with
 // several devices the round's pivot and row panels from others, plus one copy.
 int64_t resident_panels(int64_t q, int devices) {
@@ -97,8 +88,7 @@ std::string PanelPlan::describe() const {
     os << ", P = " << p << " (" << q << " x " << q << " panels"
        << (placement == Placement::out_of_core ? ", " + std::to_string(slots) + " streaming slots"
                                                : std::string())
-       << (placement == Placement::out_of_core ? (host_store ? ", pinned host store" : ", pinned staging")
-                                                : std::string(devices > 1 ? ", pinned staging" : ""))
+       << (placement == Placement::out_of_core || devices > 1 ? ", pinned staging" : "")
        << ")";
   if (devices > 1) os << " on " << devices << " devices";
   return os.str();
@@ -163,26 +153,14 @@ PanelPlan plan_panels(int64_t n, size_t vs, const std::vector<DeviceBudget>& dev
                            " are free; use more ranks or --host-memory SIZE if the limit is wrong");
       return plan;
     }
-    const uint64_t store = bytes(p) * static_cast<uint64_t>(q * q);
-    const uint64_t staging = std::min<uint64_t>(bytes(p), stage_bytes()) * kStagingBuffers *
+    const uint64_t staging = std::min<uint64_t>(bytes(p), stage_bytes(kStageBytes)) * kStagingBuffers *
                              static_cast<uint64_t>(d);
     const uint64_t device_host = host_backed ? plan.device_bytes * static_cast<uint64_t>(d) : 0;
-    // Resident panels move once each way, straight from and to the matrix; only
-    // several devices exchange the round's panels through pinned staging.
-    // Out of core streams every round: a pinned copy of the whole matrix (no host
-    // copying per panel) where host memory has room for it, else staging.
-    if (pl == Placement::resident) {
-      plan.host_store = false;
-      plan.host_bytes = staging + device_host;
-    } else {
-      // Staging by default: the pinned store's allocation (pinning ~1.4 GB/s on
-      // NVIDIA) cost more than the staging copies it saves (bench/NOTES.md, n = 40 000
-      // at 1/4 of the matrix on the H200: 9.7 s against 6.9 s); OCL_SP_HOST_STORE=1
-      // chooses the store where host memory has room (measurements).
-      const char* e = std::getenv("OCL_SP_HOST_STORE");
-      plan.host_store = e && *e == '1' && store + device_host <= host_spare;
-      plan.host_bytes = (plan.host_store ? store : staging) + device_host;
-    }
+    // Every placement moves panels through pinned staging chunks. (A pinned copy
+    // of the whole matrix lost to staging: pinning at ~1.4 GB/s on NVIDIA cost
+    // more than the copies it saved; bench/NOTES.md, n = 40 000 at 1/4 of the
+    // matrix on the H200: 9.7 s against 6.9 s.)
+    plan.host_bytes = staging + device_host;
     if (plan.host_bytes > host_spare)
       throw RuntimeError("n = " + std::to_string(n) + ": " + plan.describe() + " needs " +
                          gib(static_cast<double>(plan.host_bytes)) +
@@ -266,6 +244,104 @@ PanelPlan plan_panels(int64_t n, size_t vs, const std::vector<DeviceBudget>& dev
                      "--device-memory or more devices");
 }
 
+template <typename T>
+void pack_panel(T* dst, const DistMatrix<T>& d, int64_t p, int64_t pi, int64_t pj, int64_t a0,
+                int64_t a1) {
+  const int64_t n = d.n(), r0 = pi * p, c0 = pj * p;
+  const int64_t rows = std::max<int64_t>(0, std::min(p, n - r0));
+  const int64_t cols = std::max<int64_t>(0, std::min(p, n - c0));
+  const T inf = ValueTraits<T>::inf;
+  // Rows in parallel (one staging chunk or panel at a time).
+#pragma omp parallel for schedule(static)
+  for (int64_t a = a0; a < a1; ++a) {
+    T* row = dst + (a - a0) * p;
+    if (a < rows) {
+      std::memcpy(row, d.data() + (r0 + a) * n + c0, static_cast<size_t>(cols) * sizeof(T));
+      std::fill(row + cols, row + p, inf);
+    } else {
+      std::fill(row, row + p, inf);
+    }
+    if (pi == pj && a >= rows) row[a] = 0;
+  }
+}
+
+template <typename T>
+bool unpack_panel(const T* src, DistMatrix<T>& d, int64_t p, int64_t pi, int64_t pj, int64_t a0,
+                  int64_t a1, bool compare) {
+  const int64_t n = d.n(), r0 = pi * p, c0 = pj * p;
+  const int64_t rows = std::min(std::max<int64_t>(0, std::min(p, n - r0)), a1);
+  const int64_t cols = std::max<int64_t>(0, std::min(p, n - c0));
+  const size_t bytes = static_cast<size_t>(cols) * sizeof(T);
+  bool changed = false;
+#pragma omp parallel for schedule(static) reduction(|| : changed)
+  for (int64_t a = a0; a < rows; ++a) {
+    T* dst = d.data() + (r0 + a) * n + c0;
+    const T* s = src + (a - a0) * p;
+    if (compare && std::memcmp(dst, s, bytes) == 0) continue;
+    changed = changed || compare;
+    std::memcpy(dst, s, bytes);
+  }
+  return changed;
+}
+
+Stager& panel_stager(OpenClCore& core, int64_t p, size_t value_size) {
+  const size_t row = static_cast<size_t>(p) * value_size;
+  const size_t rows = std::max<size_t>(
+      1, std::min<size_t>(static_cast<size_t>(p), stage_bytes(kStageBytes) / row));
+  return core.stager(OpenClCore::StageUse::kPanels, kStagingBuffers, rows * row);
+}
+
+template <typename T>
+cl::Event upload_panel(Stager& st, OpenClCore::QueueId q, cl::Buffer& dst, const DistMatrix<T>& d,
+                       int64_t p, int64_t pi, int64_t pj, const std::vector<cl::Event>& wait) {
+  const size_t row = static_cast<size_t>(p) * sizeof(T);
+  return st.upload(
+      q, dst, {static_cast<size_t>(p), row, row},
+      [&](void* chunk, size_t a0, size_t a1) {
+        pack_panel(static_cast<T*>(chunk), d, p, pi, pj, static_cast<int64_t>(a0),
+                   static_cast<int64_t>(a1));
+      },
+      wait);
+}
+
+template <typename T>
+cl::Event download_panel(Stager& st, OpenClCore::QueueId q, cl::Buffer& src, DistMatrix<T>& d,
+                         int64_t p, int64_t pi, int64_t pj, const std::vector<cl::Event>& wait,
+                         bool* changed) {
+  const size_t row = static_cast<size_t>(p) * sizeof(T);
+  DistMatrix<T>* m = &d;
+  return st.download(
+      q, src, {static_cast<size_t>(p), row, row},
+      [m, p, pi, pj, changed](const void* chunk, size_t a0, size_t a1) {
+        const bool c = unpack_panel(static_cast<const T*>(chunk), *m, p, pi, pj,
+                                    static_cast<int64_t>(a0), static_cast<int64_t>(a1),
+                                    changed != nullptr);
+        if (c) *changed = true;
+      },
+      wait);
+}
+
+template cl::Event upload_panel<int32_t>(Stager&, OpenClCore::QueueId, cl::Buffer&,
+                                         const DistMatrix<int32_t>&, int64_t, int64_t, int64_t,
+                                         const std::vector<cl::Event>&);
+template cl::Event upload_panel<float>(Stager&, OpenClCore::QueueId, cl::Buffer&,
+                                       const DistMatrix<float>&, int64_t, int64_t, int64_t,
+                                       const std::vector<cl::Event>&);
+template cl::Event download_panel<int32_t>(Stager&, OpenClCore::QueueId, cl::Buffer&,
+                                           DistMatrix<int32_t>&, int64_t, int64_t, int64_t,
+                                           const std::vector<cl::Event>&, bool*);
+template cl::Event download_panel<float>(Stager&, OpenClCore::QueueId, cl::Buffer&,
+                                         DistMatrix<float>&, int64_t, int64_t, int64_t,
+                                         const std::vector<cl::Event>&, bool*);
+template void pack_panel<int32_t>(int32_t*, const DistMatrix<int32_t>&, int64_t, int64_t, int64_t,
+                                  int64_t, int64_t);
+template void pack_panel<float>(float*, const DistMatrix<float>&, int64_t, int64_t, int64_t,
+                                int64_t, int64_t);
+template bool unpack_panel<int32_t>(const int32_t*, DistMatrix<int32_t>&, int64_t, int64_t,
+                                    int64_t, int64_t, int64_t, bool);
+template bool unpack_panel<float>(const float*, DistMatrix<float>&, int64_t, int64_t, int64_t,
+                                  int64_t, int64_t, bool);
+
 namespace {
 
 // A barrier for the device threads that gives up when one of them failed.
@@ -317,25 +393,11 @@ class FwPanels {
     }
     share_rows();
     sync_rounds_ = devs_.size() > 1 || !resident_;
-    stage_rows_ = std::max<int64_t>(
-        1, std::min<int64_t>(p_, static_cast<int64_t>(stage_bytes() / (static_cast<size_t>(p_) * sizeof(T)))));
     lookahead_ = devs_.size() > 1 && resident_;
   }
 
   void run(RunStats& st) {
     for (auto& ds : devs_) ds->core->begin_solve();
-    Stopwatch host_sw;
-    if (plan_.host_store) {
-      // Pinned panel store, filled once from the matrix (DMA goes straight from it).
-      OpenClCore& c0 = *devs_[0]->core;
-      store_.resize(static_cast<size_t>(q_ * q_));
-      for (int64_t k = 0; k < q_ * q_; ++k)
-        store_[static_cast<size_t>(k)] = static_cast<T*>(c0.pinned(100 + static_cast<size_t>(k), pbytes_));
-      host_alloc_ = host_sw.seconds();
-#pragma omp parallel for schedule(dynamic, 1)
-      for (int64_t k = 0; k < q_ * q_; ++k) pack(store_[static_cast<size_t>(k)], k / q_, k % q_, 0, p_);
-      host_fill_ = host_sw.seconds() - host_alloc_;
-    }
     Stopwatch wall;
     if (devs_.size() == 1) {
       device_main(*devs_[0]);
@@ -368,17 +430,6 @@ class FwPanels {
       if (first) std::rethrow_exception(first);
     }
     const double engine_wall = wall.seconds();
-    if (plan_.host_store) {
-      Stopwatch drain;
-#pragma omp parallel for schedule(dynamic, 1)
-      for (int64_t k = 0; k < q_ * q_; ++k) unpack(store_[static_cast<size_t>(k)], k / q_, k % q_, 0, p_);
-      char buf[200];
-      std::snprintf(buf, sizeof buf,
-                    "host: pinned panel store of %s: allocation %.3f s, fill %.3f s, drain %.3f s; rounds %.3f s",
-                    gib(static_cast<double>(pbytes_) * static_cast<double>(q_ * q_)).c_str(),
-                    host_alloc_, host_fill_, drain.seconds(), engine_wall);
-      st.device_lines.push_back(buf);
-    }
     // Accounting: per device kernel time, transfers, bytes; the slowest device's
     // idle time is what copies (and waiting for the others) cost.
     st.placement = plan_.describe();
@@ -411,13 +462,6 @@ class FwPanels {
   }
 
  private:
-  // Pinned staging buffer of a device (no host store): one pending operation each.
-  struct Stage {
-    T* ptr = nullptr;
-    cl::Event done;
-    bool unpack = false;  // a download whose data still has to go to the matrix
-    int64_t pi = 0, pj = 0, a0 = 0, a1 = 0;  // panel and its rows [a0, a1) held
-  };
   struct Dev {
     PanelDevice* dev = nullptr;
     OpenClCore* core = nullptr;
@@ -429,9 +473,7 @@ class FwPanels {
     std::vector<cl::Buffer> slot;                    // out of core: streaming slots
     std::vector<cl::Event> slot_free;                // last download from each slot
     cl::Event col_free[2];
-    std::vector<Stage> stages;
-    size_t next_stage = 0;
-    std::vector<cl::Event> pending;                  // store downloads not yet waited for
+    Stager* stager = nullptr;                        // the core's panel stager
     int64_t ahead = -1;                              // round whose phases 1-2 ran early
     // Events other queues' commands wait on, held until the round's queues are
     // drained: PoCL 3.1 has crashed (POclReleaseEvent on a worker thread) when the
@@ -439,119 +481,23 @@ class FwPanels {
     std::vector<cl::Event> keep;
   };
 
-  // Rows [a0, a1) of panel (pi, pj) of the matrix into dst ((a1 - a0) x P values):
-  // real part copied, padding isolated (0 on the global diagonal, INF elsewhere).
-  void pack(T* dst, int64_t pi, int64_t pj, int64_t a0, int64_t a1) const {
-    const int64_t r0 = pi * p_, c0 = pj * p_;
-    const int64_t rows = real(pi), cols = real(pj);
-    const T inf = ValueTraits<T>::inf;
-    // Rows in parallel (staging: one chunk at a time); inside the parallel fill of
-    // the host store this nests and runs on the calling thread alone.
-#pragma omp parallel for schedule(static)
-    for (int64_t a = a0; a < a1; ++a) {
-      T* row = dst + (a - a0) * p_;
-      if (a < rows) {
-        std::memcpy(row, d_.data() + (r0 + a) * n_ + c0, static_cast<size_t>(cols) * sizeof(T));
-        std::fill(row + cols, row + p_, inf);
-      } else {
-        std::fill(row, row + p_, inf);
-      }
-      if (pi == pj && a >= rows) row[a] = 0;
-    }
-  }
-  void unpack(const T* src, int64_t pi, int64_t pj, int64_t a0, int64_t a1) {
-    const int64_t r0 = pi * p_, c0 = pj * p_;
-    const int64_t rows = std::min(real(pi), a1), cols = real(pj);
-#pragma omp parallel for schedule(static)
-    for (int64_t a = a0; a < rows; ++a)
-      std::memcpy(d_.data() + (r0 + a) * n_ + c0, src + (a - a0) * p_,
-                  static_cast<size_t>(cols) * sizeof(T));
-  }
-
-  void flush(Dev& ds) {
-    for (auto q : {OpenClCore::kCompute, OpenClCore::kUpload, OpenClCore::kDownload})
-      ds.core->queue(q).flush();
-  }
-
-  Stage& take_stage(Dev& ds) {
-    Stage& s = ds.stages[ds.next_stage];
-    ds.next_stage = (ds.next_stage + 1) % ds.stages.size();
-    settle_stage(ds, s);
-    return s;
-  }
-  void settle_stage(Dev& ds, Stage& s) {
-    if (s.done()) {
-      flush(ds);
-      s.done.wait();
-      s.done = cl::Event();
-    }
-    if (s.unpack) {
-      unpack(s.ptr, s.pi, s.pj, s.a0, s.a1);
-      s.unpack = false;
-    }
-  }
-
   // Panel (pi, pj) from host memory into dst, after `wait`; returns the event of
-  // its last copy. Staging goes in chunks of stage_rows_ rows (bounded pinned memory,
-  // packing of one chunk overlaps the DMA of the previous one).
+  // its last copy (packing of one staging chunk overlaps the DMA of the previous).
   cl::Event upload(Dev& ds, cl::Buffer& dst, int64_t pi, int64_t pj,
                    const std::vector<cl::Event>& wait) {
-    if (plan_.host_store)
-      return ds.core->write_async(OpenClCore::kUpload, dst, pbytes_,
-                                  store_[static_cast<size_t>(pi * q_ + pj)], wait);
     ds.keep.insert(ds.keep.end(), wait.begin(), wait.end());
-    cl::Event ev;
-    for (int64_t a0 = 0; a0 < p_; a0 += stage_rows_) {
-      const int64_t a1 = std::min(p_, a0 + stage_rows_);
-      Stage& s = take_stage(ds);
-      pack(s.ptr, pi, pj, a0, a1);
-      const size_t row = static_cast<size_t>(p_) * sizeof(T);
-      ev = ds.core->write_async(OpenClCore::kUpload, dst, static_cast<size_t>(a0) * row,
-                                static_cast<size_t>(a1 - a0) * row, s.ptr,
-                                a0 == 0 ? wait : std::vector<cl::Event>{});
-      s.done = ev;
-      ds.core->queue(OpenClCore::kUpload).flush();
-    }
-    return ev;
+    return upload_panel(*ds.stager, OpenClCore::kUpload, dst, d_, p_, pi, pj, wait);
   }
   // Panel (pi, pj) from src back to host memory after `wait`; it reaches the
   // matrix when its staging chunks are settled (settle(), or when reused).
   cl::Event download(Dev& ds, cl::Buffer& src, int64_t pi, int64_t pj,
                      const std::vector<cl::Event>& wait) {
     ds.keep.insert(ds.keep.end(), wait.begin(), wait.end());
-    cl::Event ev;
-    if (plan_.host_store) {
-      ev = ds.core->read_async(OpenClCore::kDownload, src, pbytes_,
-                               store_[static_cast<size_t>(pi * q_ + pj)], wait);
-      ds.pending.push_back(ev);
-    } else {
-      for (int64_t a0 = 0; a0 < p_; a0 += stage_rows_) {
-        const int64_t a1 = std::min(p_, a0 + stage_rows_);
-        Stage& s = take_stage(ds);
-        const size_t row = static_cast<size_t>(p_) * sizeof(T);
-        ev = ds.core->read_async(OpenClCore::kDownload, src, static_cast<size_t>(a0) * row,
-                                 static_cast<size_t>(a1 - a0) * row, s.ptr,
-                                 a0 == 0 ? wait : std::vector<cl::Event>{});
-        s.done = ev;
-        s.unpack = a0 < real(pi);
-        s.pi = pi;
-        s.pj = pj;
-        s.a0 = a0;
-        s.a1 = a1;
-        ds.core->queue(OpenClCore::kDownload).flush();
-      }
-    }
-    ds.core->queue(OpenClCore::kDownload).flush();
-    return ev;
+    return download_panel(*ds.stager, OpenClCore::kDownload, src, d_, p_, pi, pj, wait);
   }
 
-  // Every download of this device has reached the matrix / store.
-  void settle(Dev& ds) {
-    flush(ds);
-    if (!ds.pending.empty()) cl::Event::waitForEvents(ds.pending);
-    ds.pending.clear();
-    for (auto& s : ds.stages) settle_stage(ds, s);
-  }
+  // Every download of this device has reached the matrix.
+  void settle(Dev& ds) { ds.stager->settle(); }
   // Drops the held events once every queue of the device is idle.
   void release_kept(Dev& ds) {
     for (auto q : {OpenClCore::kCompute, OpenClCore::kUpload, OpenClCore::kDownload})
@@ -654,12 +600,7 @@ class FwPanels {
 
   void allocate(Dev& ds) {
     with_cl_errors("cannot allocate the panels on '" + ds.core->device().name + "'", [&] {
-      if (!plan_.host_store) {
-        ds.stages.resize(kStagingBuffers);
-        for (size_t k = 0; k < ds.stages.size(); ++k)
-          ds.stages[k].ptr = static_cast<T*>(
-              ds.core->pinned(k, static_cast<size_t>(stage_rows_ * p_) * sizeof(T)));
-      }
+      ds.stager = &panel_stager(*ds.core, p_, sizeof(T));
       ds.tmp = new_panel(ds);
       ds.rowbuf.resize(static_cast<size_t>(q_));
       if (resident_) {
@@ -842,13 +783,9 @@ class FwPanels {
   Progress& progress_;
   Barrier barrier_;
   std::vector<std::unique_ptr<Dev>> devs_;
-  std::vector<T*> store_;
-  double host_alloc_ = 0, host_fill_ = 0;
   std::vector<int> owner_;           // panel row -> device
   std::vector<size_t> own_index_;    // panel row -> its index in that device's rows
   std::vector<double> weights_;      // relative device speeds
-  // Rows per staging chunk: kStageBytes at most, whole rows, the panel at most.
-  int64_t stage_rows_ = 1;
 };
 
 }  // namespace

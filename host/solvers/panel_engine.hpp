@@ -53,10 +53,6 @@ struct PanelPlan {
   int64_t n = 0, p = 0, q = 1;  // panel edge and panels per dimension (q = 1: one panel)
   int devices = 1;
   int slots = 0;                        // out of core: streaming slots per device
-  // Host side of the panels: a pinned copy of the whole matrix in panel order
-  // (copies go straight from it by DMA), or, where host memory has no room for a
-  // second copy, a few pinned staging buffers that panels are packed into.
-  bool host_store = false;
   // Most panel rows each device can own (resident: what its memory holds; out of
   // core: any); the engine shares rows in proportion to device speed within these.
   std::vector<int64_t> max_rows;
@@ -68,8 +64,8 @@ struct PanelPlan {
 // Streaming slots per device when out of core (triple buffering: one panel
 // uploading, one in the kernel, one downloading).
 constexpr int kStreamSlots = 3;
-// Pinned host staging buffers per device (without the host store), of at most
-// kStageBytes each: panels move in chunks of whole rows.
+// Pinned host staging buffers per device, of at most kStageBytes each: panels
+// move between the matrix and the device in chunks of whole rows.
 constexpr int kStagingBuffers = 4;
 constexpr size_t kStageBytes = size_t{256} << 20;
 
@@ -91,13 +87,42 @@ int64_t grid_resident_panels(int64_t q, const PanelGrid& grid);
 // fits one allocation and the memory; else resident panels where they fit, else out
 // of core; RuntimeError naming the numbers and what to try when nothing fits.
 // panel: --panel (0 = choose); multiple: panel edges are multiples of it;
-// host_spare: host bytes free beyond the matrix itself (decides the host store).
+// host_spare: host bytes free beyond the matrix itself (for the pinned staging).
 // grid (rows > 0): the plan of one rank of that process grid, devices = the one
 // budget every rank meets (the weakest): resident panels only (no single buffer,
 // no out of core), at least 4 panel rows and columns per rank where n allows.
 PanelPlan plan_panels(int64_t n, size_t value_size, const std::vector<DeviceBudget>& devices,
                       int64_t panel, int multiple, int64_t single_multiple, int single_buffers,
                       uint64_t host_spare, const PanelGrid& grid = {});
+
+// Rows [a0, a1) of panel (pi, pj) (edge p) of the n x n matrix d into dst, a
+// (a1 - a0) x p block: the real part copied, the padding isolated vertices (0 on
+// the global diagonal, INF elsewhere).
+template <typename T>
+void pack_panel(T* dst, const DistMatrix<T>& d, int64_t p, int64_t pi, int64_t pj, int64_t a0,
+                int64_t a1);
+// The real part of such a block back into d. compare: report whether any value
+// changed (squaring's fixed point); without it the result is false.
+template <typename T>
+bool unpack_panel(const T* src, DistMatrix<T>& d, int64_t p, int64_t pi, int64_t pj, int64_t a0,
+                  int64_t a1, bool compare = false);
+
+// The panel stager of a device for panels of edge p: kStagingBuffers pinned
+// chunks of whole panel rows, stage_bytes(kStageBytes) at most (one row at least,
+// the panel at most); kept by the core across solves.
+Stager& panel_stager(OpenClCore& core, int64_t p, size_t value_size);
+// Panel (pi, pj) of d, packed (pack_panel), into the P x P buffer dst through the
+// stager on queue q after `wait`; returns the event of its last chunk.
+template <typename T>
+cl::Event upload_panel(Stager& st, OpenClCore::QueueId q, cl::Buffer& dst, const DistMatrix<T>& d,
+                       int64_t p, int64_t pi, int64_t pj, const std::vector<cl::Event>& wait);
+// The P x P buffer src back into panel (pi, pj) of d (unpack_panel) on queue q
+// after `wait`; the values arrive when the stager settles the chunks. changed: when
+// given, set to true if any value changed (never reset).
+template <typename T>
+cl::Event download_panel(Stager& st, OpenClCore::QueueId q, cl::Buffer& src, DistMatrix<T>& d,
+                         int64_t p, int64_t pi, int64_t pj, const std::vector<cl::Event>& wait,
+                         bool* changed = nullptr);
 
 // Runs blocked FW over the panel plan on the given devices (one host thread
 // each), replacing d by the distances. NegativeCycleError as the other solvers;

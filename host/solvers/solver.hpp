@@ -74,6 +74,10 @@ class Solver {
   virtual RunStats solve(DistMatrix<T>& d, PathMatrix* paths) = 0;
 };
 
+namespace detail {
+struct PanelPlan;  // solvers/panel_engine.hpp
+}
+
 struct SolverSpec {
   Algo algo = Algo::fw;
   Backend backend = Backend::opencl;
@@ -87,6 +91,11 @@ struct SolverSpec {
   uint64_t device_memory = 0;
   int split = 1;
   bool progress = false;
+  // The fw placement `ocl_sp solve` planned before the graph existed
+  // (detail::plan_fw): the OpenCL fw solver runs that plan for its n instead of
+  // planning again, so the memory check and the solve cannot disagree. Null: the
+  // solver plans itself (bench, tests, Python).
+  std::shared_ptr<const detail::PanelPlan> fw_plan;
 };
 
 // Builds the solver; UsageError for impossible combinations (e.g. fw-naive on
