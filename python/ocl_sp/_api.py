@@ -23,7 +23,7 @@ import threading
 import time
 import warnings
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional
+from typing import Dict, List, NamedTuple, Optional
 
 import numpy as np
 
@@ -220,8 +220,26 @@ def _square(shape):
     return int(shape[0])
 
 
+class _EdgeList(NamedTuple):
+    """An n x n graph given as edge arrays (row, col, weight): stored entries are edges,
+    duplicates keep the minimum, as scipy.sparse COO input. Internal: how
+    ocl_sp.networkx_backend hands a graph to the core without scipy."""
+
+    row: np.ndarray
+    col: np.ndarray
+    data: np.ndarray
+    n: int
+
+
+def _coo_arrays(row, col, data, n):
+    row, col = _index_arrays(row, col)
+    return "coo", row, col, np.ascontiguousarray(_values(np.asarray(data))), n
+
+
 def _graph_arrays(csgraph):
     """(kind, a, b, c, n) for _core.solve: the caller's buffers wherever possible."""
+    if isinstance(csgraph, _EdgeList):
+        return _coo_arrays(csgraph.row, csgraph.col, csgraph.data, int(csgraph.n))
     if _sparse is not None and _sparse.issparse(csgraph):
         n = _square(csgraph.shape)
         fmt = csgraph.format
@@ -231,8 +249,7 @@ def _graph_arrays(csgraph):
                 raise ValueError("malformed sparse matrix: indptr has the wrong length")
             return fmt, ptr, idx, np.ascontiguousarray(_values(np.asarray(csgraph.data))), n
         coo = csgraph if fmt == "coo" else csgraph.tocoo()
-        row, col = _index_arrays(coo.row, coo.col)
-        return "coo", row, col, np.ascontiguousarray(_values(np.asarray(coo.data))), n
+        return _coo_arrays(coo.row, coo.col, coo.data, n)
     if isinstance(csgraph, np.ma.MaskedArray):
         n = _square(csgraph.shape)
         data = _values(np.asarray(np.ma.getdata(csgraph)))
@@ -291,8 +308,35 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     if m not in _METHODS:
         raise ValueError(f"unrecognized method '{method}' (expected 'auto', 'FW', 'squaring', "
                          "'fw-naive'; 'D', 'BF', 'J' run 'FW')")
-    algo = _METHODS[m]
     mode, native = _dtype_mode(dtype)
+    dist, pred, rep = _solve(csgraph, _METHODS[m], mode, native, directed, return_predecessors,
+                             unweighted, indices, null_value, backend, device, params,
+                             use_tuned, t0)
+
+    if mode == "auto" and rep.get("dtype") == "float32":
+        refused = rep.get("int32_refused", "")
+        if rep.get("inexact"):
+            warnings.warn(
+                "ocl_sp: some weights are not exactly representable in float32 and were rounded "
+                "to it (the solve runs in float32, about 7 significant digits); pass "
+                "dtype=numpy.float32 to accept this without a warning",
+                PrecisionWarning, stacklevel=3 if _caller_is_fw() else 2)
+        elif "int32 range" in refused:
+            warnings.warn(
+                f"ocl_sp: integer weights too large for exact int32 path lengths ({refused}); "
+                "solved in float32, where sums above 2**24 round; pass dtype=numpy.float32 to "
+                "accept this without a warning",
+                PrecisionWarning, stacklevel=3 if _caller_is_fw() else 2)
+    return (dist, pred) if return_predecessors else dist
+
+
+def _solve(csgraph, algo, mode, native, directed=True, return_predecessors=False,
+           unweighted=False, indices=None, null_value=0, backend=None, device=None,
+           params=None, use_tuned=True, t0=None):
+    """The solve behind shortest_path, with the computation mode given directly
+    (auto | int32 | float32; native: return the computed type, else float64 with inf).
+    Returns (dist, pred or None, the core's report dict); records last_report()."""
+    t0 = time.perf_counter() if t0 is None else t0
     if backend is not None and str(backend).lower() not in ("opencl", "openmp", "serial"):
         raise ValueError(f"unknown backend '{backend}' (expected 'opencl', 'openmp' or 'serial')")
     kind, a, b, c, n = _graph_arrays(csgraph)
@@ -311,10 +355,10 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
         rows = flat.tolist()
 
     if n == 0:
-        out_dtype = {"auto": np.float64, "float32": np.float32, "int32": np.int32}[mode]
+        out_dtype = np.float64 if not native else {"float32": np.float32, "int32": np.int32}[mode]
         shape = out_shape if out_shape is not None else (0, 0)
-        dist = np.zeros(shape, dtype=out_dtype)
-        return (dist, np.zeros(shape, dtype=np.int32)) if return_predecessors else dist
+        pred = np.zeros(shape, dtype=np.int32) if return_predecessors else None
+        return np.zeros(shape, dtype=out_dtype), pred, {}
 
     tunables = {str(k): int(v) for k, v in (params or {}).items()}
     t_prep = time.perf_counter() - t0
@@ -328,21 +372,6 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
         raise NegativeCycleError(f"Negative cycle detected: vertex {vertex} lies on one",
                                  vertex=vertex) from None
 
-    if mode == "auto" and rep.get("dtype") == "float32":
-        refused = rep.get("int32_refused", "")
-        if rep.get("inexact"):
-            warnings.warn(
-                "ocl_sp: some weights are not exactly representable in float32 and were rounded "
-                "to it (the solve runs in float32, about 7 significant digits); pass "
-                "dtype=numpy.float32 to accept this without a warning",
-                PrecisionWarning, stacklevel=3 if _caller_is_fw() else 2)
-        elif "int32 range" in refused:
-            warnings.warn(
-                f"ocl_sp: integer weights too large for exact int32 path lengths ({refused}); "
-                "solved in float32, where sums above 2**24 round; pass dtype=numpy.float32 to "
-                "accept this without a warning",
-                PrecisionWarning, stacklevel=3 if _caller_is_fw() else 2)
-
     if out_shape is not None:
         dist = dist.reshape(out_shape)
         if pred is not None:
@@ -353,7 +382,7 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     report.t_input += t_prep
     report.wall = time.perf_counter() - t0
     _local.report = report
-    return (dist, pred) if return_predecessors else dist
+    return dist, pred, rep
 
 
 def _caller_is_fw():

@@ -1,6 +1,6 @@
 """pytest set-up of the ocl_sp Python tests (run by ctest as python.pytest).
 
-The module, numpy and scipy are imported here so that a missing one makes the run
+The module, numpy, scipy and networkx are imported here so that a missing one makes the run
 fail (an import error while loading conftest), never skip. The OpenCL program and
 tuning cache goes to a temporary folder (OCL_SP_CACHE_DIR) so the tests neither
 read nor write ~/.cache/ocl_sp. The OpenCL tests run on $OCL_SP_TEST_DEVICE
@@ -18,6 +18,7 @@ atexit.register(shutil.rmtree, _CACHE, True)
 
 import numpy  # noqa: E402,F401  (fail, not skip, when missing)
 import scipy.sparse.csgraph  # noqa: E402,F401
+import networkx  # noqa: E402,F401  (Debian's python3-networkx; the backend's tests need it)
 import ocl_sp  # noqa: E402,F401
 
 import pytest  # noqa: E402

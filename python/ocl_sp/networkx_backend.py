@@ -1,0 +1,350 @@
+"""networkx backend "ocl_sp": networkx's Floyd-Warshall functions computed by ocl_sp.
+
+With ocl_sp installed (``pip install .``; the entry points are in pyproject.toml),
+networkx >= 3.2 dispatches to it::
+
+    nx.floyd_warshall_numpy(G, backend="ocl_sp")
+    nx.config.backend_priority = ["ocl_sp"]        # networkx >= 3.3: every call
+    NETWORKX_BACKEND_PRIORITY=ocl_sp python ...    # (NETWORKX_AUTOMATIC_BACKENDS on 3.2)
+
+Implemented, with networkx's results exactly: ``floyd_warshall_numpy(G, nodelist,
+weight)`` and ``floyd_warshall(G, weight)`` (dict of dicts). ocl_sp computes only
+what it computes exactly: integer weights, solved in int32 (the CLI's rule: every
+path length below 2**29). Everything else is networkx's own computation:
+
+* ``can_run`` is False (networkx runs its own code when dispatching automatically;
+  ``backend="ocl_sp"`` raises NotImplementedError, as networkx does for any backend
+  that cannot run a call) for: a weight function or unhashable weight key, a weight
+  that is not a real number or not an integer (floats such as 0.5: ocl_sp would
+  solve in float32), and for ``floyd_warshall`` a negative self-loop (networkx
+  counts it as a negative cycle there; ``floyd_warshall_numpy`` ignores the
+  diagonal, as ocl_sp does);
+* found during the call: a negative cycle (networkx returns its unspecified
+  numbers, negative on the diagonal, and raises nothing), path lengths beyond the
+  int32 rule, an invalid ``nodelist``: the call returns networkx's own result (or
+  error) computed by networkx's implementation on the original graph.
+
+Not implemented: ``floyd_warshall_predecessor_and_distance`` (networkx's predecessors
+on ties follow its loop order; ocl_sp's path matrix records a fewest-edge shortest
+path, so the two differ wherever shortest paths are not unique).
+
+Where ocl_sp runs is ``config`` (``backend``, ``device``, ``params`` as in
+``ocl_sp.shortest_path``; default: ocl_sp's default, OpenCL on $OCL_SP_DEVICE or the
+first GPU). ``ocl_sp.last_report()`` describes the last solve.
+"""
+
+import inspect
+import logging
+import numbers
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Dict, NamedTuple, Optional
+
+import numpy as np
+
+from . import _api
+
+__all__ = ["BackendInterface", "OclSpGraph", "Settings", "config", "floyd_warshall",
+           "floyd_warshall_numpy", "info"]
+
+_log = logging.getLogger(__name__)
+
+
+@dataclass
+class Settings:
+    """Where the backend runs its solves (arguments of ocl_sp.shortest_path).
+
+    ``min_nodes``: ``should_run`` is False below this many nodes (automatic dispatch
+    then prefers networkx; ``backend="ocl_sp"`` still runs ocl_sp). networkx's numpy
+    loop and ocl_sp's call (conversion included, warm solver) cross at 32-64 nodes on
+    a 2-core CPU (bench/NOTES.md "networkx backend")."""
+
+    backend: Optional[str] = None
+    device: Optional[str] = None
+    params: Optional[Dict[str, int]] = None
+    min_nodes: int = 64
+
+
+config = Settings()
+
+
+def _inf():
+    return float("inf")
+
+
+class _Weights(NamedTuple):
+    """One weight attribute of every edge of an OclSpGraph (missing: 1.0)."""
+
+    data: Optional[np.ndarray]  # float64 per edge; None: some weight is not a real number
+    integral: bool              # every weight is a finite integer: ocl_sp solves it exactly
+    ints: bool                  # every weight is an int object (networkx's dicts hold ints)
+    negative_loop: bool         # a self-loop of negative weight
+
+
+def _read_weights(values, loops):
+    """_Weights of the edge weights `values` (a list); `loops`: bool array, self-loops."""
+    if not all(isinstance(v, numbers.Real) for v in values):
+        return _Weights(None, False, False, False)
+    try:
+        data = np.array(values, dtype=np.float64)
+    except (OverflowError, TypeError, ValueError):
+        return _Weights(None, False, False, False)
+    integral = bool(np.all(np.isfinite(data) & (data == np.trunc(data))))
+    ints = all(isinstance(v, (int, np.integer)) for v in values)
+    return _Weights(data, integral, ints, bool(np.any(loops & (data < 0))))
+
+
+def _weight_problem(w, name):
+    """Why ocl_sp cannot give networkx's exact result for these weights (None: it can)."""
+    if w.data is None:
+        return "a weight is not a real number"
+    if not w.integral:
+        return "the weights are not all integers (ocl_sp would solve in float32)"
+    if name == "floyd_warshall" and w.negative_loop:
+        return "a negative self-loop (a negative cycle for networkx's floyd_warshall)"
+    return None
+
+
+def _weight_key_problem(weight):
+    if callable(weight):
+        return "a weight function"
+    try:
+        hash(weight)
+    except TypeError:
+        return "an unhashable weight key"
+    return None
+
+
+class OclSpGraph:
+    """A networkx graph as ocl_sp's edge arrays (the backend's graph type).
+
+    Keeps the networkx graph it was made from (``graph``): node order, edge data
+    (read when a weight attribute is first asked for) and networkx's own
+    implementation for the cases ocl_sp hands back."""
+
+    __networkx_backend__ = "ocl_sp"
+
+    def __init__(self, graph):
+        self.graph = graph
+        self.nodes = list(graph)
+        self.index = {v: i for i, v in enumerate(self.nodes)}
+        self.directed = bool(graph.is_directed())
+        self.multigraph = bool(graph.is_multigraph())
+        row, col, self._edge_data = [], [], []
+        index = self.index
+        for u, v, d in graph.edges(data=True):
+            row.append(index[u])
+            col.append(index[v])
+            self._edge_data.append(d)
+        self.row = np.array(row, dtype=np.int64)
+        self.col = np.array(col, dtype=np.int64)
+        self._weights = {}
+
+    def __len__(self):
+        return len(self.nodes)
+
+    def number_of_nodes(self):
+        return len(self.nodes)
+
+    def is_directed(self):
+        return self.directed
+
+    def is_multigraph(self):
+        return self.multigraph
+
+    def weights(self, attr):
+        """_Weights of edge attribute `attr` (None: every edge weighs 1), cached."""
+        if attr not in self._weights:
+            if attr is None:
+                values = [1] * len(self._edge_data)
+            else:
+                values = [d.get(attr, 1.0) for d in self._edge_data]
+            self._weights[attr] = _read_weights(values, self.row == self.col)
+        return self._weights[attr]
+
+
+def _as_backend_graph(G):
+    return G if isinstance(G, OclSpGraph) else OclSpGraph(G)
+
+
+def _networkx_result(name, g, *args):
+    """networkx's own implementation of `name` on the original graph."""
+    import networkx as nx
+
+    f = getattr(nx, name)
+    return getattr(f, "orig_func", f)(g.graph, *args)
+
+
+def _solve(g, w, position=None, native=False):
+    """All-pairs distances of g under weights w in int32, rows / columns in node order
+    (or vertex position[i] for node i); None where ocl_sp cannot give the exact result
+    (negative cycle, path lengths beyond the int32 rule). native: the int32 array
+    (unreachable INT32_INF), else float64 with inf."""
+    row, col = (g.row, g.col) if position is None else (position[g.row], position[g.col])
+    edges = _api._EdgeList(row, col, w.data, len(g))
+    try:
+        dist, _, _ = _api._solve(edges, "fw", "int32", native, directed=g.directed,
+                                 backend=config.backend, device=config.device,
+                                 params=config.params)
+    except _api.NegativeCycleError:
+        _log.debug("ocl_sp: negative cycle; networkx's own implementation runs")
+        return None
+    except ValueError as e:
+        if "int32" not in str(e):
+            raise
+        _log.debug("ocl_sp: %s; networkx's own implementation runs", e)
+        return None
+    return dist
+
+
+def _nodelist_positions(g, nodelist):
+    """Vertex position of every node for `nodelist` (None: invalid, networkx says why)."""
+    n = len(g)
+    try:
+        if len(nodelist) != n or len(set(nodelist)) != n:
+            return None
+        position = np.empty(n, dtype=np.int64)
+        for k, v in enumerate(nodelist):
+            position[g.index[v]] = k
+    except (KeyError, TypeError):
+        return None
+    return position
+
+
+def floyd_warshall_numpy(G, nodelist=None, weight="weight"):
+    """networkx.floyd_warshall_numpy on ocl_sp: float64 n x n distances, rows and
+    columns in ``nodelist`` order (default G's node order), inf = no path, 0 on the
+    diagonal (self-loops ignored), parallel edges: the lightest, missing weight: 1."""
+    g = _as_backend_graph(G)
+    problem = _weight_key_problem(weight) or _weight_problem(g.weights(weight),
+                                                              "floyd_warshall_numpy")
+    position = None
+    if problem is None and nodelist is not None:
+        position = _nodelist_positions(g, nodelist)
+        if position is None:
+            problem = "invalid nodelist"
+    dist = None if problem else _solve(g, g.weights(weight), position)
+    if dist is None:
+        if problem:
+            _log.debug("ocl_sp: %s; networkx's own implementation runs", problem)
+        return _networkx_result("floyd_warshall_numpy", g, nodelist, weight)
+    return dist
+
+
+def floyd_warshall(G, weight="weight"):
+    """networkx.floyd_warshall on ocl_sp: {u: defaultdict(inf, {v: distance})} with every
+    node as a key, 0 on the diagonal; int distances when every weight is an int,
+    floats otherwise (networkx mixes the two per path when weights mix them: the
+    values compare equal)."""
+    g = _as_backend_graph(G)
+    problem = _weight_key_problem(weight)
+    w = None if problem else g.weights(weight)
+    problem = problem or _weight_problem(w, "floyd_warshall")
+    dist = None if problem else _solve(g, w, native=w.ints)
+    if dist is None:
+        if problem:
+            _log.debug("ocl_sp: %s; networkx's own implementation runs", problem)
+        return _networkx_result("floyd_warshall", g, weight)
+    result = {}
+    nodes = g.nodes
+    inf = _api.INT32_INF
+    for i, u in enumerate(nodes):
+        values = dist[i].tolist()
+        if w.ints:
+            values = [float("inf") if x == inf else x for x in values]
+        row = defaultdict(_inf, zip(nodes, values))
+        row[u] = 0
+        result[u] = row
+    return result
+
+
+_IMPLEMENTED = {f.__name__: f for f in (floyd_warshall_numpy, floyd_warshall)}
+_SIGNATURES = {name: inspect.signature(f) for name, f in _IMPLEMENTED.items()}
+
+
+def _bound_arguments(name, args, kwargs):
+    """The arguments of a call of `name` by parameter name (None: not one ocl_sp takes)."""
+    try:
+        return _SIGNATURES[name].bind(*args, **kwargs).arguments
+    except (KeyError, TypeError):
+        return None
+
+
+def _cannot_run(name, args, kwargs):
+    """Why the backend cannot run `name` with these arguments exactly (None: it can)."""
+    bound = _bound_arguments(name, args, kwargs)
+    if bound is None:
+        return f"ocl_sp does not implement {name} with these arguments"
+    G = bound["G"]
+    weight = bound.get("weight", "weight")
+    problem = _weight_key_problem(weight)
+    if problem:
+        return problem
+    if isinstance(G, OclSpGraph):
+        w = G.weights(weight)
+    elif weight is None:
+        return None
+    else:
+        edges = G.edges(data=weight, default=1.0)
+        w = _read_weights([d for _, _, d in edges],
+                          np.array([u == v for u, v, _ in edges], dtype=bool))
+    return _weight_problem(w, name)
+
+
+class BackendInterface:
+    """networkx's backend protocol for ocl_sp (entry point ``networkx.backends``)."""
+
+    Graph = OclSpGraph
+    floyd_warshall_numpy = staticmethod(floyd_warshall_numpy)
+    floyd_warshall = staticmethod(floyd_warshall)
+
+    @staticmethod
+    def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False,
+                        preserve_node_attrs=False, preserve_graph_attrs=False, name=None,
+                        graph_name=None):
+        """The OclSpGraph of networkx graph G (weights are read from G's edge data
+        when an algorithm first asks for an attribute, so every attribute is kept)."""
+        return _as_backend_graph(G)
+
+    @staticmethod
+    def convert_to_nx(result, *, name=None):
+        """Results are networkx's types already; an OclSpGraph gives its networkx graph."""
+        return result.graph if isinstance(result, OclSpGraph) else result
+
+    @staticmethod
+    def can_run(name, args, kwargs):
+        """True when ocl_sp gives networkx's exact result for this call (see the module
+        doc); the reason for False is logged at DEBUG level."""
+        problem = _cannot_run(name, args, kwargs)
+        if problem:
+            _log.debug("ocl_sp cannot run %s: %s", name, problem)
+        return problem is None
+
+    @staticmethod
+    def should_run(name, args, kwargs):
+        """Whether automatic dispatch should convert to ocl_sp: graphs of at least
+        ``config.min_nodes`` nodes (below that networkx's own loop is faster)."""
+        bound = _bound_arguments(name, args, kwargs)
+        return bound is not None and len(bound["G"]) >= config.min_nodes
+
+
+def info():
+    """The ``networkx.backend_info`` entry point: what networkx shows about ocl_sp."""
+    docs = {
+        "floyd_warshall_numpy": (
+            "Computed by ocl_sp (OpenCL, OpenMP or serial: ocl_sp.networkx_backend.config) "
+            "for integer weights, exactly; non-integer weights, weight functions, negative "
+            "cycles and path lengths beyond ocl_sp's int32 rule run networkx's own code."),
+        "floyd_warshall": (
+            "Computed by ocl_sp for integer weights, exactly (dict of dicts as networkx); "
+            "non-integer weights, weight functions, negative self-loops, negative cycles "
+            "and path lengths beyond ocl_sp's int32 rule run networkx's own code."),
+    }
+    return {
+        "backend_name": "ocl_sp",
+        "project": "ocl_sp",
+        "package": "ocl_sp",
+        "short_summary": "All-pairs shortest paths on OpenCL devices, OpenMP or serial CPU.",
+        "functions": {name: {"additional_docs": doc, "extra_docstring": doc}
+                      for name, doc in docs.items()},
+    }
