@@ -479,12 +479,13 @@ class ClBackend final : public RankBackend<T> {
                            static_cast<size_t>(host_ld) * sizeof(T), pitch(), static_cast<size_t>(lay_.p));
   }
   // Whole panels between the rank's matrix and the device (load, store): through
-  // the panel engine's pinned stager (chunked DMA; the rectangular pageable copies
-  // ran at a fraction of the link: H200, one rank, n = 20 000, solve 1.60 s against
-  // 0.98 s for the single-process solve; bench/NOTES.md "MPI ranks").
+  // the single buffer's pinned stager (small chunks: pinning the panel engine's
+  // 4 x 256 MiB costs ~0.7 s at ~1.4 GB/s on NVIDIA), not rectangular pageable
+  // copies (H200, one rank, n = 20 000: solve 1.60 s against 0.98 s for the
+  // single-process solve; bench/NOTES.md "MPI ranks").
   void put_staged(cl::Buffer& buf, const T* h, int64_t host_ld) {
     const size_t row = pitch();
-    detail::panel_stager(core_, lay_.p, sizeof(T))
+    core_.matrix_stager(pitch())
         .upload(detail::OpenClCore::kCompute, buf, {static_cast<size_t>(lay_.p), row, row},
                 [h, host_ld, row](void* chunk, size_t r0, size_t r1) {
                   for (size_t r = r0; r < r1; ++r)
@@ -494,7 +495,7 @@ class ClBackend final : public RankBackend<T> {
   }
   void get_staged(cl::Buffer& buf, T* h, int64_t host_ld) {
     const size_t row = pitch();
-    detail::panel_stager(core_, lay_.p, sizeof(T))
+    core_.matrix_stager(pitch())
         .download(detail::OpenClCore::kCompute, buf, {static_cast<size_t>(lay_.p), row, row},
                   [h, host_ld, row](const void* chunk, size_t r0, size_t r1) {
                     for (size_t r = r0; r < r1; ++r)
@@ -622,7 +623,7 @@ class ClBackend final : public RankBackend<T> {
     guarded([&] {
       for (int64_t li = 0; li < nr_; ++li)
         for (int64_t lj = 0; lj < nc_; ++lj) get_staged(own(li, lj), host(li, lj), lay_.mc());
-      detail::panel_stager(core_, lay_.p, sizeof(T)).settle();
+      core_.matrix_stager(pitch()).settle();
       queue().finish();
       RunStats st;
       core_.finish(st);

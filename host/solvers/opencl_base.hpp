@@ -154,6 +154,10 @@ class OpenClCore {
   // The stager of `use` with `chunks` pinned chunks of `chunk_bytes` each; kept
   // across solves while that shape stays (pinning is slow: ~1.4 GB/s on NVIDIA).
   Stager& stager(StageUse use, size_t chunks, size_t chunk_bytes);
+  // The kMatrix stager for rows of row_bytes: a few small chunks (cheap to pin)
+  // of whole rows; the single buffer's transfers and the MPI ranks' panel load
+  // and store.
+  Stager& matrix_stager(size_t row_bytes);
   // Bytes moved host -> device and device -> host since begin_solve().
   double bytes_up() const { return bytes_up_; }
   double bytes_down() const { return bytes_down_; }
@@ -187,7 +191,6 @@ class OpenClCore {
   cl::CommandQueue extra_[2];  // kUpload, kDownload
   std::unique_ptr<Stager> stagers_[2];  // by StageUse
   bool staged(size_t bytes) const;
-  Stager& matrix_stager(size_t row_bytes);
   double bytes_up_ = 0, bytes_down_ = 0;
   void record_kernel(const cl::Event& ev, cl::Kernel& k);
   void record_kernel(const cl::Event& ev, const std::string* name);
