@@ -52,8 +52,8 @@ void print_human(std::ostream& out, const SolveReport& r) {
       std::snprintf(moved, sizeof moved, "%.2f MiB", b / (1024.0 * 1024.0));
     out << "  placement " << r.stats.placement << "; " << moved << " moved";
     if (r.stats.panel > 0)
-      out << ", copies exposed " << format_seconds(r.stats.copy_exposed) << " of T_h "
-          << format_seconds(r.stats.t_h);
+      out << ", device idle " << format_seconds(r.stats.copy_exposed)
+          << " (copies not hidden, host work; T_h " << format_seconds(r.stats.t_h) << ")";
     out << "\n";
     for (const auto& l : r.stats.device_lines) out << "  device    " << l << "\n";
   }

@@ -58,7 +58,8 @@ struct RunStats {
   int64_t panel = 0;         // panel edge P of the panel engine (0: no panels)
   int devices = 1;           // OpenCL devices that took part
   double bytes_moved = 0;    // host <-> device bytes
-  double copy_exposed = 0;   // seconds the engine waited for copies (not hidden by kernels)
+  double copy_exposed = 0;   // seconds the slowest device sat idle in the panel engine: copies
+                             // not hidden by kernels, host-side packing, waits (can exceed T_h)
   std::vector<std::string> device_lines;  // per device: share, kernel time, bytes, idle
 };
 

@@ -27,7 +27,12 @@ check ooc-report 0 "$BIN" --n 333 "${D[@]}" --panel 128 --device-memory 600K --j
 expect ooc-json "$PY" -c "
 import json; r=json.load(open('$T/out'))
 assert r['placement'].startswith('out of core'), r['placement']
-assert r['panel']==128 and r['bytes_moved']>0 and r['devices']==1, r"
+assert r['panel']==128 and r['bytes_moved']>0 and r['devices']==1, r
+# copy_exposed is the device's idle time in the engine: within the solve, never negative
+assert 0 <= r['copy_exposed'] <= r['solve'], r"
+# The text report names it for what it is (it may exceed T_h: host work counts).
+check ooc-text 0 "$BIN" --n 333 "${D[@]}" --panel 128 --device-memory 600K
+expect ooc-idle-line grep -qE "placement out of core.*device idle [0-9.]+ [mu]?s \\(copies not hidden, host work; T_h" "$T/out"
 check split-report 0 "$BIN" --n 300 "${D[@]}" --split 2 --panel 128 --json
 expect split-json "$PY" -c "
 import json; r=json.load(open('$T/out'))
