@@ -1,7 +1,9 @@
 // Launch detection (see mpi_env.hpp): environment only, no MPI call.
 #include "mpi/mpi_env.hpp"
 
+#include <cstdint>
 #include <cstdlib>
+#include <limits>
 
 #include "util/errors.hpp"
 
@@ -60,6 +62,12 @@ std::pair<int, int> parse_grid(const std::string& s) {
   if (pr < 1 || pc < 1)
     throw UsageError("--grid expects PRxPC, the process rows and columns as positive integers "
                      "(e.g. 2x4 for 8 ranks), got '" + s + "'");
+  // Each factor has at most 6 digits, so the product fits int64_t; past INT_MAX
+  // ranks it names no job MPI can run (and would overflow the rank count).
+  if (static_cast<int64_t>(pr) * pc > std::numeric_limits<int>::max())
+    throw UsageError("--grid " + s + " is a grid of " +
+                     std::to_string(static_cast<int64_t>(pr) * pc) +
+                     " ranks, more than MPI can run");
   return {pr, pc};
 }
 

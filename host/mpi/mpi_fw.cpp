@@ -375,6 +375,13 @@ void close_cpu(T* d, int64_t ld, int64_t p) {
   }
 }
 
+// memcpy of `count` values, nothing (no pointer use) when count is 0: a rank
+// without panel columns has an empty local matrix, whose data() may be null.
+template <typename T>
+void copy_values(T* dst, const T* src, int64_t count) {
+  if (count > 0) std::memcpy(dst, src, sizeof(T) * static_cast<size_t>(count));
+}
+
 template <typename T>
 class CpuBackend final : public RankBackend<T> {
  public:
@@ -391,7 +398,7 @@ class CpuBackend final : public RankBackend<T> {
     const int64_t p = lay_.p, mc = lay_.mc();
     T* piv = block(lay_.lrow(r), lay_.lcol(r));
     close_cpu(piv, mc, p);
-    for (int64_t a = 0; a < p; ++a) std::memcpy(out + a * p, piv + a * mc, sizeof(T) * static_cast<size_t>(p));
+    for (int64_t a = 0; a < p; ++a) copy_values(out + a * p, piv + a * mc, p);
   }
   bool pivot_ready() override { return true; }
   void set_pivot(int64_t, const T*) override {}
@@ -401,17 +408,17 @@ class CpuBackend final : public RankBackend<T> {
     if (lay_.has_row(r)) {
       // Row panels: D[r][j] = D*[r][r] (x) D[r][j] (through a copy), j != r.
       T* c = block(lay_.lrow(r), 0);
-      std::memcpy(tmp_.data(), c, sizeof(T) * static_cast<size_t>(p * mc));
+      copy_values(tmp_.data(), c, p * mc);
       const int64_t skip = lay_.has_col(r) ? lay_.lcol(r) : -1;
       for (const auto& [a, b] : ranges_without(static_cast<int64_t>(lay_.cols.size()), skip, -1))
         gemm_acc_cpu(c, mc, piv, p, tmp_.data(), mc, lay_.real(r), p, a * p, b * p);
-      std::memcpy(row_out, c, sizeof(T) * static_cast<size_t>(p * mc));
+      copy_values(row_out, c, p * mc);
     }
     if (lay_.has_col(r)) {
       // Column panels: D[i][r] = D[i][r] (x) D*[r][r] (through a copy), i != r.
       const int64_t lj = lay_.lcol(r);
       for (int64_t x = 0; x < mr; ++x)
-        std::memcpy(tmp_.data() + x * p, d_.data() + x * mc + lj * p, sizeof(T) * static_cast<size_t>(p));
+        copy_values(tmp_.data() + x * p, d_.data() + x * mc + lj * p, p);
       for (size_t li = 0; li < lay_.rows.size(); ++li) {
         const int64_t i = lay_.rows[li];
         if (i == r) continue;
@@ -419,7 +426,7 @@ class CpuBackend final : public RankBackend<T> {
                      piv, p, lay_.real(i), p, 0, p);
       }
       for (int64_t x = 0; x < mr; ++x)
-        std::memcpy(col_out + x * p, d_.data() + x * mc + lj * p, sizeof(T) * static_cast<size_t>(p));
+        copy_values(col_out + x * p, d_.data() + x * mc + lj * p, p);
     }
   }
   bool phase2_ready() override { return true; }
@@ -1044,7 +1051,10 @@ detail::DeviceBudget weakest_budget(const detail::DeviceBudget& mine) {
 }
 
 template <typename T>
-void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay, int ranks) {
+// With the matrix on standard output (--output -) the report goes to stderr, as
+// in the single-process solve.
+void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay, int ranks,
+                  bool to_stderr) {
   const double relax = static_cast<double>(lay.n) * lay.n * lay.n;
   double csum = 0, wsum = 0, wmax = 0;
   for (int k = 0; k < ranks; ++k) {
@@ -1064,7 +1074,7 @@ void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay
     rw_max = std::max(rw_max, rep.round_wait[r]);
   }
   const double rounds = std::max<double>(1, static_cast<double>(rep.round_compute.size()));
-  std::ostream& os = std::cout;
+  std::ostream& os = to_stderr ? std::cerr : std::cout;
   if (o.json) {
     JsonWriter j(os);
     j.begin_object().field("command", "solve").field("mpi_ranks", ranks);
@@ -1222,12 +1232,16 @@ int run_typed(const MpiSolveOptions& o, const Stopwatch& wall, const Session& s)
   });
   if (int c = agree(out, s)) return c;
   const detail::DeviceBudget budget = weakest_budget(mine);
+  // Every rank plans with the same panel multiple (the broadcasts' counts must
+  // match): 128 when any rank computes on OpenCL, even if this one has no device.
+  int any_opencl = opencl ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &any_opencl, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 
   // 3. Panels (the panel engine's planner for this process grid), memory, backend.
   std::vector<T> local, input_local;
   std::unique_ptr<RankBackend<T>> be;
   out.step([&] {
-    const int multiple = opencl ? 128 : 32;  // OpenCL: the panel kernels' tile edges
+    const int multiple = any_opencl ? 128 : 32;  // OpenCL: the panel kernels' tile edges
     const uint64_t room = host_memory_available();
     const detail::PanelPlan plan =
         detail::plan_panels(n, sizeof(T), {budget}, o.panel.value_or(0), multiple, multiple, 1,
@@ -1380,7 +1394,7 @@ int run_typed(const MpiSolveOptions& o, const Stopwatch& wall, const Session& s)
 
   // 9. Report (rank 0 only).
   if (s.rank == 0) {
-    print_report<T>(o, rep, lay, s.size);
+    print_report<T>(o, rep, lay, s.size, target && target->is_stdout());
     if (failed) std::cerr << "error: verification failed: " << rep.verify_detail << std::endl;
   }
   int code = failed ? kExitRuntime : kExitOk, worst = 0;

@@ -389,7 +389,8 @@ void OpenClCore::flush_all() {
 Stager& OpenClCore::stager(StageUse use, size_t chunks, size_t chunk_bytes) {
   std::unique_ptr<Stager>& s = stagers_[static_cast<size_t>(use)];
   if (!s || s->chunks() != chunks || s->chunk_bytes() != chunk_bytes) {
-    s.reset();  // release first: the old and new chunks need not fit together
+    if (s) s->settle();  // hand over pending downloads: its destructor would drop them
+    s.reset();           // release first: the old and new chunks need not fit together
     s = std::make_unique<Stager>(*this, chunks, chunk_bytes);
   }
   return *s;

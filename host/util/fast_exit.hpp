@@ -28,7 +28,8 @@ inline void fast_exit_after_output(int code) {
   if (clean && *clean && std::strcmp(clean, "0") != 0) return;
   std::cout.flush();
   std::cerr.flush();
-  if (std::fflush(nullptr) != 0 || std::cout.fail()) return;  // report the error normally
+  // A stream that failed: unwind as before (the exit code does not change here).
+  if (std::fflush(nullptr) != 0 || std::cout.fail()) return;
   std::_Exit(code);
 #else
   (void)code;

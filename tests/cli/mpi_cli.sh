@@ -72,6 +72,13 @@ for bad in 2y2 0x2 x2 2x -1x2 2x1x1 abc; do
   run "grid-malformed-$bad" 2 2 --n 50 --backend openmp --grid "$bad"
   expect "grid-malformed-$bad-message" grep -q "^error: --grid expects PRxPC" "$T/err"
 done
+# A grid too large for any job is refused, not overflowed into a small rank count.
+check grid-huge 2 "$BIN" --n 50 --backend openmp --grid 65536x65536
+expect grid-huge-message grep -q "^error: --grid 65536x65536 is a grid of 4294967296 ranks" "$T/err"
+# --output -: the matrix alone on stdout (report on stderr), as in one process.
+run stdout-matrix 0 2 --n 40 --backend openmp --output - --output-format bin
+same stdout-matrix "$T/b.bin" "$T/out"
+expect stdout-report-on-stderr grep -q "^mpi       2 ranks" "$T/err"
 check grid-no-mpirun 2 "$BIN" --n 50 --backend openmp --grid 2x2
 expect grid-no-mpirun-message grep -q "^error: --grid 2x2 is a process grid of 4 MPI ranks" "$T/err"
 check grid-no-mpirun-bad 2 "$BIN" --n 50 --backend openmp --grid 2by2

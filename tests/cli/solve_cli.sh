@@ -90,4 +90,16 @@ check absent-device 1 "$BIN" --device nosuchdevice --n 10
 expect absent-device-lists grep -qi "pocl\|portable" "$T/err"
 check bad-wg 2 "$BIN" --device pocl --n 10 --algo squaring --wg 5
 
+# The fast exit after a solve (util/fast_exit.hpp) loses nothing: same output file
+# and a complete report through a pipe as with every destructor run.
+for clean in 0 1; do
+  OCL_SP_CLEAN_EXIT=$clean check "exit-clean$clean" 0 "$BIN" --device pocl --n 70 --output "$T/x$clean.npy"
+  cp "$T/out" "$T/report$clean"
+done
+expect exit-same-output cmp -s "$T/x0.npy" "$T/x1.npy"
+expect exit-same-report-lines test "$(grep -c . "$T/report0")" = "$(grep -c . "$T/report1")"
+"$BIN" --device pocl --n 70 --json | cat > "$T/piped.json"
+expect exit-piped-json "$PY" -c "
+import json; r=json.load(open('$T/piped.json')); assert r['n']==70 and r['command']=='solve', r"
+
 finish_tests
