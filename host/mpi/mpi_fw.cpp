@@ -1277,14 +1277,17 @@ int run_typed(const MpiSolveOptions& o, const Stopwatch& wall, const Session& s)
   // 4. The graph: generated per rank (own panel rows, own columns kept) or
   // scattered from rank 0.
   Stopwatch setup;
+  long long edges = 0;
   out.step([&] {
     if (o.generated) {
-      long long edges = generate_local(lay, gen, local);
+      edges = generate_local(lay, gen, local);
       if (lay.pcol != 0) edges = 0;  // a process row's ranks generate the same rows
-      MPI_Allreduce(&edges, &rep.edges, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
     }
   });
   if (int c = agree(out, s)) return c;
+  // After the agreement: a rank whose generation failed must not leave the others
+  // inside a collective it never enters.
+  if (o.generated) MPI_Allreduce(&edges, &rep.edges, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
   if (!o.generated) {
     scatter_matrix(lay, s.rank == 0 ? &full : nullptr, local, s.rank);
     rep.bytes_scatter = static_cast<double>(lay.n) * lay.n * sizeof(T);
@@ -1299,10 +1302,14 @@ int run_typed(const MpiSolveOptions& o, const Stopwatch& wall, const Session& s)
   double sent = 0;
   {
     const GridComms comms(lay);
+    // Declared outside the try: on an error inside the rounds (Ctrl-C included)
+    // its buffers must outlive the broadcasts still posted into them until
+    // abort_job has ended the job.
+    std::optional<DistributedFw<T>> fw;
     try {
-      DistributedFw<T> fw(lay, *be, comms);
-      times = fw.run();
-      sent = fw.bytes_sent();
+      fw.emplace(lay, *be, comms);
+      times = fw->run();
+      sent = fw->bytes_sent();
     } catch (...) {
       abort_job(s, std::current_exception());
     }
