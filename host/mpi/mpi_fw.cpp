@@ -382,6 +382,17 @@ void copy_values(T* dst, const T* src, int64_t count) {
   if (count > 0) std::memcpy(dst, src, sizeof(T) * static_cast<size_t>(count));
 }
 
+// `rows` rows of `row` bytes between strided memory, on all threads once there
+// is a MiB to move (a rank's panel load/store through pinned chunks: on one
+// thread the copies took 4x the single-process transfers; bench/NOTES.md).
+void copy_rows(char* dst, size_t dst_pitch, const char* src, size_t src_pitch, size_t rows,
+               size_t row) {
+  const int64_t n = static_cast<int64_t>(rows);
+#pragma omp parallel for schedule(static) if (rows * row >= (size_t{1} << 20))
+  for (int64_t k = 0; k < n; ++k)
+    std::memcpy(dst + static_cast<size_t>(k) * dst_pitch, src + static_cast<size_t>(k) * src_pitch, row);
+}
+
 template <typename T>
 class CpuBackend final : public RankBackend<T> {
  public:
@@ -495,9 +506,9 @@ class ClBackend final : public RankBackend<T> {
     core_.matrix_stager(pitch())
         .upload(detail::OpenClCore::kCompute, buf, {static_cast<size_t>(lay_.p), row, row},
                 [h, host_ld, row](void* chunk, size_t r0, size_t r1) {
-                  for (size_t r = r0; r < r1; ++r)
-                    std::memcpy(static_cast<char*>(chunk) + (r - r0) * row,
-                                h + static_cast<int64_t>(r) * host_ld, row);
+                  copy_rows(static_cast<char*>(chunk), row,
+                            reinterpret_cast<const char*>(h + static_cast<int64_t>(r0) * host_ld),
+                            static_cast<size_t>(host_ld) * sizeof(T), r1 - r0, row);
                 });
   }
   void get_staged(cl::Buffer& buf, T* h, int64_t host_ld) {
@@ -505,9 +516,9 @@ class ClBackend final : public RankBackend<T> {
     core_.matrix_stager(pitch())
         .download(detail::OpenClCore::kCompute, buf, {static_cast<size_t>(lay_.p), row, row},
                   [h, host_ld, row](const void* chunk, size_t r0, size_t r1) {
-                    for (size_t r = r0; r < r1; ++r)
-                      std::memcpy(h + static_cast<int64_t>(r) * host_ld,
-                                  static_cast<const char*>(chunk) + (r - r0) * row, row);
+                    copy_rows(reinterpret_cast<char*>(h + static_cast<int64_t>(r0) * host_ld),
+                              static_cast<size_t>(host_ld) * sizeof(T),
+                              static_cast<const char*>(chunk), row, r1 - r0, row);
                   });
   }
   cl::CommandQueue& queue() { return core_.queue(detail::OpenClCore::kCompute); }
@@ -529,9 +540,14 @@ class ClBackend final : public RankBackend<T> {
 
   void load() override {
     guarded([&] {
+      Stopwatch sw;
       for (int64_t li = 0; li < nr_; ++li)
         for (int64_t lj = 0; lj < nc_; ++lj) put_staged(own(li, lj), host(li, lj), lay_.mc());
       queue().flush();
+      if (profiling()) {  // OCL_SP_PROFILE=1: the rank's phases, waited for
+        queue().finish();
+        profile("rank load (pinned chunks)", sw.seconds());
+      }
     });
   }
   void close_pivot(int64_t r, T* out) override {
@@ -628,13 +644,21 @@ class ClBackend final : public RankBackend<T> {
   }
   void store() override {
     guarded([&] {
+      Stopwatch sw;
+      if (profiling()) {
+        queue().finish();
+        profile("rank rounds' queue drained", sw.seconds());
+        sw.reset();
+      }
       for (int64_t li = 0; li < nr_; ++li)
         for (int64_t lj = 0; lj < nc_; ++lj) get_staged(own(li, lj), host(li, lj), lay_.mc());
       core_.matrix_stager(pitch()).settle();
       queue().finish();
+      profile("rank store (pinned chunks)", sw.seconds());
       RunStats st;
       core_.finish(st);
       t_k_ = st.t_k;
+      profile("rank kernels (T_k)", t_k_);
     });
   }
   double kernel_seconds() override { return t_k_; }
