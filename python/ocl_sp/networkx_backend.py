@@ -234,8 +234,9 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight"):
 def floyd_warshall(G, weight="weight"):
     """networkx.floyd_warshall on ocl_sp: {u: defaultdict(inf, {v: distance})} with every
     node as a key, 0 on the diagonal; int distances when every weight is an int,
-    floats otherwise (networkx mixes the two per path when weights mix them: the
-    values compare equal)."""
+    floats otherwise and with weight=None (every edge 1.0, as networkx counts it;
+    networkx mixes the two per path when weights mix them: the values compare
+    equal)."""
     g = _as_backend_graph(G)
     problem = _weight_key_problem(weight)
     w = None if problem else g.weights(weight)
@@ -252,6 +253,8 @@ def floyd_warshall(G, weight="weight"):
         values = dist[i].tolist()
         if w.ints:
             values = [float("inf") if x == inf else x for x in values]
+            if weight is None:  # networkx counts every edge as 1.0: float distances
+                values = [float(x) for x in values]
         row = defaultdict(_inf, zip(nodes, values))
         row[u] = 0
         result[u] = row

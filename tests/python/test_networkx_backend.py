@@ -212,6 +212,17 @@ def test_dict_multigraph_missing_weights_are_floats(on):
     assert all(type(x) is float for v, x in got[u].items() if v != u)
 
 
+def test_dict_weight_none_gives_floats_as_networkx(on):
+    G = random_graph(20, 0.2, seed=21)
+    got, ran = solved_by_ocl_sp(BI.floyd_warshall, G, weight=None)
+    assert ran
+    want = nx.floyd_warshall(G, weight=None)
+    assert_fw_dict_equal(got, want)
+    for u in G:
+        for v, x in want[u].items():
+            assert type(got[u][v]) is type(x), (u, v, got[u][v], x)
+
+
 def test_dict_negative_self_loop_falls_back():
     G = random_graph(10, 0.3, seed=20)
     G.add_edge("v2", "v2", weight=-1)
