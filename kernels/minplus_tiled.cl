@@ -230,38 +230,36 @@ HELPER void put_staged(__local value_t As[KC][BLOCK + APAD], __local value_t Bs[
   }
 }
 
+#define PREFETCHING 1  // STAGE_PREFETCH where the chunk divides among the work-items
+#endif
+
 HELPER void panel_product(value_t c[TM][TN], __local value_t As[KC][BLOCK + APAD],
                           __local value_t Bs[KC][BLOCK], __global const value_t* a,
                           __global const value_t* b, int ld, int klen, int rows) {
   const bool active = ROW0 < rows;
+#ifdef PREFETCHING
   value_t ra[SPT], rb[SPT];
   fetch_cols(ra, a, ld, 0);
   fetch_rows(rb, b, ld, 0);
+#endif
   for (int k0 = 0; k0 < klen; k0 += KC) {
+#ifdef PREFETCHING
     put_staged(As, Bs, ra, rb);
+#else
+    stage_cols(As, a, ld, k0);
+    stage_rows(Bs, b, ld, k0);
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
+#ifdef PREFETCHING
     if (k0 + KC < klen) {
       fetch_cols(ra, a, ld, k0 + KC);
       fetch_rows(rb, b, ld, k0 + KC);
     }
-    if (active) relax_chunk(c, As, Bs);
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-}
-#else
-HELPER void panel_product(value_t c[TM][TN], __local value_t As[KC][BLOCK + APAD],
-                          __local value_t Bs[KC][BLOCK], __global const value_t* a,
-                          __global const value_t* b, int ld, int klen, int rows) {
-  const bool active = ROW0 < rows;
-  for (int k0 = 0; k0 < klen; k0 += KC) {
-    stage_cols(As, a, ld, k0);
-    stage_rows(Bs, b, ld, k0);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (active) relax_chunk(c, As, Bs);
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-}
 #endif
+    if (active) relax_chunk(c, As, Bs);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
 
 HELPER void relax_one(value_t c[TM][TN], const value_t a[TM], const value_t b[TN]) {
 #pragma unroll
