@@ -316,6 +316,16 @@ TEST_SUITE("panel_engine") {
     }
   }
 
+  // n = 300 with a cycle 250 -> 20 -> 140 -> 250 of length -3 across three panels
+  // of 128.
+  DistMatrix<int32_t> graph_with_negative_cycle() {
+    DistMatrix<int32_t> d = graph<int32_t>(300, kSeed);
+    d(250, 20) = -1;
+    d(20, 140) = -1;
+    d(140, 250) = -1;
+    return d;
+  }
+
   TEST_CASE("PoCL: squaring over panels and over 2 sub-devices, bit-exact") {
     for (int split : {1, 2}) {
       SolverSpec s = spec(Algo::squaring);
@@ -325,10 +335,7 @@ TEST_SUITE("panel_engine") {
       check_solver<int32_t>(s, {1, 129, 333}, "whole matrix on every device");
       check_solver<float>(s, {200}, "whole matrix on every device");
       auto solver = make_opencl_solver<int32_t>(s);
-      DistMatrix<int32_t> d = graph<int32_t>(300, kSeed);
-      d(250, 20) = -1;
-      d(20, 140) = -1;
-      d(140, 250) = -1;
+      DistMatrix<int32_t> d = graph_with_negative_cycle();
       CHECK_THROWS_AS(solver->solve(d, nullptr), NegativeCycleError);
       PathMatrix p;
       DistMatrix<int32_t> e = graph<int32_t>(50, kSeed);
@@ -342,11 +349,7 @@ TEST_SUITE("panel_engine") {
       s.panel = 128;
       s.device_memory = mem;
       auto solver = make_opencl_solver<int32_t>(s);
-      DistMatrix<int32_t> d = graph<int32_t>(300, kSeed);
-      // A cycle 250 -> 20 -> 140 -> 250 of length -3 across three panels.
-      d(250, 20) = -1;
-      d(20, 140) = -1;
-      d(140, 250) = -1;
+      DistMatrix<int32_t> d = graph_with_negative_cycle();
       CHECK_THROWS_AS(solver->solve(d, nullptr), NegativeCycleError);
     }
   }
