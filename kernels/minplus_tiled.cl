@@ -180,25 +180,18 @@ HELPER void relax_chunk(value_t c[TM][TN], __local value_t As[KC][BLOCK + APAD],
   }
 }
 
-// c = min over k < klen of a(:, k) + b(k, :), with a the BLOCK x klen panel at a
-// (row stride ld) and b the klen x BLOCK panel at b; klen a multiple of KC.
-// Work-items whose rows all lie at or past `rows` (padding: isolated vertices that
-// never change) skip the arithmetic; whole warps of the last tile row go idle.
-// (Two staging buffers with one barrier per chunk measured no faster on the H200:
-// bench/NOTES.md.)
-// STAGE_PREFETCH: the next chunk's operands are loaded from global memory into
-// registers before this chunk's relaxations run, so their latency overlaps the
-// arithmetic instead of stalling at the barrier (SPT values per panel and
-// work-item). On NVIDIA (FULL_UNROLL) the product and the panel GEMM use it:
-// squaring n = 10 000 on the H100 353 -> 308 ms, although ptxas then takes
-// 253 registers (one work-group per SM instead of two); the fw phases do not
-// (phase 3 113 ms against 100 ms with KC = 32, 99 ms with KC = 16: no gain).
-// bench/NOTES.md "Floor" has the figures; NO_STAGE_PREFETCH turns it off.
-#if defined(FULL_UNROLL) && !defined(TILED_FW) && !defined(NO_STAGE_PREFETCH) && \
-    !defined(STAGE_PREFETCH)
-#define STAGE_PREFETCH
-#endif
-#if defined(STAGE_PREFETCH) && (BLOCK * KC) % NT == 0
+// Register prefetch of the next chunk: the next chunk's operands are loaded from
+// global memory into registers before this chunk's relaxations run, so their
+// latency overlaps the arithmetic instead of stalling at the barrier (SPT values
+// per panel and work-item; only where the chunk divides among the work-items).
+// PF_GEMM: the long-k products use it (the squaring product, the panel engine's
+// GEMM, fw's outer-block GEMM): on NVIDIA (FULL_UNROLL) by default -- squaring
+// n = 10 000 on the H100 353 -> 308 ms, although ptxas then takes 253 registers
+// (one work-group per SM instead of two). PF_PHASES: fw's phases 2 and 3 (k = one
+// BLOCK), only when STAGE_PREFETCH is given (phase 3 113 ms against 100 ms with
+// KC = 32, 99 ms with KC = 16: no gain). bench/NOTES.md "Floor" has the figures;
+// NO_STAGE_PREFETCH turns the default off.
+#if (BLOCK * KC) % NT == 0
 #define SPT (BLOCK * KC / NT)
 
 HELPER void fetch_cols(value_t r[SPT], __global const value_t* a, int ld, int k0) {
@@ -230,28 +223,52 @@ HELPER void put_staged(__local value_t As[KC][BLOCK + APAD], __local value_t Bs[
   }
 }
 
-#define PREFETCHING 1  // STAGE_PREFETCH where the chunk divides among the work-items
+#define CAN_PREFETCH 1
 #endif
 
+#if defined(STAGE_PREFETCH) || (defined(FULL_UNROLL) && !defined(NO_STAGE_PREFETCH))
+#define PF_GEMM 1
+#else
+#define PF_GEMM 0
+#endif
+#ifdef STAGE_PREFETCH
+#define PF_PHASES 1
+#else
+#define PF_PHASES 0
+#endif
+
+// c = min over k < klen of a(:, k) + b(k, :), with a the BLOCK x klen panel at a
+// (row stride ld) and b the klen x BLOCK panel at b; klen a multiple of KC.
+// Work-items whose rows all lie at or past `rows` (padding: isolated vertices that
+// never change) skip the arithmetic; whole warps of the last tile row go idle.
+// prefetch (a compile-time constant at every call: PF_GEMM or PF_PHASES) stages
+// through registers a chunk ahead (above). (Two staging buffers with one barrier
+// per chunk measured no faster on the H200: bench/NOTES.md.)
 HELPER void panel_product(value_t c[TM][TN], __local value_t As[KC][BLOCK + APAD],
                           __local value_t Bs[KC][BLOCK], __global const value_t* a,
-                          __global const value_t* b, int ld, int klen, int rows) {
+                          __global const value_t* b, int ld, int klen, int rows,
+                          const int prefetch) {
   const bool active = ROW0 < rows;
-#ifdef PREFETCHING
+#ifdef CAN_PREFETCH
   value_t ra[SPT], rb[SPT];
-  fetch_cols(ra, a, ld, 0);
-  fetch_rows(rb, b, ld, 0);
+  if (prefetch) {
+    fetch_cols(ra, a, ld, 0);
+    fetch_rows(rb, b, ld, 0);
+  }
 #endif
   for (int k0 = 0; k0 < klen; k0 += KC) {
-#ifdef PREFETCHING
-    put_staged(As, Bs, ra, rb);
-#else
-    stage_cols(As, a, ld, k0);
-    stage_rows(Bs, b, ld, k0);
+#ifdef CAN_PREFETCH
+    if (prefetch) {
+      put_staged(As, Bs, ra, rb);
+    } else
 #endif
+    {
+      stage_cols(As, a, ld, k0);
+      stage_rows(Bs, b, ld, k0);
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
-#ifdef PREFETCHING
-    if (k0 + KC < klen) {
+#ifdef CAN_PREFETCH
+    if (prefetch && k0 + KC < klen) {
       fetch_cols(ra, a, ld, k0 + KC);
       fetch_rows(rb, b, ld, k0 + KC);
     }
@@ -394,35 +411,84 @@ __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase2
                                : d + (size_t)kb * BLOCK * ld + idx * BLOCK;
   value_t c[TM][TN];
   fill_acc(c, INF);
-  panel_product(c, As, Bs, is_col ? t : p, is_col ? p : t, ld, BLOCK, BLOCK);
+  panel_product(c, As, Bs, is_col ? t : p, is_col ? p : t, ld, BLOCK, BLOCK, PF_PHASES);
   merge_acc(c, t, ld);
   store_acc(c, t, ld);
 }
 
-// Phase 3: every tile (i, j) off the pivot row and column: a (min,+) product of
-// the final pivot-column panel and pivot-row panel into the tile, D x D groups.
-// The grid is rotated so that group (0, 0), dispatched first, updates the next
-// round's pivot tile (kb + 1, kb + 1) and then closes it in registers: that is
-// the next round's phase 1, which needs nothing but this tile, so it runs while
-// the other groups still work instead of as a one-group launch of its own.
-// n: the real vertices.
+// Tile (bi, bj) += the (min,+) product of its row's panel of columns ko*BLOCK ..
+// +klen and its column's panel of those rows, in place (the tile is neither
+// operand); then closed in registers when `close` (the next round's phase 1) and
+// stored. n: the real vertices.
+HELPER void update_tile(__local value_t As[KC][BLOCK + APAD], __local value_t Bs[KC][BLOCK],
+                        __local value_t rowbuf[2][BLOCK], __local value_t colbuf[2][BLOCK],
+                        __global value_t* d, int ld, int n, int bi, int bj, int ko, int klen,
+                        bool close, const int prefetch) {
+  __global value_t* t = d + (size_t)bi * BLOCK * ld + bj * BLOCK;
+  __global const value_t* a = d + (size_t)bi * BLOCK * ld + ko * BLOCK;  // pivot columns
+  __global const value_t* b = d + (size_t)ko * BLOCK * ld + bj * BLOCK;  // pivot rows
+  value_t c[TM][TN];
+  fill_acc(c, INF);
+  panel_product(c, As, Bs, a, b, ld, klen, n - bi * BLOCK, prefetch);
+  merge_acc(c, t, ld);
+  if (close) close_tile(c, rowbuf, colbuf);  // uniform per group
+  store_acc(c, t, ld);
+}
+
+// Phase 3 of round kb inside the outer block of tiles o0 .. o0+pt-1 (the two-level
+// order below; pt = tiles: one level, every tile): the tiles off the pivot row and
+// column whose row or column lies in the outer block, each += pivot-column panel
+// (x) pivot-row panel, one work-group per tile in a 1D grid: the pt tile rows of
+// the block (pt * tiles groups), then the block's pt columns in the other rows.
+// Both parts are rotated so that group 0, dispatched first, updates the next
+// round's pivot tile (kb + 1, kb + 1) when it lies in the block and then closes it
+// in registers: that is the next round's phase 1, which needs nothing but this
+// tile, so it runs while the other groups still work instead of as a one-group
+// launch of its own.
+//
+// Two-level order (pt < tiles): for the rounds of an outer block, phases 2 and 3
+// touch only the cross of its tile rows and columns; the tiles outside are
+// updated once afterwards, by fw_tiled_outer, with the final cross: the product
+// of the block's column panel and row panel, k = pt * BLOCK deep. That is blocked
+// FW with block pt * BLOCK, whose phases 1 and 2 run as FW with block BLOCK on
+// the cross (closed under what its updates read); the same relaxations as one
+// level, but most of them in a long-k GEMM.
 __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase3(
-    const int ld, const int kb, __global value_t* d, const int n) {
+    const int ld, const int kb, __global value_t* d, const int n, const int o0, const int pt) {
   const int tiles = ld / BLOCK;
-  const int bj = (get_group_id(0) + kb + 1) % tiles, bi = (get_group_id(1) + kb + 1) % tiles;
+  const int g = get_group_id(0), in_rows = pt * tiles, r = kb + 1 - o0;  // 1 <= r <= pt
+  int bi, bj;
+  if (g < in_rows) {
+    bi = o0 + (g / tiles + r) % pt;
+    bj = (g % tiles + kb + 1) % tiles;
+  } else {
+    const int h = g - in_rows, i = h / pt;  // i-th tile row outside the block
+    bi = i < o0 ? i : i + pt;
+    bj = o0 + (h % pt + r) % pt;
+  }
   if (bi == kb || bj == kb) return;  // whole work-group leaves: no barrier is split
   __local value_t As[KC][BLOCK + APAD];
   __local value_t Bs[KC][BLOCK];
   __local value_t rowbuf[2][BLOCK], colbuf[2][BLOCK];
-  __global value_t* t = d + (size_t)bi * BLOCK * ld + bj * BLOCK;
-  __global const value_t* a = d + (size_t)bi * BLOCK * ld + kb * BLOCK;  // pivot columns
-  __global const value_t* b = d + (size_t)kb * BLOCK * ld + bj * BLOCK;  // pivot rows
-  value_t c[TM][TN];
-  fill_acc(c, INF);
-  panel_product(c, As, Bs, a, b, ld, BLOCK, n - bi * BLOCK);
-  merge_acc(c, t, ld);
-  if (bi == kb + 1 && bj == kb + 1) close_tile(c, rowbuf, colbuf);  // uniform per group
-  store_acc(c, t, ld);
+  update_tile(As, Bs, rowbuf, colbuf, d, ld, n, bi, bj, kb, BLOCK,
+              bi == kb + 1 && bj == kb + 1, PF_PHASES);
+}
+
+// After the rounds of the outer block o0 .. o0+pt-1 (fw_tiled_phase3): every tile
+// outside its cross += the block's column panel (x) its row panel, k = pt * BLOCK
+// deep (register prefetch as the other long-k GEMMs), (tiles - pt)^2 groups. The
+// grid is rotated so that group (0, 0) updates tile (o0 + pt, o0 + pt), the next
+// block's first pivot, and closes it (its phase 1).
+__kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_outer(
+    const int ld, const int o0, __global value_t* d, const int n, const int pt) {
+  const int rest = ld / BLOCK - pt;
+  const int ci = (get_group_id(1) + o0) % rest, cj = (get_group_id(0) + o0) % rest;
+  const int bi = ci < o0 ? ci : ci + pt, bj = cj < o0 ? cj : cj + pt;
+  __local value_t As[KC][BLOCK + APAD];
+  __local value_t Bs[KC][BLOCK];
+  __local value_t rowbuf[2][BLOCK], colbuf[2][BLOCK];
+  update_tile(As, Bs, rowbuf, colbuf, d, ld, n, bi, bj, o0, pt * BLOCK,
+              bi == o0 + pt && bj == o0 + pt, PF_GEMM);
 }
 
 #endif  // !TILED_PRODUCT && !TILED_PANEL
@@ -442,7 +508,7 @@ __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void minplus_tiled_a
   value_t acc[TM][TN];
   fill_acc(acc, INF);
   panel_product(acc, As, Bs, a + (size_t)bi * BLOCK * ld, b + bj * BLOCK, ld, ld,
-                rows - bi * BLOCK);
+                rows - bi * BLOCK, PF_GEMM);
   __global value_t* t = c + (size_t)bi * BLOCK * ld + bj * BLOCK;
   merge_acc(acc, t, ld);
   store_acc(acc, t, ld);
@@ -464,7 +530,7 @@ __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void minplus_tiled_p
   __global const value_t* b = in + bj * BLOCK;               // column panel
   value_t c[TM][TN];
   fill_acc(c, INF);
-  panel_product(c, As, Bs, a, b, ld, ld, BLOCK);
+  panel_product(c, As, Bs, a, b, ld, ld, BLOCK, PF_GEMM);
   // Compare with the input tile (re-read: keeping a copy would double the
   // registers); one plain store of 1 is enough, no atomics needed.
   value_t old[TM][TN];

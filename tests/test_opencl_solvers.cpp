@@ -176,6 +176,56 @@ TEST_SUITE("opencl_solvers") {
     check_negative_cycles<int32_t>(Algo::fw, kTiledShapes.front());
   }
 
+  // The two-level order (OUTER tiles per outer block): the cross of each outer
+  // block's rows and columns round by round, then one long-k GEMM for the rest.
+  // kSizes with BLOCK = 32 gives 1-9 tiles: one outer block, several, and a short
+  // last one (9 tiles in blocks of 2 and of 4); with FULL_UNROLL the outer GEMM
+  // stages through registers (PF_GEMM) and phase 1 is the statically indexed form.
+  TEST_CASE("two-level tiled fw (OUTER): bit-exact vs fw_serial, negative cycles") {
+    for (const char* extra : {"", "-DFULL_UNROLL"}) {
+      const ocl_sp_test::EnvGuard env("OCL_SP_EXTRA_BUILD_OPTIONS", std::string(extra));
+      for (int outer : {2, 4}) {
+        Tunables t = kTiledShapes.front();
+        t["OUTER"] = outer;
+        INFO(extra << " " << to_string(t));
+        auto s = make_opencl_solver<int32_t>(spec(Algo::fw, t));
+        CHECK(s->info().params == t);
+        check_against_reference(*s);
+        auto f = make_opencl_solver<float>(spec(Algo::fw, t));
+        check_against_reference(*f);
+        check_against_reference(*f, 1e-5, true);
+        check_negative_cycles<int32_t>(Algo::fw, t);
+      }
+      Tunables t = kTiledShapes[2];  // BLOCK 64, 4 x 8, KC 32
+      t["OUTER"] = 2;
+      INFO(extra << " " << to_string(t));
+      auto s = make_opencl_solver<int32_t>(spec(Algo::fw, t));
+      check_against_reference(*s);
+    }
+    // One level is the plain blocked FW: OUTER=1 is not kept in the parameters;
+    // OUTER selects the register-tiled family and no other takes it.
+    // The outer GEMM runs where OUTER > 1 leaves tiles outside a block's cross.
+    Tunables one = kTiledShapes.front();
+    one["OUTER"] = 1;
+    auto plain = make_opencl_solver<int32_t>(spec(Algo::fw, one));
+    CHECK(plain->info().params == kTiledShapes.front());
+    Tunables two = kTiledShapes.front();
+    two["OUTER"] = 2;
+    auto twolevel = make_opencl_solver<int32_t>(spec(Algo::fw, two));
+    DistMatrix<int32_t> g1 = random_graph<int32_t>(257, kBaseSeed), g2 = g1;
+    CHECK(plain->solve(g1, nullptr).kernel_seconds.count("fw_tiled_outer") == 0);
+    CHECK(twolevel->solve(g2, nullptr).kernel_seconds.count("fw_tiled_outer") == 1);
+    CHECK(g1 == g2);
+    CHECK(make_opencl_solver<int32_t>(spec(Algo::fw, {{"OUTER", 2}}))->info().params.at("TILED") ==
+          1);
+    CHECK_THROWS_AS(make_opencl_solver<int32_t>(spec(Algo::fw, {{"TILED", 2}, {"OUTER", 2}})),
+                    UsageError);
+    CHECK_THROWS_AS(make_opencl_solver<int32_t>(spec(Algo::fw, {{"TILED", 0}, {"OUTER", 2}})),
+                    UsageError);
+    CHECK_THROWS_AS(make_opencl_solver<int32_t>(spec(Algo::fw, {{"OUTER", 3}})), UsageError);
+    CHECK_THROWS_AS(make_opencl_solver<int32_t>(spec(Algo::squaring, {{"OUTER", 2}})), UsageError);
+  }
+
   // On NVIDIA the product and the panel GEMM also stage their operands through
   // registers a chunk ahead (STAGE_PREFETCH, implied by FULL_UNROLL outside the fw
   // program): squaring and panels (n = 257 is three panels of 128) built that way.

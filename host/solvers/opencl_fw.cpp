@@ -30,6 +30,10 @@ namespace {
 // at n = 500 and 5000; 32 slower; bench/NOTES.md).
 constexpr int kCpuBlock = 128;
 
+// Tiles per outer block of the two-level order on NVIDIA (BLOCK = 128): see
+// bench/NOTES.md "Two-level fw". Other GPUs keep one level (never timed there).
+constexpr int kNvidiaOuter = 4;
+
 // Rows per work-item when not given. GPUs: 8 (H200, n = 10000, BLOCK=32: WPT=8 ran
 // 5.6 Trelax/s against 2.9 for WPT=1: each Rs(k, j) read from __local serves 8
 // relaxations), 2 for BLOCK=8 to keep 32 items per group. CPUs (PoCL): 1, WPT
@@ -60,7 +64,8 @@ class FwDevice final : public PanelDevice {
       const Tunables defaults =
           !gpu ? Tunables{{"TILED", 2}, {"BLOCK", kCpuBlock}}
           : dev.vendor_key() == "nvidia"
-              ? Tunables{{"TILED", 1}, {"BLOCK", 128}, {"TM", 8}, {"TN", 8}, {"KC", 32}}
+              ? Tunables{{"TILED", 1}, {"BLOCK", 128}, {"TM", 8}, {"TN", 8}, {"KC", 32},
+                         {"OUTER", kNvidiaOuter}}
               : Tunables{{"TILED", 1}, {"BLOCK", 64}, {"TM", 4}, {"TN", 8}, {"KC", 16}};
       auto rules = tiled_rules();
       for (auto& r : rules)
@@ -70,6 +75,8 @@ class FwDevice final : public PanelDevice {
         }
       rules.push_back({"BLOCK", {8, 16, 32, 64, 128}, "tile edge of blocked Floyd-Warshall"});
       rules.push_back({"WPT", {1, 2, 4, 8}, "rows of a tile each work-item computes (TILED=0)"});
+      rules.push_back({"OUTER", {1, 2, 4, 8, 16},
+                       "tiles per outer block of the two-level order, 1 = one level (TILED=1)"});
       t_ = core_.resolve(spec, defaults, rules, [&](Tunables& t, const Tunables& chosen) {
         // The family follows the tunables given (WPT -> seeds', TM/TN/KC ->
         // register-tiled; TILED=2 takes none of them); then the other families'
@@ -77,7 +84,7 @@ class FwDevice final : public PanelDevice {
         const bool small_block = chosen.count("BLOCK") && chosen.at("BLOCK") < 32;
         int family = 0;
         if (chosen.count("TILED") && chosen.at("TILED") == 2) {
-          for (const char* k : {"WPT", "TM", "TN", "KC"})
+          for (const char* k : {"WPT", "TM", "TN", "KC", "OUTER"})
             if (chosen.count(k))
               throw UsageError(std::string(k) + " belongs to the " +
                                (k == std::string("WPT") ? "seeds' kernels (TILED=0)"
@@ -86,7 +93,7 @@ class FwDevice final : public PanelDevice {
           family = 2;
         } else {
           family = resolve_family(chosen, small_block ? 0 : defaults.at("TILED"),
-                                  {"TM", "TN", "KC"}, {"WPT"});
+                                  {"TM", "TN", "KC", "OUTER"}, {"WPT"});
         }
         t["TILED"] = family;
         // Another family than the default: its own default tile edge.
@@ -103,9 +110,12 @@ class FwDevice final : public PanelDevice {
         } else {
           complete_tiled(t);
         }
+        // One level is the plain blocked FW: no OUTER in the parameters then.
+        if (family != 1 || (t.count("OUTER") && t.at("OUTER") == 1)) t.erase("OUTER");
       });
       family_ = t_.at("TILED");
       block_ = t_.at("BLOCK");
+      outer_ = t_.count("OUTER") ? t_.at("OUTER") : 1;
       const size_t b = static_cast<size_t>(block_);
       std::string what = "BLOCK=" + std::to_string(block_);
       std::string file = "fw_blocked.cl", prefix = "fw_phase";
@@ -135,9 +145,13 @@ class FwDevice final : public PanelDevice {
         local_[1] = b / static_cast<size_t>(t_.at("WPT"));
       }
       core_.check_group(what, {local_[0], local_[1]}, local_bytes);
-      core_.build(file, t_, family_ == 1 ? "-DTILED_FW" : "");
+      // OUTER is a run-time argument of the kernels, not part of the program.
+      Tunables build_t = t_;
+      build_t.erase("OUTER");
+      core_.build(file, build_t, family_ == 1 ? "-DTILED_FW" : "");
       // Probe (see OpenClCore::kernel): one work-group on a 2 x 2 tile matrix, round 0
-      // (phase 2's group 0 is tile (0, 1), phase 3's is tile (1, 1)).
+      // (phase 2's group 0 is tile (0, 1), phase 3's is tile (1, 1); the outer
+      // GEMM's of block 0 with one tile is tile (1, 1)).
       const cl::Buffer probe(core_.context(), CL_MEM_READ_WRITE, 4 * b * b * sizeof(T));
       for (int i = 0; i < 3; ++i)
         k_[i] = core_.kernel(prefix + std::to_string(i + 1), what, {local_[0], local_[1]},
@@ -145,8 +159,20 @@ class FwDevice final : public PanelDevice {
                                k.setArg(0, static_cast<cl_int>(2 * b));
                                k.setArg(1, 0);
                                k.setArg(2, probe);
-                               if (family_ == 1 && i == 2) k.setArg(3, static_cast<cl_int>(2 * b));
+                               if (family_ == 1 && i == 2) {
+                                 k.setArg(3, static_cast<cl_int>(2 * b));
+                                 k.setArg(4, 0);
+                                 k.setArg(5, 2);
+                               }
                              });
+      if (family_ == 1)
+        outer_k_ = core_.kernel("fw_tiled_outer", what, {local_[0], local_[1]}, [&](cl::Kernel& k) {
+          k.setArg(0, static_cast<cl_int>(2 * b));
+          k.setArg(1, 0);
+          k.setArg(2, probe);
+          k.setArg(3, static_cast<cl_int>(2 * b));
+          k.setArg(4, 1);
+        });
       core_.finish_info(info_, t_);
     });
   }
@@ -163,21 +189,56 @@ class FwDevice final : public PanelDevice {
       k.setArg(0, static_cast<cl_int>(ld));
       k.setArg(2, buf);
     }
+    if (family_ == 1) return enqueue_tiled(buf, ld, n);
     const cl::NDRange local(lx, ly);
     // Phase 2/3 grids: the seeds' kernels skip the pivot row/column in their
-    // index maps; the other families get the full grid and the pivot groups return.
+    // index maps; the CPU-shaped ones get the full grid and the pivot groups return.
     const bool full = family_ != 0;
     const size_t g2 = full ? 2 * tiles : 2 * others, g3 = full ? tiles : others;
-    // The register-tiled phase 3 closes the next round's pivot tile itself:
-    // phase 1 runs for round 0 only (kernels/minplus_tiled.cl).
-    if (family_ == 1) k_[2].setArg(3, static_cast<cl_int>(n));
     cl::Event ev;
     for (size_t kb = 0; kb < tiles; ++kb) {
       for (auto& k : k_) k.setArg(1, static_cast<cl_int>(kb));
-      if (family_ != 1 || kb == 0) ev = core_.launch_after(k_[0], cl::NDRange(lx, ly), local, {});
+      ev = core_.launch_after(k_[0], cl::NDRange(lx, ly), local, {});
       if (others == 0) continue;
       ev = core_.launch_after(k_[1], cl::NDRange(lx * g2, ly), local, {});
       ev = core_.launch_after(k_[2], cl::NDRange(lx * g3, ly * g3), local, {});
+    }
+    return ev;
+  }
+
+  // The register-tiled family (kernels/minplus_tiled.cl) in the two-level order:
+  // outer blocks of outer_ tiles; for each, its rounds' phases 2 and 3 on the
+  // cross of its rows and columns, then one GEMM k = outer_ * BLOCK deep for the
+  // tiles outside (OUTER = 1 or >= tiles: plain blocked FW). Phase 1 runs for round 0
+  // only: the later pivots are closed by the phase 3 or outer GEMM before them.
+  cl::Event enqueue_tiled(cl::Buffer& buf, int64_t ld, int64_t n) {
+    const size_t lx = local_[0], ly = local_[1];
+    const cl::NDRange local(lx, ly);
+    const int tiles = static_cast<int>(ld / block_);
+    k_[0].setArg(1, 0);
+    k_[2].setArg(3, static_cast<cl_int>(n));
+    outer_k_.setArg(0, static_cast<cl_int>(ld));
+    outer_k_.setArg(2, buf);
+    outer_k_.setArg(3, static_cast<cl_int>(n));
+    cl::Event ev = core_.launch_after(k_[0], cl::NDRange(lx, ly), local, {});
+    if (tiles == 1) return ev;
+    const int step = outer_ > 1 ? outer_ : tiles;  // OUTER = 1: one level
+    for (int o0 = 0; o0 < tiles; o0 += step) {
+      const int pt = std::min(step, tiles - o0), rest = tiles - pt;
+      k_[2].setArg(4, static_cast<cl_int>(o0));
+      k_[2].setArg(5, static_cast<cl_int>(pt));
+      const size_t cross = static_cast<size_t>(pt) * tiles + static_cast<size_t>(rest) * pt;
+      for (int kb = o0; kb < o0 + pt; ++kb) {
+        k_[1].setArg(1, static_cast<cl_int>(kb));
+        k_[2].setArg(1, static_cast<cl_int>(kb));
+        ev = core_.launch_after(k_[1], cl::NDRange(lx * 2 * static_cast<size_t>(tiles), ly), local, {});
+        ev = core_.launch_after(k_[2], cl::NDRange(lx * cross, ly), local, {});
+      }
+      if (rest == 0) continue;
+      outer_k_.setArg(1, static_cast<cl_int>(o0));
+      outer_k_.setArg(4, static_cast<cl_int>(pt));
+      const size_t r = static_cast<size_t>(rest);
+      ev = core_.launch_after(outer_k_, cl::NDRange(lx * r, ly * r), local, {});
     }
     return ev;
   }
@@ -238,8 +299,10 @@ class FwDevice final : public PanelDevice {
   Tunables t_;
   int family_ = 0;  // TILED
   int block_ = 32;
+  int outer_ = 1;  // OUTER: tiles per outer block (TILED=1)
   size_t local_[2] = {32, 32};
   cl::Kernel k_[3];
+  cl::Kernel outer_k_;  // fw_tiled_outer (TILED=1)
   Tunables gemm_t_;
   size_t gemm_local_[2] = {16, 16};
   cl::Program gemm_program_;
