@@ -1,5 +1,5 @@
 // Register-tiled (min,+) kernels, the fast variants: blocked Floyd-Warshall
-// phases (fw_tiled_phase1/2/3) and the repeated-squaring product
+// (fw_tiled_phase2/3, fw_tiled_outer) and the repeated-squaring product
 // (minplus_tiled_product). A work-group owns a BLOCK x BLOCK tile; each work-item
 // keeps TM x TN accumulators in registers and reads its operands from __local
 // panels staged KC values of k at a time, so the inner loop is TM + TN local
@@ -251,7 +251,7 @@ HELPER void panel_product(value_t c[TM][TN], __local value_t As[KC][BLOCK + APAD
   const bool active = ROW0 < rows;
 #ifdef CAN_PREFETCH
   value_t ra[SPT], rb[SPT];
-  if (prefetch) {
+  if (prefetch && klen > 0) {
     fetch_cols(ra, a, ld, 0);
     fetch_rows(rb, b, ld, 0);
   }
@@ -379,18 +379,11 @@ HELPER void close_tile(value_t c[TM][TN], __local value_t rowbuf[2][BLOCK],
 }
 #endif
 
-// Phase 1 of round 0: closes the pivot tile (kb, kb). Later rounds' pivots are
-// closed inside the previous round's phase 3 (below).
-__kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase1(
-    const int ld, const int kb, __global value_t* d) {
-  __local value_t rowbuf[2][BLOCK], colbuf[2][BLOCK];
-  __global value_t* t = d + (size_t)kb * BLOCK * ld + kb * BLOCK;
-  value_t c[TM][TN];
-  load_acc(c, t, ld);
-  close_tile(c, rowbuf, colbuf);
-  store_acc(c, t, ld);
-}
-
+// Phase 1 (closing the pivot tile) has no kernel of its own: round 0's is
+// fw_tiled_outer with an empty product, the later ones run inside the phase 3 or
+// outer GEMM before them (below). Each statically indexed copy of close_tile is
+// large code (NVIDIA's first compile grows with each).
+//
 // Phase 2: the pivot row tiles (kb, j) and pivot column tiles (i, kb), 2 * D
 // work-groups (the pivot itself returns). With the pivot tile P closed by phase 1
 // (P(i,i) = 0), the sequential k loop of classic FW collapses into one product:
@@ -478,7 +471,8 @@ __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase3
 // outside its cross += the block's column panel (x) its row panel, k = pt * BLOCK
 // deep (register prefetch as the other long-k GEMMs), (tiles - pt)^2 groups. The
 // grid is rotated so that group (0, 0) updates tile (o0 + pt, o0 + pt), the next
-// block's first pivot, and closes it (its phase 1).
+// block's first pivot, and closes it (its phase 1). With o0 = pt = 0 and one
+// group: round 0's phase 1 (an empty product, then the close of tile (0, 0)).
 __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_outer(
     const int ld, const int o0, __global value_t* d, const int n, const int pt) {
   const int rest = ld / BLOCK - pt;

@@ -30,9 +30,11 @@ namespace {
 // at n = 500 and 5000; 32 slower; bench/NOTES.md).
 constexpr int kCpuBlock = 128;
 
-// Tiles per outer block of the two-level order on NVIDIA (BLOCK = 128): see
-// bench/NOTES.md "Two-level fw". Other GPUs keep one level (never timed there).
-constexpr int kNvidiaOuter = 4;
+// Tiles per outer block of the two-level order on NVIDIA (BLOCK = 128, P = 1024):
+// H100 fw n = 10 000 87.8 ms against 100 ms for one level, 89.1 for 4 tiles, 90.2
+// for 16; n = 20 000 651 ms against 764 (bench/NOTES.md "Two-level fw"). Other
+// GPUs keep one level (never timed there).
+constexpr int kNvidiaOuter = 8;
 
 // Rows per work-item when not given. GPUs: 8 (H200, n = 10000, BLOCK=32: WPT=8 ran
 // 5.6 Trelax/s against 2.9 for WPT=1: each Rs(k, j) read from __local serves 8
@@ -153,7 +155,7 @@ class FwDevice final : public PanelDevice {
       // (phase 2's group 0 is tile (0, 1), phase 3's is tile (1, 1); the outer
       // GEMM's of block 0 with one tile is tile (1, 1)).
       const cl::Buffer probe(core_.context(), CL_MEM_READ_WRITE, 4 * b * b * sizeof(T));
-      for (int i = 0; i < 3; ++i)
+      for (int i = family_ == 1 ? 1 : 0; i < 3; ++i)  // TILED=1: no phase-1 kernel
         k_[i] = core_.kernel(prefix + std::to_string(i + 1), what, {local_[0], local_[1]},
                              [&](cl::Kernel& k) {
                                k.setArg(0, static_cast<cl_int>(2 * b));
@@ -186,6 +188,7 @@ class FwDevice final : public PanelDevice {
     const size_t lx = local_[0], ly = local_[1];
     const size_t tiles = static_cast<size_t>(ld / block_), others = tiles - 1;
     for (auto& k : k_) {
+      if (!k()) continue;  // TILED=1 has no phase-1 kernel
       k.setArg(0, static_cast<cl_int>(ld));
       k.setArg(2, buf);
     }
@@ -209,18 +212,20 @@ class FwDevice final : public PanelDevice {
   // The register-tiled family (kernels/minplus_tiled.cl) in the two-level order:
   // outer blocks of outer_ tiles; for each, its rounds' phases 2 and 3 on the
   // cross of its rows and columns, then one GEMM k = outer_ * BLOCK deep for the
-  // tiles outside (OUTER = 1 or >= tiles: plain blocked FW). Phase 1 runs for round 0
-  // only: the later pivots are closed by the phase 3 or outer GEMM before them.
+  // tiles outside (OUTER = 1 or >= tiles: plain blocked FW). Round 0's pivot is
+  // closed by the outer kernel with an empty product (one group), the later ones
+  // by the phase 3 or outer GEMM before them.
   cl::Event enqueue_tiled(cl::Buffer& buf, int64_t ld, int64_t n) {
     const size_t lx = local_[0], ly = local_[1];
     const cl::NDRange local(lx, ly);
     const int tiles = static_cast<int>(ld / block_);
-    k_[0].setArg(1, 0);
     k_[2].setArg(3, static_cast<cl_int>(n));
     outer_k_.setArg(0, static_cast<cl_int>(ld));
+    outer_k_.setArg(1, 0);
     outer_k_.setArg(2, buf);
     outer_k_.setArg(3, static_cast<cl_int>(n));
-    cl::Event ev = core_.launch_after(k_[0], cl::NDRange(lx, ly), local, {});
+    outer_k_.setArg(4, 0);
+    cl::Event ev = core_.launch_after(outer_k_, cl::NDRange(lx, ly), local, {});
     if (tiles == 1) return ev;
     const int step = outer_ > 1 ? outer_ : tiles;  // OUTER = 1: one level
     for (int o0 = 0; o0 < tiles; o0 += step) {
