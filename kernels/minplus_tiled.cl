@@ -446,20 +446,38 @@ HELPER void update_tile(__local value_t As[KC][BLOCK + APAD], __local value_t Bs
 // FW with block pt * BLOCK, whose phases 1 and 2 run as FW with block BLOCK on
 // the cross (closed under what its updates read); the same relaxations as one
 // level, but most of them in a long-k GEMM.
+//
+// part splits a round so that the next round can start early (the host runs the
+// parts on two queues): 1 = only the next round's pivot row and column, tiles
+// (kb + 1, *) and (*, kb + 1), 2 * tiles groups (kb + 1 must lie in the block),
+// closing the next pivot first; 2 = the other tiles of the cross (its grid);
+// 0 = all of them. Phase 2 of round kb + 1 needs part 1 only, and writes no tile
+// part 2 reads or writes, so it runs beside part 2.
 __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase3(
-    const int ld, const int kb, __global value_t* d, const int n, const int o0, const int pt) {
-  const int tiles = ld / BLOCK;
-  const int g = get_group_id(0), in_rows = pt * tiles, r = kb + 1 - o0;  // 1 <= r <= pt
+    const int ld, const int kb, __global value_t* d, const int n, const int o0, const int pt,
+    const int part) {
+  const int tiles = ld / BLOCK, next = kb + 1;
+  const int g = get_group_id(0), in_rows = pt * tiles, r = next - o0;  // 1 <= r <= pt
   int bi, bj;
-  if (g < in_rows) {
+  if (part == 1) {
+    if (g < tiles) {
+      bi = next;
+      bj = (g + next) % tiles;  // group 0: the next pivot
+    } else {
+      bi = g - tiles;
+      bj = next;
+      if (bi == next) return;
+    }
+  } else if (g < in_rows) {
     bi = o0 + (g / tiles + r) % pt;
-    bj = (g % tiles + kb + 1) % tiles;
+    bj = (g % tiles + next) % tiles;
   } else {
     const int h = g - in_rows, i = h / pt;  // i-th tile row outside the block
     bi = i < o0 ? i : i + pt;
     bj = o0 + (h % pt + r) % pt;
   }
-  if (bi == kb || bj == kb) return;  // whole work-group leaves: no barrier is split
+  // Whole work-groups leave: no barrier is split.
+  if (bi == kb || bj == kb || (part == 2 && (bi == next || bj == next))) return;
   __local value_t As[KC][BLOCK + APAD];
   __local value_t Bs[KC][BLOCK];
   __local value_t rowbuf[2][BLOCK], colbuf[2][BLOCK];

@@ -11,15 +11,13 @@
 #include "cl/cl_error.hpp"
 #include "cl/program.hpp"
 #include "tuning/tuning_store.hpp"
+#include "util/env.hpp"
 #include "util/errors.hpp"
 
 namespace ocl_sp {
 
 bool profiling() {
-  static const bool on = [] {
-    const char* v = std::getenv("OCL_SP_PROFILE");
-    return v && *v && std::string(v) != "0";
-  }();
+  static const bool on = env_flag("OCL_SP_PROFILE");
   return on;
 }
 
@@ -284,6 +282,7 @@ void OpenClCore::begin_solve() {
   kernel_names_.clear();
   per_kernel_.clear();
   transfer_events_.clear();
+  kernel_spans_.clear();
   t_k_ = t_h_ = 0;
   launches_ = 0;
   bytes_up_ = bytes_down_ = 0;
@@ -327,10 +326,11 @@ cl::Event OpenClCore::read_async(QueueId q, cl::Buffer& buf, size_t offset, size
 }
 
 cl::Event OpenClCore::launch_after(cl::Kernel& k, const cl::NDRange& global,
-                                   const cl::NDRange& local, const std::vector<cl::Event>& wait) {
+                                   const cl::NDRange& local, const std::vector<cl::Event>& wait,
+                                   QueueId q) {
   cl::Event ev;
-  queue_.enqueueNDRangeKernel(k, cl::NullRange, global, local, wait.empty() ? nullptr : &wait,
-                              &ev);
+  queue(q).enqueueNDRangeKernel(k, cl::NullRange, global, local, wait.empty() ? nullptr : &wait,
+                                &ev);
   record_kernel(ev, k);
   return ev;
 }
@@ -676,13 +676,18 @@ void OpenClCore::retire_oldest_kernels() {
   const size_t half = kernel_events_.size() / 2;
   std::vector<cl::Event> old(kernel_events_.begin(), kernel_events_.begin() + half);
   cl::Event::waitForEvents(old);
-  for (size_t i = 0; i < half; ++i) {
-    const double t = event_seconds(old[i]);
-    t_k_ += t;
-    per_kernel_[*kernel_names_[i]] += t;
-  }
+  for (size_t i = 0; i < half; ++i) retire_kernel(i);
   kernel_events_.erase(kernel_events_.begin(), kernel_events_.begin() + half);
   kernel_names_.erase(kernel_names_.begin(), kernel_names_.begin() + half);
+}
+
+// Kernel event i (finished): its time per name and its interval for T_k.
+void OpenClCore::retire_kernel(size_t i) {
+  const cl::Event& e = kernel_events_[i];
+  const cl_ulong s0 = e.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+  const cl_ulong s1 = e.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+  per_kernel_[*kernel_names_[i]] += s1 > s0 ? static_cast<double>(s1 - s0) * 1e-9 : 0.0;
+  if (s1 > s0) kernel_spans_.emplace_back(s0, s1);
 }
 
 void OpenClCore::check_negative_cycle(cl::Buffer& buf, int64_t n, int64_t ld) {
@@ -705,15 +710,26 @@ void OpenClCore::finish(RunStats& st) {
   queue_.finish();
   for (auto& q : extra_)
     if (q()) q.finish();
-  for (size_t i = 0; i < kernel_events_.size(); ++i) {
-    const double t = event_seconds(kernel_events_[i]);
-    t_k_ += t;
-    per_kernel_[*kernel_names_[i]] += t;
-  }
+  for (size_t i = 0; i < kernel_events_.size(); ++i) retire_kernel(i);
   for (const auto& e : transfer_events_) t_h_ += event_seconds(e);
   kernel_events_.clear();
   kernel_names_.clear();
   transfer_events_.clear();
+  // T_k: the union of the kernels' device intervals (one queue: their sum).
+  std::sort(kernel_spans_.begin(), kernel_spans_.end());
+  cl_ulong busy = 0, start = 0, end = 0;
+  for (const auto& [s0, s1] : kernel_spans_) {
+    if (s0 >= end) {
+      busy += end - start;
+      start = s0;
+      end = s1;
+    } else {
+      end = std::max(end, s1);
+    }
+  }
+  busy += end - start;
+  kernel_spans_.clear();
+  t_k_ += static_cast<double>(busy) * 1e-9;
   st.t_k = t_k_;
   st.kernel_seconds = per_kernel_;
   st.t_h = t_h_;

@@ -113,8 +113,9 @@ class OpenClCore {
   // --- the panel engine's movement (panel_engine.cpp) ---
   // Queues beside the compute queue: kUpload (host -> device) and kDownload
   // (device -> host), so copies in both directions overlap with kernels; created on
-  // first use, with profiling. kCompute is the queue launch() uses.
-  enum QueueId { kCompute = 0, kUpload = 1, kDownload = 2 };
+  // first use, with profiling. kCompute is the queue launch() uses; kSide a second
+  // kernel queue, for work that may run beside it (fw's split phase 3).
+  enum QueueId { kCompute = 0, kUpload = 1, kDownload = 2, kSide = 3 };
   cl::CommandQueue& queue(QueueId q);
   // Non-blocking variants with a wait list; each returns its event and counts
   // in T_h (transfers) or T_k (kernels; the buffer copy as "panel_copy").
@@ -128,7 +129,7 @@ class OpenClCore {
   cl::Event read_async(QueueId q, cl::Buffer& buf, size_t offset, size_t bytes, void* host,
                        const std::vector<cl::Event>& wait);
   cl::Event launch_after(cl::Kernel& k, const cl::NDRange& global, const cl::NDRange& local,
-                         const std::vector<cl::Event>& wait);
+                         const std::vector<cl::Event>& wait, QueueId q = kCompute);
   cl::Event copy_buffer(cl::Buffer& src, cl::Buffer& dst, size_t bytes,
                         const std::vector<cl::Event>& wait);
   // rows x width_bytes between the top-left of a buffer (row pitch buf_pitch) and
@@ -188,7 +189,7 @@ class OpenClCore {
   Stopwatch since_;  // T_o runs from construction to finish_info()
   std::vector<size_t> max_item_sizes_;
   cl::Kernel pad_, diag_;
-  cl::CommandQueue extra_[2];  // kUpload, kDownload
+  cl::CommandQueue extra_[3];  // kUpload, kDownload, kSide
   std::unique_ptr<Stager> stagers_[2];  // by StageUse
   bool staged(size_t bytes) const;
   double bytes_up_ = 0, bytes_down_ = 0;
@@ -201,7 +202,12 @@ class OpenClCore {
   std::vector<const std::string*> kernel_names_;  // parallel to kernel_events_
   std::map<cl_kernel, std::string> names_;         // function name per kernel object
   std::map<std::string, double> per_kernel_;       // retired events, seconds per name
-  double t_k_ = 0, t_h_ = 0;  // already summed (events retired early)
+  double t_k_ = 0, t_h_ = 0;  // already summed (earlier finish(); events retired early)
+  // Device intervals [start, end) in ns of the kernels retired since the last
+  // finish(): T_k adds the length of their union, so kernels running side by side
+  // on two queues count once.
+  std::vector<std::pair<cl_ulong, cl_ulong>> kernel_spans_;
+  void retire_kernel(size_t i);
   int launches_ = 0;
   int scan_result_ = 0;  // host side of scratch_
   void retire_oldest_kernels();

@@ -18,6 +18,7 @@
 #include "solvers/opencl_fw.hpp"
 #include "solvers/opencl_paths.hpp"
 #include "solvers/panel_engine.hpp"
+#include "util/env.hpp"
 #include "util/sysinfo.hpp"
 #include "util/errors.hpp"
 
@@ -165,6 +166,7 @@ class FwDevice final : public PanelDevice {
                                  k.setArg(3, static_cast<cl_int>(2 * b));
                                  k.setArg(4, 0);
                                  k.setArg(5, 2);
+                                 k.setArg(6, 0);
                                }
                              });
       if (family_ == 1)
@@ -212,7 +214,8 @@ class FwDevice final : public PanelDevice {
   // The register-tiled family (kernels/minplus_tiled.cl) in the two-level order:
   // outer blocks of outer_ tiles; for each, its rounds' phases 2 and 3 on the
   // cross of its rows and columns, then one GEMM k = outer_ * BLOCK deep for the
-  // tiles outside (OUTER = 1 or >= tiles: plain blocked FW). Round 0's pivot is
+  // tiles outside (OUTER = 1 or >= tiles: plain blocked FW), phase 3 split over two
+  // queues (below; OCL_SP_FW_ONE_QUEUE=1: one queue, whole). Round 0's pivot is
   // closed by the outer kernel with an empty product (one group), the later ones
   // by the phase 3 or outer GEMM before them.
   cl::Event enqueue_tiled(cl::Buffer& buf, int64_t ld, int64_t n) {
@@ -228,6 +231,13 @@ class FwDevice final : public PanelDevice {
     cl::Event ev = core_.launch_after(outer_k_, cl::NDRange(lx, ly), local, {});
     if (tiles == 1) return ev;
     const int step = outer_ > 1 ? outer_ : tiles;  // OUTER = 1: one level
+    const cl::NDRange pivots(lx * 2 * static_cast<size_t>(tiles), ly);  // phase 2, part 1
+    // Phase 3 of a round whose next pivot lies in the same block runs in two parts
+    // (kernels/minplus_tiled.cl): part 1, the next pivot row and column, on the
+    // compute queue, then the next round's phase 2 there, beside part 2 (the rest)
+    // on the side queue; the next part 1 waits for part 2 (the tiles it updates got
+    // this round's update there). The last round of a block runs whole.
+    cl::Event side;  // the side queue's last part 2
     for (int o0 = 0; o0 < tiles; o0 += step) {
       const int pt = std::min(step, tiles - o0), rest = tiles - pt;
       k_[2].setArg(4, static_cast<cl_int>(o0));
@@ -236,8 +246,20 @@ class FwDevice final : public PanelDevice {
       for (int kb = o0; kb < o0 + pt; ++kb) {
         k_[1].setArg(1, static_cast<cl_int>(kb));
         k_[2].setArg(1, static_cast<cl_int>(kb));
-        ev = core_.launch_after(k_[1], cl::NDRange(lx * 2 * static_cast<size_t>(tiles), ly), local, {});
-        ev = core_.launch_after(k_[2], cl::NDRange(lx * cross, ly), local, {});
+        const cl::Event p2 = core_.launch_after(k_[1], pivots, local, {});
+        std::vector<cl::Event> after_side;
+        if (side()) after_side.push_back(side);
+        if (two_queues_ && kb + 1 < o0 + pt) {
+          k_[2].setArg(6, 1);
+          ev = core_.launch_after(k_[2], pivots, local, after_side);
+          k_[2].setArg(6, 2);
+          side = core_.launch_after(k_[2], cl::NDRange(lx * cross, ly), local, {p2},
+                                    OpenClCore::kSide);
+        } else {
+          k_[2].setArg(6, 0);
+          ev = core_.launch_after(k_[2], cl::NDRange(lx * cross, ly), local, after_side);
+          side = cl::Event();
+        }
       }
       if (rest == 0) continue;
       outer_k_.setArg(1, static_cast<cl_int>(o0));
@@ -305,6 +327,9 @@ class FwDevice final : public PanelDevice {
   int family_ = 0;  // TILED
   int block_ = 32;
   int outer_ = 1;  // OUTER: tiles per outer block (TILED=1)
+  // TILED=1: phase 3's parts on two queues (enqueue_tiled); OCL_SP_FW_ONE_QUEUE=1
+  // keeps everything on one (comparisons).
+  bool two_queues_ = !env_flag("OCL_SP_FW_ONE_QUEUE");
   size_t local_[2] = {32, 32};
   cl::Kernel k_[3];
   cl::Kernel outer_k_;  // fw_tiled_outer (TILED=1)
@@ -403,8 +428,7 @@ class OpenClFw final : public Solver<T> {
   // paths are detected on the device and rerun. Devices must take 16 x 16 and
   // 64 x 64/WPT work-groups. OCL_SP_NO_PACKED_PATHS=1 turns it off (comparisons).
   std::optional<KeyLayout> packed_layout(const DistMatrix<T>& d) const {
-    if (const char* off = std::getenv("OCL_SP_NO_PACKED_PATHS"); off && *off && *off != '0')
-      return std::nullopt;
+    if (env_flag("OCL_SP_NO_PACKED_PATHS")) return std::nullopt;
     const auto& dev = core_.device();
     if (dev.max_work_group < 256 || dev.local_mem < 64ull * 68 * 4 + 64ull * 64 * 4)
       return std::nullopt;

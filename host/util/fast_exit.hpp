@@ -11,6 +11,8 @@
 #include <cstring>
 #include <iostream>
 
+#include "util/env.hpp"
+
 namespace ocl_sp {
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -24,8 +26,7 @@ namespace ocl_sp {
 // Returns (so the caller unwinds normally) where a fast exit is not allowed.
 inline void fast_exit_after_output(int code) {
 #ifndef OCL_SP_SANITIZED
-  const char* clean = std::getenv("OCL_SP_CLEAN_EXIT");
-  if (clean && *clean && std::strcmp(clean, "0") != 0) return;
+  if (env_flag("OCL_SP_CLEAN_EXIT")) return;
   std::cout.flush();
   std::cerr.flush();
   // A stream that failed: unwind as before (the exit code does not change here).
