@@ -107,23 +107,34 @@ HELPER void store_acc(value_t c[TM][TN], __global value_t* t, int ld) {
     }
 }
 
+// Element e of the staged panels, one mapping for staging and prefetch: column
+// panel value (e / KC, k0 + e % KC), stored transposed at As[e % KC][e / KC]
+// (consecutive work-items read along a row); row panel value (k0 + e / BLOCK,
+// e % BLOCK) at Bs[e / BLOCK][e % BLOCK]. (16-byte quads instead of single values
+// measured slower on NVIDIA: bench/NOTES.md "Staging in 16-byte quads".)
+HELPER value_t load_a(__global const value_t* a, int ld, int k0, int e) {
+  return a[(size_t)(e / KC) * ld + k0 + e % KC];
+}
+
+HELPER void put_a(__local value_t As[KC][BLOCK + APAD], int e, value_t v) { As[e % KC][e / KC] = v; }
+
+HELPER value_t load_b(__global const value_t* b, int ld, int k0, int e) {
+  return b[(size_t)(k0 + e / BLOCK) * ld + e % BLOCK];
+}
+
+HELPER void put_b(__local value_t Bs[KC][BLOCK], int e, value_t v) { Bs[e / BLOCK][e % BLOCK] = v; }
+
 // Stages As[kk][r] = a[r][k0 + kk] (transposed) for the BLOCK x KC panel at a.
 HELPER void stage_cols(__local value_t As[KC][BLOCK + APAD], __global const value_t* a, int ld,
                        int k0) {
   const int tid = get_local_id(1) * NTX + get_local_id(0);
-  for (int e = tid; e < BLOCK * KC; e += NT) {
-    const int r = e / KC, kk = e % KC;  // consecutive work-items read along a row
-    As[kk][r] = a[(size_t)r * ld + k0 + kk];
-  }
+  for (int e = tid; e < BLOCK * KC; e += NT) put_a(As, e, load_a(a, ld, k0, e));
 }
 
 // Stages Bs[kk][c] = b[k0 + kk][c] for the KC x BLOCK panel at b.
 HELPER void stage_rows(__local value_t Bs[KC][BLOCK], __global const value_t* b, int ld, int k0) {
   const int tid = get_local_id(1) * NTX + get_local_id(0);
-  for (int e = tid; e < BLOCK * KC; e += NT) {
-    const int kk = e / BLOCK, cc = e % BLOCK;
-    Bs[kk][cc] = b[(size_t)(k0 + kk) * ld + cc];
-  }
+  for (int e = tid; e < BLOCK * KC; e += NT) put_b(Bs, e, load_b(b, ld, k0, e));
 }
 
 // c = min(c, a + b) over the KC staged values of k: the hot loop.
@@ -194,22 +205,13 @@ HELPER void relax_chunk(value_t c[TM][TN], __local value_t As[KC][BLOCK + APAD],
 #if (BLOCK * KC) % NT == 0
 #define SPT (BLOCK * KC / NT)
 
-HELPER void fetch_cols(value_t r[SPT], __global const value_t* a, int ld, int k0) {
+HELPER void fetch_panels(value_t ra[SPT], value_t rb[SPT], __global const value_t* a,
+                         __global const value_t* b, int ld, int k0) {
   const int tid = get_local_id(1) * NTX + get_local_id(0);
 #pragma unroll
-  for (int s = 0; s < SPT; ++s) {
-    const int e = tid + s * NT;
-    r[s] = a[(size_t)(e / KC) * ld + k0 + e % KC];
-  }
-}
-
-HELPER void fetch_rows(value_t r[SPT], __global const value_t* b, int ld, int k0) {
-  const int tid = get_local_id(1) * NTX + get_local_id(0);
+  for (int s = 0; s < SPT; ++s) ra[s] = load_a(a, ld, k0, tid + s * NT);
 #pragma unroll
-  for (int s = 0; s < SPT; ++s) {
-    const int e = tid + s * NT;
-    r[s] = b[(size_t)(k0 + e / BLOCK) * ld + e % BLOCK];
-  }
+  for (int s = 0; s < SPT; ++s) rb[s] = load_b(b, ld, k0, tid + s * NT);
 }
 
 HELPER void put_staged(__local value_t As[KC][BLOCK + APAD], __local value_t Bs[KC][BLOCK],
@@ -217,9 +219,8 @@ HELPER void put_staged(__local value_t As[KC][BLOCK + APAD], __local value_t Bs[
   const int tid = get_local_id(1) * NTX + get_local_id(0);
 #pragma unroll
   for (int s = 0; s < SPT; ++s) {
-    const int e = tid + s * NT;
-    As[e % KC][e / KC] = ra[s];
-    Bs[e / BLOCK][e % BLOCK] = rb[s];
+    put_a(As, tid + s * NT, ra[s]);
+    put_b(Bs, tid + s * NT, rb[s]);
   }
 }
 
@@ -251,10 +252,7 @@ HELPER void panel_product(value_t c[TM][TN], __local value_t As[KC][BLOCK + APAD
   const bool active = ROW0 < rows;
 #ifdef CAN_PREFETCH
   value_t ra[SPT], rb[SPT];
-  if (prefetch && klen > 0) {
-    fetch_cols(ra, a, ld, 0);
-    fetch_rows(rb, b, ld, 0);
-  }
+  if (prefetch && klen > 0) fetch_panels(ra, rb, a, b, ld, 0);
 #endif
   for (int k0 = 0; k0 < klen; k0 += KC) {
 #ifdef CAN_PREFETCH
@@ -268,10 +266,7 @@ HELPER void panel_product(value_t c[TM][TN], __local value_t As[KC][BLOCK + APAD
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 #ifdef CAN_PREFETCH
-    if (prefetch && k0 + KC < klen) {
-      fetch_cols(ra, a, ld, k0 + KC);
-      fetch_rows(rb, b, ld, k0 + KC);
-    }
+    if (prefetch && k0 + KC < klen) fetch_panels(ra, rb, a, b, ld, k0 + KC);
 #endif
     if (active) relax_chunk(c, As, Bs);
     barrier(CLK_LOCAL_MEM_FENCE);
