@@ -175,15 +175,6 @@ int agree(Outcome& out, const Session& s) {
   std::abort();
 }
 
-std::string mib(double b) {
-  char buf[48];
-  if (b >= 1024.0 * 1024 * 1024)
-    std::snprintf(buf, sizeof buf, "%.2f GiB", b / (1024.0 * 1024 * 1024));
-  else
-    std::snprintf(buf, sizeof buf, "%.2f MiB", b / (1024.0 * 1024));
-  return buf;
-}
-
 // ---- the layout -------------------------------------------------------------
 
 struct Layout {
@@ -1146,7 +1137,7 @@ void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay
   for (int k = 0; k < ranks; ++k) {
     const size_t x = static_cast<size_t>(k);
     std::snprintf(buf, sizeof buf, "  rank %d (%d,%d)  compute %.3f s, waited %.3f s, sent %s", k, k / lay.pc,
-                  k % lay.pc, rep.compute[x], rep.wait[x], mib(rep.sent[x]).c_str());
+                  k % lay.pc, rep.compute[x], rep.wait[x], format_bytes(rep.sent[x]).c_str());
     os << buf;
     if (rep.backend_kind == "opencl") {
       std::snprintf(buf, sizeof buf, ", kernels %.3f s", rep.kernels[x]);
@@ -1154,9 +1145,9 @@ void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay
     }
     os << "\n";
   }
-  os << "bytes     pivot/row/column broadcasts " << mib(rep.bytes_bcast) << " (sum over receivers)";
-  if (rep.bytes_scatter > 0) os << ", scatter " << mib(rep.bytes_scatter);
-  if (rep.bytes_gather > 0) os << ", gather " << mib(rep.bytes_gather);
+  os << "bytes     pivot/row/column broadcasts " << format_bytes(rep.bytes_bcast) << " (sum over receivers)";
+  if (rep.bytes_scatter > 0) os << ", scatter " << format_bytes(rep.bytes_scatter);
+  if (rep.bytes_gather > 0) os << ", gather " << format_bytes(rep.bytes_gather);
   os << "\n";
   std::snprintf(buf, sizeof buf,
                 "time      set-up %.3f s, solve %.3f s, gather %.3f s, write %.3f s, total %.3f s\n",
@@ -1278,7 +1269,7 @@ int run_typed(const MpiSolveOptions& o, const Stopwatch& wall, const Session& s)
     uint64_t need = mat * (o.verify ? 2 : 1) + bufs + (opencl ? plan.host_bytes : 0);
     const bool whole = s.rank == 0 && (o.verify || !o.output.empty());
     if (whole) need += static_cast<uint64_t>(lay.n) * lay.n * vs * (o.verify ? 3 : 1);
-    check_host_memory(need, "rank " + std::to_string(s.rank) + ": " + mib(static_cast<double>(mat)) +
+    check_host_memory(need, "rank " + std::to_string(s.rank) + ": " + format_bytes(static_cast<double>(mat)) +
                                 " of panels (n = " + std::to_string(lay.n) + ", " +
                                 std::to_string(grid.first) + " x " + std::to_string(grid.second) +
                                 " ranks, P = " + std::to_string(lay.p) + ")" +

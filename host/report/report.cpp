@@ -3,6 +3,8 @@
 
 #include <cstdio>
 
+#include "util/strings.hpp"
+
 namespace ocl_sp {
 
 std::string format_seconds(double s) {
@@ -44,13 +46,8 @@ void print_human(std::ostream& out, const SolveReport& r) {
       << format_seconds(r.wall) << "\n";
   out << "  rate      " << format_rate(r.relax_per_second()) << "relaxations/s\n";
   if (!r.stats.placement.empty()) {
-    char moved[64];
-    const double b = r.stats.bytes_moved;
-    if (b >= 1024.0 * 1024 * 1024)
-      std::snprintf(moved, sizeof moved, "%.2f GiB", b / (1024.0 * 1024.0 * 1024.0));
-    else
-      std::snprintf(moved, sizeof moved, "%.2f MiB", b / (1024.0 * 1024.0));
-    out << "  placement " << r.stats.placement << "; " << moved << " moved";
+    out << "  placement " << r.stats.placement << "; " << format_bytes(r.stats.bytes_moved)
+        << " moved";
     if (r.stats.panel > 0)
       out << ", device idle " << format_seconds(r.stats.copy_exposed)
           << " (copies not hidden, host work; T_h " << format_seconds(r.stats.t_h) << ")";

@@ -13,6 +13,7 @@
 #include "tuning/tuning_store.hpp"
 #include "util/env.hpp"
 #include "util/errors.hpp"
+#include "util/strings.hpp"
 
 namespace ocl_sp {
 
@@ -53,11 +54,6 @@ void parallel_copy(void* dst, const void* src, size_t bytes) {
                 std::min(kPiece, bytes - off));
   }
 }
-
-constexpr unsigned long long kMiB = 1024ull * 1024ull;
-
-std::string mib_up(unsigned long long b) { return std::to_string((b + kMiB - 1) / kMiB) + " MiB"; }
-std::string mib_down(unsigned long long b) { return std::to_string(b / kMiB) + " MiB"; }
 
 std::string join(const std::vector<int>& v) {
   std::string s;

@@ -27,6 +27,7 @@
 #include "util/cancel.hpp"
 #include "util/errors.hpp"
 #include "util/progress.hpp"
+#include "util/strings.hpp"
 #include "util/timer.hpp"
 
 namespace ocl_sp::detail {
@@ -41,15 +42,6 @@ const char* to_string(Placement p) {
 }
 
 namespace {
-
-std::string gib(double b) {
-  char buf[32];
-  if (b >= 1024.0 * 1024 * 1024)
-    std::snprintf(buf, sizeof buf, "%.2f GiB", b / (1024.0 * 1024.0 * 1024.0));
-  else
-    std::snprintf(buf, sizeof buf, "%.2f MiB", b / (1024.0 * 1024.0));
-  return buf;
-}
 
 // Device buffers of the resident placement, in panels: the owned rows, plus with
 // several devices the round's pivot and row panels from others, plus one copy.
@@ -147,9 +139,9 @@ PanelPlan plan_panels(int64_t n, size_t vs, const std::vector<DeviceBudget>& dev
       plan.host_bytes = host_backed ? plan.device_bytes : 0;
       if (plan.host_bytes > host_spare)
         throw RuntimeError("n = " + std::to_string(n) + ": " + plan.describe() + " needs " +
-                           gib(static_cast<double>(plan.host_bytes)) +
+                           format_bytes(static_cast<double>(plan.host_bytes)) +
                            " of host memory per rank for the device's panels but only " +
-                           gib(static_cast<double>(host_spare)) +
+                           format_bytes(static_cast<double>(host_spare)) +
                            " are free; use more ranks or --host-memory SIZE if the limit is wrong");
       return plan;
     }
@@ -163,9 +155,9 @@ PanelPlan plan_panels(int64_t n, size_t vs, const std::vector<DeviceBudget>& dev
     plan.host_bytes = staging + device_host;
     if (plan.host_bytes > host_spare)
       throw RuntimeError("n = " + std::to_string(n) + ": " + plan.describe() + " needs " +
-                         gib(static_cast<double>(plan.host_bytes)) +
+                         format_bytes(static_cast<double>(plan.host_bytes)) +
                          " of host memory beside the matrix but only " +
-                         gib(static_cast<double>(host_spare)) +
+                         format_bytes(static_cast<double>(host_spare)) +
                          " are free; try --host-memory SIZE if the limit is wrong, or "
                          "--type float32 is no smaller: reduce n");
     return plan;
@@ -188,9 +180,9 @@ PanelPlan plan_panels(int64_t n, size_t vs, const std::vector<DeviceBudget>& dev
           "n = " + std::to_string(n) + " on a " + std::to_string(grid.rows) + " x " +
           std::to_string(grid.cols) + " process grid: " + what + " " +
           std::to_string(grid_resident_panels(q, grid)) + " panels of P = " + std::to_string(p) +
-          " (" + gib(static_cast<double>(bytes(p) * grid_resident_panels(q, grid))) +
-          ") per rank do not fit " + gib(static_cast<double>(memory)) + " of device memory" +
-          (bytes(p) > max_alloc ? " (one panel exceeds the " + gib(static_cast<double>(max_alloc)) +
+          " (" + format_bytes(static_cast<double>(bytes(p) * grid_resident_panels(q, grid))) +
+          ") per rank do not fit " + format_bytes(static_cast<double>(memory)) + " of device memory" +
+          (bytes(p) > max_alloc ? " (one panel exceeds the " + format_bytes(static_cast<double>(max_alloc)) +
                                       " a single allocation may take)"
                                 : std::string()) +
           "; use more ranks or a smaller --panel");
@@ -214,13 +206,13 @@ PanelPlan plan_panels(int64_t n, size_t vs, const std::vector<DeviceBudget>& dev
     if (q >= 2 && fits(Placement::out_of_core, q, p)) return finish(Placement::out_of_core, q, p);
     throw RuntimeError("n = " + std::to_string(n) + " with --panel " + std::to_string(p) + ": " +
                        std::to_string(q) + " x " + std::to_string(q) + " panels of " +
-                       gib(static_cast<double>(bytes(p))) + " fit neither resident (" +
-                       gib(static_cast<double>(bytes(p) * resident_panels(q, d))) +
+                       format_bytes(static_cast<double>(bytes(p))) + " fit neither resident (" +
+                       format_bytes(static_cast<double>(bytes(p) * resident_panels(q, d))) +
                        ") nor out of core (" +
-                       gib(static_cast<double>(bytes(p) * ooc_panels(q))) + ") in " +
-                       gib(static_cast<double>(memory)) + " of device memory" +
+                       format_bytes(static_cast<double>(bytes(p) * ooc_panels(q))) + ") in " +
+                       format_bytes(static_cast<double>(memory)) + " of device memory" +
                        (bytes(p) > max_alloc ? " (and one panel exceeds the " +
-                                                   gib(static_cast<double>(max_alloc)) +
+                                                   format_bytes(static_cast<double>(max_alloc)) +
                                                    " a single allocation may take)"
                                              : std::string()) +
                        "; try a smaller --panel");
@@ -238,8 +230,8 @@ PanelPlan plan_panels(int64_t n, size_t vs, const std::vector<DeviceBudget>& dev
     const int64_t qq = (n + p - 1) / p;
     if (qq >= 2 && fits(Placement::out_of_core, qq, p)) return finish(Placement::out_of_core, qq, p);
   }
-  throw RuntimeError("n = " + std::to_string(n) + " (" + gib(static_cast<double>(matrix)) +
-                     ") cannot run even out of core: " + gib(static_cast<double>(memory)) +
+  throw RuntimeError("n = " + std::to_string(n) + " (" + format_bytes(static_cast<double>(matrix)) +
+                     ") cannot run even out of core: " + format_bytes(static_cast<double>(memory)) +
                      " of device memory leaves no room for the panels it streams; give more "
                      "--device-memory or more devices");
 }
@@ -452,7 +444,7 @@ class FwPanels {
                     ": %zu/%lld panel rows (weight %.2f), kernels %.3f s, transfers %.3f s, %s moved, idle %.3f s",
                     ds->rows.size(), static_cast<long long>(q_),
                     weights_[static_cast<size_t>(ds->index)] / weights_[0], part.t_k, part.t_h,
-                    gib(moved).c_str(), std::max(0.0, engine_wall - part.t_k));
+                    format_bytes(moved).c_str(), std::max(0.0, engine_wall - part.t_k));
       line << ds->core->device().name << buf;
       st.device_lines.push_back(line.str());
     }

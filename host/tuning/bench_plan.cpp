@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "report/report.hpp"
+#include "util/strings.hpp"
 
 namespace ocl_sp {
 
@@ -41,21 +42,17 @@ uint64_t host_bytes_needed(int64_t n, int value_bytes, bool paths) {
   return 4 * nn * value_bytes + (paths ? 3 * nn * 4 : 0);
 }
 
-namespace {
-std::string mib(uint64_t b) { return std::to_string((b + (1u << 20) - 1) >> 20) + " MiB"; }
-}  // namespace
-
 std::optional<std::string> device_misfit(const BenchColumn& c, Algo a, int64_t n, int value_bytes,
                                          bool paths) {
   if (c.backend != Backend::opencl) return std::nullopt;
   const uint64_t buf = device_buffer_bytes(n, value_bytes);
   const uint64_t all = device_bytes_needed(a, n, value_bytes, paths);
   if (c.max_alloc && buf > c.max_alloc)
-    return "a " + mib(buf) + " matrix buffer exceeds the device's max allocation of " +
-           mib(c.max_alloc);
+    return "a " + mib_up(buf) + " matrix buffer exceeds the device's max allocation of " +
+           mib_up(c.max_alloc);
   // Leave 10% of global memory to the driver and the program.
   if (c.global_mem && all > c.global_mem / 10 * 9)
-    return "needs " + mib(all) + " of device memory, the device has " + mib(c.global_mem);
+    return "needs " + mib_up(all) + " of device memory, the device has " + mib_up(c.global_mem);
   return std::nullopt;
 }
 
@@ -68,8 +65,8 @@ std::vector<int64_t> filter_sizes(std::vector<int64_t> sizes, uint64_t host_avai
     const uint64_t need = host_bytes_needed(n, value_bytes, paths);
     if (host_available != 0 && need > host_available) {
       if (notes)
-        notes->push_back("n = " + std::to_string(n) + " left out: needs " + mib(need) +
-                         " of host memory, " + mib(host_available) + " available");
+        notes->push_back("n = " + std::to_string(n) + " left out: needs " + mib_up(need) +
+                         " of host memory, " + mib_up(host_available) + " available");
       continue;
     }
     kept.push_back(n);
