@@ -295,6 +295,28 @@ TEST_SUITE("panel_engine") {
     check_solver<int32_t>(s, {513}, "out of core");
   }
 
+  // Solvers on sub-devices made and dropped one after another, each new one
+  // building its programs while the last one's queues may still be winding down:
+  // PoCL 3.1 crashed here (SIGSEGV in POclReleaseEvent) when a sub-device was
+  // released with them; ocl_sp keeps sub-devices until exit (host/cl/device.cpp).
+  TEST_CASE("PoCL split: solvers on sub-devices made and dropped in a row") {
+    SolverSpec s = spec(Algo::fw);
+    s.split = 2;
+    s.panel = 128;
+    s.device_memory = 128ull * 128 * 4 * (5 + 3 + kStreamSlots);  // out of core
+    DistMatrix<int32_t> g = graph<int32_t>(513, kSeed), ref = g;
+    fw_serial(ref, nullptr);
+    for (int i = 0; i < 24; ++i) {
+      INFO("solver " << i);
+      SolverSpec t = s;
+      t.params = {{"TILED", i % 2 ? 1 : 2}, {"BLOCK", 64}};  // programs built anew
+      auto solver = make_opencl_solver<int32_t>(t);
+      DistMatrix<int32_t> d = g;
+      solver->solve(d, nullptr);
+      CHECK(d == ref);
+    }
+  }
+
   TEST_CASE("PoCL split: rows shared by device weight (given or probed), bit-exact") {
     SolverSpec s = spec(Algo::fw);
     s.split = 2;

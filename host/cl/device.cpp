@@ -314,8 +314,9 @@ std::vector<DeviceEntry> select_devices(const std::string& spec, int parts) {
     }
     // The sub-devices live until the process ends: PoCL (3.1) may free a released
     // sub-device while its worker threads still finish the events of a queue on it,
-    // and then calls through the freed device (a crash in POclReleaseEvent, seen
-    // in 3 of 40 runs of the split tests, none without split). A few bytes each.
+    // and then calls through the freed device (a crash in POclReleaseEvent: 3 of 40
+    // runs of the split tests, none without split; tests/test_panel_engine.cpp
+    // "made and dropped in a row" crashed in 8 of 15 runs). A few bytes each.
     static auto* kept = new std::vector<cl::Device>;
     kept->insert(kept->end(), subs.begin(), subs.end());
     for (int k = 0; k < parts && k < static_cast<int>(subs.size()); ++k) {
