@@ -142,6 +142,8 @@ std::optional<TuningSpace> tiled_tuning_space(Algo a) {
   s.params.push_back({"TM", {4, 8}, "rows each work-item updates"});
   s.params.push_back({"TN", {4, 8}, "columns each work-item updates"});
   s.params.push_back({"KC", {8, 16, 32, 64}, "k values staged in local memory per step"});
+  if (a == Algo::fw)  // one level, or NVIDIA's best outer block (bench/NOTES.md "Two-level fw")
+    s.params.push_back({"OUTER", {1, 8}, "tiles per outer block of the two-level order"});
   s.constraints.push_back({"KC divides BLOCK", [](const Tunables& t, const DeviceLimits&, int) {
                              const int b = get(t, "BLOCK"), k = get(t, "KC");
                              return k > 0 && b % k == 0 ? std::string()
