@@ -223,6 +223,14 @@ TEST_SUITE("opencl_solvers") {
       const RunStats st1 = plain->solve(g1, nullptr), st2 = twolevel->solve(g2, nullptr);
       CHECK(st1.kernel_launches == 2 + 1 + 2 * 9 + (one_queue ? 0 : 8));
       CHECK(st2.kernel_launches == 2 + 1 + 2 * 9 + 5 + (one_queue ? 0 : 4));
+      // T_k is the union of the kernels' device intervals: their sum on one
+      // in-order queue, never more than it on two.
+      for (const RunStats* st : {&st1, &st2}) {
+        double sum = 0;
+        for (const auto& [name, t] : st->kernel_seconds) sum += t;
+        CHECK(st->t_k <= sum + 1e-6);
+        if (one_queue) CHECK(st->t_k == doctest::Approx(sum).epsilon(1e-6));
+      }
       CHECK(g1 == ref);
       CHECK(g2 == ref);
     }
