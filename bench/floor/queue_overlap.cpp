@@ -5,9 +5,11 @@
 // timed alone, then twice on one queue, then once on each of two queues, launched
 // back to back. If the two-queue time is near the single time, the device ran
 // them together; near twice, it serialised them.
-// Build: g++ -O2 -std=c++17 queue_overlap.cpp -lOpenCL -o queue_overlap
-// Usage: queue_overlap [PLATFORM_SUBSTR] [GROUPS] [STEPS]
+// Build: CMake target ocl_sp_queue_overlap (or g++ -O2 -std=c++17 queue_overlap.cpp -lOpenCL)
+// Usage: ocl_sp_queue_overlap [PLATFORM_SUBSTR] [GROUPS] [STEPS]
+#ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120
+#endif
 #include <CL/cl.h>
 
 #include <chrono>
