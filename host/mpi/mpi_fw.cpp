@@ -76,6 +76,7 @@ int run_solve(const MpiSolveOptions&, const Stopwatch&) {
 #include "solvers/verify.hpp"
 #include "util/atomic_file.hpp"
 #include "util/cancel.hpp"
+#include "util/parallel_copy.hpp"
 #include "util/strings.hpp"
 #include "util/sysinfo.hpp"
 
@@ -371,17 +372,6 @@ void close_cpu(T* d, int64_t ld, int64_t p) {
 template <typename T>
 void copy_values(T* dst, const T* src, int64_t count) {
   if (count > 0) std::memcpy(dst, src, sizeof(T) * static_cast<size_t>(count));
-}
-
-// `rows` rows of `row` bytes between strided memory, on all threads once there
-// is a MiB to move (a rank's panel load/store through pinned chunks: on one
-// thread the copies took 4x the single-process transfers; bench/NOTES.md).
-void copy_rows(char* dst, size_t dst_pitch, const char* src, size_t src_pitch, size_t rows,
-               size_t row) {
-  const int64_t n = static_cast<int64_t>(rows);
-#pragma omp parallel for schedule(static) if (rows * row >= (size_t{1} << 20))
-  for (int64_t k = 0; k < n; ++k)
-    std::memcpy(dst + static_cast<size_t>(k) * dst_pitch, src + static_cast<size_t>(k) * src_pitch, row);
 }
 
 template <typename T>

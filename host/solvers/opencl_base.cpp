@@ -13,6 +13,7 @@
 #include "tuning/tuning_store.hpp"
 #include "util/env.hpp"
 #include "util/errors.hpp"
+#include "util/parallel_copy.hpp"
 #include "util/strings.hpp"
 
 namespace ocl_sp {
@@ -41,19 +42,6 @@ namespace {
 constexpr size_t kMatrixStageBytes = 8u << 20;
 constexpr size_t kMatrixStageChunks = 2;
 constexpr size_t kStageMin = 16u << 20;
-
-// memcpy over the OpenMP threads: one thread copies ~10 GB/s, the link's pinned
-// DMA moves 55 GB/s (H100), so the host side is the bottleneck of a staged copy.
-void parallel_copy(void* dst, const void* src, size_t bytes) {
-  constexpr size_t kPiece = 1u << 20;
-  const int64_t pieces = static_cast<int64_t>((bytes + kPiece - 1) / kPiece);
-#pragma omp parallel for schedule(static) if (pieces > 1)
-  for (int64_t p = 0; p < pieces; ++p) {
-    const size_t off = static_cast<size_t>(p) * kPiece;
-    std::memcpy(static_cast<char*>(dst) + off, static_cast<const char*>(src) + off,
-                std::min(kPiece, bytes - off));
-  }
-}
 
 std::string join(const std::vector<int>& v) {
   std::string s;
