@@ -487,8 +487,7 @@ class ClBackend final : public RankBackend<T> {
     core_.matrix_stager(pitch())
         .upload(detail::OpenClCore::kCompute, buf, {static_cast<size_t>(lay_.p), row, row},
                 [h, host_ld, row](void* chunk, size_t r0, size_t r1) {
-                  copy_rows(static_cast<char*>(chunk), row,
-                            reinterpret_cast<const char*>(h + static_cast<int64_t>(r0) * host_ld),
+                  copy_rows(chunk, row, h + static_cast<int64_t>(r0) * host_ld,
                             static_cast<size_t>(host_ld) * sizeof(T), r1 - r0, row);
                 });
   }
@@ -497,9 +496,8 @@ class ClBackend final : public RankBackend<T> {
     core_.matrix_stager(pitch())
         .download(detail::OpenClCore::kCompute, buf, {static_cast<size_t>(lay_.p), row, row},
                   [h, host_ld, row](const void* chunk, size_t r0, size_t r1) {
-                    copy_rows(reinterpret_cast<char*>(h + static_cast<int64_t>(r0) * host_ld),
-                              static_cast<size_t>(host_ld) * sizeof(T),
-                              static_cast<const char*>(chunk), row, r1 - r0, row);
+                    copy_rows(h + static_cast<int64_t>(r0) * host_ld,
+                              static_cast<size_t>(host_ld) * sizeof(T), chunk, row, r1 - r0, row);
                   });
   }
   cl::CommandQueue& queue() { return core_.queue(detail::OpenClCore::kCompute); }

@@ -8,7 +8,6 @@
 #pragma once
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <iostream>
 
 #include "util/env.hpp"
