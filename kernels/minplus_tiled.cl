@@ -30,6 +30,34 @@
 #error "BLOCK must be a multiple of TM, TN and KC; TM and TN multiples of 4"
 #endif
 
+// The staged panels of the GEMM loop (panel_product): one buffer of each
+// (STAGES = 1), the column panel stored transposed (As[k][row]); or a ring of
+// STAGES (2-4) buffers filled by asynchronous 16-byte copies (below), both panels
+// stored as they lie in memory (As[row][k], Bs[k][col]): relax_chunk then reads
+// A_VEC values of k per row at once (2; 4 measured slower on the H100: more
+// registers, bench/NOTES.md "cp.async ring").
+#ifndef STAGES
+#define STAGES 1
+#endif
+#if STAGES > 1
+#ifndef A_VEC
+#define A_VEC 2
+#endif
+#if STAGES > 4 || KC % 4 || (A_VEC != 4 && A_VEC != 2)
+#error "STAGES > 1 needs STAGES <= 4, KC a multiple of 4 and A_VEC 4 or 2"
+#endif
+#define A_ONE(name) __local value_t name[BLOCK][KC]
+#define AS_PANELS(name) __local value_t name[STAGES][BLOCK][KC]
+#define BS_PANELS(name) __local value_t name[STAGES][KC][BLOCK]
+#define PANEL_ALIGN __attribute__((aligned(16)))  // 16-byte copies land in them
+#else
+#define A_ONE(name) __local value_t name[KC][BLOCK + APAD]
+#define AS_PANELS(name) __local value_t name[KC][BLOCK + APAD]
+#define BS_PANELS(name) __local value_t name[KC][BLOCK]
+#define PANEL_ALIGN
+#endif
+#define STAGED_PANELS AS_PANELS(As) PANEL_ALIGN; BS_PANELS(Bs) PANEL_ALIGN
+
 // One relaxation c = min(c, a + b). NV_PTX_RELAX (int32, NVIDIA only: inline
 // PTX) states the add and the min as PTX instructions, for comparing the code
 // ptxas makes of them with NVIDIA's OpenCL front end's (bench/floor/README.md).
@@ -48,8 +76,10 @@
 
 #if defined(VALUE_FLOAT32)
 typedef float4 value4_t;
+typedef float2 value2_t;
 #else
 typedef int4 value4_t;
+typedef int2 value2_t;
 #endif
 
 // Accumulators c[TM][TN] of the work-item at local (tx, ty): tile rows
@@ -138,8 +168,7 @@ HELPER void stage_rows(__local value_t Bs[KC][BLOCK], __global const value_t* b,
 }
 
 // c = min(c, a + b) over the KC staged values of k: the hot loop.
-HELPER void relax_chunk(value_t c[TM][TN], __local value_t As[KC][BLOCK + APAD],
-                        __local value_t Bs[KC][BLOCK]) {
+HELPER void relax_chunk(value_t c[TM][TN], A_ONE(As), __local value_t Bs[KC][BLOCK]) {
 // Unrolled by KK_UNROLL (0 = fully). The FW phases: by 4 everywhere. On NVIDIA
 // (FULL_UNROLL) they were unrolled fully until issue 14: by 4 the first compile
 // of the fw program takes 2.2-2.5 s instead of 7.6-7.9 s on the H100, for
@@ -153,6 +182,46 @@ HELPER void relax_chunk(value_t c[TM][TN], __local value_t As[KC][BLOCK + APAD],
 #define KK_UNROLL 4
 #endif
 #endif
+#if STAGES > 1
+  // A_VEC values of k per row in one vector load, then A_VEC steps of k, one
+  // such group per iteration: unrolled further (KK_UNROLL is not used here), the
+  // NVIDIA H100 build takes more registers (product: 125 -> 140-154, one
+  // work-group per SM instead of two) and runs 5-10 % slower (bench/NOTES.md).
+#pragma unroll 1
+  for (int kv = 0; kv < KC; kv += A_VEC) {
+    value_t av[TM][A_VEC];
+#pragma unroll
+    for (int m = 0; m < TM; ++m) {
+#if A_VEC == 4
+      const value4_t v = vload4(0, &As[ROW0 + m][kv]);
+      av[m][0] = v.s0;
+      av[m][1] = v.s1;
+      av[m][2] = v.s2;
+      av[m][3] = v.s3;
+#else
+      const value2_t v = vload2(0, &As[ROW0 + m][kv]);
+      av[m][0] = v.s0;
+      av[m][1] = v.s1;
+#endif
+    }
+#pragma unroll
+    for (int j = 0; j < A_VEC; ++j) {
+      value_t b[TN];
+#pragma unroll
+      for (int n = 0; n < TN; n += 4) {
+        const value4_t v = vload4(0, &Bs[kv + j][COLN(n)]);
+        b[n] = v.s0;
+        b[n + 1] = v.s1;
+        b[n + 2] = v.s2;
+        b[n + 3] = v.s3;
+      }
+#pragma unroll
+      for (int m = 0; m < TM; ++m)
+#pragma unroll
+        for (int n = 0; n < TN; ++n) RELAX(c[m][n], av[m][j], b[n]);
+    }
+  }
+#else
 #if KK_UNROLL == 1
 #pragma unroll 1
 #elif KK_UNROLL == 2
@@ -189,6 +258,7 @@ HELPER void relax_chunk(value_t c[TM][TN], __local value_t As[KC][BLOCK + APAD],
 #pragma unroll
       for (int n = 0; n < TN; ++n) RELAX(c[m][n], a[m], b[n]);
   }
+#endif  // STAGES > 1
 }
 
 // Register prefetch of the next chunk: the next chunk's operands are loaded from
@@ -257,8 +327,87 @@ HELPER void put_staged(__local value_t As[KC][BLOCK + APAD], __local value_t Bs[
 #define PROLOGUE_GUARD 1
 #endif
 
-HELPER void panel_product(value_t c[TM][TN], __local value_t As[KC][BLOCK + APAD],
-                          __local value_t Bs[KC][BLOCK], __global const value_t* a,
+#if STAGES > 1
+// The staging ring: the copies of chunk i + STAGES - 1 are issued before chunk
+// i's relaxations and land while they run, one barrier per chunk and no
+// registers held for them (the register prefetch above holds a chunk: 253
+// registers on NVIDIA, one work-group per SM). On NVIDIA sm_80+ (NV_CP_ASYNC,
+// set by the host after a device check) the copies are PTX cp.async (global to
+// shared memory without passing through registers), a group committed per chunk
+// and waited for STAGES - 2 chunks behind; everywhere else -- PoCL in the tests --
+// they are plain 16-byte copies and the ring runs the same indices and barriers.
+// H100: fw n = 10 000 87.1 -> 76.4 ms, squaring 302 -> 280 ms; bench/NOTES.md
+// "cp.async ring".
+#ifdef NV_CP_ASYNC
+// (__asm__: clang's OpenCL C has no `asm` keyword; NVIDIA's takes both, same code.)
+#define CP_ASM __asm__ __volatile__
+// A __local pointer's integer value is its offset in the shared window, which is
+// what cp.async's shared state space takes.
+HELPER void copy16(__local value_t* dst, __global const value_t* src) {
+  CP_ASM("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"((uint)(size_t)dst), "l"(src)
+               : "memory");
+}
+HELPER void copies_commit(void) { CP_ASM("cp.async.commit_group;\n" ::: "memory"); }
+#if STAGES == 2
+#define CP_WAIT "cp.async.wait_group 0;\n"
+#elif STAGES == 3
+#define CP_WAIT "cp.async.wait_group 1;\n"
+#else
+#define CP_WAIT "cp.async.wait_group 2;\n"
+#endif
+HELPER void copies_wait(void) { CP_ASM(CP_WAIT ::: "memory"); }
+#else
+HELPER void copy16(__local value_t* dst, __global const value_t* src) {
+  vstore4(vload4(0, src), 0, dst);
+}
+HELPER void copies_commit(void) {}
+HELPER void copies_wait(void) {}
+#endif
+
+// Issues the copies of chunk k0 into As (BLOCK rows of KC values of k) and Bs
+// (KC rows of BLOCK values), 4 consecutive values per copy (rows of both are
+// 16-byte aligned: ld, k0 and KC are multiples of 4). Two strided loops, left to
+// the compiler to unroll: on NVIDIA (H100) this form keeps float32 fw's outer GEMM
+// at 128 registers, two work-groups per SM (n = 10 000 94.3 ms, against 100.1 ms
+// at 130 registers for the same copies in one fully unrolled loop; int32 76.1
+// against 76.4 ms, the product 153.1 against 151.6 ms; bench/NOTES.md).
+HELPER void issue_chunk(A_ONE(As), __local value_t Bs[KC][BLOCK], __global const value_t* a,
+                        __global const value_t* b, int ld, int k0) {
+  const int tid = get_local_id(1) * NTX + get_local_id(0);
+  for (int e = 4 * tid; e < BLOCK * KC; e += 4 * NT)
+    copy16(&As[e / KC][e % KC], a + (size_t)(e / KC) * ld + k0 + e % KC);
+  for (int e = 4 * tid; e < BLOCK * KC; e += 4 * NT)
+    copy16(&Bs[e / BLOCK][e % BLOCK], b + (size_t)(k0 + e / BLOCK) * ld + e % BLOCK);
+  copies_commit();  // also with nothing issued: one group per chunk keeps the count
+}
+
+// panel_product (below) with the ring; `prefetch` has no meaning here.
+HELPER void panel_product(value_t c[TM][TN], AS_PANELS(As), BS_PANELS(Bs),
+                          __global const value_t* a, __global const value_t* b, int ld,
+                          int klen, int rows, const int prefetch) {
+  const bool active = ROW0 < rows;
+  const int chunks = klen / KC;
+#pragma unroll
+  for (int s = 0; s < STAGES - 1; ++s) {
+    if (s < chunks) issue_chunk(As[s], Bs[s], a, b, ld, s * KC);
+    else copies_commit();
+  }
+  int cur = 0, ahead = STAGES - 1;  // ring slots of chunk i and chunk i + STAGES - 1
+  for (int i = 0; i < chunks; ++i) {
+    copies_wait();  // this work-item's copies of chunk i have landed
+    barrier(CLK_LOCAL_MEM_FENCE);  // everyone's, and slot `ahead` was read by all
+    if (i + STAGES - 1 < chunks) issue_chunk(As[ahead], Bs[ahead], a, b, ld, (i + STAGES - 1) * KC);
+    else copies_commit();
+    if (active) relax_chunk(c, As[cur], Bs[cur]);
+    cur = cur == STAGES - 1 ? 0 : cur + 1;
+    ahead = ahead == STAGES - 1 ? 0 : ahead + 1;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);  // the buffers are free again when it returns
+}
+
+#else
+HELPER void panel_product(value_t c[TM][TN], AS_PANELS(As), BS_PANELS(Bs),
+                          __global const value_t* a,
                           __global const value_t* b, int ld, int klen, int rows,
                           const int prefetch) {
   const bool active = ROW0 < rows;
@@ -288,6 +437,7 @@ HELPER void panel_product(value_t c[TM][TN], __local value_t As[KC][BLOCK + APAD
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
+#endif  // STAGES
 
 HELPER void relax_one(value_t c[TM][TN], const value_t a[TM], const value_t b[TN]) {
 #pragma unroll
@@ -408,8 +558,7 @@ __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase2
   const int g = get_group_id(0);
   const int is_col = g >= tiles, idx = is_col ? g - tiles : g;
   if (idx == kb) return;
-  __local value_t As[KC][BLOCK + APAD];
-  __local value_t Bs[KC][BLOCK];
+  STAGED_PANELS;
   __global const value_t* p = d + (size_t)kb * BLOCK * ld + kb * BLOCK;
   __global value_t* t = is_col ? d + (size_t)idx * BLOCK * ld + kb * BLOCK
                                : d + (size_t)kb * BLOCK * ld + idx * BLOCK;
@@ -424,8 +573,7 @@ __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase2
 // +klen and its column's panel of those rows, in place (the tile is neither
 // operand); then closed in registers when `close` (the next round's phase 1) and
 // stored. n: the real vertices.
-HELPER void update_tile(__local value_t As[KC][BLOCK + APAD], __local value_t Bs[KC][BLOCK],
-                        __local value_t rowbuf[2][BLOCK], __local value_t colbuf[2][BLOCK],
+HELPER void update_tile(AS_PANELS(As), BS_PANELS(Bs), __local value_t rowbuf[2][BLOCK], __local value_t colbuf[2][BLOCK],
                         __global value_t* d, int ld, int n, int bi, int bj, int ko, int klen,
                         bool close, const int prefetch) {
   __global value_t* t = d + (size_t)bi * BLOCK * ld + bj * BLOCK;
@@ -489,8 +637,7 @@ __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase3
   }
   // Whole work-groups leave: no barrier is split.
   if (bi == kb || bj == kb || (part == 2 && (bi == next || bj == next))) return;
-  __local value_t As[KC][BLOCK + APAD];
-  __local value_t Bs[KC][BLOCK];
+  STAGED_PANELS;
   __local value_t rowbuf[2][BLOCK], colbuf[2][BLOCK];
   update_tile(As, Bs, rowbuf, colbuf, d, ld, n, bi, bj, kb, BLOCK,
               bi == kb + 1 && bj == kb + 1, PF_PHASES);
@@ -507,8 +654,7 @@ __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_outer(
   const int rest = ld / BLOCK - pt;
   const int ci = (get_group_id(1) + o0) % rest, cj = (get_group_id(0) + o0) % rest;
   const int bi = ci < o0 ? ci : ci + pt, bj = cj < o0 ? cj : cj + pt;
-  __local value_t As[KC][BLOCK + APAD];
-  __local value_t Bs[KC][BLOCK];
+  STAGED_PANELS;
   __local value_t rowbuf[2][BLOCK], colbuf[2][BLOCK];
   update_tile(As, Bs, rowbuf, colbuf, d, ld, n, bi, bj, o0, pt * BLOCK,
               bi == o0 + pt && bj == o0 + pt, PF_GEMM);
@@ -526,8 +672,7 @@ __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void minplus_tiled_a
     const int ld, __global const value_t* a, __global const value_t* b, __global value_t* c,
     const int rows) {
   const int bj = get_group_id(0), bi = get_group_id(1);
-  __local value_t As[KC][BLOCK + APAD];
-  __local value_t Bs[KC][BLOCK];
+  STAGED_PANELS;
   value_t acc[TM][TN];
   fill_acc(acc, INF);
   panel_product(acc, As, Bs, a + (size_t)bi * BLOCK * ld, b + bj * BLOCK, ld, ld,
@@ -547,8 +692,7 @@ __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void minplus_tiled_p
     const int ld, __global const value_t* in, __global value_t* out, __global int* changed,
     const int slot) {
   const int bj = get_group_id(0), bi = get_group_id(1);
-  __local value_t As[KC][BLOCK + APAD];
-  __local value_t Bs[KC][BLOCK];
+  STAGED_PANELS;
   __global const value_t* a = in + (size_t)bi * BLOCK * ld;  // row panel of the output tile
   __global const value_t* b = in + bj * BLOCK;               // column panel
   value_t c[TM][TN];

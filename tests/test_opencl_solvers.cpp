@@ -263,6 +263,83 @@ TEST_SUITE("opencl_solvers") {
     check_negative_cycles<int32_t>(Algo::squaring, kTiledShapes.front());
   }
 
+  // The staging ring (STAGES 2-4, kernels/minplus_tiled.cl): on NVIDIA sm_80+ its
+  // copies are PTX cp.async, here plain copies through the same ring slots and
+  // barriers (issuing into the slot being read, or dropping the barrier, fails
+  // this). fw one and two level, built as on NVIDIA too (the product's chunk fully
+  // unrolled), squaring, the panel GEMM (int32 and float32), negative cycles.
+  TEST_CASE("tiled kernels with the staging ring (STAGES): bit-exact vs fw_serial") {
+    for (int stages : {2, 3, 4}) {
+      Tunables t = kTiledShapes.front();
+      t["STAGES"] = stages;
+      INFO(to_string(t));
+      auto s = make_opencl_solver<int32_t>(spec(Algo::fw, t));
+      CHECK(s->info().params == t);
+      check_against_reference(*s);
+    }
+    for (const char* extra : {"", "-DFULL_UNROLL"}) {
+      const ocl_sp_test::EnvGuard env("OCL_SP_EXTRA_BUILD_OPTIONS", std::string(extra));
+      Tunables t = kTiledShapes[2];  // BLOCK 64, 4 x 8, KC 32
+      t["STAGES"] = 2;
+      INFO(extra << " " << to_string(t));
+      auto sq = make_opencl_solver<int32_t>(spec(Algo::squaring, t));
+      check_against_reference(*sq);
+      t["OUTER"] = 2;
+      auto fw = make_opencl_solver<int32_t>(spec(Algo::fw, t));
+      check_against_reference(*fw);
+    }
+    Tunables t = kTiledShapes.front();
+    t["STAGES"] = 2;
+    SolverSpec p = spec(Algo::fw, t);
+    p.panel = 128;  // n = 257: three panels of 128
+    auto fw = make_opencl_solver<int32_t>(p);
+    check_against_reference(*fw);
+    auto fwf = make_opencl_solver<float>(p);
+    check_against_reference(*fwf, 1e-5, true);
+    check_negative_cycles<int32_t>(Algo::fw, t);
+    check_negative_cycles<int32_t>(Algo::squaring, t);
+    // STAGES belongs to the register-tiled family; at most 4.
+    CHECK(make_opencl_solver<int32_t>(spec(Algo::squaring, {{"STAGES", 2}}))
+              ->info()
+              .params.at("TILED") == 1);
+    CHECK_THROWS_AS(make_opencl_solver<int32_t>(spec(Algo::fw, {{"TILED", 0}, {"STAGES", 2}})),
+                    UsageError);
+    CHECK_THROWS_AS(make_opencl_solver<int32_t>(spec(Algo::fw, {{"TILED", 2}, {"STAGES", 2}})),
+                    UsageError);
+    CHECK_THROWS_AS(make_opencl_solver<int32_t>(spec(Algo::fw, {{"STAGES", 5}})), UsageError);
+  }
+
+  // Where the ring is the default (NVIDIA sm_80+) and what a KC chosen without
+  // STAGES does to it: a ring that no longer fits __local memory falls back to one
+  // buffer instead of refusing the KC (H100: 48 KiB; KC=32 needs 64 KiB in two).
+  TEST_CASE("default STAGES: NVIDIA sm_80+ only; a chosen KC that does not fit drops it") {
+    DeviceEntry d;
+    d.vendor = "NVIDIA Corporation";
+    d.nv_compute_major = 9;
+    CHECK(detail::default_stages(d) == 2);
+    d.nv_compute_major = 7;
+    CHECK(detail::default_stages(d) == 1);
+    d.vendor = "Advanced Micro Devices, Inc.";
+    d.nv_compute_major = 0;
+    CHECK(detail::default_stages(d) == 1);
+    const Tunables ring{{"TILED", 1}, {"BLOCK", 128}, {"TM", 8}, {"TN", 8}, {"STAGES", 2}};
+    const unsigned long long h100 = 49152;
+    Tunables t = ring;
+    t["KC"] = 32;
+    detail::fit_stages(t, {{"KC", 32}}, h100, 4);
+    CHECK(t.count("STAGES") == 0);
+    t = ring;
+    t["KC"] = 32;
+    detail::fit_stages(t, {{"KC", 32}, {"STAGES", 2}}, h100, 4);  // chosen: kept (refused later)
+    CHECK(t.at("STAGES") == 2);
+    CHECK(detail::tiled_shape(t, 4).local_bytes == 65536);
+    t = ring;
+    t["KC"] = 16;
+    detail::fit_stages(t, {}, h100, 4);
+    CHECK(t.at("STAGES") == 2);
+    CHECK(detail::tiled_shape(t, 4).local_bytes == 32768);
+  }
+
   TEST_CASE("tiled fw and squaring, float32: integral exact, fractional within 1e-5") {
     for (Algo a : {Algo::fw, Algo::squaring})
       for (const auto& t : {kTiledShapes.front(), kTiledShapes.back()}) {

@@ -66,6 +66,10 @@ std::string env_spec() {
   return e ? trim(e) : "";
 }
 
+// CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV of cl_nv_device_attribute_query
+// (cl_ext.h), spelled out so the build does not depend on that header's version.
+constexpr cl_device_info kComputeCapabilityMajorNv = 0x4000;
+
 // A string property; "" where the driver refuses one (never fatal for a listing).
 std::string str_info(const cl::Device& d, cl_device_info what) {
   try {
@@ -169,6 +173,13 @@ std::vector<DeviceEntry> list_devices_except_pocl(bool skip_pocl) {
         e.local_mem = e.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
         e.max_alloc = e.device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
         e.max_work_group = e.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+        if (str_info(e.device, CL_DEVICE_EXTENSIONS).find("cl_nv_device_attribute_query") !=
+            std::string::npos) {
+          cl_uint major = 0;
+          if (clGetDeviceInfo(dids[di], kComputeCapabilityMajorNv, sizeof major, &major, nullptr) ==
+              CL_SUCCESS)
+            e.nv_compute_major = major;
+        }
       } catch (const cl::Error&) {
         if (e.type.empty()) e.type = "other";
       }

@@ -19,6 +19,9 @@ struct DeviceEntry {
   unsigned compute_units = 0;
   unsigned long long global_mem = 0, local_mem = 0, max_alloc = 0;
   size_t max_work_group = 0;
+  // NVIDIA's compute capability (cl_nv_device_attribute_query), 0 elsewhere: the
+  // tiled kernels' cp.async staging needs sm_80 or later.
+  unsigned nv_compute_major = 0;
   std::string id() const { return std::to_string(platform_index) + ":" + std::to_string(device_index); }
   std::string vendor_key() const;  // amd | nvidia | intel | pocl | other
 };

@@ -185,6 +185,10 @@ BuiltProgram OpenClCore::build_separate(const std::string& file, const Tunables&
   // NVIDIA: the tiled kernels' measured configuration (kernels/minplus_tiled.cl:
   // the pivot close in statically indexed registers, the product's k loop unrolled).
   if (dev_.vendor_key() == "nvidia") options += " -DFULL_UNROLL";
+  // The staging ring's copies as PTX cp.async where the device has it (sm_80+);
+  // elsewhere the same ring with plain copies.
+  if (t.count("STAGES") && t.at("STAGES") > 1 && default_stages(dev_) > 1)
+    options += " -DNV_CP_ASYNC";
   // Extra compiler options for experiments (part of the cache key like the rest).
   if (const char* extra = std::getenv("OCL_SP_EXTRA_BUILD_OPTIONS")) options += std::string(" ") + extra;
   Stopwatch sw;
@@ -750,7 +754,14 @@ std::vector<TunableRule> tiled_rules() {
   return {{"TILED", {0, 1}, "kernel family: 0 = the paper's / seeds' kernels, 1 = register-tiled"},
           {"TM", {4, 8}, "rows each work-item updates (TILED=1)"},
           {"TN", {4, 8}, "columns each work-item updates (TILED=1)"},
-          {"KC", {8, 16, 32, 64}, "k values staged in __local memory per step (TILED=1)"}};
+          {"KC", {8, 16, 32, 64}, "k values staged in __local memory per step (TILED=1)"},
+          {"STAGES",
+           {1, 2, 3, 4},
+           "staging buffers: 1 = one, 2-4 = a ring filled by asynchronous copies (TILED=1)"}};
+}
+
+int default_stages(const DeviceEntry& dev) {
+  return dev.vendor_key() == "nvidia" && dev.nv_compute_major >= 8 ? 2 : 1;
 }
 
 int resolve_family(const Tunables& chosen, int default_tiled,
@@ -781,8 +792,14 @@ void complete_tiled(Tunables& t) {
       if (!t.count(k)) t[k] = 4;
     if (!t.count("KC")) t["KC"] = 16;
   } else {
-    for (const char* k : {"TM", "TN", "KC"}) t.erase(k);
+    for (const char* k : {"TM", "TN", "KC", "STAGES"}) t.erase(k);
   }
+}
+
+void fit_stages(Tunables& t, const Tunables& chosen, unsigned long long local_mem,
+                size_t value_size) {
+  if (!t.count("STAGES") || chosen.count("STAGES") || !t.count("KC")) return;
+  if (t.at("STAGES") > 1 && tiled_shape(t, value_size).local_bytes > local_mem) t.erase("STAGES");
 }
 
 TiledShape tiled_shape(const Tunables& t, size_t value_size) {
@@ -790,13 +807,17 @@ TiledShape tiled_shape(const Tunables& t, size_t value_size) {
   const int b = t.at("BLOCK"), tm = t.at("TM"), tn = t.at("TN"), kc = t.at("KC");
   s.what = "TILED=1 BLOCK=" + std::to_string(b) + " TM=" + std::to_string(tm) +
            " TN=" + std::to_string(tn) + " KC=" + std::to_string(kc);
+  const int stages = t.count("STAGES") ? t.at("STAGES") : 1;
+  if (stages > 1) s.what += " STAGES=" + std::to_string(stages);
   if (b < 32 || b % kc)
     throw UsageError(s.what + ": the register-tiled kernels need BLOCK >= 32, a multiple of KC");
   const size_t bs = static_cast<size_t>(b);
   s.local[0] = bs / static_cast<size_t>(tn);
   s.local[1] = bs / static_cast<size_t>(tm);
-  // Panels of KC x (BLOCK + 4) and KC x BLOCK values (the +4 is the kernel's APAD).
-  s.local_bytes = static_cast<unsigned long long>(kc) * (2 * bs + 4) * value_size;
+  // Panels of KC x (BLOCK + 4) and KC x BLOCK values (the +4 is the kernel's APAD),
+  // or STAGES of each panel unpadded in the ring.
+  s.local_bytes = stages > 1 ? static_cast<unsigned long long>(stages) * kc * 2 * bs * value_size
+                             : static_cast<unsigned long long>(kc) * (2 * bs + 4) * value_size;
   return s;
 }
 

@@ -300,16 +300,23 @@ void with_cl_errors(const std::string& what, const std::function<void()>& f);
 
 // The register-tiled kernel family (kernels/minplus_tiled.cl), shared by fw and
 // squaring: tunables TILED (0/1), BLOCK (tile edge), TM x TN elements per
-// work-item, KC values of k staged per step.
+// work-item, KC values of k staged per step, STAGES staging buffers.
 std::vector<TunableRule> tiled_rules();
+// The default STAGES of the register-tiled kernels on a device: 2 (the cp.async
+// ring) on NVIDIA sm_80 and later, 1 elsewhere (bench/NOTES.md "cp.async ring").
+int default_stages(const DeviceEntry& dev);
 // Which family a solve uses: TILED when given, else implied by the tunables that
 // only one family takes (e.g. WG -> 0, TM -> 1), else the default. UsageError when
 // the given tunables belong to different families.
 int resolve_family(const Tunables& chosen, int default_tiled,
                    const std::vector<std::string>& tiled_only,
                    const std::vector<std::string>& classic_only);
-// Completes TM/TN/KC with defaults when TILED=1, drops them when TILED=0.
+// Completes TM/TN/KC with defaults when TILED=1, drops them (and STAGES) when TILED=0.
 void complete_tiled(Tunables& t);
+// A default STAGES (not chosen) that would not fit `local_mem` with the KC and
+// BLOCK chosen is dropped: the one-buffer staging then (e.g. KC=32 on NVIDIA).
+void fit_stages(Tunables& t, const Tunables& chosen, unsigned long long local_mem,
+                size_t value_size);
 struct TiledShape {
   size_t local[2] = {1, 1};           // work-group: BLOCK/TN x BLOCK/TM
   unsigned long long local_bytes = 0;  // the two staged panels

@@ -24,19 +24,22 @@ class OpenClSquaring final : public Solver<T> {
       // paper's Table 1 use the paper's kernel (TILED=0, WG). NVIDIA stages KC = 16
       // (with its register prefetch: H100 squaring n = 10 000 300.2 ms against
       // 302.9 for KC = 32, n = 8192 161.8 against 163.9; bench/NOTES.md).
+      // NVIDIA sm_80+: the same with the cp.async staging ring (H100 n = 8192
+      // 163.0 -> 151.5 ms, n = 10 000 302 -> 280 ms; bench/NOTES.md "cp.async ring").
       const int kc = core_.device().vendor_key() == "nvidia" ? 16 : 32;
-      const Tunables defaults = core_.is_gpu()
-                                    ? Tunables{{"TILED", 1}, {"BLOCK", 128}, {"TM", 8}, {"TN", 8},
-                                               {"KC", kc}}
-                                    : Tunables{{"TILED", 0}, {"WG", def}};
+      Tunables defaults =
+          core_.is_gpu() ? Tunables{{"TILED", 1}, {"BLOCK", 128}, {"TM", 8}, {"TN", 8}, {"KC", kc}}
+                         : Tunables{{"TILED", 0}, {"WG", def}};
+      if (core_.is_gpu() && default_stages(core_.device()) > 1)
+        defaults["STAGES"] = default_stages(core_.device());
       auto rules = tiled_rules();
       rules.push_back({"WG", {4, 8, 16, 32}, "work-group edge T of the paper's kernel (TILED=0)"});
       rules.push_back({"BLOCK", {32, 64, 128}, "output tile edge of the tiled product (TILED=1)"});
       t_ = core_.resolve(spec, defaults, rules, [&](Tunables& t, const Tunables& chosen) {
         // The family follows the tunables given (WG -> the paper's kernel, BLOCK,
         // TM, TN, KC -> tiled); then the other family's defaults are dropped.
-        const int tiled =
-            resolve_family(chosen, defaults.at("TILED"), {"BLOCK", "TM", "TN", "KC"}, {"WG"});
+        const int tiled = resolve_family(chosen, defaults.at("TILED"),
+                                         {"BLOCK", "TM", "TN", "KC", "STAGES"}, {"WG"});
         t["TILED"] = tiled;
         if (tiled) {
           if (!t.count("BLOCK")) t["BLOCK"] = 64;
@@ -46,6 +49,7 @@ class OpenClSquaring final : public Solver<T> {
           t.erase("BLOCK");
         }
         complete_tiled(t);
+        fit_stages(t, chosen, core_.device().local_mem, sizeof(T));
       });
       tiled_ = t_.at("TILED") != 0;
       std::string what, kernel = "minplus_square", file = "minplus_square.cl";

@@ -144,6 +144,8 @@ std::optional<TuningSpace> tiled_tuning_space(Algo a) {
   s.params.push_back({"KC", {8, 16, 32, 64}, "k values staged in local memory per step"});
   if (a == Algo::fw)  // one level, or NVIDIA's best outer block (bench/NOTES.md "Two-level fw")
     s.params.push_back({"OUTER", {1, 8}, "tiles per outer block of the two-level order"});
+  // One staging buffer, or the ring of two (cp.async on NVIDIA sm_80+).
+  s.params.push_back({"STAGES", {1, 2}, "staging buffers of the k panels"});
   s.constraints.push_back({"KC divides BLOCK", [](const Tunables& t, const DeviceLimits&, int) {
                              const int b = get(t, "BLOCK"), k = get(t, "KC");
                              return k > 0 && b % k == 0 ? std::string()
@@ -158,13 +160,17 @@ std::optional<TuningSpace> tiled_tuning_space(Algo a) {
          const uint64_t tn = static_cast<uint64_t>(std::max(get(t, "TN"), 1));
          return at_most((b / tm) * (b / tn), l.max_work_group);
        }});
-  s.constraints.push_back({"KC*(2*BLOCK+4)*sizeof(T) <= local memory",
-                           [](const Tunables& t, const DeviceLimits& l, int bytes) {
-                             const uint64_t b = static_cast<uint64_t>(get(t, "BLOCK"));
-                             const uint64_t k = static_cast<uint64_t>(get(t, "KC"));
-                             return at_most(k * (2 * b + 4) * static_cast<uint64_t>(bytes),
-                                            l.local_mem);
-                           }});
+  // The staged panels: KC x (BLOCK + 4) and KC x BLOCK values, or STAGES of each
+  // unpadded in the ring (detail::tiled_shape).
+  s.constraints.push_back(
+      {"(STAGES > 1 ? STAGES*KC*2*BLOCK : KC*(2*BLOCK+4))*sizeof(T) <= local memory",
+       [](const Tunables& t, const DeviceLimits& l, int bytes) {
+         const uint64_t b = static_cast<uint64_t>(get(t, "BLOCK"));
+         const uint64_t k = static_cast<uint64_t>(get(t, "KC"));
+         const uint64_t st = static_cast<uint64_t>(std::max(get(t, "STAGES"), 1));
+         const uint64_t values = st > 1 ? st * k * 2 * b : k * (2 * b + 4);
+         return at_most(values * static_cast<uint64_t>(bytes), l.local_mem);
+       }});
   return s;
 }
 

@@ -108,10 +108,12 @@ import json; r = json.load(open('$T/out')); assert r['params_source'].startswith
   # --no-store leaves the tuning file alone.
   cp "$OCL_SP_CACHE_DIR/tuning.txt" "$T/before.txt"
   # The register-tiled family is swept too, its rows verified and timed.
-  # fw's tiled space includes OUTER (one level, or outer blocks of 8 tiles).
+  # fw's tiled space includes OUTER (one level, or outer blocks of 8 tiles) and
+  # STAGES (one staging buffer, or the ring of two).
   check sweep-tiled 0 "$BIN" sweep --n 70 --device pocl --algos fw --families tiled --block 64 \
     --param TM=4 --param TN=4,8 --param KC=16 --reps 1 --no-store
-  expect sweep-tiled-rows test "$(grep -Ec "fw +BLOCK=64 KC=16 (OUTER=8 )?TILED=1 TM=4 TN=(4|8) +ok" "$T/out")" = 4
+  expect sweep-tiled-rows test "$(grep -Ec "fw +BLOCK=64 KC=16 (OUTER=8 )?STAGES=(1|2) TILED=1 TM=4 TN=(4|8) +ok" "$T/out")" = 8
+  expect sweep-tiled-ring grep -Eq "fw +BLOCK=64 KC=16 (OUTER=8 )?STAGES=2 TILED=1 TM=4 TN=8 +ok" "$T/out"
 
   check sweep-no-store 0 "$BIN" sweep --n 32 --device pocl --algos squaring --families paper --wg 8 --reps 1 --no-store
   expect sweep-no-store-unchanged cmp -s "$T/before.txt" "$OCL_SP_CACHE_DIR/tuning.txt"

@@ -60,6 +60,12 @@ done; done; done
 # Plus NVIDIA's configuration with the register prefetch of the product and the
 # panel GEMM (STAGE_PREFETCH, on by FULL_UNROLL there), portable OpenCL C too.
 tiled+=" BLOCK=128,TM=8,TN=8,KC=32,STAGE_PREFETCH"
+# The staging ring (STAGES 2-4) with plain copies on every target, and NVIDIA's
+# sm_80+ build of it (PTX cp.async in inline asm: the NVPTX target only).
+tiled+=" BLOCK=128,TM=8,TN=8,KC=16,STAGES=2 BLOCK=64,TM=4,TN=8,KC=32,STAGES=3 BLOCK=128,TM=4,TN=4,KC=8,STAGES=2"
+tiled+=" BLOCK=32,TM=4,TN=4,KC=8,STAGES=4"
+tiled+=" BLOCK=128,TM=8,TN=8,KC=16,STAGES=2,FULL_UNROLL,NV_CP_ASYNC"
+tiled+=" BLOCK=64,TM=4,TN=8,KC=16,STAGES=3,NV_CP_ASYNC BLOCK=32,TM=4,TN=4,KC=8,STAGES=4,NV_CP_ASYNC"
 tunables[minplus_tiled.cl]="$tiled"
 # Path kernels: every value of BLOCK, WPT and WG, each BLOCK with two WPTs (BLOCK=64
 # is compiled although it runs only where four 64 x 64 tiles fit __local memory).
@@ -89,6 +95,7 @@ for f in "$kdir"/*.cl; do
     for kv in ${setting//,/ }; do defs+=" -D$kv"; done
     for type in VALUE_INT32 VALUE_FLOAT32; do
       for tgt in "${targets[@]}"; do
+        [[ $setting == *NV_CP_ASYNC* && $tgt != *nvptx64* ]] && continue
         printf '%s\t%s\t%s\n' "$name" "-D$type$defs" "$tgt" >>"$jobs_file"
       done
     done
