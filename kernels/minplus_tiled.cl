@@ -167,6 +167,18 @@ HELPER void stage_rows(__local value_t Bs[KC][BLOCK], __global const value_t* b,
   for (int e = tid; e < BLOCK * KC; e += NT) put_b(Bs, e, load_b(b, ld, k0, e));
 }
 
+// b[n] = row[COLN(n)]: this work-item's columns of one staged row of k.
+HELPER void load_row(value_t b[TN], __local const value_t* row) {
+#pragma unroll
+  for (int n = 0; n < TN; n += 4) {
+    const value4_t v = vload4(0, row + COLN(n));
+    b[n] = v.s0;
+    b[n + 1] = v.s1;
+    b[n + 2] = v.s2;
+    b[n + 3] = v.s3;
+  }
+}
+
 // c = min(c, a + b) over the KC staged values of k: the hot loop.
 HELPER void relax_chunk(value_t c[TM][TN], A_ONE(As), __local value_t Bs[KC][BLOCK]) {
 // Unrolled by KK_UNROLL (0 = fully). The FW phases: by 4 everywhere. On NVIDIA
@@ -207,14 +219,7 @@ HELPER void relax_chunk(value_t c[TM][TN], A_ONE(As), __local value_t Bs[KC][BLO
 #pragma unroll
     for (int j = 0; j < A_VEC; ++j) {
       value_t b[TN];
-#pragma unroll
-      for (int n = 0; n < TN; n += 4) {
-        const value4_t v = vload4(0, &Bs[kv + j][COLN(n)]);
-        b[n] = v.s0;
-        b[n + 1] = v.s1;
-        b[n + 2] = v.s2;
-        b[n + 3] = v.s3;
-      }
+      load_row(b, Bs[kv + j]);
 #pragma unroll
       for (int m = 0; m < TM; ++m)
 #pragma unroll
@@ -245,14 +250,7 @@ HELPER void relax_chunk(value_t c[TM][TN], A_ONE(As), __local value_t Bs[KC][BLO
       a[m + 2] = v.s2;
       a[m + 3] = v.s3;
     }
-#pragma unroll
-    for (int n = 0; n < TN; n += 4) {
-      const value4_t v = vload4(0, &Bs[kk][COLN(n)]);
-      b[n] = v.s0;
-      b[n + 1] = v.s1;
-      b[n + 2] = v.s2;
-      b[n + 3] = v.s3;
-    }
+    load_row(b, Bs[kk]);
 #pragma unroll
     for (int m = 0; m < TM; ++m)
 #pragma unroll
