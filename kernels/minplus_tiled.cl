@@ -343,7 +343,7 @@ HELPER void put_staged(__local value_t As[KC][BLOCK + APAD], __local value_t Bs[
 // what cp.async's shared state space takes.
 HELPER void copy16(__local value_t* dst, __global const value_t* src) {
   CP_ASM("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"((uint)(size_t)dst), "l"(src)
-               : "memory");
+         : "memory");
 }
 HELPER void copies_commit(void) { CP_ASM("cp.async.commit_group;\n" ::: "memory"); }
 #if STAGES == 2
@@ -394,7 +394,8 @@ HELPER void panel_product(value_t c[TM][TN], AS_PANELS(As), BS_PANELS(Bs),
   for (int i = 0; i < chunks; ++i) {
     copies_wait();  // this work-item's copies of chunk i have landed
     barrier(CLK_LOCAL_MEM_FENCE);  // everyone's, and slot `ahead` was read by all
-    if (i + STAGES - 1 < chunks) issue_chunk(As[ahead], Bs[ahead], a, b, ld, (i + STAGES - 1) * KC);
+    const int next = i + STAGES - 1;
+    if (next < chunks) issue_chunk(As[ahead], Bs[ahead], a, b, ld, next * KC);
     else copies_commit();
     if (active) relax_chunk(c, As[cur], Bs[cur]);
     cur = cur == STAGES - 1 ? 0 : cur + 1;
@@ -405,9 +406,8 @@ HELPER void panel_product(value_t c[TM][TN], AS_PANELS(As), BS_PANELS(Bs),
 
 #else
 HELPER void panel_product(value_t c[TM][TN], AS_PANELS(As), BS_PANELS(Bs),
-                          __global const value_t* a,
-                          __global const value_t* b, int ld, int klen, int rows,
-                          const int prefetch) {
+                          __global const value_t* a, __global const value_t* b, int ld,
+                          int klen, int rows, const int prefetch) {
   const bool active = ROW0 < rows;
 #ifdef CAN_PREFETCH
   value_t ra[SPT], rb[SPT];
@@ -571,9 +571,9 @@ __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase2
 // +klen and its column's panel of those rows, in place (the tile is neither
 // operand); then closed in registers when `close` (the next round's phase 1) and
 // stored. n: the real vertices.
-HELPER void update_tile(AS_PANELS(As), BS_PANELS(Bs), __local value_t rowbuf[2][BLOCK], __local value_t colbuf[2][BLOCK],
-                        __global value_t* d, int ld, int n, int bi, int bj, int ko, int klen,
-                        bool close, const int prefetch) {
+HELPER void update_tile(AS_PANELS(As), BS_PANELS(Bs), __local value_t rowbuf[2][BLOCK],
+                        __local value_t colbuf[2][BLOCK], __global value_t* d, int ld, int n,
+                        int bi, int bj, int ko, int klen, bool close, const int prefetch) {
   __global value_t* t = d + (size_t)bi * BLOCK * ld + bj * BLOCK;
   __global const value_t* a = d + (size_t)bi * BLOCK * ld + ko * BLOCK;  // pivot columns
   __global const value_t* b = d + (size_t)ko * BLOCK * ld + bj * BLOCK;  // pivot rows

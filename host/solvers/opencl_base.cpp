@@ -187,8 +187,7 @@ BuiltProgram OpenClCore::build_separate(const std::string& file, const Tunables&
   if (dev_.vendor_key() == "nvidia") options += " -DFULL_UNROLL";
   // The staging ring's copies as PTX cp.async where the device has it (sm_80+);
   // elsewhere the same ring with plain copies.
-  if (t.count("STAGES") && t.at("STAGES") > 1 && default_stages(dev_) > 1)
-    options += " -DNV_CP_ASYNC";
+  if (t.count("STAGES") && t.at("STAGES") > 1 && nv_cp_async(dev_)) options += " -DNV_CP_ASYNC";
   // Extra compiler options for experiments (part of the cache key like the rest).
   if (const char* extra = std::getenv("OCL_SP_EXTRA_BUILD_OPTIONS")) options += std::string(" ") + extra;
   Stopwatch sw;
@@ -760,8 +759,17 @@ std::vector<TunableRule> tiled_rules() {
            "staging buffers: 1 = one, 2-4 = a ring filled by asynchronous copies (TILED=1)"}};
 }
 
-int default_stages(const DeviceEntry& dev) {
-  return dev.vendor_key() == "nvidia" && dev.nv_compute_major >= 8 ? 2 : 1;
+bool nv_cp_async(const DeviceEntry& dev) {
+  return dev.vendor_key() == "nvidia" && dev.nv_compute_major >= 8;
+}
+
+int default_stages(const DeviceEntry& dev) { return nv_cp_async(dev) ? 2 : 1; }
+
+unsigned long long staged_panel_bytes(int block, int kc, int stages, size_t value_size) {
+  const unsigned long long b = static_cast<unsigned long long>(block);
+  const unsigned long long k = static_cast<unsigned long long>(kc);
+  return (stages > 1 ? static_cast<unsigned long long>(stages) * k * 2 * b : k * (2 * b + 4)) *
+         value_size;
 }
 
 int resolve_family(const Tunables& chosen, int default_tiled,
@@ -814,10 +822,7 @@ TiledShape tiled_shape(const Tunables& t, size_t value_size) {
   const size_t bs = static_cast<size_t>(b);
   s.local[0] = bs / static_cast<size_t>(tn);
   s.local[1] = bs / static_cast<size_t>(tm);
-  // Panels of KC x (BLOCK + 4) and KC x BLOCK values (the +4 is the kernel's APAD),
-  // or STAGES of each panel unpadded in the ring.
-  s.local_bytes = stages > 1 ? static_cast<unsigned long long>(stages) * kc * 2 * bs * value_size
-                             : static_cast<unsigned long long>(kc) * (2 * bs + 4) * value_size;
+  s.local_bytes = staged_panel_bytes(b, kc, stages, value_size);
   return s;
 }
 

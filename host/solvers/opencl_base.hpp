@@ -302,9 +302,14 @@ void with_cl_errors(const std::string& what, const std::function<void()>& f);
 // squaring: tunables TILED (0/1), BLOCK (tile edge), TM x TN elements per
 // work-item, KC values of k staged per step, STAGES staging buffers.
 std::vector<TunableRule> tiled_rules();
+// Whether the staging ring's copies can be PTX cp.async: NVIDIA sm_80 and later.
+bool nv_cp_async(const DeviceEntry& dev);
 // The default STAGES of the register-tiled kernels on a device: 2 (the cp.async
-// ring) on NVIDIA sm_80 and later, 1 elsewhere (bench/NOTES.md "cp.async ring").
+// ring) where nv_cp_async, 1 elsewhere (bench/NOTES.md "cp.async ring").
 int default_stages(const DeviceEntry& dev);
+// __local bytes of the staged panels: KC x (BLOCK + 4) and KC x BLOCK values (the
+// +4 is the kernel's APAD), or with STAGES > 1 STAGES of each, unpadded.
+unsigned long long staged_panel_bytes(int block, int kc, int stages, size_t value_size);
 // Which family a solve uses: TILED when given, else implied by the tunables that
 // only one family takes (e.g. WG -> 0, TM -> 1), else the default. UsageError when
 // the given tunables belong to different families.

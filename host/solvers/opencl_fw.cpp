@@ -66,16 +66,14 @@ class FwDevice final : public PanelDevice {
       // NVIDIA sm_80+: the cp.async staging ring with KC = 16 (two buffers of 16
       // fit the 48 KiB of __local memory; H100 n = 10 000 87.1 -> 76.4 ms).
       const bool gpu = core_.is_gpu();
+      const int stages = default_stages(dev);
       Tunables defaults =
           !gpu ? Tunables{{"TILED", 2}, {"BLOCK", kCpuBlock}}
           : dev.vendor_key() == "nvidia"
-              ? Tunables{{"TILED", 1}, {"BLOCK", 128}, {"TM", 8}, {"TN", 8}, {"KC", 32},
-                         {"OUTER", kNvidiaOuter}}
+              ? Tunables{{"TILED", 1}, {"BLOCK", 128}, {"TM", 8}, {"TN", 8},
+                         {"KC", stages > 1 ? 16 : 32}, {"OUTER", kNvidiaOuter}}
               : Tunables{{"TILED", 1}, {"BLOCK", 64}, {"TM", 4}, {"TN", 8}, {"KC", 16}};
-      if (gpu && default_stages(dev) > 1) {
-        defaults["STAGES"] = default_stages(dev);
-        defaults["KC"] = 16;
-      }
+      if (gpu && stages > 1) defaults["STAGES"] = stages;
       auto rules = tiled_rules();
       for (auto& r : rules)
         if (r.name == "TILED") {

@@ -27,11 +27,11 @@ class OpenClSquaring final : public Solver<T> {
       // NVIDIA sm_80+: the same with the cp.async staging ring (H100 n = 8192
       // 163.0 -> 151.5 ms, n = 10 000 302 -> 280 ms; bench/NOTES.md "cp.async ring").
       const int kc = core_.device().vendor_key() == "nvidia" ? 16 : 32;
+      const int stages = default_stages(core_.device());
       Tunables defaults =
           core_.is_gpu() ? Tunables{{"TILED", 1}, {"BLOCK", 128}, {"TM", 8}, {"TN", 8}, {"KC", kc}}
                          : Tunables{{"TILED", 0}, {"WG", def}};
-      if (core_.is_gpu() && default_stages(core_.device()) > 1)
-        defaults["STAGES"] = default_stages(core_.device());
+      if (core_.is_gpu() && stages > 1) defaults["STAGES"] = stages;
       auto rules = tiled_rules();
       rules.push_back({"WG", {4, 8, 16, 32}, "work-group edge T of the paper's kernel (TILED=0)"});
       rules.push_back({"BLOCK", {32, 64, 128}, "output tile edge of the tiled product (TILED=1)"});

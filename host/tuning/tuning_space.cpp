@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "cl/device.hpp"
+#include "solvers/opencl_base.hpp"
 #include "util/errors.hpp"
 #include "util/strings.hpp"
 
@@ -160,16 +161,13 @@ std::optional<TuningSpace> tiled_tuning_space(Algo a) {
          const uint64_t tn = static_cast<uint64_t>(std::max(get(t, "TN"), 1));
          return at_most((b / tm) * (b / tn), l.max_work_group);
        }});
-  // The staged panels: KC x (BLOCK + 4) and KC x BLOCK values, or STAGES of each
-  // unpadded in the ring (detail::tiled_shape).
+  // The staged panels, as the solvers count them (detail::staged_panel_bytes).
   s.constraints.push_back(
       {"(STAGES > 1 ? STAGES*KC*2*BLOCK : KC*(2*BLOCK+4))*sizeof(T) <= local memory",
        [](const Tunables& t, const DeviceLimits& l, int bytes) {
-         const uint64_t b = static_cast<uint64_t>(get(t, "BLOCK"));
-         const uint64_t k = static_cast<uint64_t>(get(t, "KC"));
-         const uint64_t st = static_cast<uint64_t>(std::max(get(t, "STAGES"), 1));
-         const uint64_t values = st > 1 ? st * k * 2 * b : k * (2 * b + 4);
-         return at_most(values * static_cast<uint64_t>(bytes), l.local_mem);
+         return at_most(detail::staged_panel_bytes(get(t, "BLOCK"), get(t, "KC"),
+                                                   get(t, "STAGES"), static_cast<size_t>(bytes)),
+                        l.local_mem);
        }});
   return s;
 }
