@@ -23,6 +23,9 @@
 #include "solvers/panel_engine.hpp"
 #include "solvers/solver.hpp"
 #include "solvers/verify.hpp"
+#include "sparse/auto_algo.hpp"
+#include "sparse/sssp.hpp"
+#include "graph/csr.hpp"
 #include "util/atomic_file.hpp"
 #include "util/fast_exit.hpp"
 #include "util/cancel.hpp"
@@ -57,7 +60,7 @@ struct SolveOptions {
   std::string weights = "1:100";
   bool negative = false;
   std::string input, format = "auto";
-  std::string algo = "fw", backend, device, type = "int32";
+  std::string algo = "auto", backend, device, type = "int32";
   std::optional<int> wg, block;
   std::vector<std::string> params;  // NAME=VALUE
   bool no_tuned = false;
@@ -124,13 +127,13 @@ GeneratorParams generator_params(const SolveOptions& o, std::string& source) {
   return p;
 }
 
-Graph load_graph(const SolveOptions& o, std::string& source) {
+Graph load_graph(const SolveOptions& o, std::string& source, int64_t max_n) {
   if (o.n && !o.input.empty()) throw UsageError("give either --n or --input, not both");
   if (!o.n && o.input.empty())
     throw UsageError("no graph: give --n N for a random graph or --input FILE (see --help)");
   if (!o.input.empty()) {
     source = o.input;
-    return read_graph(o.input, parse_input_format(o.format));
+    return read_graph(o.input, parse_input_format(o.format), max_n);
   }
   return generate_random(generator_params(o, source));
 }
@@ -184,6 +187,19 @@ void plan_memory(SolverSpec& spec, int64_t n, bool verify, bool paths) {
   check_host_memory(host + (b.host_backed ? one * buffers : 0), what);
 }
 
+// Host memory of a multi-source solve of n vertices and m edges into the n x n
+// matrix, checked before the CSR exists: the edge list, the CSR, the result (and
+// path matrices), the verify copies; RuntimeError with the numbers otherwise.
+template <typename T>
+void plan_sparse_memory(const SolverSpec& spec, int64_t n, int64_t m, bool verify, bool paths) {
+  const uint64_t matrix = static_cast<uint64_t>(n) * static_cast<uint64_t>(n) * sizeof(T);
+  const uint64_t host = csr_bytes(n, m, sizeof(T)) * 2 + matrix * (verify ? 3 : 1) +
+                        (paths ? static_cast<uint64_t>(n) * n * 8 : 0);
+  check_host_memory(host, "n = " + std::to_string(n) + ", m = " + std::to_string(m) + " (" +
+                              ValueTraits<T>::name() + ", sssp on the " +
+                              to_string(spec.backend) + " backend, the n x n result)");
+}
+
 // {"command": "solve", "error": "negative cycle", "message": ..., "vertex": V,
 //  "cycle": [V, ...] or null, "cycle_length": L or null, "exit_code": 3} on
 // stdout (stderr when the matrix goes to stdout).
@@ -230,6 +246,7 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
 
   SolverSpec spec;
   spec.algo = parse_algo(o.algo);
+  std::unique_ptr<Solver<T>> solver_keep;  // released last (profiling: its teardown timed)
   spec.device = o.device;
   spec.use_tuned = !o.no_tuned;
   if (o.wg) spec.params["WG"] = *o.wg;
@@ -273,8 +290,19 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
   // Memory is planned before a graph is generated (DESIGN.md "Scale"); a read
   // graph is planned as soon as its size is known, before its matrix exists.
   DistMatrix<T> d;
+  PathMatrix paths;
+  std::optional<DistMatrix<T>> input;
   GeneratorParams gen;
   bool direct = false;
+  // --algo auto: fw or sssp from n, m and the backend's rates, once they are known.
+  const auto resolve_auto = [&](int64_t n, double m) {
+    if (spec.algo != Algo::automatic) return;
+    const std::string kind =
+        spec.backend == Backend::opencl ? select_devices(spec.device, 1).front().type : "";
+    const AutoChoice c = choose_algo(n, static_cast<int64_t>(m), n, spec.backend, kind);
+    spec.algo = c.algo;
+    rep.choice = "auto: " + c.why;
+  };
   // An OpenCL solver (context, program load or compile) is built on a thread of
   // its own while the graph is generated or read into the matrix: the two take
   // 0.2-0.5 s each at n = 10 000 (bench/NOTES.md, issue 14). Errors keep their
@@ -287,31 +315,40 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
   };
   Stopwatch phase;
   if (o.n && o.input.empty()) {
-    plan_memory<T>(spec, *o.n, o.verify, want_paths);
-    profile("devices + memory plan", phase.seconds());
     gen = generator_params(o, rep.source);
-    // Straight into the matrix when the int32 range check needs no edge list.
-    direct = !std::is_integral_v<T> ||
-             static_cast<double>(generated_max_abs_weight(gen)) * static_cast<double>(gen.n - 1) <
-                 static_cast<double>(ValueTraits<int32_t>::finite_limit);
-    start_solver();
+    resolve_auto(gen.n, gen.density * static_cast<double>(gen.n) * static_cast<double>(gen.n - 1));
+    if (spec.algo != Algo::sssp) {
+      plan_memory<T>(spec, *o.n, o.verify, want_paths);
+      profile("devices + memory plan", phase.seconds());
+      // Straight into the matrix when the int32 range check needs no edge list.
+      direct = !std::is_integral_v<T> ||
+               static_cast<double>(generated_max_abs_weight(gen)) * static_cast<double>(gen.n - 1) <
+                   static_cast<double>(ValueTraits<int32_t>::finite_limit);
+      start_solver();
+    }
   }
   phase = Stopwatch();
+  Graph g;
   if (direct) {
     long long edges = 0;
     d = generate_matrix<T>(gen, &edges);
     rep.n = d.n();
     rep.edges = edges;
   } else {
-    Graph g = load_graph(o, rep.source);
+    const bool sparse = spec.algo == Algo::sssp || spec.algo == Algo::automatic;
+    g = o.n ? generate_random(gen) : load_graph(o, rep.source, sparse ? kMaxSparseVertices : kMaxVertices);
     rep.n = g.n;
     rep.edges = static_cast<long long>(g.edges.size());
     if constexpr (std::is_integral_v<T>) check_int32_range(g);
-    if (!o.n) {
-      plan_memory<T>(spec, g.n, o.verify, want_paths);
-      start_solver();
+    if (!o.n) resolve_auto(g.n, static_cast<double>(g.edges.size()));
+    if (spec.algo != Algo::sssp) {
+      if (!o.n) {
+        plan_memory<T>(spec, g.n, o.verify, want_paths);
+        start_solver();
+      }
+      d = to_matrix<T>(g);
+      g = Graph();
     }
-    d = to_matrix<T>(g);
   }
   profile("graph (generation or reading, matrix)", phase.seconds());
   for (int64_t x : o.queries)
@@ -319,26 +356,41 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
       throw UsageError("--query: vertex " + std::to_string(x) + " out of range [0, " +
                        std::to_string(rep.n) + ")");
 
-  phase = Stopwatch();
-  auto solver = solver_ready.valid() ? solver_ready.get() : make_solver<T>(spec);
-  profile("solver ready (waited after the graph)", phase.seconds());
-  // The input copy serves --verify and, on a negative cycle, the search for the
-  // cycle itself (graph/negative_cycle.hpp): kept for that only when the graph
-  // has a negative edge and the copy fits with room for the solve (otherwise a
-  // negative cycle is reported with the solver's vertex alone).
-  std::optional<DistMatrix<T>> input;
-  const uint64_t matrix_bytes = static_cast<uint64_t>(d.n()) * d.n() * sizeof(T);
-  if (o.verify ||
-      (std::any_of(d.values().begin(), d.values().end(), [](T w) { return w < 0; }) &&
-       host_memory_available() / 4 >= matrix_bytes))
-    input = d;
-  PathMatrix paths;
-  try {
-    rep.stats = solver->solve(d, want_paths ? &paths : nullptr);
-  } catch (const NegativeCycleError& e) {
-    rethrow_with_cycle(e, input ? &*input : nullptr);
+  if (spec.algo == Algo::sssp) {
+    // The multi-source engine: CSR of the edge list, rows into the n x n matrix.
+    plan_sparse_memory<T>(spec, g.n, static_cast<int64_t>(g.edges.size()), o.verify, want_paths);
+    const Csr<T> csr = build_csr<T>(g);
+    if (o.verify) input = to_matrix<T>(g);
+    g = Graph();
+    phase = Stopwatch();
+    auto solver = make_sssp_solver<T>(spec);
+    profile("solver ready", phase.seconds());
+    d = DistMatrix<T>(csr.n);
+    if (want_paths) size_path_matrix(paths, csr.n);
+    MatrixSink<T> sink(d, want_paths ? &paths : nullptr);
+    rep.stats = solver->solve_rows(csr, {}, sink, want_paths);
+    rep.info = solver->info();
+  } else {
+    phase = Stopwatch();
+    auto solver = solver_ready.valid() ? solver_ready.get() : make_solver<T>(spec);
+    profile("solver ready (waited after the graph)", phase.seconds());
+    // The input copy serves --verify and, on a negative cycle, the search for the
+    // cycle itself (graph/negative_cycle.hpp): kept for that only when the graph
+    // has a negative edge and the copy fits with room for the solve (otherwise a
+    // negative cycle is reported with the solver's vertex alone).
+    const uint64_t matrix_bytes = static_cast<uint64_t>(d.n()) * d.n() * sizeof(T);
+    if (o.verify ||
+        (std::any_of(d.values().begin(), d.values().end(), [](T w) { return w < 0; }) &&
+         host_memory_available() / 4 >= matrix_bytes))
+      input = d;
+    try {
+      rep.stats = solver->solve(d, want_paths ? &paths : nullptr);
+    } catch (const NegativeCycleError& e) {
+      rethrow_with_cycle(e, input ? &*input : nullptr);
+    }
+    rep.info = solver->info();
+    solver_keep = std::move(solver);
   }
-  rep.info = solver->info();
   rep.paths = want_paths;
   phase = Stopwatch();
 
@@ -395,7 +447,7 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
   }
   if (profiling()) {
     phase.reset();
-    solver.reset();
+    solver_keep.reset();
     profile("solver released (context, buffers)", phase.seconds());
     phase.reset();
     d = DistMatrix<T>();
@@ -456,7 +508,10 @@ Command set_solve_command(CLI::App& app) {
                  "Market) | edges (text 'u v w')")
       ->group(g);
   auto* s = "Solver";
-  app.add_option("--algo", o->algo, "fw (blocked Floyd-Warshall, default) | squaring | fw-naive")
+  app.add_option("--algo", o->algo,
+                 "auto (default: fw or sssp, whichever the estimates say is faster) | fw "
+                 "(blocked Floyd-Warshall) | squaring | fw-naive | sssp (multi-source "
+                 "Dijkstra / near-far, for sparse graphs)")
       ->group(s);
   app.add_option("--backend", o->backend,
                  "opencl (default; OpenMP if no OpenCL device exists) | openmp | serial")

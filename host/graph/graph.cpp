@@ -77,38 +77,46 @@ void check_int32_range(const Graph& g) {
 }
 
 template <typename T>
+bool edge_weight(const Edge& e, int64_t n, T& w) {
+  if (e.u < 0 || e.u >= n || e.v < 0 || e.v >= n)
+    throw UsageError(edge_name(e) + " has a vertex outside [0, " + std::to_string(n) + ")");
+  if (!std::isfinite(e.w)) throw UsageError(edge_name(e) + " is not finite");
+  if (e.u == e.v) {
+    if (e.w < 0) throw NegativeCycleError({static_cast<long long>(e.u)}, e.w);  // u -> u
+    return false;  // a non-negative self-loop never shortens a path
+  }
+  if constexpr (std::is_same_v<T, int32_t>) {
+    if (std::floor(e.w) != e.w)
+      throw UsageError(edge_name(e) + " is not an integer; use --type float32");
+    if (std::fabs(e.w) >= kInt32Limit)
+      throw UsageError(edge_name(e) + " is outside the exact int32 range (|w| < " +
+                       std::to_string(ValueTraits<int32_t>::finite_limit) +
+                       "); use --type float32 or smaller weights");
+    w = static_cast<int32_t>(e.w);
+  } else {
+    if (std::fabs(e.w) > static_cast<double>(std::numeric_limits<float>::max()))
+      throw UsageError(edge_name(e) + " does not fit in float32");
+    w = static_cast<float>(e.w);
+  }
+  return true;
+}
+
+template <typename T>
 DistMatrix<T> to_matrix(const Graph& g) {
   if (g.n <= 0) throw UsageError("graph has no vertices");
   DistMatrix<T> m(g.n, ValueTraits<T>::inf);
   for (int64_t i = 0; i < g.n; ++i) m(i, i) = 0;
   for (const Edge& e : g.edges) {
-    if (e.u < 0 || e.u >= g.n || e.v < 0 || e.v >= g.n)
-      throw UsageError(edge_name(e) + " has a vertex outside [0, " + std::to_string(g.n) + ")");
-    if (!std::isfinite(e.w)) throw UsageError(edge_name(e) + " is not finite");
-    if (e.u == e.v) {
-      if (e.w < 0) throw NegativeCycleError({static_cast<long long>(e.u)}, e.w);  // u -> u
-      continue;  // a non-negative self-loop never shortens a path
-    }
     T w;
-    if constexpr (std::is_same_v<T, int32_t>) {
-      if (std::floor(e.w) != e.w)
-        throw UsageError(edge_name(e) + " is not an integer; use --type float32");
-      if (std::fabs(e.w) >= kInt32Limit)
-        throw UsageError(edge_name(e) + " is outside the exact int32 range (|w| < " +
-                         std::to_string(ValueTraits<int32_t>::finite_limit) +
-                         "); use --type float32 or smaller weights");
-      w = static_cast<int32_t>(e.w);
-    } else {
-      if (std::fabs(e.w) > static_cast<double>(std::numeric_limits<float>::max()))
-        throw UsageError(edge_name(e) + " does not fit in float32");
-      w = static_cast<float>(e.w);
-    }
+    if (!edge_weight(e, g.n, w)) continue;
     T& cell = m(e.u, e.v);
     if (w < cell) cell = w;  // parallel edges keep the minimum
   }
   return m;
 }
 
+template bool edge_weight<int32_t>(const Edge&, int64_t, int32_t&);
+template bool edge_weight<float>(const Edge&, int64_t, float&);
 template DistMatrix<int32_t> to_matrix<int32_t>(const Graph& g);
 template DistMatrix<float> to_matrix<float>(const Graph& g);
 

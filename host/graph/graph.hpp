@@ -19,6 +19,9 @@ struct Edge {
 // beyond this (160 GB of int32) cannot be solved, so a bigger header is taken as a
 // malformed file rather than an allocation request.
 constexpr int64_t kMaxVertices = 200000;
+// Largest vertex count of a sparse solve (--algo sssp): vertex ids are int32 in
+// the CSR; host memory (checked from n and m) is what really limits it.
+constexpr int64_t kMaxSparseVertices = (int64_t{1} << 31) - 1;
 // Largest n generate_random accepts; what really limits --n is host memory (the
 // dense matrix), checked before generating (DESIGN.md "Scale"). Panels index
 // with int inside a panel and int64 across the matrix.
@@ -75,6 +78,13 @@ int64_t generated_max_abs_weight(const GeneratorParams& p);
 // Refuse (UsageError) an int32 solve when some path length could leave the exact
 // range: the sum of the n-1 largest |w| must stay below the finite limit.
 void check_int32_range(const Graph& g);
+
+// The weight of `e` as T into w, with the checks every solver input gets: ids in
+// [0, n) and a finite weight (UsageError), an integer in the exact range for int32
+// (UsageError), a negative self-loop (NegativeCycleError). False for a
+// non-negative self-loop, which is left out.
+template <typename T>
+bool edge_weight(const Edge& e, int64_t n, T& w);
 
 // Dense matrix; throws NegativeCycleError for a negative self-loop and UsageError
 // for non-integer weights with T = int32.

@@ -26,14 +26,18 @@ const char* to_string(InputFormat f);   // "auto", "bin", "gr", "mtx", "edges"
 const char* to_string(OutputFormat f);  // "auto", "bin", "npy", "csv"
 
 // Missing or unreadable file: UsageError "cannot open 'path': reason". Vertex
-// counts above kMaxVertices are refused as malformed.
-Graph read_graph(const std::string& path, InputFormat fmt = InputFormat::automatic);
+// counts above max_n are refused as malformed: kMaxVertices for a dense solve,
+// kMaxSparseVertices when the solve never makes an n x n matrix of the input
+// (memory is then planned from n and m before the CSR is built).
+Graph read_graph(const std::string& path, InputFormat fmt = InputFormat::automatic,
+                 int64_t max_n = kMaxVertices);
 // The same readers on bytes already in memory (a stream, a buffer): `name` stands
 // for the file in messages ("NAME: line 3: ...") and picks the format when `fmt` is
 // automatic. No file is opened; used by the fuzz harnesses (tests/fuzz/).
 Graph read_graph(std::istream& in, const std::string& name,
-                 InputFormat fmt = InputFormat::automatic);
-Graph parse_graph(const std::string& data, const std::string& name, InputFormat fmt);
+                 InputFormat fmt = InputFormat::automatic, int64_t max_n = kMaxVertices);
+Graph parse_graph(const std::string& data, const std::string& name, InputFormat fmt,
+                  int64_t max_n = kMaxVertices);
 // Course format; UsageError (before anything is written) for weights that are
 // not int32 integers or more than INT32_MAX edges.
 void write_graph_bin(const Graph& g, const std::string& path);

@@ -189,7 +189,7 @@ void reserve_edges(Graph& g, int64_t declared, size_t file_bytes, size_t min_byt
   g.edges.reserve(static_cast<size_t>(std::min(declared, cap)));
 }
 
-Graph read_gr(const std::string& path, const std::string& data) {
+Graph read_gr(const std::string& path, const std::string& data, int64_t max_n) {
   TextReader in(path, data);
   Graph g;
   int64_t m = -1, problem_line = 0, arcs = 0;
@@ -202,7 +202,7 @@ Graph read_gr(const std::string& path, const std::string& data) {
       if (m >= 0) in.fail("second problem line (first on line " + std::to_string(problem_line) + ")");
       if (t.size() != 4 || t[1] != "sp")
         in.fail("expected problem line 'p sp N M', found " + quote(in.line()));
-      g.n = in.count(t[2], 1, kMaxVertices, "vertex count");
+      g.n = in.count(t[2], 1, max_n, "vertex count");
       m = in.count(t[3], 0, INT64_MAX / 2, "arc count");
       problem_line = in.line_no();
       reserve_edges(g, m, data.size(), 8);
@@ -228,7 +228,7 @@ Graph read_gr(const std::string& path, const std::string& data) {
   return g;
 }
 
-Graph read_mtx(const std::string& path, const std::string& data) {
+Graph read_mtx(const std::string& path, const std::string& data, int64_t max_n) {
   TextReader in(path, data);
   if (!in.next_line() || in.tokens().empty() || lower(std::string(in.tokens()[0])) != "%%matrixmarket")
     in.fail("not a Matrix Market file: the first line must start with '%%MatrixMarket'");
@@ -260,8 +260,8 @@ Graph read_mtx(const std::string& path, const std::string& data) {
     if (nnz < 0) {
       if (t.size() != 3)
         in.fail("expected the size line 'ROWS COLS NNZ', found " + std::to_string(t.size()) + " fields");
-      const int64_t rows = in.count(t[0], 1, kMaxVertices, "row count");
-      const int64_t cols = in.count(t[1], 1, kMaxVertices, "column count");
+      const int64_t rows = in.count(t[0], 1, max_n, "row count");
+      const int64_t cols = in.count(t[1], 1, max_n, "column count");
       if (rows != cols)
         in.fail("matrix is " + std::to_string(rows) + " x " + std::to_string(cols) +
                 "; an adjacency matrix must be square");
@@ -291,7 +291,7 @@ Graph read_mtx(const std::string& path, const std::string& data) {
   return g;
 }
 
-Graph read_edges(const std::string& path, const std::string& data) {
+Graph read_edges(const std::string& path, const std::string& data, int64_t max_n) {
   TextReader in(path, data);
   Graph g;
   int64_t max_id = -1;
@@ -300,8 +300,8 @@ Graph read_edges(const std::string& path, const std::string& data) {
     if (t.empty()) continue;
     if (t.size() != 2 && t.size() != 3)
       in.fail("expected 'U V' or 'U V W', found " + std::to_string(t.size()) + " fields");
-    const int64_t u = in.vertex(t[0], 0, kMaxVertices - 1, "vertex id");
-    const int64_t v = in.vertex(t[1], 0, kMaxVertices - 1, "vertex id");
+    const int64_t u = in.vertex(t[0], 0, max_n - 1, "vertex id");
+    const int64_t v = in.vertex(t[1], 0, max_n - 1, "vertex id");
     const double w = t.size() == 3 ? in.weight(t[2], true) : 1.0;
     g.edges.push_back(Edge{u, v, w});
     max_id = std::max(max_id, std::max(u, v));
@@ -327,7 +327,7 @@ class BinFail {
   const std::string& path_;
 };
 
-Graph read_bin(const std::string& path, const std::string& data) {
+Graph read_bin(const std::string& path, const std::string& data, int64_t max_n) {
   const BinFail fail(path);
   const size_t size = data.size();
   if (size < 8)
@@ -336,9 +336,9 @@ Graph read_bin(const std::string& path, const std::string& data) {
   Graph g;
   g.n = load_i32(data, 0);
   if (g.n <= 0) fail(0, "vertex count n = " + std::to_string(g.n) + " must be positive");
-  if (g.n > kMaxVertices)
+  if (g.n > max_n)
     fail(0, "vertex count n = " + std::to_string(g.n) + " is too large (at most " +
-                std::to_string(kMaxVertices) + ")");
+                std::to_string(max_n) + ")");
   const int64_t m = load_i32(data, 4);
   if (m < 0) fail(4, "edge count m = " + std::to_string(m) + " must not be negative");
   const size_t expected = 8 + 12 * static_cast<size_t>(m);
@@ -433,26 +433,27 @@ OutputFormat detect_output_format(const std::string& path) {
                    " (known: .bin, .npy, .csv); use --output-format bin|npy|csv");
 }
 
-Graph read_graph(const std::string& path, InputFormat fmt) {
+Graph read_graph(const std::string& path, InputFormat fmt, int64_t max_n) {
   // Open first: for a missing file "cannot open" is the more useful complaint.
   const std::string data = read_whole_file(path);
-  return parse_graph(data, path, fmt);
+  return parse_graph(data, path, fmt, max_n);
 }
 
-Graph read_graph(std::istream& in, const std::string& name, InputFormat fmt) {
+Graph read_graph(std::istream& in, const std::string& name, InputFormat fmt, int64_t max_n) {
   std::ostringstream s;
   s << in.rdbuf();
   if (in.bad()) throw UsageError("cannot read '" + name + "': read failed");
-  return parse_graph(s.str(), name, fmt);
+  return parse_graph(s.str(), name, fmt, max_n);
 }
 
-Graph parse_graph(const std::string& data, const std::string& path, InputFormat fmt) {
+Graph parse_graph(const std::string& data, const std::string& path, InputFormat fmt,
+                  int64_t max_n) {
   if (fmt == InputFormat::automatic) fmt = detect_input_format(path);
   switch (fmt) {
-    case InputFormat::bin: return read_bin(path, data);
-    case InputFormat::gr: return read_gr(path, data);
-    case InputFormat::mtx: return read_mtx(path, data);
-    case InputFormat::edges: return read_edges(path, data);
+    case InputFormat::bin: return read_bin(path, data, max_n);
+    case InputFormat::gr: return read_gr(path, data, max_n);
+    case InputFormat::mtx: return read_mtx(path, data, max_n);
+    case InputFormat::edges: return read_edges(path, data, max_n);
     case InputFormat::automatic: break;
   }
   throw UsageError("no input format for '" + path + "'");

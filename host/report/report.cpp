@@ -36,6 +36,7 @@ void print_human(std::ostream& out, const SolveReport& r) {
       << i.device << (i.driver.empty() ? "" : ", driver " + i.driver) << ")\n";
   out << "  graph     " << r.source << ": n = " << r.n << ", " << r.edges << " edges, " << r.type
       << "\n";
+  if (!r.choice.empty()) out << "  algorithm " << r.choice << "\n";
   out << "  params    " << to_string(i.params) << " (" << i.params_source << ")\n";
   out << "  T_o       " << format_seconds(i.t_o) << " (set-up"
       << (i.cache == "n/a" ? "" : ", program cache " + i.cache) << ")\n";
@@ -95,6 +96,11 @@ void write_json_fields(JsonWriter& j, const SolveReport& r) {
   const SolverInfo& i = r.info;
   j.field("version", OCL_SP_VERSION);
   j.field("algorithm", i.algo).field("backend", i.backend);
+  j.key("algorithm_choice");
+  if (r.choice.empty())
+    j.null();
+  else
+    j.value(r.choice);
   j.field("device", i.device).field("vendor", i.vendor).field("driver", i.driver);
   j.field("type", r.type).field("n", static_cast<long long>(r.n)).field("edges", r.edges);
   j.field("source", r.source);

@@ -36,6 +36,7 @@ struct SolveReport {
   std::string paths_output;  // written path matrix or empty
   std::vector<PathQuery> queries;
   std::vector<std::string> notes;
+  std::string choice;  // --algo auto: what it chose and why (empty otherwise)
   double relax_per_second() const {
     const double t = stats.t_k > 0 ? stats.t_k : stats.total;
     return t > 0 ? stats.relaxations / t : 0;

@@ -6,6 +6,7 @@
 
 #include "cl/device.hpp"
 #include "solvers/opencl_base.hpp"
+#include "sparse/sssp.hpp"
 #include "util/errors.hpp"
 
 namespace ocl_sp {
@@ -25,6 +26,10 @@ std::unique_ptr<Solver<T>> make_opencl_solver(const SolverSpec& spec) {
       return detail::make_opencl_squaring<T>(spec);
     case Algo::fw_naive:
       return detail::make_opencl_fw_naive<T>(spec);
+    case Algo::sssp:
+      return make_sssp_solver<T>(spec);
+    case Algo::automatic:
+      break;
   }
   throw UsageError("unknown algorithm for the OpenCL backend");
 }

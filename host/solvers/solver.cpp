@@ -4,6 +4,7 @@
 
 #include "cpu/cpu_solvers.hpp"
 #include "solvers/opencl_solvers.hpp"
+#include "sparse/sssp.hpp"
 #include "util/errors.hpp"
 #include "util/strings.hpp"
 
@@ -14,6 +15,8 @@ const char* to_string(Algo a) {
     case Algo::fw: return "fw";
     case Algo::squaring: return "squaring";
     case Algo::fw_naive: return "fw-naive";
+    case Algo::sssp: return "sssp";
+    case Algo::automatic: return "auto";
   }
   return "?";
 }
@@ -32,7 +35,9 @@ Algo parse_algo(const std::string& s) {
   if (l == "fw") return Algo::fw;
   if (l == "squaring") return Algo::squaring;
   if (l == "fw-naive" || l == "fw_naive") return Algo::fw_naive;
-  throw UsageError("unknown algorithm '" + s + "' (expected fw, squaring or fw-naive)");
+  if (l == "sssp") return Algo::sssp;
+  if (l == "auto") return Algo::automatic;
+  throw UsageError("unknown algorithm '" + s + "' (expected auto, fw, squaring, fw-naive or sssp)");
 }
 
 Backend parse_backend(const std::string& s) {
@@ -50,12 +55,16 @@ std::string to_string(const Tunables& t) {
 }
 
 double relaxation_count(Algo a, int64_t n, int products) {
+  // sssp counts sources x edges (sparse/sssp.hpp sssp_relaxations), set by its solver.
   const double n3 = static_cast<double>(n) * n * n;
   return a == Algo::squaring ? n3 * products : n3;
 }
 
 template <typename T>
 std::unique_ptr<Solver<T>> make_solver(const SolverSpec& spec) {
+  if (spec.algo == Algo::automatic)
+    throw UsageError("internal: --algo auto is resolved per graph before a solver is made");
+  if (spec.algo == Algo::sssp) return make_sssp_solver<T>(spec);
   if (spec.backend == Backend::opencl) return make_opencl_solver<T>(spec);
   return make_cpu_solver<T>(spec);
 }

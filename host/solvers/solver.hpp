@@ -12,7 +12,9 @@
 
 namespace ocl_sp {
 
-enum class Algo { fw, squaring, fw_naive };
+// sssp: the multi-source engine (host/sparse/); automatic: resolved to one of the
+// others per graph (sparse/auto_algo.hpp) before a solver is made.
+enum class Algo { fw, squaring, fw_naive, sssp, automatic };
 enum class Backend { opencl, openmp, serial };
 
 const char* to_string(Algo a);

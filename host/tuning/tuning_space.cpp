@@ -129,12 +129,25 @@ TuningSpace tuning_space(Algo a) {
       s.params.push_back({"WG", {4, 8, 16, 32}, "work-group edge of the naive kernel"});
       s.constraints.push_back(work_group_square("WG"));
       break;
+    case Algo::sssp:
+      // The multi-source engine (kernels/sssp.cl): a work-group of WG items per
+      // source, near-far buckets DELTA % of the mean weight wide.
+      s.params.push_back({"WG", {64, 128, 256, 512}, "work-items per source's work-group"});
+      s.params.push_back({"DELTA", {50, 100, 200, 400, 800}, "near-far bucket width, % of the mean weight"});
+      s.constraints.push_back({"WG <= max work-group size",
+                               [](const Tunables& t, const DeviceLimits& l, int) {
+                                 return at_most(static_cast<uint64_t>(get(t, "WG")),
+                                                l.max_work_group);
+                               }});
+      break;
+    case Algo::automatic:
+      break;
   }
   return s;
 }
 
 std::optional<TuningSpace> tiled_tuning_space(Algo a) {
-  if (a == Algo::fw_naive) return std::nullopt;
+  if (a == Algo::fw_naive || a == Algo::sssp || a == Algo::automatic) return std::nullopt;
   TuningSpace s;
   s.algo = a;
   s.family = "tiled";

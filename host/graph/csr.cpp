@@ -1,0 +1,170 @@
+// Edge list / dense matrix -> CSR, the transpose and back (csr.hpp).
+#include "graph/csr.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+
+#include "util/errors.hpp"
+
+namespace ocl_sp {
+
+namespace {
+
+// Sorts each row's (target, weight) pairs by target and keeps the smallest weight
+// of parallel edges, compacting in place; off is rewritten.
+template <typename T>
+void sort_and_dedupe(Csr<T>& g) {
+  std::vector<int64_t> keep(static_cast<size_t>(g.n) + 1, 0);
+#pragma omp parallel for schedule(dynamic, 256) if (g.n >= 4096)
+  for (int64_t u = 0; u < g.n; ++u) {
+    const int64_t b = g.off[u], e = g.off[u + 1];
+    if (e - b > 1) {
+      std::vector<std::pair<int32_t, T>> row(static_cast<size_t>(e - b));
+      for (int64_t k = b; k < e; ++k) row[k - b] = {g.col[k], g.w[k]};
+      std::sort(row.begin(), row.end());  // by target, then weight: the first is the minimum
+      int64_t out = b;
+      for (size_t k = 0; k < row.size(); ++k) {
+        if (k > 0 && row[k].first == row[k - 1].first) continue;
+        g.col[out] = row[k].first;
+        g.w[out] = row[k].second;
+        ++out;
+      }
+      keep[u + 1] = out - b;
+    } else {
+      keep[u + 1] = e - b;
+    }
+  }
+  // Compact rows to the front (serially: rows only move left).
+  int64_t out = 0;
+  for (int64_t u = 0; u < g.n; ++u) {
+    const int64_t b = g.off[u], k = keep[u + 1];
+    if (out != b) {
+      std::copy(g.col.begin() + b, g.col.begin() + b + k, g.col.begin() + out);
+      std::copy(g.w.begin() + b, g.w.begin() + b + k, g.w.begin() + out);
+    }
+    g.off[u] = out;
+    out += k;
+  }
+  g.off[g.n] = out;
+  g.col.resize(static_cast<size_t>(out));
+  g.w.resize(static_cast<size_t>(out));
+  g.col.shrink_to_fit();
+  g.w.shrink_to_fit();
+}
+
+}  // namespace
+
+template <typename T>
+bool Csr<T>::has_negative_weight() const {
+  return std::any_of(w.begin(), w.end(), [](T x) { return x < 0; });
+}
+
+template <typename T>
+uint64_t Csr<T>::bytes() const {
+  return off.size() * sizeof(int64_t) + col.size() * sizeof(int32_t) + w.size() * sizeof(T);
+}
+
+uint64_t csr_bytes(int64_t n, int64_t m, size_t value_size) {
+  return static_cast<uint64_t>(n + 1) * 8 + static_cast<uint64_t>(m) * (4 + value_size);
+}
+
+template <typename T>
+Csr<T> build_csr(const Graph& g) {
+  if (g.n <= 0) throw UsageError("graph has no vertices");
+  if (g.n > std::numeric_limits<int32_t>::max())
+    throw UsageError("graph has " + std::to_string(g.n) + " vertices; at most 2^31 - 1");
+  Csr<T> c;
+  c.n = g.n;
+  c.off.assign(static_cast<size_t>(g.n) + 1, 0);
+  std::vector<T> w(g.edges.size());
+  std::vector<char> used(g.edges.size(), 0);
+  for (size_t k = 0; k < g.edges.size(); ++k) {
+    if (!edge_weight(g.edges[k], g.n, w[k])) continue;
+    used[k] = 1;
+    ++c.off[g.edges[k].u + 1];
+  }
+  std::partial_sum(c.off.begin(), c.off.end(), c.off.begin());
+  const int64_t m = c.off[g.n];
+  c.col.resize(static_cast<size_t>(m));
+  c.w.resize(static_cast<size_t>(m));
+  std::vector<int64_t> at(c.off.begin(), c.off.end() - 1);
+  for (size_t k = 0; k < g.edges.size(); ++k) {
+    if (!used[k]) continue;
+    const int64_t p = at[g.edges[k].u]++;
+    c.col[p] = static_cast<int32_t>(g.edges[k].v);
+    c.w[p] = w[k];
+  }
+  sort_and_dedupe(c);
+  return c;
+}
+
+template <typename T>
+Csr<T> csr_from_matrix(const DistMatrix<T>& a) {
+  const int64_t n = a.n();
+  Csr<T> c;
+  c.n = n;
+  c.off.assign(static_cast<size_t>(n) + 1, 0);
+#pragma omp parallel for schedule(static) if (n >= 1024)
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t k = 0;
+    for (int64_t j = 0; j < n; ++j) k += j != i && a(i, j) != ValueTraits<T>::inf;
+    c.off[i + 1] = k;
+  }
+  std::partial_sum(c.off.begin(), c.off.end(), c.off.begin());
+  c.col.resize(static_cast<size_t>(c.off[n]));
+  c.w.resize(static_cast<size_t>(c.off[n]));
+#pragma omp parallel for schedule(static) if (n >= 1024)
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t k = c.off[i];
+    for (int64_t j = 0; j < n; ++j)
+      if (j != i && a(i, j) != ValueTraits<T>::inf) {
+        c.col[k] = static_cast<int32_t>(j);
+        c.w[k++] = a(i, j);
+      }
+  }
+  return c;
+}
+
+template <typename T>
+Csr<T> transpose(const Csr<T>& g) {
+  Csr<T> t;
+  t.n = g.n;
+  t.off.assign(static_cast<size_t>(g.n) + 1, 0);
+  for (int32_t v : g.col) ++t.off[v + 1];
+  std::partial_sum(t.off.begin(), t.off.end(), t.off.begin());
+  t.col.resize(g.col.size());
+  t.w.resize(g.w.size());
+  std::vector<int64_t> at(t.off.begin(), t.off.end() - 1);
+  for (int64_t u = 0; u < g.n; ++u)  // rows in order: each transposed row sorted by source
+    for (int64_t k = g.off[u]; k < g.off[u + 1]; ++k) {
+      const int64_t p = at[g.col[k]]++;
+      t.col[p] = static_cast<int32_t>(u);
+      t.w[p] = g.w[k];
+    }
+  return t;
+}
+
+template <typename T>
+Graph to_graph(const Csr<T>& g) {
+  Graph out;
+  out.n = g.n;
+  out.edges.reserve(g.col.size());
+  for (int64_t u = 0; u < g.n; ++u)
+    for (int64_t k = g.off[u]; k < g.off[u + 1]; ++k)
+      out.edges.push_back({u, g.col[k], static_cast<double>(g.w[k])});
+  return out;
+}
+
+template struct Csr<int32_t>;
+template struct Csr<float>;
+template Csr<int32_t> build_csr<int32_t>(const Graph&);
+template Csr<float> build_csr<float>(const Graph&);
+template Csr<int32_t> csr_from_matrix<int32_t>(const DistMatrix<int32_t>&);
+template Csr<float> csr_from_matrix<float>(const DistMatrix<float>&);
+template Csr<int32_t> transpose<int32_t>(const Csr<int32_t>&);
+template Csr<float> transpose<float>(const Csr<float>&);
+template Graph to_graph<int32_t>(const Csr<int32_t>&);
+template Graph to_graph<float>(const Csr<float>&);
+
+}  // namespace ocl_sp

@@ -1,0 +1,151 @@
+// The CPU engines of the multi-source solve: Dijkstra per source with a radix
+// heap (Ahuja, Mehlhorn, Orlin and Tarjan), sources in parallel with OpenMP.
+// Keys are the distances' bit patterns: non-negative int32 and float32 values
+// order as unsigned integers do, so one monotone integer heap serves both types.
+#include <omp.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "sparse/sssp.hpp"
+#include "util/cancel.hpp"
+#include "util/errors.hpp"
+#include "util/sysinfo.hpp"
+#include "util/timer.hpp"
+
+namespace ocl_sp {
+namespace {
+
+template <typename T>
+uint32_t key_of(T v) {
+  uint32_t k;
+  std::memcpy(&k, &v, 4);
+  return k;
+}
+
+// Monotone priority queue of (key, vertex): pops never go below the last key
+// popped, which Dijkstra with non-negative weights guarantees. Lazy deletion: a
+// vertex is pushed again when its distance drops; stale entries are skipped by
+// the caller. Amortised O(log C) per entry.
+class RadixHeap {
+ public:
+  void clear() {
+    for (auto& b : buckets_) b.clear();
+    last_ = 0;
+    size_ = 0;
+  }
+  bool empty() const { return size_ == 0; }
+  void push(uint32_t key, int32_t v) {
+    buckets_[bucket(key)].push_back({key, v});
+    ++size_;
+  }
+  // The entry with the smallest key.
+  std::pair<uint32_t, int32_t> pop() {
+    if (buckets_[0].empty()) {
+      int i = 1;
+      while (buckets_[i].empty()) ++i;
+      auto& b = buckets_[i];
+      uint32_t lo = b[0].first;
+      for (const auto& e : b) lo = std::min(lo, e.first);
+      last_ = lo;
+      for (const auto& e : b) buckets_[bucket(e.first)].push_back(e);
+      b.clear();
+    }
+    const auto e = buckets_[0].back();
+    buckets_[0].pop_back();
+    --size_;
+    return e;
+  }
+
+ private:
+  int bucket(uint32_t key) const { return key == last_ ? 0 : 32 - __builtin_clz(key ^ last_); }
+  std::vector<std::pair<uint32_t, int32_t>> buckets_[33];
+  uint32_t last_ = 0;
+  size_t size_ = 0;
+};
+
+template <typename T>
+void dijkstra(const Csr<T>& g, int64_t s, T* dist, RadixHeap& heap) {
+  const int64_t n = g.n;
+  std::fill(dist, dist + n, kRawInf<T>);
+  heap.clear();
+  dist[s] = 0;
+  heap.push(0, static_cast<int32_t>(s));
+  const int64_t* off = g.off.data();
+  const int32_t* col = g.col.data();
+  const T* w = g.w.data();
+  while (!heap.empty()) {
+    const auto [k, u] = heap.pop();
+    const T du = dist[u];
+    if (key_of(du) != k) continue;  // stale: u was settled with a smaller key
+    for (int64_t e = off[u]; e < off[u + 1]; ++e) {
+      const int32_t v = col[e];
+      const T nd = du + w[e];
+      if (nd < dist[v]) {
+        dist[v] = nd;
+        heap.push(key_of(nd), v);
+      }
+    }
+  }
+}
+
+template <typename T>
+class DijkstraEngine final : public SsspEngine<T> {
+ public:
+  DijkstraEngine(bool parallel, SolverInfo info) : parallel_(parallel), info_(std::move(info)) {}
+  SolverInfo& info() override { return info_; }
+  void prepare(const Csr<T>& g, RunStats&) override { g_ = &g; }
+  int64_t batch(int64_t n) const override {
+    // Enough rows for every thread several times over, within ~64 MiB of rows.
+    const int64_t threads = parallel_ ? omp_get_max_threads() : 1;
+    const int64_t by_memory = std::max<int64_t>(1, (int64_t{64} << 20) / (4 * std::max<int64_t>(n, 1)));
+    return std::max<int64_t>(1, std::min(threads * 32, by_memory));
+  }
+  void run(const int64_t* sources, int64_t count, T* out, RunStats& st) override {
+    const Stopwatch t;
+    const Csr<T>& g = *g_;
+    if (parallel_) {
+#pragma omp parallel
+      {
+        RadixHeap heap;
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t i = 0; i < count; ++i) dijkstra(g, sources[i], out + i * g.n, heap);
+      }
+    } else {
+      RadixHeap heap;
+      for (int64_t i = 0; i < count; ++i) dijkstra(g, sources[i], out + i * g.n, heap);
+    }
+    st.t_k += t.seconds();
+  }
+
+ private:
+  bool parallel_;
+  SolverInfo info_;
+  const Csr<T>* g_ = nullptr;
+};
+
+}  // namespace
+
+template <typename T>
+std::unique_ptr<SsspEngine<T>> make_dijkstra_engine(const SolverSpec& spec) {
+  const Stopwatch setup;
+  for (const auto& [name, value] : spec.params)
+    if (name != "BLOCK" && name != "WG")  // other algorithms' tunables: ignored, as fw does
+      throw UsageError("unknown parameter '" + name + "' for sssp on the " +
+                       to_string(spec.backend) + " backend (it has no tunables)");
+  const bool parallel = spec.backend == Backend::openmp;
+  SolverInfo info;
+  info.algo = to_string(Algo::sssp);
+  info.backend = to_string(spec.backend);
+  const int threads = parallel ? omp_get_max_threads() : 1;
+  info.device =
+      cpu_model_name() + " (" + std::to_string(threads) + (threads == 1 ? " thread)" : " threads)");
+  info.driver = parallel ? "OpenMP, Dijkstra (radix heap) per source" : "serial, Dijkstra (radix heap)";
+  info.t_o = setup.seconds();
+  return std::make_unique<DijkstraEngine<T>>(parallel, std::move(info));
+}
+
+template std::unique_ptr<SsspEngine<int32_t>> make_dijkstra_engine<int32_t>(const SolverSpec&);
+template std::unique_ptr<SsspEngine<float>> make_dijkstra_engine<float>(const SolverSpec&);
+
+}  // namespace ocl_sp

@@ -1,0 +1,236 @@
+// The OpenCL engine of the multi-source solve (sssp.hpp, kernels/sssp.cl): the
+// graph lives on every chosen device (one, a list, gpu:all or --split parts);
+// each run() deals its sources to the devices in proportion to their batch sizes,
+// one work-group per source, and reads the rows back. Tunables: WG (work-group
+// size), DELTA (near-far bucket width, percent of the mean edge weight), BATCH
+// (sources per launch per device; 0 = from device memory).
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <thread>
+
+#include "solvers/opencl_base.hpp"
+#include "solvers/panel_engine.hpp"
+#include "sparse/sssp.hpp"
+#include "util/errors.hpp"
+#include "util/sysinfo.hpp"
+#include "util/timer.hpp"
+
+namespace ocl_sp {
+namespace {
+
+constexpr int kScratchRows = 6;  // sssp.cl SCRATCH_ROWS
+
+std::vector<detail::TunableRule> sssp_rules() {
+  return {{"WG", {32, 64, 128, 256, 512, 1024}, "work-items per source's work-group"},
+          {"DELTA", {25, 50, 100, 200, 400, 800, 1600}, "near-far bucket width, % of the mean weight"},
+          {"BATCH", {0, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384},
+           "sources per launch and device (0: from device memory)"}};
+}
+
+template <typename T>
+class OpenClSsspEngine final : public SsspEngine<T> {
+  struct Device {
+    std::unique_ptr<detail::OpenClCore> core;
+    Tunables t;
+    cl::Kernel kernel;
+    cl::Buffer off, col, w, src, dist, scratch;
+    int64_t batch = 0;  // sources per launch for the prepared graph
+    uint64_t budget = 0, max_alloc = 0;
+    RunStats st;
+  };
+
+ public:
+  explicit OpenClSsspEngine(const SolverSpec& spec) {
+    const auto entries = select_devices(spec.device, spec.split);
+    const auto budgets = detail::device_budgets(entries, spec.device_memory);
+    for (size_t i = 0; i < entries.size(); ++i) {
+      Device d;
+      d.core = std::make_unique<detail::OpenClCore>(entries[i], Algo::sssp, ValueTraits<T>::type);
+      d.budget = budgets[i].memory;
+      d.max_alloc = budgets[i].max_alloc;
+      auto& core = *d.core;
+      detail::with_cl_errors("cannot set up sssp on '" + core.device().name + "'", [&] {
+        const int wg = core.is_gpu() ? 256 : 64;
+        d.t = core.resolve(spec, {{"WG", wg}, {"DELTA", 100}, {"BATCH", 0}}, sssp_rules());
+        const size_t local = static_cast<size_t>(d.t.at("WG"));
+        const std::string what = "WG=" + std::to_string(local);
+        core.check_group(what, {local}, 0);
+        core.build("sssp.cl", {{"WG", d.t.at("WG")}});
+        // Probe (OpenClCore::kernel): one source on a one-vertex graph.
+        const cl_int zero[2] = {0, 0};
+        const cl::Buffer poff(core.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                              sizeof zero, const_cast<cl_int*>(zero));
+        const cl::Buffer pone(core.context(), CL_MEM_READ_WRITE, 4 * kScratchRows);
+        const cl::Buffer pdist(core.context(), CL_MEM_READ_WRITE, 4);
+        d.kernel = core.kernel("sssp_near_far", what, {local}, [&](cl::Kernel& k) {
+          set_args(k, 1, poff, pone, pone, poff, 1, T(1), pdist, pone);
+        });
+        core.finish_info(info_, d.t);
+      });
+      devices_.push_back(std::move(d));
+    }
+    if (devices_.size() > 1) {
+      info_.device = std::to_string(devices_.size()) + " devices: " + devices_[0].core->device().name;
+      for (size_t i = 1; i < devices_.size(); ++i)
+        info_.device += ", " + devices_[i].core->device().name;
+    }
+    info_.algo = to_string(Algo::sssp);
+  }
+
+  SolverInfo& info() override { return info_; }
+
+  void prepare(const Csr<T>& g, RunStats& st) override {
+    if (g.m() >= (int64_t{1} << 31))
+      throw RuntimeError("sssp on OpenCL: " + std::to_string(g.m()) +
+                         " edges; the kernel indexes edges with 32-bit ints (at most 2^31 - 1)");
+    n_ = g.n;
+    // DELTA percent of the mean weight: the near-far bucket width.
+    double mean = 0;
+    for (T x : g.w) mean += static_cast<double>(x);
+    mean = g.m() ? mean / static_cast<double>(g.m()) : 1;
+    std::vector<cl_int> off(g.off.begin(), g.off.end());
+    d_delta_.clear();
+    for (auto& d : devices_) {
+      const double width = std::max(mean, 1e-30) * d.t.at("DELTA") / 100.0;
+      if constexpr (std::is_integral_v<T>)
+        d_delta_.push_back(static_cast<T>(std::min(std::max(1.0, std::round(width)), 1073741823.0)));
+      else
+        d_delta_.push_back(static_cast<T>(width > 0 ? width : 1.0));
+      const uint64_t graph_bytes = off.size() * 4 + g.col.size() * 4 + g.w.size() * sizeof(T);
+      const uint64_t per_source = static_cast<uint64_t>(n_) * 4 * (1 + kScratchRows) + 4;
+      const uint64_t room = d.budget * 9 / 10 > graph_bytes ? d.budget * 9 / 10 - graph_bytes : 0;
+      int64_t by_memory = static_cast<int64_t>(room / per_source);
+      by_memory = std::min<int64_t>(by_memory, static_cast<int64_t>(
+                                                   d.max_alloc / (static_cast<uint64_t>(n_) * 4 * kScratchRows)));
+      if (by_memory < 1)
+        throw RuntimeError("sssp: n = " + std::to_string(n_) + " needs " +
+                           std::to_string((graph_bytes + per_source) >> 20) + " MiB on '" +
+                           d.core->device().name + "' for one source, which has " +
+                           std::to_string(d.budget >> 20) +
+                           " MiB to use; use --backend openmp or --device-memory");
+      const auto& dev = d.core->device();
+      // Several launches' worth of resident groups, so the tail of a launch is short.
+      const int64_t resident = static_cast<int64_t>(dev.compute_units) *
+                               (d.core->is_gpu() ? std::max(1, 2048 / d.t.at("WG")) : 1);
+      const int64_t wanted = d.t.at("BATCH") > 0 ? d.t.at("BATCH") : std::max<int64_t>(64, resident * 4);
+      d.batch = std::max<int64_t>(1, std::min({wanted, by_memory, int64_t{1} << 20}));
+      auto& core = *d.core;
+      core.run_guarded("sssp: cannot upload the graph to '" + dev.name + "'", [&] {
+        core.begin_solve();
+        const cl::Context& ctx = core.context();
+        d.off = cl::Buffer(ctx, CL_MEM_READ_ONLY, off.size() * 4);
+        d.col = cl::Buffer(ctx, CL_MEM_READ_ONLY, std::max<size_t>(g.col.size(), 1) * 4);
+        d.w = cl::Buffer(ctx, CL_MEM_READ_ONLY, std::max<size_t>(g.w.size(), 1) * sizeof(T));
+        core.write(d.off, 0, off.size() * 4, off.data(), false);
+        if (g.m()) {
+          core.write(d.col, 0, g.col.size() * 4, g.col.data(), false);
+          core.write(d.w, 0, g.w.size() * sizeof(T), g.w.data(), false);
+        }
+        d.src = cl::Buffer(ctx, CL_MEM_READ_ONLY, static_cast<size_t>(d.batch) * 4);
+        d.dist = cl::Buffer(ctx, CL_MEM_READ_WRITE, static_cast<size_t>(d.batch * n_) * 4);
+        d.scratch =
+            cl::Buffer(ctx, CL_MEM_READ_WRITE, static_cast<size_t>(d.batch * n_) * 4 * kScratchRows);
+        core.finish(d.st);
+      });
+      st.t_h += d.st.t_h;
+      st.bytes_moved += core.bytes_up();
+    }
+    st.devices = static_cast<int>(devices_.size());
+    st.placement = devices_.size() > 1
+                       ? "source batches on " + std::to_string(devices_.size()) + " devices"
+                       : "source batches";
+  }
+
+  int64_t batch(int64_t) const override {
+    int64_t b = 0;
+    for (const auto& d : devices_) b += d.batch;
+    return std::max<int64_t>(b, 1);
+  }
+
+  void run(const int64_t* sources, int64_t count, T* out, RunStats& st) override {
+    // Shares in proportion to the devices' batches.
+    const int64_t total = batch(n_);
+    std::vector<int64_t> first(devices_.size() + 1, 0);
+    for (size_t i = 0; i < devices_.size(); ++i)
+      first[i + 1] = first[i] + (i + 1 == devices_.size()
+                                     ? count - first[i]
+                                     : std::min(count - first[i], (count * devices_[i].batch + total - 1) / total));
+    std::vector<std::exception_ptr> errors(devices_.size());
+    auto work = [&](size_t i) {
+      try {
+        const int64_t lo = first[i], hi = first[i + 1];
+        Device& d = devices_[i];
+        for (int64_t a = lo; a < hi; a += d.batch) run_on(d, sources + a, std::min(d.batch, hi - a), out + a * n_);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    };
+    if (devices_.size() == 1) {
+      work(0);
+    } else {
+      std::vector<std::thread> threads;
+      for (size_t i = 0; i < devices_.size(); ++i) threads.emplace_back(work, i);
+      for (auto& t : threads) t.join();
+    }
+    for (auto& e : errors)
+      if (e) std::rethrow_exception(e);
+    double tk = 0, th = 0;
+    for (auto& d : devices_) {
+      tk = std::max(tk, d.st.t_k);
+      th = std::max(th, d.st.t_h);
+      st.kernel_launches += d.st.kernel_launches;
+      for (const auto& [k, v] : d.st.kernel_seconds) st.kernel_seconds[k] += v;
+      st.bytes_moved += d.st.bytes_moved;
+      d.st = RunStats();
+    }
+    st.t_k += tk;
+    st.t_h += th;
+  }
+
+ private:
+  template <typename... A>
+  static void set_args(cl::Kernel& k, A&&... a) {
+    cl_uint i = 0;
+    (k.setArg(i++, std::forward<A>(a)), ...);
+  }
+
+  void run_on(Device& d, const int64_t* sources, int64_t count, T* out) {
+    auto& core = *d.core;
+    core.run_guarded("sssp on '" + core.device().name + "' failed", [&] {
+      core.begin_solve();
+      std::vector<cl_int> src(sources, sources + count);
+      core.write(d.src, 0, src.size() * 4, src.data(), false);
+      const size_t i = static_cast<size_t>(&d - devices_.data());
+      set_args(d.kernel, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src,
+               static_cast<cl_int>(count), d_delta_[i], d.dist, d.scratch);
+      const size_t wg = static_cast<size_t>(d.t.at("WG"));
+      core.launch(d.kernel, cl::NDRange(static_cast<size_t>(count) * wg), cl::NDRange(wg));
+      core.read(d.dist, 0, static_cast<size_t>(count * n_) * sizeof(T), out);
+      RunStats st;
+      core.finish(st);
+      d.st.t_k += st.t_k;
+      d.st.t_h += st.t_h;
+      d.st.kernel_launches += st.kernel_launches;
+      d.st.bytes_moved += core.bytes_up() + core.bytes_down();
+      for (const auto& [k, v] : st.kernel_seconds) d.st.kernel_seconds[k] += v;
+    });
+  }
+
+  std::vector<Device> devices_;
+  std::vector<T> d_delta_;
+  SolverInfo info_;
+  int64_t n_ = 0;
+};
+
+}  // namespace
+
+template <typename T>
+std::unique_ptr<SsspEngine<T>> make_opencl_sssp_engine(const SolverSpec& spec) {
+  return std::make_unique<OpenClSsspEngine<T>>(spec);
+}
+
+template std::unique_ptr<SsspEngine<int32_t>> make_opencl_sssp_engine<int32_t>(const SolverSpec&);
+template std::unique_ptr<SsspEngine<float>> make_opencl_sssp_engine<float>(const SolverSpec&);
+
+}  // namespace ocl_sp

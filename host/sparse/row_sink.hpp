@@ -1,0 +1,44 @@
+// Where a solve's rows go (DESIGN.md "Rows, not always a matrix"): every solve
+// hands its row blocks (a batch of sources x n) to one sink: the in-memory matrix,
+// a streamed file, a stats reducer, a Python array.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "graph/matrix.hpp"
+
+namespace ocl_sp {
+
+template <typename T>
+class RowSink {
+ public:
+  virtual ~RowSink() = default;
+  // Rows first .. first + count - 1 of the result (indices into the solve's list
+  // of sources), each n values; via and hops (same shape) only when the solve
+  // computes paths, else null. The memory is the caller's: copy what is kept.
+  virtual void rows(int64_t first, int64_t count, int64_t n, const T* d, const int32_t* via,
+                    const int32_t* hops) = 0;
+};
+
+// Rows into an n x n DistMatrix (and PathMatrix), source index i to row i.
+template <typename T>
+class MatrixSink final : public RowSink<T> {
+ public:
+  MatrixSink(DistMatrix<T>& d, PathMatrix* p) : d_(d), p_(p) {}
+  void rows(int64_t first, int64_t count, int64_t n, const T* d, const int32_t* via,
+            const int32_t* hops) override {
+    const size_t values = static_cast<size_t>(count * n);
+    std::memcpy(d_.data() + first * n, d, values * sizeof(T));
+    if (p_ && via) {
+      std::memcpy(p_->via.data() + first * n, via, values * sizeof(int32_t));
+      std::memcpy(p_->hops.data() + first * n, hops, values * sizeof(int32_t));
+    }
+  }
+
+ private:
+  DistMatrix<T>& d_;
+  PathMatrix* p_;
+};
+
+}  // namespace ocl_sp

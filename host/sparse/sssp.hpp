@@ -1,0 +1,83 @@
+// The multi-source shortest-path engine (DESIGN.md "Sparse graphs and rows",
+// `--algo sssp`): rows d(s, *) for a list of sources over a CSR, never n^3 work
+// and never n^2 memory beyond what the sink keeps.
+//
+// Layers:
+// - SsspEngine (one per backend: dijkstra.cpp for serial/OpenMP, opencl_sssp.cpp
+//   for OpenCL devices) computes raw rows for a batch of sources on a graph whose
+//   weights are all >= 0, with kRawInf for unreachable;
+// - SsspSolver (sssp_solver.cpp) is the one Solver of the algorithm: Johnson's
+//   reweighting for negative edges (johnson.hpp), batches, the mapping back to
+//   the input's weights, path rows (sssp_paths.hpp) and the hand-over of each
+//   batch to a RowSink (row_sink.hpp). It also serves the dense Solver interface
+//   (solve, bench, sweep, tests, Python) through a CSR of the adjacency matrix.
+#pragma once
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "graph/csr.hpp"
+#include "solvers/solver.hpp"
+#include "sparse/row_sink.hpp"
+
+namespace ocl_sp {
+
+// Unreachable inside the engines: above every finite (reweighted) distance, which
+// stays below 2^30 for int32 (|d| < 2^29 and |potential| < 2^29) so du + w never
+// overflows; +inf for float32. Non-negative values of both types order as their
+// bit patterns do (the OpenCL kernel's atomic_min relies on it).
+template <typename T>
+constexpr T kRawInf = std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
+                                                           : std::numeric_limits<T>::max();
+
+template <typename T>
+class SsspEngine {
+ public:
+  virtual ~SsspEngine() = default;
+  virtual SolverInfo& info() = 0;
+  // The graph of the next runs (weights >= 0); an OpenCL engine uploads it here.
+  virtual void prepare(const Csr<T>& g, RunStats& st) = 0;
+  // Sources per run() the engine wants (device memory, tuning); at least 1.
+  virtual int64_t batch(int64_t n) const = 0;
+  // Rows of sources[0..count) into out (count x n, row-major): distances over the
+  // prepared graph, kRawInf where unreachable.
+  virtual void run(const int64_t* sources, int64_t count, T* out, RunStats& st) = 0;
+};
+
+// The CPU engines: Dijkstra with a radix heap per source, sources in parallel with
+// OpenMP (backend openmp) or one after another (serial).
+template <typename T>
+std::unique_ptr<SsspEngine<T>> make_dijkstra_engine(const SolverSpec& spec);
+// The OpenCL engine (kernels/sssp.cl): a work-group per source, near-far
+// ordering, a batch of sources per launch.
+template <typename T>
+std::unique_ptr<SsspEngine<T>> make_opencl_sssp_engine(const SolverSpec& spec);
+
+template <typename T>
+class SsspSolver final : public Solver<T> {
+ public:
+  explicit SsspSolver(std::unique_ptr<SsspEngine<T>> engine);
+  const SolverInfo& info() const override { return engine_->info(); }
+  // The dense interface: every source, rows written back into d.
+  RunStats solve(DistMatrix<T>& d, PathMatrix* paths) override;
+  // Rows of `sources` (all vertices when empty) over g, handed to `sink` batch by
+  // batch in the order of `sources`; with `paths` the via and hop rows too.
+  // Throws NegativeCycleError (with the cycle) before any row reaches the sink.
+  RunStats solve_rows(const Csr<T>& g, const std::vector<int64_t>& sources, RowSink<T>& sink,
+                      bool paths);
+
+ private:
+  std::unique_ptr<SsspEngine<T>> engine_;
+};
+
+template <typename T>
+std::unique_ptr<SsspSolver<T>> make_sssp_solver(const SolverSpec& spec);
+
+// Relaxations of a multi-source solve as the report counts them: every edge once
+// per source (what Dijkstra examines), whatever the engine did beyond that.
+inline double sssp_relaxations(int64_t sources, int64_t m) {
+  return static_cast<double>(sources) * static_cast<double>(m);
+}
+
+}  // namespace ocl_sp

@@ -1,0 +1,155 @@
+// SsspSolver: the one Solver of `--algo sssp` (sssp.hpp). Johnson's reweighting
+// when the graph has a negative edge, batches of sources through the backend's
+// engine, each batch mapped back to the input's weights (and INF), path rows from
+// the tight-edge trees, then handed to the sink.
+#include <omp.h>
+
+#include <algorithm>
+#include <type_traits>
+
+#include "graph/paths.hpp"
+#include "sparse/johnson.hpp"
+#include "sparse/sssp.hpp"
+#include "sparse/sssp_paths.hpp"
+#include "util/cancel.hpp"
+#include "util/errors.hpp"
+#include "util/timer.hpp"
+
+namespace ocl_sp {
+
+namespace {
+
+// Weight of the edge u -> v of g (rows are sorted by target).
+template <typename T>
+T edge_weight_of(const Csr<T>& g, int32_t u, int32_t v) {
+  const int32_t* b = g.col.data() + g.off[u];
+  const int32_t* e = g.col.data() + g.off[u + 1];
+  return g.w[static_cast<size_t>(std::lower_bound(b, e, v) - g.col.data())];
+}
+
+}  // namespace
+
+template <typename T>
+SsspSolver<T>::SsspSolver(std::unique_ptr<SsspEngine<T>> engine) : engine_(std::move(engine)) {}
+
+template <typename T>
+RunStats SsspSolver<T>::solve(DistMatrix<T>& d, PathMatrix* paths) {
+  const Csr<T> g = csr_from_matrix(d);
+  if (paths) size_path_matrix(*paths, d.n());
+  MatrixSink<T> sink(d, paths);
+  return solve_rows(g, {}, sink, paths != nullptr);
+}
+
+template <typename T>
+RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& sources_in,
+                                   RowSink<T>& sink, bool paths) {
+  const Stopwatch total;
+  RunStats st;
+  const int64_t n = g.n;
+  std::vector<int64_t> all;
+  if (sources_in.empty()) {
+    all.resize(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) all[i] = i;
+  }
+  const std::vector<int64_t>& sources = sources_in.empty() ? all : sources_in;
+  for (int64_t s : sources)
+    if (s < 0 || s >= n)
+      throw UsageError("source " + std::to_string(s) + " is outside [0, " + std::to_string(n) +
+                       ")");
+
+  // The engine's graph: weights >= 0 (reweighted where the input has negative ones).
+  const bool negative = g.has_negative_weight();
+  Reweighted<T> rw;
+  std::unique_ptr<Csr<float>> zeros;
+  const Csr<T>* eg = &g;
+  if (negative) {
+    const Stopwatch t;
+    rw = reweight(g);
+    eg = &rw.graph;
+    st.kernel_seconds["bellman-ford (potentials, host)"] = t.seconds();
+  } else if constexpr (std::is_same_v<T, float>) {
+    zeros = positive_zeros(g);
+    if (zeros) eg = zeros.get();
+  }
+  engine_->prepare(*eg, st);
+
+  // Float32 after reweighting: distances are summed again along the tree, in path
+  // order with the input's weights, so they do not depend on the potentials.
+  const bool resum = negative && std::is_same_v<T, float>;
+  const bool trees = paths || resum;
+  const int64_t batch = std::max<int64_t>(1, std::min<int64_t>(engine_->batch(n),
+                                                               static_cast<int64_t>(sources.size())));
+  std::vector<T> rows(static_cast<size_t>(batch * n));
+  std::vector<int32_t> via(trees ? rows.size() : 0), hops(trees ? rows.size() : 0);
+  st.paths = paths;
+  if (paths) {
+    st.paths_bytes = 8.0 * static_cast<double>(batch) * static_cast<double>(n);
+    st.paths_kernels = "tight-edge breadth-first trees (host)";
+  }
+  double post = 0;
+  for (size_t first = 0; first < sources.size(); first += static_cast<size_t>(batch)) {
+    throw_if_cancelled();
+    const int64_t count = std::min<int64_t>(batch, static_cast<int64_t>(sources.size() - first));
+    engine_->run(sources.data() + first, count, rows.data(), st);
+    const Stopwatch t;
+#pragma omp parallel if (count > 1 && n * count >= 4096)
+    {
+      TreeScratch scratch;
+#pragma omp for schedule(dynamic, 1)
+      for (int64_t r = 0; r < count; ++r) {
+        const int64_t s = sources[first + r];
+        T* d = rows.data() + r * n;
+        int32_t* pv = trees ? via.data() + r * n : nullptr;
+        int32_t* ph = trees ? hops.data() + r * n : nullptr;
+        if (trees) tight_tree(*eg, s, d, kRawInf<T>, pv, ph, scratch);
+        if (resum) {
+          // BFS order: a predecessor's final value comes before its successors'.
+          std::vector<char> seen(static_cast<size_t>(n), 0);
+          for (int32_t v : scratch.queue) seen[v] = 1;
+          d[s] = 0;
+          for (size_t k = 1; k < scratch.queue.size(); ++k) {
+            const int32_t v = scratch.queue[k], p = pv[v];
+            d[v] = d[p] + edge_weight_of(g, p, v);
+          }
+          for (int64_t v = 0; v < n; ++v)
+            if (!seen[v]) d[v] = ValueTraits<T>::inf;
+        } else if (negative) {
+          const double ps = rw.potential[s];
+          for (int64_t v = 0; v < n; ++v)
+            d[v] = d[v] == kRawInf<T> ? ValueTraits<T>::inf
+                                      : static_cast<T>(static_cast<double>(d[v]) - ps +
+                                                       rw.potential[v]);
+        } else if constexpr (std::is_integral_v<T>) {
+          for (int64_t v = 0; v < n; ++v)
+            if (d[v] == kRawInf<T>) d[v] = ValueTraits<T>::inf;
+        }
+        if (paths)
+          for (int64_t v = 0; v < n; ++v)
+            if (pv[v] == s) pv[v] = -1;  // the direct edge (and s itself: -1 already)
+      }
+    }
+    post += t.seconds();
+    sink.rows(static_cast<int64_t>(first), count, n, rows.data(), paths ? via.data() : nullptr,
+              paths ? hops.data() : nullptr);
+  }
+  if (post > 0) st.kernel_seconds["rows: map back / trees (host)"] = post;
+  st.relaxations = sssp_relaxations(static_cast<int64_t>(sources.size()), g.m());
+  st.total = total.seconds();
+  return st;
+}
+
+template <typename T>
+std::unique_ptr<SsspSolver<T>> make_sssp_solver(const SolverSpec& spec) {
+  if (spec.split > 1 && spec.backend != Backend::opencl)
+    throw UsageError("--split applies to the OpenCL backend");
+  auto engine = spec.backend == Backend::opencl ? make_opencl_sssp_engine<T>(spec)
+                                                : make_dijkstra_engine<T>(spec);
+  return std::make_unique<SsspSolver<T>>(std::move(engine));
+}
+
+template class SsspSolver<int32_t>;
+template class SsspSolver<float>;
+template std::unique_ptr<SsspSolver<int32_t>> make_sssp_solver<int32_t>(const SolverSpec&);
+template std::unique_ptr<SsspSolver<float>> make_sssp_solver<float>(const SolverSpec&);
+
+}  // namespace ocl_sp

@@ -1,0 +1,156 @@
+// The multi-source shortest-path engine's kernel (host/sparse/opencl_sssp.cpp):
+// one work-group per source, a whole single-source solve per work-group, near-far
+// ordering (Davidson, Baxter, Garland and Owens, IPDPS 2014):
+// - the near queue holds vertices whose distance dropped below `split`; the group
+//   relaxes their out-edges in rounds (every work-item a share of the queue, one
+//   barrier per round), each improved vertex entering the next round once;
+// - a vertex improved to split or beyond goes to the far pile (once: infar flag);
+// - when the near queue runs dry, split moves to (smallest far distance) + DELTA
+//   and the far pile is split into the next near queue and the rest; entries
+//   whose distance already fell below the old split were relaxed and are dropped.
+// Work stays close to Dijkstra's (each vertex relaxed about once per bucket of
+// width DELTA) while a round relaxes a whole frontier in parallel; a launch runs
+// `count` sources (a batch), so launches do not scale with the graph's diameter.
+//
+// Distances are kept as bit patterns in int (dist rows, count x n): weights are
+// >= 0 (Johnson's reweighting on the host otherwise), and non-negative int32 and
+// float32 values order as their bit patterns do, so atomic_min on the int serves
+// both types. Unreachable: 0x7fffffff (int32, above every reweighted distance,
+// which stays below 2^30) or +inf's pattern (float32); the host maps them.
+// Portable OpenCL C 1.2: 32-bit global and local atomics only.
+
+#ifndef WG
+#define WG 256
+#endif
+
+#if defined(VALUE_FLOAT32)
+#define RAW_INF_BITS 0x7f800000
+#define AS_VALUE(b) as_float(b)
+#define AS_BITS(x) as_int(x)
+#else
+#define RAW_INF_BITS 0x7fffffff
+#define AS_VALUE(b) (b)
+#define AS_BITS(x) (x)
+#endif
+
+// Scratch per source, 5 x n ints: two near queues, two far piles, the near tags;
+// plus n ints of far flags.
+#define SCRATCH_ROWS 6
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void sssp_near_far(const int n, __global const int* off, __global const int* col,
+                   __global const value_t* w, __global const int* sources, const int count,
+                   const value_t delta, volatile __global int* dist_all,
+                   __global int* scratch) {
+  const int g = get_group_id(0);
+  if (g >= count) return;  // the whole group returns: no barrier is skipped by half of it
+  const int lid = get_local_id(0);
+  volatile __global int* dist = dist_all + (size_t)g * n;
+  __global int* sc = scratch + (size_t)g * SCRATCH_ROWS * n;
+  __global int* near_a = sc;
+  __global int* near_b = sc + n;
+  __global int* far_a = sc + 2 * (size_t)n;
+  __global int* far_b = sc + 3 * (size_t)n;
+  volatile __global int* tag = sc + 4 * (size_t)n;    // round that queued v last (-1: none)
+  volatile __global int* infar = sc + 5 * (size_t)n;  // v is on the far pile
+  __local int l_near, l_next, l_far, l_far2, l_min;
+
+  for (int i = lid; i < n; i += WG) {
+    dist[i] = RAW_INF_BITS;
+    tag[i] = -1;
+    infar[i] = 0;
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  if (lid == 0) {
+    const int s = sources[g];
+    dist[s] = 0;
+    near_a[0] = s;
+    l_near = 1;
+    l_next = 0;
+    l_far = 0;
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+
+  value_t split = delta;
+  int round = 0;
+  for (;;) {
+    // Near rounds: relax the queue, improved vertices below split into the next.
+    while (l_near > 0) {
+      const int cnt = l_near;
+      for (int i = lid; i < cnt; i += WG) {
+        const int u = near_a[i];
+        const value_t du = AS_VALUE(dist[u]);
+        const int end = off[u + 1];
+        for (int e = off[u]; e < end; ++e) {
+          const int v = col[e];
+          const value_t nd = du + w[e];
+          const int nb = AS_BITS(nd);
+          if (nb < dist[v] && nb < atomic_min(&dist[v], nb)) {
+            if (nd < split) {
+              if (atomic_xchg(&tag[v], round) != round) near_b[atomic_inc(&l_next)] = v;
+            } else if (atomic_xchg(&infar[v], 1) == 0) {
+              far_a[atomic_inc(&l_far)] = v;
+            }
+          }
+        }
+      }
+      barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+      __global int* t = near_a;
+      near_a = near_b;
+      near_b = t;
+      ++round;
+      if (lid == 0) {
+        l_near = l_next;
+        l_next = 0;
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    const int fc = l_far;
+    if (fc == 0) break;
+    // The smallest distance on the far pile that still needs relaxing.
+    if (lid == 0) l_min = RAW_INF_BITS;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int mine = RAW_INF_BITS;
+    for (int i = lid; i < fc; i += WG) {
+      const int db = dist[far_a[i]];
+      if (AS_VALUE(db) >= split) mine = min(mine, db);
+    }
+    atomic_min(&l_min, mine);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const value_t old_split = split;
+    if (l_min != RAW_INF_BITS) {
+      const value_t lo = AS_VALUE(l_min);
+      split = lo + delta;
+#if defined(VALUE_FLOAT32)
+      if (!(split > lo)) split = nextafter(lo, INFINITY);  // delta below lo's precision
+#endif
+    }
+    if (lid == 0) {
+      l_next = 0;
+      l_far2 = 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int i = lid; i < fc; i += WG) {
+      const int v = far_a[i];
+      const value_t dv = AS_VALUE(dist[v]);
+      if (dv < old_split) {
+        infar[v] = 0;  // relaxed in a near round since
+      } else if (dv < split) {
+        infar[v] = 0;
+        near_a[atomic_inc(&l_next)] = v;
+      } else {
+        far_b[atomic_inc(&l_far2)] = v;
+      }
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    __global int* t = far_a;
+    far_a = far_b;
+    far_b = t;
+    if (lid == 0) {
+      l_near = l_next;
+      l_next = 0;
+      l_far = l_far2;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
