@@ -53,7 +53,14 @@ void sssp_near_far(const int n, __global const int* off, __global const int* col
   __global int* far_b = sc + 3 * (size_t)n;
   volatile __global int* tag = sc + 4 * (size_t)n;    // round that queued v last (-1: none)
   volatile __global int* infar = sc + 5 * (size_t)n;  // v is on the far pile
-  __local int l_near, l_next, l_far, l_far2, l_min;
+  // Queue sizes and the far pile's minimum, shared by the group (an array: clang's
+  // uninitialised-use warning does not follow barriers for scalars).
+  __local int counters[5];
+#define l_near counters[0]
+#define l_next counters[1]
+#define l_far counters[2]
+#define l_far2 counters[3]
+#define l_min counters[4]
 
   for (int i = lid; i < n; i += WG) {
     dist[i] = RAW_INF_BITS;
@@ -154,3 +161,8 @@ void sssp_near_far(const int n, __global const int* off, __global const int* col
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
+#undef l_near
+#undef l_next
+#undef l_far
+#undef l_far2
+#undef l_min

@@ -14,9 +14,11 @@ if "$BIN" devices --json 2>/dev/null | "$PY" -c "
 import json,sys; d=json.load(sys.stdin)['devices']
 sys.exit(0 if any(x['vendor_key']=='pocl' for x in d) else 1)"; then HAVE_POCL=1; fi
 RUNS=("--backend serial --algo fw" "--backend serial --algo squaring" "--backend serial --algo fw-naive"
-      "--backend openmp --algo fw" "--backend openmp --algo squaring")
+      "--backend openmp --algo fw" "--backend openmp --algo squaring"
+      "--backend serial --algo sssp" "--backend openmp --algo sssp")
 if [ $HAVE_POCL = 1 ]; then
-  RUNS+=("--device pocl --algo fw" "--device pocl --algo squaring" "--device pocl --algo fw-naive")
+  RUNS+=("--device pocl --algo fw" "--device pocl --algo squaring" "--device pocl --algo fw-naive"
+        "--device pocl --algo sssp")
 else
   echo "note: no PoCL device: the OpenCL runs are left out"
 fi

@@ -76,6 +76,7 @@ tunables[fw_paths_packed.cl]="WPT=4 WPT=8 WPT=16"  # 64 x 64 tiles fixed
 # CPU-shaped FW (TILED=2): every BLOCK the host takes (128 reads the column
 # operand in place: one 64 KiB tile of __local memory, as on GPUs' limit).
 tunables[fw_cpu.cl]="BLOCK=32 BLOCK=64 BLOCK=128"
+tunables[sssp.cl]="WG=32 WG=64 WG=256 WG=1024"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

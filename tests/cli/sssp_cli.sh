@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# End-to-end tests of the multi-source engine (--algo sssp) and --algo auto:
+# the same bytes as fw on every input format and backend (serial, OpenMP, PoCL,
+# PoCL split in two), paths and queries, negative cycles (exit 3, no file), what
+# auto chooses and says, and hostile inputs to the readers' sparse limits.
+# Usage: sssp_cli.sh /path/to/ocl_sp
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+DATA="$(cd "$(dirname "${BASH_SOURCE[0]}")/../data" && pwd)"
+
+RUNS=("--backend serial" "--backend openmp" "--device pocl" "--device pocl --split 2")
+
+# int32 files: the same bytes as fw; float32 files: the same bytes on every
+# sssp backend (each sums a path in path order), and --verify against fw's 1e-5.
+for f in small.bin small.gr small.mtx small.edges real.mtx sym_pattern.mtx; do
+  type=int32
+  case $f in real.mtx | small.edges) type=float32 ;; esac
+  if [ $type = int32 ]; then
+    check "fw $f" 0 "$BIN" --input "$DATA/$f" --algo fw --backend serial --output "$T/ref.bin" || continue
+  else
+    check "sssp serial $f verify" 0 "$BIN" --input "$DATA/$f" --algo sssp --backend serial --type $type \
+      --verify --output "$T/ref.bin" || continue
+  fi
+  for r in "${RUNS[@]}"; do
+    # shellcheck disable=SC2086
+    check "sssp $f $r" 0 "$BIN" --input "$DATA/$f" --algo sssp $r --type $type --output "$T/sssp.bin" &&
+      expect "sssp $f $r: same bytes as the reference" cmp -s "$T/ref.bin" "$T/sssp.bin"
+  done
+done
+
+# A 40 x 40 grid with zero and negative weights (no negative cycle): paths, verify.
+awk 'BEGIN { k = 40; for (r = 0; r < k; r++) for (c = 0; c < k; c++) { v = r * k + c;
+  if (c + 1 < k) { print v, v + 1, (v * 7) % 5; print v + 1, v, (v * 3) % 4 }
+  if (r + 1 < k) { print v, v + k, (v * 11) % 6 - 1; print v + k, v, 2 } } }' >"$T/grid.txt"
+for r in "${RUNS[@]}"; do
+  # shellcheck disable=SC2086
+  check "grid sssp $r --verify --paths" 0 "$BIN" --input "$T/grid.txt" --algo sssp $r --verify --paths \
+    --query 0 1599 --json &&
+    expect "grid sssp $r: verified, paths checked, a path printed" grep -q \
+      '"verify":"ok".*' "$T/out" &&
+    expect "grid sssp $r: paths ok" grep -q '"paths_check":"ok"' "$T/out" &&
+    expect "grid sssp $r: algorithm sssp" grep -q '"algorithm":"sssp"' "$T/out"
+done
+check "generated --negative sssp float32 verify" 0 "$BIN" --n 400 --negative --algo sssp --type float32 --backend openmp --verify
+expect "generated float32 verified" grep -q "verify    ok" "$T/out"
+
+# auto: the sparse grid goes to sssp, a dense random graph to fw; both say why.
+check "auto on the grid" 0 "$BIN" --input "$T/grid.txt" --backend openmp --json
+expect "auto chose sssp" grep -q '"algorithm":"sssp","backend":"openmp","algorithm_choice":"auto: sssp' "$T/out"
+check "auto on a dense graph" 0 "$BIN" --n 300 --backend openmp
+expect "auto chose fw and says so" grep -q "^  algorithm auto: fw: estimated" "$T/out"
+check "explicit fw has no choice line" 0 "$BIN" --n 50 --algo fw --backend serial --json
+expect "algorithm_choice null" grep -q '"algorithm_choice":null' "$T/out"
+check "unknown algorithm" 2 "$BIN" --n 50 --algo dijkstra
+expect "unknown algorithm: error names the choices" grep -q "expected auto, fw, squaring, fw-naive or sssp" "$T/err"
+
+# Negative cycle: exit 3, the cycle named, no file written, an older file kept.
+printf '0 1 2\n1 2 -5\n2 0 1\n2 3 1\n' >"$T/cycle.txt"
+echo keep >"$T/old.bin"
+for r in "${RUNS[@]}"; do
+  # shellcheck disable=SC2086
+  check "negative cycle sssp $r" 3 "$BIN" --input "$T/cycle.txt" --algo sssp $r --output "$T/old.bin" &&
+    expect "cycle named ($r)" grep -qF "error: negative cycle detected: 0 -> 1 -> 2 -> 0 (length -2)" "$T/err" &&
+    expect "older file untouched ($r)" grep -qx keep "$T/old.bin"
+done
+
+# Hostile inputs: the sparse readers take any n memory allows, never allocate a
+# header's word for it, and say what is wrong.
+printf 'p sp 1000000000 1\na 1 2 3\n' >"$T/huge.gr"
+check "huge n, sssp: refused by the memory plan" 1 "$BIN" --input "$T/huge.gr" --algo sssp --backend serial
+expect "huge n: error message" err_starts
+expect "huge n: names the memory" grep -q "n = 1000000000" "$T/err"
+check "huge n, fw: refused by the reader" 2 "$BIN" --input "$T/huge.gr" --algo fw --backend serial
+printf 'p sp 300000 2\na 1 2 3\na 299999 300000 1\n' >"$T/big.gr"
+check "n = 300000 sparse, sources beyond the dense cap read" 1 "$BIN" --input "$T/big.gr" --algo sssp --backend serial --host-memory 1G
+expect "n = 300000: the n x n result is what does not fit" grep -q "error: .*n = 300000" "$T/err"
+printf 'p sp 5 3\na 1 2 3\na 2 9 1\na 3 4 1\n' >"$T/range.gr"
+check "vertex id out of range" 2 "$BIN" --input "$T/range.gr" --algo sssp --backend serial
+expect "out of range: file and line" grep -q "range.gr: line 3" "$T/err"
+printf 'p sp 5 3\na 1 2 3\n' >"$T/trunc.gr"
+check "truncated gr" 2 "$BIN" --input "$T/trunc.gr" --algo sssp --backend serial
+expect "truncated: error" err_starts
+printf '%s' "" >"$T/empty.txt"
+check "empty edge list" 2 "$BIN" --input "$T/empty.txt" --algo sssp --backend serial
+
+finish_tests

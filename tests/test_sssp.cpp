@@ -1,0 +1,229 @@
+// The multi-source engine (host/sparse/, kernels/sssp.cl): CSR construction, and
+// sssp equal to Floyd-Warshall bit for bit (int32) on every backend — serial,
+// OpenMP, PoCL, PoCL split in two — on n = 1, sizes around the work-group and the
+// batch, disconnected graphs, zero and negative weights, duplicate edges and
+// self-loops; float32 the same bits on every sssp backend and within 1e-5 of fw;
+// negative cycles with the cycle named; paths; rows for chosen sources.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "graph/csr.hpp"
+#include "graph/io.hpp"
+#include "graph/negative_cycle.hpp"
+#include "graph/paths.hpp"
+#include "solvers/verify.hpp"
+#include "sparse/auto_algo.hpp"
+#include "sparse/sssp.hpp"
+#include "test_opencl_common.hpp"
+#include "util/errors.hpp"
+
+using namespace ocl_sp;
+
+namespace {
+
+template <typename T>
+DistMatrix<T> fw_reference(DistMatrix<T> d) {
+  solve_reference(d, true);
+  return d;
+}
+
+SolverSpec cpu_spec(Backend b) {
+  SolverSpec s;
+  s.algo = Algo::sssp;
+  s.backend = b;
+  return s;
+}
+
+// The backends sssp runs on in CI: serial, OpenMP, PoCL, PoCL split in two.
+std::vector<std::pair<std::string, SolverSpec>> sssp_specs(Tunables t = {}) {
+  std::vector<std::pair<std::string, SolverSpec>> out = {{"serial", cpu_spec(Backend::serial)},
+                                                         {"openmp", cpu_spec(Backend::openmp)}};
+  SolverSpec cl = spec(Algo::sssp, t);
+  out.push_back({"pocl", cl});
+  cl.split = 2;
+  out.push_back({"pocl split 2", cl});
+  return out;
+}
+
+// A k x k 4-neighbour lattice (high diameter), weights from a fixed pattern with zeros.
+DistMatrix<int32_t> lattice(int64_t k) {
+  DistMatrix<int32_t> d(k * k);
+  for (int64_t i = 0; i < k * k; ++i) d(i, i) = 0;
+  for (int64_t r = 0; r < k; ++r)
+    for (int64_t c = 0; c < k; ++c) {
+      const int64_t v = r * k + c;
+      const auto w = [&](int64_t a, int64_t b) { return static_cast<int32_t>((a * 7 + b * 13) % 10); };
+      if (c + 1 < k) d(v, v + 1) = w(v, 1), d(v + 1, v) = w(v, 2);
+      if (r + 1 < k) d(v, v + k) = w(v, 3), d(v + k, v) = w(v, 4);
+    }
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("csr: parallel edges keep the minimum, self-loops, sorted rows, transpose") {
+  Graph g;
+  g.n = 4;
+  g.edges = {{0, 2, 5}, {0, 1, 3}, {0, 2, 4}, {1, 1, 7}, {3, 0, -2}, {2, 3, 1}, {0, 1, 9}};
+  const Csr<int32_t> c = build_csr<int32_t>(g);
+  CHECK(c.off == std::vector<int64_t>{0, 2, 2, 3, 4});
+  CHECK(c.col == std::vector<int32_t>{1, 2, 3, 0});
+  CHECK(c.w == std::vector<int32_t>{3, 4, 1, -2});
+  CHECK(c.has_negative_weight());
+  const Csr<int32_t> t = transpose(c);
+  CHECK(t.off == std::vector<int64_t>{0, 1, 2, 3, 4});
+  CHECK(t.col == std::vector<int32_t>{3, 0, 0, 2});
+  // The same CSR from the dense matrix of the same graph.
+  const Csr<int32_t> m = csr_from_matrix(to_matrix<int32_t>(g));
+  CHECK(m.off == c.off);
+  CHECK(m.col == c.col);
+  CHECK(m.w == c.w);
+  g.edges.push_back({2, 2, -1});
+  CHECK_THROWS_AS(build_csr<int32_t>(g), NegativeCycleError);
+  g.edges.back() = {2, 4, 1};
+  CHECK_THROWS_AS(build_csr<int32_t>(g), UsageError);
+  g.edges.back() = {2, 1, 0.5};
+  CHECK_THROWS_AS(build_csr<int32_t>(g), UsageError);  // not an integer
+  CHECK_NOTHROW(build_csr<float>(g));
+}
+
+TEST_CASE("sssp equals fw bit-exactly (int32) on every backend") {
+  std::vector<DistMatrix<int32_t>> graphs;
+  for (int64_t n : {1, 2, 7, 63, 64, 65, 130, 257}) graphs.push_back(ocl_sp_test::random_graph<int32_t>(n, 11 + n));
+  graphs.push_back(ocl_sp_test::random_graph<int32_t>(200, 5, false, 40.0));  // denser
+  graphs.push_back(lattice(17));                                              // diameter ~32
+  {
+    DistMatrix<int32_t> empty(50);  // no edges at all
+    for (int64_t i = 0; i < 50; ++i) empty(i, i) = 0;
+    graphs.push_back(empty);
+  }
+  for (auto& [name, s] : sssp_specs()) {
+    auto solver = make_solver<int32_t>(s);
+    for (const auto& g : graphs) {
+      CAPTURE(name);
+      CAPTURE(g.n());
+      DistMatrix<int32_t> d = g;
+      const RunStats st = solver->solve(d, nullptr);
+      CHECK(d == fw_reference(g));
+      CHECK(st.relaxations >= 0);
+    }
+  }
+}
+
+TEST_CASE("sssp: tunables and batches smaller than the sources on PoCL") {
+  const auto g = ocl_sp_test::random_graph<int32_t>(150, 3);
+  const auto want = fw_reference(g);
+  for (Tunables t : {Tunables{{"WG", 32}, {"BATCH", 64}}, Tunables{{"DELTA", 25}},
+                     Tunables{{"DELTA", 1600}, {"WG", 128}}}) {
+    CAPTURE(to_string(t));
+    auto solver = make_solver<int32_t>(spec(Algo::sssp, t));
+    DistMatrix<int32_t> d = g;
+    solver->solve(d, nullptr);
+    CHECK(d == want);
+  }
+  CHECK_THROWS_AS(make_solver<int32_t>(spec(Algo::sssp, {{"WG", 48}})), UsageError);
+  CHECK_THROWS_AS(make_solver<int32_t>(spec(Algo::sssp, {{"TM", 4}})), UsageError);
+}
+
+TEST_CASE("sssp float32: the same bits on every backend, within 1e-5 of fw") {
+  for (int64_t n : {1, 65, 200}) {
+    const auto g = ocl_sp_test::random_graph<float>(n, 40 + n, true);
+    const auto want = fw_reference(g);
+    std::optional<DistMatrix<float>> first;
+    for (auto& [name, s] : sssp_specs()) {
+      CAPTURE(name);
+      CAPTURE(n);
+      DistMatrix<float> d = g;
+      make_solver<float>(s)->solve(d, nullptr);
+      CHECK(compare_matrices(want, d).ok);
+      if (!first)
+        first = d;
+      else
+        CHECK(d == *first);
+    }
+  }
+}
+
+TEST_CASE("sssp: negative cycles are named as fw names them") {
+  // 1 -> 2 -> 3 -> 1 has length -1; vertex 0 reaches it.
+  DistMatrix<int32_t> g(5);
+  for (int64_t i = 0; i < 5; ++i) g(i, i) = 0;
+  g(0, 1) = 4;
+  g(1, 2) = -3;
+  g(2, 3) = 1;
+  g(3, 1) = 1;
+  g(3, 4) = 2;
+  for (auto& [name, s] : sssp_specs()) {
+    CAPTURE(name);
+    DistMatrix<int32_t> d = g;
+    try {
+      make_solver<int32_t>(s)->solve(d, nullptr);
+      FAIL("no negative cycle reported");
+    } catch (const NegativeCycleError& e) {
+      CHECK(e.cycle == std::vector<long long>{1, 2, 3});
+      CHECK(e.length == -1);
+    }
+  }
+}
+
+TEST_CASE("sssp paths: every pair's path is made of input edges and adds up") {
+  for (auto& [name, s] : sssp_specs()) {
+    CAPTURE(name);
+    for (int64_t n : {1, 66}) {
+      const auto g = ocl_sp_test::random_graph<int32_t>(n, 7 + n);
+      DistMatrix<int32_t> d = g;
+      PathMatrix p;
+      make_solver<int32_t>(s)->solve(d, &p);
+      CHECK(d == fw_reference(g));
+      CHECK(check_paths(g, d, p) == "");
+    }
+    // Zero-weight cycles: fewest hops among equal lengths keep expansion finite.
+    DistMatrix<int32_t> z = lattice(6);
+    for (auto& x : z.values())
+      if (x != ValueTraits<int32_t>::inf) x = 0;
+    DistMatrix<int32_t> d = z;
+    PathMatrix p;
+    make_solver<int32_t>(s)->solve(d, &p);
+    CHECK(check_paths(z, d, p) == "");
+    CHECK(expand_path(d, p, 0, 35).size() == 11);  // corner to corner: 10 edges
+  }
+}
+
+TEST_CASE("sssp rows: chosen sources in their order, repeats allowed") {
+  const auto g = ocl_sp_test::random_graph<int32_t>(90, 21);
+  const auto want = fw_reference(g);
+  const Csr<int32_t> c = csr_from_matrix(g);
+  const std::vector<int64_t> sources = {89, 0, 17, 17, 45};
+  struct Collect : RowSink<int32_t> {
+    std::vector<std::vector<int32_t>> got;
+    void rows(int64_t first, int64_t count, int64_t n, const int32_t* d, const int32_t*,
+              const int32_t*) override {
+      for (int64_t r = 0; r < count; ++r) {
+        if (static_cast<int64_t>(got.size()) <= first + r) got.resize(first + r + 1);
+        got[first + r].assign(d + r * n, d + (r + 1) * n);
+      }
+    }
+  };
+  for (auto& [name, s] : sssp_specs({{"BATCH", 64}})) {
+    CAPTURE(name);
+    Collect sink;
+    auto solver = make_sssp_solver<int32_t>(s);
+    solver->solve_rows(c, sources, sink, false);
+    REQUIRE(sink.got.size() == sources.size());
+    for (size_t i = 0; i < sources.size(); ++i)
+      CHECK(sink.got[i] == std::vector<int32_t>(want.data() + sources[i] * 90,
+                                                 want.data() + (sources[i] + 1) * 90));
+    CHECK_THROWS_AS(solver->solve_rows(c, {90}, sink, false), UsageError);
+  }
+}
+
+TEST_CASE("auto: sparse graphs go to sssp, dense ones to fw") {
+  CHECK(choose_algo(10000, 40000, 10000, Backend::openmp, "").algo == Algo::sssp);
+  CHECK(choose_algo(2000, 400000, 2000, Backend::openmp, "").algo == Algo::fw);
+  CHECK(choose_algo(100000, 2000000, 100000, Backend::opencl, "gpu").algo == Algo::sssp);
+  CHECK(choose_algo(5000, 2500000, 5000, Backend::opencl, "gpu").algo == Algo::fw);
+  const AutoChoice c = choose_algo(10000, 40000, 10000, Backend::serial, "");
+  CHECK(c.why.find("sssp") == 0);
+  CHECK(c.sssp_seconds < c.fw_seconds);
+}
