@@ -2,6 +2,7 @@
 // dense distance matrix the solvers work on (parallel edges keep the minimum,
 // non-negative self-loops are ignored, a negative self-loop is a negative cycle).
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -46,12 +47,34 @@ struct Graph {
 // [max(0, wlo), whi]: every cycle keeps its non-negative length (the potentials
 // cancel around it) while roughly a sixth of the edges become negative; weights
 // then lie in [max(0, wlo) - P, whi + P].
+//
+// Families (--generator, DESIGN.md "Sparse graphs and rows"; generate_graph):
+// - random: the model above (`density`), or with `degree` D > 0 each ordered
+//   pair an edge with probability D / (n - 1): about D out-edges per vertex,
+//   drawn in O(n + m) by geometric skips.
+// - grid: K x K 4-neighbour lattice, K = round(sqrt(n)) (so n becomes K^2),
+//   vertex r * K + c, every lattice edge in both directions, each direction its
+//   own uniform weight in [wlo, whi]. `degree` must be 0 (grid has degree 4).
+// - geometric: n points uniform in the unit square (geometric_points), each
+//   joined both ways to its `degree` nearest (6 when 0; fewer when n <= 6);
+//   an edge of length d weighs wlo + round((whi - wlo) * d / dmax), dmax the
+//   longest edge of the graph: monotone in d, the longest edge weighs whi, none
+//   less than wlo (never 0 when wlo >= 1), both directions the same (road-like).
+// grid and geometric ignore `density`. `negative` shifts every family by the
+// same potentials (base weights from [max(0, wlo), whi]).
+enum class GraphFamily { random, grid, geometric };
+// "random", "grid" or "geometric"; anything else is a UsageError naming them.
+GraphFamily parse_family(const std::string& name);
+const char* to_string(GraphFamily family);
+
 struct GeneratorParams {
   int64_t n = 0;
   uint64_t seed = 0;
   double density = 0.0;  // edge probability in (0, 1]; exactly 0 means default_density(n)
   int64_t wlo = 1, whi = 100;
   bool negative = false;  // add negative edges, never a negative cycle
+  GraphFamily family = GraphFamily::random;
+  int64_t degree = 0;  // random, geometric: neighbours per vertex; 0 = not given
 };
 // Default edge probability: min(1, max(0.1, 20 / n)). Small graphs get about 20
 // out-edges per vertex (complete up to n = 20), large ones 10% of all pairs, so
@@ -59,20 +82,38 @@ struct GeneratorParams {
 double default_density(int64_t n);
 // UsageError unless 1 <= n <= kMaxGeneratedVertices, density is 0 (default) or
 // in (0, 1], wlo <= whi, |wlo|, |whi| <= kMaxGeneratorWeight, and with
-// `negative` whi >= 0.
+// `negative` whi >= 0; degree >= 0, at most n - 1 (random, geometric), 0 for
+// grid, and not both degree and density for random.
 void validate(const GeneratorParams& p);
+// Any family (see above), validated first; edges sorted by (u, v), no
+// duplicates, no self-loops; g.n is generated_vertices(p).
+Graph generate_graph(const GeneratorParams& p);
+// The random family without degree (generate_graph dispatches to it); a
+// std::logic_error for any other family.
 Graph generate_random(const GeneratorParams& p);  // validates first
-// to_matrix<T>(generate_random(p)) without the edge list, rows in parallel;
+// The vertex count generate_graph gives: K^2 for grid, n otherwise.
+int64_t generated_vertices(const GeneratorParams& p);
+// The geometric family's points (vertex order), x and y in [0, 1): multiples
+// of 2^-31 drawn from each vertex's own stream, whatever p.family says.
+std::vector<std::array<double, 2>> geometric_points(const GeneratorParams& p);
+// One line for reports: "random (seed 7, density 0.1, weights 1:100)" (the
+// density the model uses), "random (seed 7, degree 20, weights 1:100)",
+// "grid 100x100 (seed 7, weights 1:100)", "geometric (seed 7, degree 6,
+// weights 1:100)"; ", negative edges" before the ")" with `negative`.
+std::string describe(const GeneratorParams& p);
+// to_matrix<T>(generate_graph(p)); for the random family without degree
+// without the edge list, rows in parallel;
 // *edges (if given) receives the edge count. The caller checks the int32 range
 // (generated_max_abs_weight) as check_int32_range would.
 template <typename T>
 DistMatrix<T> generate_matrix(const GeneratorParams& p, long long* edges);
 // Rows [row0, row1) of generate_matrix<T>(p), bit for bit, row-major
-// ((row1 - row0) x n): each MPI rank generates only the rows it owns.
+// ((row1 - row0) x n, n = generated_vertices(p)): each MPI rank generates only
+// the rows it owns (the sparse families build their whole O(n) edge list).
 template <typename T>
 std::vector<T> generate_rows(const GeneratorParams& p, int64_t row0, int64_t row1,
                              long long* edges);
-// The largest |weight| generate_random can draw for p (potentials included).
+// The largest |weight| generate_graph can draw for p (potentials included).
 int64_t generated_max_abs_weight(const GeneratorParams& p);
 
 // Refuse (UsageError) an int32 solve when some path length could leave the exact
