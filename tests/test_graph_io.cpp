@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "graph/io.hpp"
+#include "test_graph_common.hpp"
 #include "util/atomic_file.hpp"
 #include "util/errors.hpp"
 
@@ -90,14 +91,6 @@ std::string le32(std::initializer_list<int32_t> values) {
   for (int32_t v : values)
     for (int k = 0; k < 4; ++k) s += static_cast<char>((static_cast<uint32_t>(v) >> (8 * k)) & 0xff);
   return s;
-}
-
-bool same_edges(const Graph& a, const Graph& b) {
-  if (a.n != b.n || a.edges.size() != b.edges.size()) return false;
-  for (size_t i = 0; i < a.edges.size(); ++i)
-    if (a.edges[i].u != b.edges[i].u || a.edges[i].v != b.edges[i].v || a.edges[i].w != b.edges[i].w)
-      return false;
-  return true;
 }
 
 constexpr int32_t kInf = ValueTraits<int32_t>::inf;

@@ -60,9 +60,9 @@ int64_t geometric_degree(const GeneratorParams& p) {
 // the next edge is geometric, P(skip >= k) = (1 - q)^k. A draw U (64 bits) skips
 // the largest k with U < T(k) = floor(r^k 2^64), r = 1 - q, where r^k is
 // low[k mod 1024] * high[k / 1024], both tables built by repeated IEEE
-// multiplication: the same T everywhere, accurate to ~1e-12 and so strictly
-// decreasing (consecutive powers differ by q >= 2^-21), and small enough for
-// the cache. log() only guesses k, which T then settles, so libm rounding
+// multiplication: the same T everywhere, within 1e-9 of r^k relative (well
+// inside the factor r <= 1 - 2^-21 between consecutive powers, so T strictly
+// decreases), and small enough for the cache. log() only guesses k, which T then settles, so libm rounding
 // changes nothing. One draw per edge plus one per row: O(n + m).
 class SkipModel {
  public:
@@ -100,11 +100,11 @@ class SkipModel {
   // T(k) for k >= 1: r^k < 1, so r^k 2^64 < 2^64.
   uint64_t tail(int64_t k) const {
     const auto u = static_cast<size_t>(k);
-    return static_cast<uint64_t>(std::ldexp(low_[u % kLow] * high_[u / kLow], 64));
+    return static_cast<uint64_t>(low_[u % kLow] * high_[u / kLow] * 0x1p64);  // exact scaling
   }
   // The largest k in [0, slots] with k == 0 or u < T(k).
   int64_t skip(uint64_t u) const {
-    const double guess = std::log(std::ldexp(static_cast<double>(u), -64)) / log_r_;
+    const double guess = std::log(static_cast<double>(u) * 0x1p-64) / log_r_;
     int64_t k = guess >= 0 ? static_cast<int64_t>(std::min(guess, static_cast<double>(slots_))) : 0;
     while (k < slots_ && u < tail(k + 1)) ++k;
     while (k > 0 && u >= tail(k)) --k;
@@ -181,7 +181,12 @@ uint64_t dist2(const Point& a, const Point& b) {
 // cell) is searched in square rings around the point's cell until the k-th best
 // is strictly nearer than any point outside the searched block can be (exact
 // integer bounds, so ties still go to the smaller id): O(n k) expected.
-std::vector<int32_t> nearest(const std::vector<Point>& pts, int64_t k) {
+struct Neighbours {
+  std::vector<int32_t> id;    // n rows of k, each sorted by id
+  std::vector<uint64_t> d2;  // the squared distance to each
+};
+
+Neighbours nearest(const std::vector<Point>& pts, int64_t k) {
   const auto n = static_cast<int64_t>(pts.size());
   if (k == 0) return {};
   const int64_t g = std::max<int64_t>(1, static_cast<int64_t>(std::sqrt(n / 2.0)));
@@ -204,7 +209,8 @@ std::vector<int32_t> nearest(const std::vector<Point>& pts, int64_t k) {
       cell_pts[t] = q;
     }
   }
-  std::vector<int32_t> out(static_cast<size_t>(n * k));
+  Neighbours out{std::vector<int32_t>(static_cast<size_t>(n * k)),
+                 std::vector<uint64_t>(static_cast<size_t>(n * k))};
 #pragma omp parallel
   {
     std::vector<std::pair<uint64_t, int32_t>> heap;  // max-heap of the best k so far
@@ -253,90 +259,87 @@ std::vector<int32_t> nearest(const std::vector<Point>& pts, int64_t k) {
             heap.front().first < static_cast<uint64_t>(gap) * static_cast<uint64_t>(gap))
           break;
       }
-      int32_t* row = out.data() + i * k;
-      for (int64_t t = 0; t < k; ++t) row[t] = heap[static_cast<size_t>(t)].second;
-      std::sort(row, row + k);
+      std::sort(heap.begin(), heap.end(),
+                [](const auto& a, const auto& b) { return a.second < b.second; });
+      for (int64_t t = 0; t < k; ++t) {
+        out.id[static_cast<size_t>(i * k + t)] = heap[static_cast<size_t>(t)].second;
+        out.d2[static_cast<size_t>(i * k + t)] = heap[static_cast<size_t>(t)].first;
+      }
     }
   }
   return out;
 }
 
 // Vertex i's neighbours: its own k nearest and those that count it among
-// theirs, merged in id order (both lists sorted, duplicates once).
+// theirs, merged in id order (both lists sorted, duplicates once). Each k-nearest
+// pair gets its base weight once: lo + round((whi - lo) d / dmax), d its length
+// and dmax the longest such pair (every edge is one): monotone in d, in
+// [lo, whi], the same both ways. sqrt, the product and the quotient are
+// correctly rounded IEEE operations: the same on every machine.
 class GeometricModel {
  public:
-  explicit GeometricModel(const GeneratorParams& p)
-      : p_(p), k_(geometric_degree(p)), pts_(draw_points(p)), potentials_(p, p.n) {
-    near_ = nearest(pts_, k_);
-    const int64_t n = p.n;
+  explicit GeometricModel(const GeneratorParams& p) : k_(geometric_degree(p)), potentials_(p, p.n) {
+    Neighbours near = nearest(draw_points(p), k_);
+    near_ = std::move(near.id);
+    const auto pairs = static_cast<int64_t>(near_.size());
+    uint64_t longest = 0;
+#pragma omp parallel for schedule(static) reduction(max : longest)
+    for (int64_t t = 0; t < pairs; ++t) longest = std::max(longest, near.d2[static_cast<size_t>(t)]);
+    const double dmax = std::sqrt(static_cast<double>(longest));
+    const int64_t lo = potentials_.base_lo(), span = p.whi - lo;
+    near_w_.resize(near_.size());
+#pragma omp parallel for schedule(static)
+    for (int64_t t = 0; t < pairs; ++t) {
+      const double d = std::sqrt(static_cast<double>(near.d2[static_cast<size_t>(t)]));
+      const int64_t scaled = dmax > 0 ? std::llround(static_cast<double>(span) * d / dmax) : 0;
+      near_w_[static_cast<size_t>(t)] = static_cast<int32_t>(lo + std::min(scaled, span));
+    }
     // Reverse lists by counting; filling i in ascending order sorts each one.
+    const int64_t n = p.n;
     rstart_.assign(static_cast<size_t>(n) + 1, 0);
     for (int32_t j : near_) ++rstart_[static_cast<size_t>(j) + 1];
     for (size_t v = 1; v < rstart_.size(); ++v) rstart_[v] += rstart_[v - 1];
     rev_.resize(near_.size());
+    rev_w_.resize(near_.size());
     std::vector<int64_t> fill(rstart_.begin(), rstart_.end() - 1);
-    for (int64_t i = 0; i < n; ++i)
-      for (int64_t t = 0; t < k_; ++t) {
-        const int32_t j = near_[static_cast<size_t>(i * k_ + t)];
-        rev_[static_cast<size_t>(fill[static_cast<size_t>(j)]++)] = static_cast<int32_t>(i);
-      }
-    // The longest edge sets the scale (every edge is some point's k-nearest).
-    uint64_t longest = 0;
-#pragma omp parallel for schedule(static) reduction(max : longest)
-    for (int64_t i = 0; i < n; ++i)
-      for (int64_t t = 0; t < k_; ++t)
-        longest = std::max(longest, dist2(pts_[static_cast<size_t>(i)],
-                                          pts_[static_cast<size_t>(near_[static_cast<size_t>(i * k_ + t)])]));
-    dmax_ = std::sqrt(static_cast<double>(longest));
+    for (int64_t t = 0; t < pairs; ++t) {
+      const auto r = static_cast<size_t>(fill[static_cast<size_t>(near_[static_cast<size_t>(t)])]++);
+      rev_[r] = static_cast<int32_t>(t / k_);
+      rev_w_[r] = near_w_[static_cast<size_t>(t)];
+    }
   }
   int64_t count(int64_t i) const {
     int64_t c = 0;
-    merged(i, [&c](int64_t) { ++c; });
+    merged(i, [&c](int64_t, int64_t) { ++c; });
     return c;
   }
   template <typename Emit>
   void row(int64_t i, Emit&& emit) const {
-    merged(i, [&](int64_t j) { emit(j, potentials_.shift(weight(i, j), i, j)); });
+    merged(i, [&](int64_t j, int64_t w) { emit(j, potentials_.shift(w, i, j)); });
   }
 
  private:
-  // lo + round((whi - lo) d / dmax), d the edge's length: monotone in d, in
-  // [lo, whi], the same both ways. sqrt, the products and the quotient are
-  // correctly rounded IEEE operations: the same on every machine.
-  int64_t weight(int64_t i, int64_t j) const {
-    const int64_t lo = potentials_.base_lo();
-    if (!(dmax_ > 0)) return lo;
-    const double d = std::sqrt(static_cast<double>(
-        dist2(pts_[static_cast<size_t>(i)], pts_[static_cast<size_t>(j)])));
-    const auto scaled = static_cast<int64_t>(std::llround(static_cast<double>(p_.whi - lo) * d / dmax_));
-    return lo + std::min(scaled, p_.whi - lo);
-  }
+  // f(j, base weight) for every neighbour j of i, in id order.
   template <typename F>
   void merged(int64_t i, F&& f) const {
-    const int32_t* a = near_.data() + i * k_;
-    const int32_t* a_end = a + k_;
-    const int32_t* b = rev_.data() + rstart_[static_cast<size_t>(i)];
-    const int32_t* b_end = rev_.data() + rstart_[static_cast<size_t>(i) + 1];
+    size_t a = static_cast<size_t>(i * k_), b = static_cast<size_t>(rstart_[static_cast<size_t>(i)]);
+    const size_t a_end = a + static_cast<size_t>(k_);
+    const auto b_end = static_cast<size_t>(rstart_[static_cast<size_t>(i) + 1]);
     while (a != a_end || b != b_end) {
-      int32_t j;
-      if (b == b_end || (a != a_end && *a < *b)) {
-        j = *a++;
-      } else if (a == a_end || *b < *a) {
-        j = *b++;
+      if (b == b_end || (a != a_end && near_[a] < rev_[b])) {
+        f(near_[a], near_w_[a]);
+        ++a;
       } else {
-        j = *a++;
+        f(rev_[b], rev_w_[b]);
+        if (a != a_end && near_[a] == rev_[b]) ++a;  // a mutual pair: once
         ++b;
       }
-      f(j);
     }
   }
-  const GeneratorParams& p_;
   int64_t k_;
-  std::vector<Point> pts_;
   Potentials potentials_;
-  std::vector<int32_t> near_, rev_;
+  std::vector<int32_t> near_, near_w_, rev_, rev_w_;
   std::vector<int64_t> rstart_;
-  double dmax_ = 0;
 };
 
 template <typename Model>
