@@ -68,8 +68,7 @@ TEST_SUITE("generator") {
       parse_family("Grid");
       FAIL("no UsageError");
     } catch (const UsageError& e) {
-      CHECK(std::string(e.what()) ==
-            "--generator must be random, grid or geometric (got 'Grid')");
+      CHECK(std::string(e.what()) == "--generator must be random, grid or geometric (got 'Grid')");
     }
 
     // The plain random family: exactly the CLI's former text.
@@ -161,7 +160,8 @@ TEST_SUITE("generator") {
       // Columns spread over the whole row, below and above the diagonal.
       size_t below = 0;
       for (const Edge& e : g.edges) below += e.v < e.u;
-      CHECK(std::fabs(static_cast<double>(below) / static_cast<double>(g.edges.size()) - 0.5) < 0.03);
+      CHECK(std::fabs(static_cast<double>(below) / static_cast<double>(g.edges.size()) - 0.5) <
+            0.03);
     }
     // D = n - 1 is the complete graph; n = 2 with D = 1 both edges.
     CHECK(generate_graph(family_params(GraphFamily::random, 30, 2, 29)).edges.size() == 30 * 29);
@@ -248,7 +248,8 @@ TEST_SUITE("generator") {
         CHECK(worst <= static_cast<double>(generated_max_abs_weight(p)));
         CHECK(!find_negative_cycle(g).found());
         // Zero base weights: the tightest case, every cycle of length exactly 0.
-        CHECK(!find_negative_cycle(generate_graph(family_params(f, 400, seed, some_degree(f), 0, 0, true)))
+        CHECK(!find_negative_cycle(
+                   generate_graph(family_params(f, 400, seed, some_degree(f), 0, 0, true)))
                    .found());
       }
     }
@@ -256,8 +257,10 @@ TEST_SUITE("generator") {
 
   TEST_CASE("sparse generator: weights stay within generated_max_abs_weight") {
     for (GraphFamily f : kFamilies) {
-      for (const auto& range : {std::make_pair(-7, 12), std::make_pair(5, 5), std::make_pair(0, 3)}) {
-        const GeneratorParams p = family_params(f, 300, 2, some_degree(f), range.first, range.second);
+      for (const auto& range :
+           {std::make_pair(-7, 12), std::make_pair(5, 5), std::make_pair(0, 3)}) {
+        const GeneratorParams p =
+            family_params(f, 300, 2, some_degree(f), range.first, range.second);
         double lo = 1e18, hi = -1e18;
         for (const Edge& e : generate_graph(p).edges) {
           lo = std::min(lo, e.w);
@@ -266,7 +269,8 @@ TEST_SUITE("generator") {
         CAPTURE(to_string(f));
         CHECK(lo >= range.first);
         CHECK(hi <= range.second);
-        CHECK(std::max(std::fabs(lo), std::fabs(hi)) <= static_cast<double>(generated_max_abs_weight(p)));
+        CHECK(std::max(std::fabs(lo), std::fabs(hi)) <=
+              static_cast<double>(generated_max_abs_weight(p)));
       }
     }
   }
@@ -313,9 +317,11 @@ TEST_SUITE("generator") {
     CHECK(message(both) == "--generator random takes --degree or --density, not both");
     CHECK_THROWS_AS(generate_graph(both), UsageError);
     CHECK_THROWS_AS(generate_graph(family_params(GraphFamily::grid, 0, 1)), UsageError);
-    CHECK_THROWS_AS(generate_graph(family_params(GraphFamily::geometric, kMaxGeneratedVertices + 1, 1)),
+    CHECK_THROWS_AS(
+        generate_graph(family_params(GraphFamily::geometric, kMaxGeneratedVertices + 1, 1)),
+        UsageError);
+    CHECK_THROWS_AS(generate_graph(family_params(GraphFamily::grid, 100, 1, 0, 1, -1, true)),
                     UsageError);
-    CHECK_THROWS_AS(generate_graph(family_params(GraphFamily::grid, 100, 1, 0, 1, -1, true)), UsageError);
     // grid and geometric ignore --density.
     for (GraphFamily f : {GraphFamily::grid, GraphFamily::geometric}) {
       GeneratorParams p = family_params(f, 100, 1);

@@ -11,7 +11,8 @@ namespace ocl_sp {
 inline bool same_edges(const Graph& a, const Graph& b) {
   if (a.n != b.n || a.edges.size() != b.edges.size()) return false;
   for (size_t i = 0; i < a.edges.size(); ++i)
-    if (a.edges[i].u != b.edges[i].u || a.edges[i].v != b.edges[i].v || a.edges[i].w != b.edges[i].w)
+    if (a.edges[i].u != b.edges[i].u || a.edges[i].v != b.edges[i].v ||
+        a.edges[i].w != b.edges[i].w)
       return false;
   return true;
 }

@@ -45,9 +45,9 @@ void validate(const GeneratorParams& p) {
     throw UsageError("--degree does not apply to --generator grid: grid has degree 4 (got "
                      "--degree " + std::to_string(p.degree) + ")");
   if (p.degree > p.n - 1)
-    throw UsageError("--degree " + std::to_string(p.degree) + " needs more vertices: at most n - 1 = " +
-                     std::to_string(p.n - 1) + " neighbours per vertex with --n " +
-                     std::to_string(p.n));
+    throw UsageError("--degree " + std::to_string(p.degree) +
+                     " needs more vertices: at most n - 1 = " + std::to_string(p.n - 1) +
+                     " neighbours per vertex with --n " + std::to_string(p.n));
   if (p.family == GraphFamily::random && p.degree > 0 && p.density > 0.0)
     throw UsageError("--generator random takes --degree or --density, not both");
 }

@@ -62,8 +62,8 @@ int64_t geometric_degree(const GeneratorParams& p) {
 // low[k mod 1024] * high[k / 1024], both tables built by repeated IEEE
 // multiplication: the same T everywhere, within 1e-9 of r^k relative (well
 // inside the factor r <= 1 - 2^-21 between consecutive powers, so T strictly
-// decreases), and small enough for the cache. log() only guesses k, which T then settles, so libm rounding
-// changes nothing. One draw per edge plus one per row: O(n + m).
+// decreases), and small enough for the cache. log() only guesses k, which T then settles, so libm
+// rounding changes nothing. One draw per edge plus one per row: O(n + m).
 class SkipModel {
  public:
   explicit SkipModel(const GeneratorParams& p) : p_(p), slots_(p.n - 1), potentials_(p, p.n) {
@@ -182,7 +182,7 @@ uint64_t dist2(const Point& a, const Point& b) {
 // is strictly nearer than any point outside the searched block can be (exact
 // integer bounds, so ties still go to the smaller id): O(n k) expected.
 struct Neighbours {
-  std::vector<int32_t> id;    // n rows of k, each sorted by id
+  std::vector<int32_t> id;   // n rows of k, each sorted by id
   std::vector<uint64_t> d2;  // the squared distance to each
 };
 
@@ -204,7 +204,8 @@ Neighbours nearest(const std::vector<Point>& pts, int64_t k) {
     std::vector<int64_t> fill(start.begin(), start.end() - 1);
     for (int64_t i = 0; i < n; ++i) {
       const Point& q = pts[static_cast<size_t>(i)];
-      const auto t = static_cast<size_t>(fill[static_cast<size_t>(cell_of(q.y) * g + cell_of(q.x))]++);
+      const auto t =
+          static_cast<size_t>(fill[static_cast<size_t>(cell_of(q.y) * g + cell_of(q.x))]++);
       by_cell[t] = static_cast<int32_t>(i);
       cell_pts[t] = q;
     }
@@ -284,7 +285,8 @@ class GeometricModel {
     const auto pairs = static_cast<int64_t>(near_.size());
     uint64_t longest = 0;
 #pragma omp parallel for schedule(static) reduction(max : longest)
-    for (int64_t t = 0; t < pairs; ++t) longest = std::max(longest, near.d2[static_cast<size_t>(t)]);
+    for (int64_t t = 0; t < pairs; ++t)
+      longest = std::max(longest, near.d2[static_cast<size_t>(t)]);
     const double dmax = std::sqrt(static_cast<double>(longest));
     const int64_t lo = potentials_.base_lo(), span = p.whi - lo;
     near_w_.resize(near_.size());
@@ -303,7 +305,8 @@ class GeometricModel {
     rev_w_.resize(near_.size());
     std::vector<int64_t> fill(rstart_.begin(), rstart_.end() - 1);
     for (int64_t t = 0; t < pairs; ++t) {
-      const auto r = static_cast<size_t>(fill[static_cast<size_t>(near_[static_cast<size_t>(t)])]++);
+      const auto r =
+          static_cast<size_t>(fill[static_cast<size_t>(near_[static_cast<size_t>(t)])]++);
       rev_[r] = static_cast<int32_t>(t / k_);
       rev_w_[r] = near_w_[static_cast<size_t>(t)];
     }
@@ -322,7 +325,8 @@ class GeometricModel {
   // f(j, base weight) for every neighbour j of i, in id order.
   template <typename F>
   void merged(int64_t i, F&& f) const {
-    size_t a = static_cast<size_t>(i * k_), b = static_cast<size_t>(rstart_[static_cast<size_t>(i)]);
+    size_t a = static_cast<size_t>(i * k_),
+           b = static_cast<size_t>(rstart_[static_cast<size_t>(i)]);
     const size_t a_end = a + static_cast<size_t>(k_);
     const auto b_end = static_cast<size_t>(rstart_[static_cast<size_t>(i) + 1]);
     while (a != a_end || b != b_end) {
@@ -386,8 +390,8 @@ Graph generate_graph(const GeneratorParams& p) {
 std::string describe(const GeneratorParams& p) {
   const auto num = [](long long v) { return std::to_string(v); };
   const std::string seed = "(seed " + std::to_string(static_cast<unsigned long long>(p.seed));
-  const std::string tail = "weights " + num(p.wlo) + ":" + num(p.whi) +
-                           (p.negative ? ", negative edges" : "") + ")";
+  const std::string tail =
+      "weights " + num(p.wlo) + ":" + num(p.whi) + (p.negative ? ", negative edges" : "") + ")";
   switch (p.family) {
     case GraphFamily::random: {
       if (p.degree > 0) return "random " + seed + ", degree " + num(p.degree) + ", " + tail;

@@ -1,7 +1,7 @@
 // What the graph generators (generator.cpp, generator_sparse.cpp) share: the
 // random streams, one per (row or vertex, purpose), the --negative vertex
-// potentials and the two-pass row builder. Only integer arithmetic comes out of here, so a seed gives the
-// same graph on every machine, compiler and OpenMP thread count.
+// potentials and the two-pass row builder. Only integer arithmetic comes out of here, so a seed
+// gives the same graph on every machine, compiler and OpenMP thread count.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -105,7 +105,8 @@ Graph build_by_rows(int64_t n, const Count& count, const Row& row) {
   std::vector<int64_t> offset(static_cast<size_t>(n) + 1, 0);
 #pragma omp parallel for schedule(dynamic, 16)
   for (int64_t i = 0; i < n; ++i) offset[static_cast<size_t>(i) + 1] = count(i);
-  for (int64_t i = 0; i < n; ++i) offset[static_cast<size_t>(i) + 1] += offset[static_cast<size_t>(i)];
+  for (int64_t i = 0; i < n; ++i)
+    offset[static_cast<size_t>(i) + 1] += offset[static_cast<size_t>(i)];
   Graph g;
   g.n = n;
   g.edges.resize(static_cast<size_t>(offset[static_cast<size_t>(n)]));
