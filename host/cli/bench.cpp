@@ -16,6 +16,7 @@
 #include <set>
 
 #include "cl/device.hpp"
+#include "cli/bench_sparse.hpp"
 #include "cli/commands.hpp"
 #include "graph/graph.hpp"
 #include "report/bench_report.hpp"
@@ -50,6 +51,10 @@ struct BenchOptions {
   bool paths = false;  // every solve also computes the path matrix
   std::string csv, json, plot;
   std::string from_csv;  // re-render an earlier run instead of running
+  // The sparse families (bench_sparse.cpp): --generator, --degree, --weights.
+  std::string generator;
+  int64_t degree = 0;
+  std::string weights = "1:100";
 };
 
 BenchColumn opencl_column(const DeviceEntry& d) {
@@ -448,8 +453,48 @@ Command set_bench_command(CLI::App& app) {
       ->type_name("FILE");
   Command c;
   c.app = sub;
+  sub->add_option("--generator", o->generator,
+                  "Benchmark a sparse family instead of the paper's dense graphs: random "
+                  "(with --degree) | grid | geometric; algorithms fw, sssp, auto; sssp keeps "
+                  "no n x n matrix and is checked on sampled rows against serial Dijkstra")
+      ->check(CLI::IsMember({"random", "grid", "geometric"}));
+  sub->add_option("--degree", o->degree, "--generator random / geometric: out-edges / nearest "
+                                         "neighbours per vertex")
+      ->check(CLI::Range(int64_t{0}, int64_t{1} << 20));
+  sub->add_option("--weights", o->weights, "--generator: integer weights LO:HI (default 1:100)");
   c.run = [o]() {
     if (!o->from_csv.empty()) return rerender(*o);
+    if (!o->generator.empty()) {
+      if (o->sizes.empty()) throw UsageError("bench --generator needs --sizes");
+      SparseBenchOptions s;
+      s.sizes = o->sizes;
+      s.algos = o->algos;
+      std::vector<std::string> notes;
+      s.columns = resolve_columns(o->devices, notes);
+      for (const auto& n : notes) std::cout << "note: " << n << "\n";
+      s.generator.family = parse_family(o->generator);
+      s.generator.degree = o->degree;
+      const auto colon = o->weights.find(':');
+      try {
+        if (colon == std::string::npos) throw std::invalid_argument("no colon");
+        s.generator.wlo = std::stoll(o->weights.substr(0, colon));
+        s.generator.whi = std::stoll(o->weights.substr(colon + 1));
+      } catch (const std::exception&) {
+        throw UsageError("--weights expects LO:HI, got '" + o->weights + "'");
+      }
+      s.type = o->type;
+      s.reps = o->reps;
+      s.warmup = o->warmup;
+      s.split = o->split;
+      s.seed = o->seed;
+      s.time_limit = o->time_limit;
+      s.no_tuned = o->no_tuned;
+      s.csv = o->csv;
+      s.json = o->json;
+      check_output_target(s.csv, "--csv");
+      check_output_target(s.json, "--json");
+      return run_sparse_bench(s);
+    }
     return lower(o->type) == "float32" ? run_typed<float>(*o) : run_typed<int32_t>(*o);
   };
   return c;

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cmath>
 #include <csignal>
 
 #include <cstdlib>
@@ -57,6 +58,8 @@ struct SolveOptions {
   std::optional<int64_t> n;
   std::optional<uint64_t> seed;
   double density = 0;
+  std::string generator = "random";
+  int64_t degree = 0;
   std::string weights = "1:100";
   bool negative = false;
   std::string input, format = "auto";
@@ -114,17 +117,30 @@ GeneratorParams generator_params(const SolveOptions& o, std::string& source) {
   GeneratorParams p;
   p.n = *o.n;
   p.seed = o.seed ? *o.seed : static_cast<uint64_t>(*o.n);
-  p.density = o.density > 0 ? o.density : default_density(p.n);
+  p.family = parse_family(o.generator);
+  p.degree = o.degree;
+  p.density = o.density > 0 ? o.density : (p.family == GraphFamily::random && p.degree == 0 ? default_density(p.n) : 0);
   std::tie(p.wlo, p.whi) = parse_weights(o.weights);
   p.negative = o.negative;
   validate(p);
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "random (seed %llu, density %.4g, weights %lld:%lld%s)",
-                static_cast<unsigned long long>(p.seed), p.density,
-                static_cast<long long>(p.wlo), static_cast<long long>(p.whi),
-                p.negative ? ", negative edges" : "");
-  source = buf;
+  source = describe(p);
   return p;
+}
+
+// Edges a generated graph will have, about (for --algo auto before generating).
+double expected_edges(const GeneratorParams& p) {
+  const double n = static_cast<double>(generated_vertices(p));
+  switch (p.family) {
+    case GraphFamily::grid: {
+      const double k = std::sqrt(n);
+      return 4 * k * (k - 1);
+    }
+    case GraphFamily::geometric:
+      return 1.5 * n * static_cast<double>(p.degree > 0 ? p.degree : 6);
+    case GraphFamily::random:
+      break;
+  }
+  return p.degree > 0 ? n * static_cast<double>(p.degree) : p.density * n * (n - 1);
 }
 
 Graph load_graph(const SolveOptions& o, std::string& source, int64_t max_n) {
@@ -135,7 +151,7 @@ Graph load_graph(const SolveOptions& o, std::string& source, int64_t max_n) {
     source = o.input;
     return read_graph(o.input, parse_input_format(o.format), max_n);
   }
-  return generate_random(generator_params(o, source));
+  return generate_graph(generator_params(o, source));
 }
 
 // Host (and, for fw on OpenCL, device) memory of a solve of n vertices, checked
@@ -195,9 +211,9 @@ void plan_sparse_memory(const SolverSpec& spec, int64_t n, int64_t m, bool verif
   const uint64_t matrix = static_cast<uint64_t>(n) * static_cast<uint64_t>(n) * sizeof(T);
   const uint64_t host = csr_bytes(n, m, sizeof(T)) * 2 + matrix * (verify ? 3 : 1) +
                         (paths ? static_cast<uint64_t>(n) * n * 8 : 0);
-  check_host_memory(host, "n = " + std::to_string(n) + ", m = " + std::to_string(m) + " (" +
-                              ValueTraits<T>::name() + ", sssp on the " +
-                              to_string(spec.backend) + " backend, the n x n result)");
+  check_host_memory(host, "n = " + std::to_string(n) + " (" + ValueTraits<T>::name() +
+                              ") with m = " + std::to_string(m) + " edges (sssp on the " +
+                              to_string(spec.backend) + " backend into the n x n result)");
 }
 
 // {"command": "solve", "error": "negative cycle", "message": ..., "vertex": V,
@@ -316,9 +332,9 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
   Stopwatch phase;
   if (o.n && o.input.empty()) {
     gen = generator_params(o, rep.source);
-    resolve_auto(gen.n, gen.density * static_cast<double>(gen.n) * static_cast<double>(gen.n - 1));
+    resolve_auto(generated_vertices(gen), expected_edges(gen));
     if (spec.algo != Algo::sssp) {
-      plan_memory<T>(spec, *o.n, o.verify, want_paths);
+      plan_memory<T>(spec, generated_vertices(gen), o.verify, want_paths);
       profile("devices + memory plan", phase.seconds());
       // Straight into the matrix when the int32 range check needs no edge list.
       direct = !std::is_integral_v<T> ||
@@ -336,7 +352,7 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
     rep.edges = edges;
   } else {
     const bool sparse = spec.algo == Algo::sssp || spec.algo == Algo::automatic;
-    g = o.n ? generate_random(gen) : load_graph(o, rep.source, sparse ? kMaxSparseVertices : kMaxVertices);
+    g = o.n ? generate_graph(gen) : load_graph(o, rep.source, sparse ? kMaxSparseVertices : kMaxVertices);
     rep.n = g.n;
     rep.edges = static_cast<long long>(g.edges.size());
     if constexpr (std::is_integral_v<T>) check_int32_range(g);
@@ -465,7 +481,8 @@ int run_mpi(const SolveOptions& o, const Stopwatch& wall) {
   m.generator = [&o](std::string& source) { return generator_params(o, source); };
   m.input = o.input;
   m.format = o.format;
-  m.algo = o.algo;
+  // The distributed solve runs blocked FW: auto means fw there.
+  m.algo = lower(o.algo) == "auto" ? "fw" : o.algo;
   m.backend = o.backend;
   m.device = o.device;
   m.type = o.type;
@@ -497,6 +514,18 @@ Command set_solve_command(CLI::App& app) {
   app.add_option("--density", o->density,
                  "Edge probability (default min(1, max(0.1, 20/N)): complete up to 20 vertices, 10% of pairs from 200)")
       ->check(CLI::Range(0.0, 1.0))
+      ->group(g);
+  app.add_option("--generator", o->generator,
+                 "Family of the --n graph: random (default; --density or --degree) | grid "
+                 "(K x K 4-neighbour lattice, both directions, n rounded to K^2) | geometric "
+                 "(points in the unit square joined both ways to their --degree nearest, "
+                 "weight from the length: road-like)")
+      ->group(g);
+  app.add_option("--degree", o->degree,
+                 "random: about D out-edges per vertex (instead of --density); geometric: "
+                 "D nearest neighbours (default 6)")
+      ->check(CLI::Range(int64_t{0}, int64_t{1} << 31))
+      ->type_name("D")
       ->group(g);
   app.add_option("--weights", o->weights, "Integer edge weights LO:HI (default 1:100)")->group(g);
   app.add_flag("--negative", o->negative,

@@ -101,6 +101,7 @@ class DijkstraEngine final : public SsspEngine<T> {
     const int64_t by_memory = std::max<int64_t>(1, (int64_t{64} << 20) / (4 * std::max<int64_t>(n, 1)));
     return std::max<int64_t>(1, std::min(threads * 32, by_memory));
   }
+  int host_threads() const override { return parallel_ ? omp_get_max_threads() : 1; }
   void run(const int64_t* sources, int64_t count, T* out, RunStats& st) override {
     const Stopwatch t;
     const Csr<T>& g = *g_;

@@ -4,6 +4,8 @@
 // one work-group per source, and reads the rows back. Tunables: WG (work-group
 // size), DELTA (near-far bucket width, percent of the mean edge weight), BATCH
 // (sources per launch per device; 0 = from device memory).
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -148,6 +150,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
     return std::max<int64_t>(b, 1);
   }
 
+  int host_threads() const override { return omp_get_max_threads(); }
   void run(const int64_t* sources, int64_t count, T* out, RunStats& st) override {
     // Shares in proportion to the devices' batches.
     const int64_t total = batch(n_);

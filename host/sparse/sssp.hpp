@@ -40,6 +40,8 @@ class SsspEngine {
   virtual void prepare(const Csr<T>& g, RunStats& st) = 0;
   // Sources per run() the engine wants (device memory, tuning); at least 1.
   virtual int64_t batch(int64_t n) const = 0;
+  // Host threads the solver may use on each batch's rows (1 for the serial backend).
+  virtual int host_threads() const = 0;
   // Rows of sources[0..count) into out (count x n, row-major): distances over the
   // prepared graph, kRawInf where unreachable.
   virtual void run(const int64_t* sources, int64_t count, T* out, RunStats& st) = 0;

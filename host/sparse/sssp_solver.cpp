@@ -87,12 +87,13 @@ RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& 
     st.paths_kernels = "tight-edge breadth-first trees (host)";
   }
   double post = 0;
+  const int threads = engine_->host_threads();
   for (size_t first = 0; first < sources.size(); first += static_cast<size_t>(batch)) {
     throw_if_cancelled();
     const int64_t count = std::min<int64_t>(batch, static_cast<int64_t>(sources.size() - first));
     engine_->run(sources.data() + first, count, rows.data(), st);
     const Stopwatch t;
-#pragma omp parallel if (count > 1 && n * count >= 4096)
+#pragma omp parallel num_threads(threads) if (threads > 1 && count > 1 && n * count >= 4096)
     {
       TreeScratch scratch;
 #pragma omp for schedule(dynamic, 1)

@@ -9,8 +9,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 FUZZ="$(dirname "${BASH_SOURCE[0]}")/../fuzz/regressions"
 
 printf 'p sp 2000000000 1\na 1 2 3\n' >"$T/n.gr"
-check huge-n-gr 2 "$BIN" --input "$T/n.gr" --backend serial
+check huge-n-gr 2 "$BIN" --input "$T/n.gr" --backend serial --algo fw
 expect huge-n-gr-msg grep -qxF "error: $T/n.gr: line 1: vertex count '2000000000' must be in [1, 200000]" "$T/err"
+# auto (the default) may solve a sparse graph of any n: the memory plan refuses it.
+check huge-n-gr-auto 1 "$BIN" --input "$T/n.gr" --backend serial
+expect huge-n-gr-auto-msg grep -q "^error: n = 2000000000 (int32) with m = 1 edges .*needs [0-9]* MiB of host memory" "$T/err"
 printf 'p sp 5 4000000000000000000\na 1 2 3\n' >"$T/m.gr"
 check huge-m-gr 2 "$BIN" --input "$T/m.gr" --backend serial
 expect huge-m-gr-msg grep -q "m.gr: line 1: problem line declares 4000000000000000000 arcs but the file has 1" "$T/err"
