@@ -40,7 +40,7 @@
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void sssp_near_far(const int n, __global const int* off, __global const int* col,
                    __global const value_t* w, __global const int* sources, const int count,
-                   const value_t delta, volatile __global int* dist_all,
+                   const value_t delta, const int vw_log, volatile __global int* dist_all,
                    __global int* scratch) {
   const int g = get_group_id(0);
   if (g >= count) return;  // the whole group returns: no barrier is skipped by half of it
@@ -82,13 +82,16 @@ void sssp_near_far(const int n, __global const int* off, __global const int* col
   int round = 0;
   for (;;) {
     // Near rounds: relax the queue, improved vertices below split into the next.
+    // Each queued vertex goes to 2^vw_log work-items (a virtual warp) that share
+    // its out-edges, so a round issues that many loads at once.
+    const int vw = 1 << vw_log, lane = lid & (vw - 1);
     while (l_near > 0) {
       const int cnt = l_near;
-      for (int i = lid; i < cnt; i += WG) {
+      for (int i = lid >> vw_log; i < cnt; i += WG >> vw_log) {
         const int u = near_a[i];
         const value_t du = AS_VALUE(dist[u]);
         const int end = off[u + 1];
-        for (int e = off[u]; e < end; ++e) {
+        for (int e = off[u] + lane; e < end; e += vw) {
           const int v = col[e];
           const value_t nd = du + w[e];
           const int nb = AS_BITS(nd);

@@ -114,8 +114,9 @@ TEST_CASE("sssp equals fw bit-exactly (int32) on every backend") {
 TEST_CASE("sssp: tunables and batches smaller than the sources on PoCL") {
   const auto g = ocl_sp_test::random_graph<int32_t>(150, 3);
   const auto want = fw_reference(g);
-  for (Tunables t : {Tunables{{"WG", 32}, {"BATCH", 64}}, Tunables{{"DELTA", 25}},
-                     Tunables{{"DELTA", 1600}, {"WG", 128}}}) {
+  for (Tunables t : {Tunables{{"WG", 32}, {"BATCH", 64}}, Tunables{{"DELTA", 25}, {"VW", 1}},
+                     Tunables{{"DELTA", 1600}, {"WG", 128}, {"VW", 32}},
+                     Tunables{{"VW", 8}, {"WG", 64}}, Tunables{{"VW", 32}, {"WG", 32}}}) {
     CAPTURE(to_string(t));
     auto solver = make_solver<int32_t>(spec(Algo::sssp, t));
     DistMatrix<int32_t> d = g;

@@ -55,6 +55,7 @@ struct BenchOptions {
   std::string generator;
   int64_t degree = 0;
   std::string weights = "1:100";
+  std::vector<std::string> params;  // --param NAME=VALUE (with --generator)
 };
 
 BenchColumn opencl_column(const DeviceEntry& d) {
@@ -462,6 +463,10 @@ Command set_bench_command(CLI::App& app) {
                                          "neighbours per vertex")
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 20));
   sub->add_option("--weights", o->weights, "--generator: integer weights LO:HI (default 1:100)");
+  sub->add_option("--param", o->params,
+                  "--generator: a tunable of the OpenCL solvers as NAME=VALUE, repeatable "
+                  "(e.g. WG=1024 VW=16 for sssp)")
+      ->type_name("NAME=VALUE");
   c.run = [o]() {
     if (!o->from_csv.empty()) return rerender(*o);
     if (!o->generator.empty()) {
@@ -491,6 +496,17 @@ Command set_bench_command(CLI::App& app) {
       s.no_tuned = o->no_tuned;
       s.csv = o->csv;
       s.json = o->json;
+      for (const auto& p : o->params) {
+        const auto eq = p.find('=');
+        try {
+          if (eq == std::string::npos || eq == 0) throw std::invalid_argument(p);
+          size_t used = 0;
+          s.params[p.substr(0, eq)] = std::stoi(p.substr(eq + 1), &used);
+          if (eq + 1 + used != p.size()) throw std::invalid_argument(p);
+        } catch (const std::exception&) {
+          throw UsageError("--param expects NAME=INTEGER, got '" + p + "'");
+        }
+      }
       check_output_target(s.csv, "--csv");
       check_output_target(s.json, "--json");
       return run_sparse_bench(s);

@@ -162,11 +162,11 @@ int run_typed(const SparseBenchOptions& o) {
           spec.device = col.spec;
           spec.use_tuned = !o.no_tuned;
           spec.split = col.backend == Backend::opencl ? o.split : 1;
+          if (col.backend == Backend::opencl && algo == Algo::sssp) spec.params = o.params;
           std::vector<double> totals, tks, ths;
           std::map<int64_t, std::vector<T>> got;
           if (algo == Algo::sssp) {
             auto solver = make_sssp_solver<T>(spec);
-            row.params = solver->info().params;
             row.t_o = solver->info().t_o;
             if (row.params_source.empty()) row.params_source = solver->info().params_source;
             for (int r = 0; r < o.warmup + o.reps; ++r) {
@@ -176,6 +176,7 @@ int run_typed(const SparseBenchOptions& o) {
               row.relaxations = st.relaxations;
               if (r >= o.warmup) totals.push_back(st.total), tks.push_back(st.t_k), ths.push_back(st.t_h);
             }
+            row.params = solver->info().params;  // with what the graph decided (DELTA, VW)
           } else {
             if (!dense) dense = to_matrix<T>(g);
             auto solver = make_solver<T>(spec);

@@ -20,6 +20,7 @@ struct SparseBenchOptions {
   std::optional<uint64_t> seed;
   double time_limit = 60;
   bool no_tuned = false;
+  Tunables params;  // OpenCL columns: given to every solver (sssp's WG, VW, DELTA, ...)
   std::string csv, json;
 };
 

@@ -25,7 +25,10 @@ constexpr int kScratchRows = 6;  // sssp.cl SCRATCH_ROWS
 
 std::vector<detail::TunableRule> sssp_rules() {
   return {{"WG", {32, 64, 128, 256, 512, 1024}, "work-items per source's work-group"},
-          {"DELTA", {25, 50, 100, 200, 400, 800, 1600}, "near-far bucket width, % of the mean weight"},
+          {"DELTA", {0, 25, 50, 100, 200, 400, 800, 1600},
+           "near-far bucket width, % of the mean weight (0: from the mean degree)"},
+          {"VW", {0, 1, 2, 4, 8, 16, 32},
+           "work-items sharing a queued vertex's edges (0: from the mean degree)"},
           {"BATCH", {0, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384},
            "sources per launch and device (0: from device memory)"}};
 }
@@ -53,8 +56,11 @@ class OpenClSsspEngine final : public SsspEngine<T> {
       d.max_alloc = budgets[i].max_alloc;
       auto& core = *d.core;
       detail::with_cl_errors("cannot set up sssp on '" + core.device().name + "'", [&] {
-        const int wg = core.is_gpu() ? 256 : 64;
-        d.t = core.resolve(spec, {{"WG", wg}, {"DELTA", 100}, {"BATCH", 0}}, sssp_rules());
+        // H100 (bench/NOTES.md "sssp"): 1024 work-items per source beat 256 on
+        // random, geometric and 316 x 316 grids (fewer sources resident: their
+        // distance rows stay in L2), 256 wins only on small grids (13 vs 18 ms).
+        const int wg = core.is_gpu() ? (core.device().max_work_group >= 1024 ? 1024 : 256) : 64;
+        d.t = core.resolve(spec, {{"WG", wg}, {"DELTA", 0}, {"BATCH", 0}, {"VW", 0}}, sssp_rules());
         const size_t local = static_cast<size_t>(d.t.at("WG"));
         const std::string what = "WG=" + std::to_string(local);
         core.check_group(what, {local}, 0);
@@ -66,7 +72,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
         const cl::Buffer pone(core.context(), CL_MEM_READ_WRITE, 4 * kScratchRows);
         const cl::Buffer pdist(core.context(), CL_MEM_READ_WRITE, 4);
         d.kernel = core.kernel("sssp_near_far", what, {local}, [&](cl::Kernel& k) {
-          set_args(k, 1, poff, pone, pone, poff, 1, T(1), pdist, pone);
+          set_args(k, 1, poff, pone, pone, poff, 1, T(1), 0, pdist, pone);
         });
         core.finish_info(info_, d.t);
       });
@@ -91,10 +97,32 @@ class OpenClSsspEngine final : public SsspEngine<T> {
     double mean = 0;
     for (T x : g.w) mean += static_cast<double>(x);
     mean = g.m() ? mean / static_cast<double>(g.m()) : 1;
+    const double degree = g.n ? static_cast<double>(g.m()) / static_cast<double>(g.n) : 0;
     std::vector<cl_int> off(g.off.begin(), g.off.end());
     d_delta_.clear();
+    vw_log_.clear();
     for (auto& d : devices_) {
-      const double width = std::max(mean, 1e-30) * d.t.at("DELTA") / 100.0;
+      // Measured on an H100 (bench/NOTES.md "sssp"): low-degree graphs (grids,
+      // roads) want wide buckets (fewer rounds), high-degree ones narrow buckets
+      // (fewer relaxations repeated): DELTA ~ 16000 / degree^2 %.
+      const double pct = d.t.at("DELTA") > 0
+                             ? d.t.at("DELTA")
+                             : std::clamp(16000.0 / std::max(degree * degree, 1.0), 25.0, 1600.0);
+      const double width = std::max(mean, 1e-30) * pct / 100.0;
+      // A virtual warp about as wide as the mean degree, at most the work-group.
+      int vw = d.t.at("VW");
+      if (vw == 0) {
+        vw = 1;
+        while (vw < 32 && vw < degree) vw *= 2;
+      }
+      vw = std::min(vw, d.t.at("WG"));
+      int lg = 0;
+      while ((1 << lg) < vw) ++lg;
+      vw_log_.push_back(lg);
+      if (&d == &devices_.front()) {  // the report shows what runs
+        info_.params["DELTA"] = static_cast<int>(std::lround(pct));
+        info_.params["VW"] = 1 << lg;
+      }
       if constexpr (std::is_integral_v<T>)
         d_delta_.push_back(static_cast<T>(std::min(std::max(1.0, std::round(width)), 1073741823.0)));
       else
@@ -136,7 +164,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
         core.finish(d.st);
       });
       st.t_h += d.st.t_h;
-      st.bytes_moved += core.bytes_up();
+      st.bytes_moved += static_cast<double>(graph_bytes);
     }
     st.devices = static_cast<int>(devices_.size());
     st.placement = devices_.size() > 1
@@ -206,7 +234,8 @@ class OpenClSsspEngine final : public SsspEngine<T> {
       core.write(d.src, 0, src.size() * 4, src.data(), false);
       const size_t i = static_cast<size_t>(&d - devices_.data());
       set_args(d.kernel, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src,
-               static_cast<cl_int>(count), d_delta_[i], d.dist, d.scratch);
+               static_cast<cl_int>(count), d_delta_[i], static_cast<cl_int>(vw_log_[i]), d.dist,
+               d.scratch);
       const size_t wg = static_cast<size_t>(d.t.at("WG"));
       core.launch(d.kernel, cl::NDRange(static_cast<size_t>(count) * wg), cl::NDRange(wg));
       core.read(d.dist, 0, static_cast<size_t>(count * n_) * sizeof(T), out);
@@ -215,13 +244,14 @@ class OpenClSsspEngine final : public SsspEngine<T> {
       d.st.t_k += st.t_k;
       d.st.t_h += st.t_h;
       d.st.kernel_launches += st.kernel_launches;
-      d.st.bytes_moved += core.bytes_up() + core.bytes_down();
+      d.st.bytes_moved += static_cast<double>(count) * (4.0 + static_cast<double>(n_) * sizeof(T));
       for (const auto& [k, v] : st.kernel_seconds) d.st.kernel_seconds[k] += v;
     });
   }
 
   std::vector<Device> devices_;
   std::vector<T> d_delta_;
+  std::vector<int> vw_log_;
   SolverInfo info_;
   int64_t n_ = 0;
 };
