@@ -176,7 +176,7 @@ int run_typed(const SparseBenchOptions& o) {
               row.relaxations = st.relaxations;
               if (r >= o.warmup) totals.push_back(st.total), tks.push_back(st.t_k), ths.push_back(st.t_h);
             }
-            row.params = solver->info().params;  // with what the graph decided (DELTA, VW)
+            row.params = solver->info().params;
           } else {
             if (!dense) dense = to_matrix<T>(g);
             auto solver = make_solver<T>(spec);

@@ -45,6 +45,8 @@ struct SweepOptions {
   double time_limit = 300;
   bool no_store = false, quiet = false;
   std::string csv, json;
+  std::string generator = "random";  // the graph family swept on (sssp: grid, random --degree)
+  int64_t degree = 0;
 };
 
 // Default problem size: the paper's n = 5000 where a GPU makes it quick; CPU
@@ -187,10 +189,12 @@ int run_typed(const SweepOptions& o) {
   GeneratorParams gp;
   gp.n = n;
   gp.seed = o.seed ? *o.seed : static_cast<uint64_t>(n);
-  gp.density = default_density(n);
+  gp.family = parse_family(o.generator);
+  gp.degree = o.degree;
+  gp.density = gp.family == GraphFamily::random && gp.degree == 0 ? default_density(n) : 0;
   std::optional<DistMatrix<T>> input;
   {
-    Graph g = generate_random(gp);
+    Graph g = generate_graph(gp);
     if constexpr (std::is_integral_v<T>) check_int32_range(g);
     input = to_matrix<T>(g);
   }
@@ -398,6 +402,12 @@ Command set_sweep_command(CLI::App& app) {
   sub->add_option("--warmup", o->warmup, "Untimed solves first (default 1)")
       ->check(CLI::Range(0, 100));
   sub->add_option("--seed", o->seed, "Random seed (default: n)");
+  sub->add_option("--generator", o->generator,
+                  "Graph family swept on: random (default; --degree D for a sparse one) | grid "
+                  "| geometric (sssp's tunables depend on the graph: sweep on one like yours)")
+      ->check(CLI::IsMember({"random", "grid", "geometric"}));
+  sub->add_option("--degree", o->degree, "--generator random / geometric: edges per vertex")
+      ->check(CLI::Range(int64_t{0}, int64_t{1} << 20));
   sub->add_option("--wg", o->wg,
                   "WG values for the paper's squaring / fw-naive kernels (default 4,8,16,32); "
                   "like --block and --param, sweeps only the families that take it unless "

@@ -119,10 +119,9 @@ class OpenClSsspEngine final : public SsspEngine<T> {
       int lg = 0;
       while ((1 << lg) < vw) ++lg;
       vw_log_.push_back(lg);
-      if (&d == &devices_.front()) {  // the report shows what runs
-        info_.params["DELTA"] = static_cast<int>(std::lround(pct));
-        info_.params["VW"] = 1 << lg;
-      }
+      if (&d == &devices_.front())  // the report's placement line shows what runs
+        chosen_ = "VW " + std::to_string(1 << lg) + ", buckets " +
+                  std::to_string(static_cast<int>(std::lround(pct))) + "% of the mean weight";
       if constexpr (std::is_integral_v<T>)
         d_delta_.push_back(static_cast<T>(std::min(std::max(1.0, std::round(width)), 1073741823.0)));
       else
@@ -167,9 +166,10 @@ class OpenClSsspEngine final : public SsspEngine<T> {
       st.bytes_moved += static_cast<double>(graph_bytes);
     }
     st.devices = static_cast<int>(devices_.size());
-    st.placement = devices_.size() > 1
-                       ? "source batches on " + std::to_string(devices_.size()) + " devices"
-                       : "source batches";
+    st.placement = (devices_.size() > 1
+                        ? "source batches on " + std::to_string(devices_.size()) + " devices"
+                        : std::string("source batches")) +
+                   " (" + chosen_ + ")";
   }
 
   int64_t batch(int64_t) const override {
@@ -252,6 +252,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
   std::vector<Device> devices_;
   std::vector<T> d_delta_;
   std::vector<int> vw_log_;
+  std::string chosen_;  // "VW 4, buckets 1006% of the mean weight"
   SolverInfo info_;
   int64_t n_ = 0;
 };
