@@ -5,6 +5,7 @@
 //   mpi_layout    the 2D block-cyclic layout, generated / scattered local panels
 //   mpi_backend*  a rank's primitives: OpenMP (cpu) or its OpenCL device (cl)
 //   mpi_rounds    the broadcast rounds with look-ahead
+//   mpi_output    every rank writes its panels into the one output file
 //   mpi_report    the report (rank 0)
 //
 // Errors: set-up steps (options, devices, graph, scatter) end in a collective
@@ -33,6 +34,7 @@ int run_solve(const MpiSolveOptions&, const Stopwatch&) {
 #else
 
 #include <mpi.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <climits>
@@ -46,6 +48,7 @@ int run_solve(const MpiSolveOptions&, const Stopwatch&) {
 #include "graph/io.hpp"
 #include "mpi/mpi_backend.hpp"
 #include "mpi/mpi_layout.hpp"
+#include "mpi/mpi_output.hpp"
 #include "mpi/mpi_report.hpp"
 #include "mpi/mpi_rounds.hpp"
 #include "mpi/mpi_session.hpp"
@@ -62,6 +65,14 @@ namespace ocl_sp::mpi {
 
 namespace {
 
+// This process's peak resident memory in bytes (getrusage: KiB on Linux).
+uint64_t peak_rss_bytes() {
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<uint64_t>(ru.ru_maxrss) * 1024;
+}
+
+// This rank's device budget (OpenCL) or host memory (OpenMP), the weakest over
 // all ranks, so every rank plans the same panels.
 detail::DeviceBudget weakest_budget(const detail::DeviceBudget& mine) {
   uint64_t v[2] = {mine.memory, mine.max_alloc}, w[2] = {0, 0};
@@ -84,6 +95,7 @@ int run_typed(const MpiSolveOptions& o, const Stopwatch& wall, const Session& s)
   GeneratorParams gen;
   DistMatrix<T> full;  // rank 0, file input: the whole matrix before scattering
   std::optional<OutputTarget> target;
+  OutputFormat output_format = OutputFormat::bin;
   std::pair<int, int> grid{0, 0};
   int64_t n = 0;
 
@@ -114,10 +126,10 @@ int run_typed(const MpiSolveOptions& o, const Stopwatch& wall, const Session& s)
     if (o.generated && !o.input.empty()) throw UsageError("give either --n or --input, not both");
     if (!o.generated && o.input.empty())
       throw UsageError("no graph: give --n N for a random graph or --input FILE (see --help)");
-    if (!o.output.empty() && s.rank == 0) {  // only rank 0 writes
-      if (o.output_format == "auto") detect_output_format(o.output);
-      else parse_output_format(o.output_format);
-      target = resolve_output(o.output);
+    if (!o.output.empty()) {  // rank 0 creates the file, every rank writes into it
+      output_format = o.output_format == "auto" ? detect_output_format(o.output)
+                                                : parse_output_format(o.output_format);
+      if (s.rank == 0) target = resolve_output(o.output);
     }
     if (o.generated) {
       gen = o.generator(rep.source);
@@ -179,13 +191,13 @@ int run_typed(const MpiSolveOptions& o, const Stopwatch& wall, const Session& s)
     const uint64_t bufs = vs * (2 * (p * p + p * static_cast<uint64_t>(lay.mc()) + p * static_cast<uint64_t>(lay.mr())) +
                                 std::max(p * static_cast<uint64_t>(lay.mc()), p * static_cast<uint64_t>(lay.mr())));
     uint64_t need = mat * (o.verify ? 2 : 1) + bufs + (opencl ? plan.host_bytes : 0);
-    const bool whole = s.rank == 0 && (o.verify || !o.output.empty());
-    if (whole) need += static_cast<uint64_t>(lay.n) * lay.n * vs * (o.verify ? 3 : 1);
+    const bool whole = s.rank == 0 && o.verify;
+    if (whole) need += static_cast<uint64_t>(lay.n) * lay.n * vs * 3;
     check_host_memory(need, "rank " + std::to_string(s.rank) + ": " + format_bytes(static_cast<double>(mat)) +
                                 " of panels (n = " + std::to_string(lay.n) + ", " +
                                 std::to_string(grid.first) + " x " + std::to_string(grid.second) +
                                 " ranks, P = " + std::to_string(lay.p) + ")" +
-                                (whole ? " plus the gathered matrix for --output/--verify" : ""));
+                                (whole ? " plus the gathered matrices for --verify" : ""));
     init_local(lay, local);
     if (opencl) {
       SolverSpec spec;
@@ -289,41 +301,51 @@ int run_typed(const MpiSolveOptions& o, const Stopwatch& wall, const Session& s)
     rep.t_solve = slowest;
   }
 
-  // 8. Result (and input for --verify) to rank 0; verify; write.
-  Stopwatch gather;
-  const bool need_matrix = o.verify || !o.output.empty();
-  DistMatrix<T> d, input;
-  out.step([&] {
-    if (need_matrix && s.rank == 0) d = DistMatrix<T>(lay.n);
-  });
-  if (int c = agree(out, s)) return c;
-  if (need_matrix) {
-    gather_matrix(lay, local, &d, s.rank);
-    rep.bytes_gather = static_cast<double>(lay.n) * lay.n * sizeof(T);
-    if (o.verify) {
-      if (s.rank == 0) input = DistMatrix<T>(lay.n);
-      gather_matrix(lay, input_local, &input, s.rank);
-    }
-  }
-  rep.t_gather = gather.seconds();
+  // 8. --verify: result and input to rank 0 (the CPU reference needs the whole
+  // matrix); then the output, which every rank writes without a gather.
   bool failed = false;
-  out.step([&] {
-    if (s.rank != 0) return;
-    if (o.verify) {
+  if (o.verify) {
+    Stopwatch gather;
+    DistMatrix<T> d, input;
+    out.step([&] {
+      if (s.rank == 0) {
+        d = DistMatrix<T>(lay.n);
+        input = DistMatrix<T>(lay.n);
+      }
+    });
+    if (int c = agree(out, s)) return c;
+    gather_matrix(lay, local, &d, s.rank);
+    gather_matrix(lay, input_local, &input, s.rank);
+    rep.bytes_gather = 2.0 * static_cast<double>(lay.n) * lay.n * sizeof(T);
+    rep.t_gather = gather.seconds();
+    out.step([&] {
+      if (s.rank != 0) return;
       const VerifyResult v = verify_result(input, d, !opencl);
       rep.verify = v.ok ? "ok" : "FAILED";
       rep.verify_detail = v.detail + " vs " + v.reference;
       failed = !v.ok;
-    }
-    throw_if_cancelled();
-    if (!o.output.empty() && !failed) {
-      Stopwatch w;
-      write_matrix(d, o.output, parse_output_format(o.output_format));
-      rep.output = o.output;
-      rep.t_write = w.seconds();
-    }
-  });
+    });
+    if (int c = agree(out, s)) return c;
+    int f = failed ? 1 : 0;
+    MPI_Bcast(&f, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    failed = f != 0;
+  }
+  out.step([] { throw_if_cancelled(); });
   if (int c = agree(out, s)) return c;
+  if (!o.output.empty() && !failed) {
+    Stopwatch w;
+    OutputStats ost;
+    if (int c = write_distributed(lay, local, s.rank == 0 ? &*target : nullptr, output_format, s, ost))
+      return c;
+    rep.output = o.output;
+    rep.output_mode = ost.mode;
+    rep.bytes_output = ost.bytes_to_root;
+    rep.t_write = w.seconds();
+  }
+  // Every rank's peak resident memory (the report's proof that no rank held the matrix).
+  const double rss = static_cast<double>(peak_rss_bytes());
+  rep.peak_rss.assign(static_cast<size_t>(s.size), 0.0);
+  MPI_Gather(&rss, 1, MPI_DOUBLE, rep.peak_rss.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   rep.wall = wall.seconds();
 
   // 9. Report (rank 0 only).

@@ -51,7 +51,10 @@ void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay
     j.field("bytes_gather", rep.bytes_gather).field("parallel_efficiency", eff);
     j.field("relaxations_per_s", rep.t_solve > 0 ? relax / rep.t_solve : 0.0);
     if (!rep.verify.empty()) j.field("verify", rep.verify);
-    if (!rep.output.empty()) j.field("output", rep.output);
+    if (!rep.output.empty())
+      j.field("output", rep.output).field("output_mode", rep.output_mode);
+    j.field("bytes_output_to_rank0", rep.bytes_output);
+    j.array_field("rank_peak_rss_bytes", rep.peak_rss);
     j.end_object();
     os << "\n";
     os.flush();
@@ -102,7 +105,15 @@ void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay
                 "efficiency %.2f (compute time summed over ranks / (ranks x solve time))\n", eff);
   os << buf;
   if (!rep.verify.empty()) os << "verify    " << rep.verify << " (" << rep.verify_detail << ")\n";
-  if (!rep.output.empty()) os << "output    " << rep.output << "\n";
+  if (!rep.output.empty()) {
+    os << "output    " << rep.output << " (" << rep.output_mode;
+    if (rep.bytes_output > 0) os << ", " << format_bytes(rep.bytes_output) << " to rank 0";
+    os << ")\n";
+  }
+  os << "memory    peak resident per rank:";
+  for (size_t k = 0; k < rep.peak_rss.size(); ++k)
+    os << (k ? ", " : " ") << format_bytes(rep.peak_rss[k]);
+  os << " (matrix " << format_bytes(static_cast<double>(lay.n) * lay.n * 4) << ")\n";
   os.flush();
 }
 
