@@ -43,6 +43,21 @@ DistMatrix<T> graph(int64_t n, uint64_t seed) {
   return ocl_sp_test::random_graph<T>(n, seed, false, 6.0);
 }
 
+// fw_serial's path matrix of w against the one recovered from its distances
+// (solvers/panel_paths.hpp): the same hop counts, a via check_paths accepts.
+template <typename T>
+PathMatrix check_recovered(const DistMatrix<T>& w) {
+  DistMatrix<T> d = w, ref = w;
+  PathMatrix p, pref;
+  fw_serial(d, nullptr);
+  fw_serial(ref, &pref);
+  REQUIRE(d == ref);
+  recover_paths(input_edges(w), d, p);
+  CHECK(p.hops == pref.hops);
+  CHECK(check_paths(w, d, p) == "");
+  return p;
+}
+
 template <typename T>
 void check_solver(const SolverSpec& s, const std::vector<int64_t>& sizes,
                   const std::string& placement_word) {
@@ -164,15 +179,7 @@ TEST_SUITE("panel_engine") {
     for (int64_t n : {int64_t{1}, int64_t{2}, int64_t{37}, int64_t{130}}) {
       for (uint64_t seed : {kSeed, kSeed + 7}) {
         INFO("n = " << n << ", seed " << seed);
-        const DistMatrix<int32_t> w = graph<int32_t>(n, seed);
-        DistMatrix<int32_t> d = w, ref = w;
-        PathMatrix p, pref;
-        fw_serial(d, nullptr);
-        fw_serial(ref, &pref);
-        REQUIRE(d == ref);
-        recover_paths(input_edges(w), d, p);
-        CHECK(p.hops == pref.hops);
-        CHECK(check_paths(w, d, p) == "");
+        const PathMatrix p = check_recovered(graph<int32_t>(n, seed));
         for (int64_t i = 0; i < n; ++i) CHECK(p.via[static_cast<size_t>(i * n + i)] == -1);
       }
     }
@@ -182,22 +189,10 @@ TEST_SUITE("panel_engine") {
     for (int64_t i = 0; i < 8; ++i) z(i, i) = 0;
     z(0, 1) = 1, z(1, 2) = 0, z(2, 3) = 0, z(3, 1) = 0, z(3, 4) = 2, z(0, 4) = 3;
     z(4, 5) = 0, z(5, 4) = 0, z(2, 6) = -1, z(6, 4) = 2, z(5, 0) = 4;
-    DistMatrix<int32_t> zd = z, zr = z;
-    PathMatrix zp, zpr;
-    fw_serial(zd, nullptr);
-    fw_serial(zr, &zpr);
-    recover_paths(input_edges(z), zd, zp);
-    CHECK(zp.hops == zpr.hops);
-    CHECK(check_paths(z, zd, zp) == "");
-    CHECK(zp.via[7] == -1);  // 0 -> 7: no path
+    CHECK(check_recovered(z).via[7] == -1);  // 0 -> 7: no path
     // float32: integral weights are exact; fractions, or sums past 2^24, are refused.
-    DistMatrix<float> wf = graph<float>(60, kSeed), df = wf, rf = wf;
-    PathMatrix pf, prf;
-    fw_serial(df, nullptr);
-    fw_serial(rf, &prf);
-    recover_paths(input_edges(wf), df, pf);
-    CHECK(pf.hops == prf.hops);
-    CHECK(check_paths(wf, df, pf) == "");
+    const DistMatrix<float> wf = graph<float>(60, kSeed);
+    check_recovered(wf);
     CHECK_THROWS_AS(input_edges(ocl_sp_test::random_graph<float>(60, kSeed, true)), UsageError);
     DistMatrix<float> big = wf;
     big(0, 1) = 1e6f;

@@ -147,6 +147,7 @@ expect no-progress-line sh -c "! grep -q 'round ' '$T/err'"
 # On a terminal (script(1) gives one) a long solve shows round, % and ETA.
 check progress-tty 0 script -qec "'$BIN' --n 3200 --device pocl --panel 128 --device-memory 10M" /dev/null
 expect progress-line grep -aq "round [0-9]*/25 .*% .*ETA" "$T/out"
+expect progress-idle grep -aq "ETA [0-9:-]*  device idle [0-9.]* s" "$T/out"
 check progress-quiet 0 script -qec "'$BIN' --n 3200 --device pocl --panel 128 --device-memory 10M --quiet" /dev/null
 expect progress-quiet-none sh -c "! grep -aq 'ETA' '$T/out'"
 
