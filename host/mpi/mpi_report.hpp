@@ -17,9 +17,9 @@ struct Report {
   std::vector<double> compute, wait, kernels, sent;  // per rank
   std::vector<double> round_compute, round_wait;     // per round, the slowest rank
   double bytes_bcast = 0, bytes_scatter = 0, bytes_gather = 0;
-  double bytes_output = 0;           // output blocks sent to rank 0 (streamed output)
+  double bytes_output = 0;  // output blocks sent to rank 0 (streamed output)
   std::string verify, verify_detail, output, output_mode;
-  std::vector<double> peak_rss;      // per rank, bytes
+  std::vector<double> peak_rss;  // per rank, bytes
 };
 
 // This rank's device budget (OpenCL) or host memory (OpenMP), the weakest over

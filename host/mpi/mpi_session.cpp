@@ -42,7 +42,6 @@ std::string message_of(std::exception_ptr e) {
   }
 }
 
-
 Session::Session() {
   int provided = 0;
   MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);

@@ -89,13 +89,15 @@ int64_t recover_paths(const InputEdges<T>& e, const DistMatrix<T>& d, PathMatrix
       k += e.w[static_cast<size_t>(x)] == d(u, e.dst[static_cast<size_t>(x)]);
     start[static_cast<size_t>(u) + 1] = k;
   }
-  for (int64_t u = 0; u < n; ++u) start[static_cast<size_t>(u) + 1] += start[static_cast<size_t>(u)];
+  for (int64_t u = 0; u < n; ++u)
+    start[static_cast<size_t>(u) + 1] += start[static_cast<size_t>(u)];
   std::vector<int32_t> dst(static_cast<size_t>(start.back()));
   std::vector<T> wt(dst.size());
 #pragma omp parallel for schedule(static) if (n >= 1024)
   for (int64_t u = 0; u < n; ++u) {
     size_t k = static_cast<size_t>(start[static_cast<size_t>(u)]);
-    for (int64_t x = e.start[static_cast<size_t>(u)]; x < e.start[static_cast<size_t>(u) + 1]; ++x) {
+    for (int64_t x = e.start[static_cast<size_t>(u)]; x < e.start[static_cast<size_t>(u) + 1];
+         ++x) {
       const int32_t v = e.dst[static_cast<size_t>(x)];
       if (e.w[static_cast<size_t>(x)] != d(u, v)) continue;
       dst[k] = v;
@@ -124,7 +126,8 @@ int64_t recover_paths(const InputEdges<T>& e, const DistMatrix<T>& d, PathMatrix
         const T dk = di[k];
         const int32_t hk = hops[k] + 1;
         const int32_t pred = k == i ? -1 : k;
-        for (int64_t x = start[static_cast<size_t>(k)]; x < start[static_cast<size_t>(k) + 1]; ++x) {
+        for (int64_t x = start[static_cast<size_t>(k)]; x < start[static_cast<size_t>(k) + 1];
+             ++x) {
           const int32_t j = dst[static_cast<size_t>(x)];
           if (hops[j] >= 0 || dk + wt[static_cast<size_t>(x)] != di[j]) continue;
           hops[j] = hk;
