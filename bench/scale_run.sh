@@ -47,26 +47,24 @@ solve warm-single $N --n 5000
 solve verify-resident $N --n 5000 --panel 1280 --verify
 solve verify-ooc $N --n 5000 --device-memory 40M --verify
 solve verify-neg $N --n 5000 --negative --panel 2048 --verify
+# n = 40 000 in one buffer, out of core at a quarter, resident: identical bytes.
+n40k_placements() {
+  solve n40k-single $N --n 40000 --output "$tmp/single.bin"
+  solve n40k-ooc-quarter $N --n 40000 --device-memory 1600M --output "$tmp/ooc.bin"
+  echo "cmp single ooc: $(cmp "$tmp/single.bin" "$tmp/ooc.bin" && echo identical)" >>"$log"
+  rm -f "$tmp/ooc.bin"
+  solve n40k-resident $N --n 40000 --panel 10112 --output "$tmp/res.bin"
+  echo "cmp single resident: $(cmp "$tmp/single.bin" "$tmp/res.bin" && echo identical)" >>"$log"
+  rm -f "$tmp/single.bin" "$tmp/res.bin"
+}
 case $mode in
   h200)
     "$bin" bench --devices nvidia --sizes 10000,20000 --algos fw --reps 5 --no-tuned --quiet >"$out/bench_fw.txt" 2>&1
-    solve n40k-single $N --n 40000 --output "$tmp/single.bin"
-    solve n40k-ooc-quarter $N --n 40000 --device-memory 1600M --output "$tmp/ooc.bin"
-    echo "cmp single ooc: $(cmp "$tmp/single.bin" "$tmp/ooc.bin" && echo identical)" >>"$log"
-    rm -f "$tmp/ooc.bin"
-    solve n40k-resident $N --n 40000 --panel 10112 --output "$tmp/res.bin"
-    echo "cmp single resident: $(cmp "$tmp/single.bin" "$tmp/res.bin" && echo identical)" >>"$log"
-    rm -f "$tmp/single.bin" "$tmp/res.bin"
+    n40k_placements
     solve n100k-auto $N --n 100000 --host-memory 120G
     ;;
   h100)
-    solve n40k-single $N --n 40000 --output "$tmp/single.bin"
-    solve n40k-ooc-quarter $N --n 40000 --device-memory 1600M --output "$tmp/ooc.bin"
-    echo "cmp single ooc: $(cmp "$tmp/single.bin" "$tmp/ooc.bin" && echo identical)" >>"$log"
-    rm -f "$tmp/ooc.bin"
-    solve n40k-resident $N --n 40000 --panel 10112 --output "$tmp/res.bin"
-    echo "cmp single resident: $(cmp "$tmp/single.bin" "$tmp/res.bin" && echo identical)" >>"$log"
-    rm -f "$tmp/single.bin" "$tmp/res.bin"
+    n40k_placements
     solve n150k-ooc $N --n 150000 --host-memory 124G
     ;;
   h200b)
@@ -76,7 +74,7 @@ case $mode in
     solve n100k-auto $N --n 100000 --host-memory 120G
     ;;
   h100b)
-    solve n40k-single $N --n 40000 --output "$tmp/single.bin"
+  solve n40k-single $N --n 40000 --output "$tmp/single.bin"
     solve n40k-ooc-quarter $N --n 40000 --device-memory 1600M --output "$tmp/ooc.bin"
     echo "cmp single ooc: $(cmp "$tmp/single.bin" "$tmp/ooc.bin" && echo identical)" >>"$log"
     rm -f "$tmp/single.bin" "$tmp/ooc.bin"

@@ -15,6 +15,8 @@
 #include "solvers/opencl_fw.hpp"
 #include "solvers/opencl_solvers.hpp"
 #include "solvers/panel_engine.hpp"
+#include "solvers/panel_paths.hpp"
+#include "graph/paths.hpp"
 #include "test_opencl_common.hpp"
 #include "util/errors.hpp"
 
@@ -39,6 +41,21 @@ DeviceBudget budget(uint64_t memory, uint64_t max_alloc) {
 template <typename T>
 DistMatrix<T> graph(int64_t n, uint64_t seed) {
   return ocl_sp_test::random_graph<T>(n, seed, false, 6.0);
+}
+
+// fw_serial's path matrix of w against the one recovered from its distances
+// (solvers/panel_paths.hpp): the same hop counts, a via check_paths accepts.
+template <typename T>
+PathMatrix check_recovered(const DistMatrix<T>& w) {
+  DistMatrix<T> d = w, ref = w;
+  PathMatrix p, pref;
+  fw_serial(d, nullptr);
+  fw_serial(ref, &pref);
+  REQUIRE(d == ref);
+  recover_paths(input_edges(w), d, p);
+  CHECK(p.hops == pref.hops);
+  CHECK(check_paths(w, d, p) == "");
+  return p;
 }
 
 template <typename T>
@@ -154,6 +171,32 @@ TEST_SUITE("panel_engine") {
     CHECK_THROWS_AS(plan_panels(300, 4, {budget(kMiB, 4096)}, 64, 32, 32, 1, 1ull << 40,
                                 PanelGrid{2, 2}),
                     RuntimeError);
+  }
+
+  // The host side of paths beyond one buffer (solvers/panel_paths.hpp), no device:
+  // from fw_serial's distances, the hop counts of fw_serial's own path matrix.
+  TEST_CASE("panel paths: recovered from the distances, fw_serial's hops, sound vias") {
+    for (int64_t n : {int64_t{1}, int64_t{2}, int64_t{37}, int64_t{130}}) {
+      for (uint64_t seed : {kSeed, kSeed + 7}) {
+        INFO("n = " << n << ", seed " << seed);
+        const PathMatrix p = check_recovered(graph<int32_t>(n, seed));
+        for (int64_t i = 0; i < n; ++i) CHECK(p.via[static_cast<size_t>(i * n + i)] == -1);
+      }
+    }
+    // Zero-weight cycles (1 -> 2 -> 3 -> 1, 4 <-> 5), a negative edge, an
+    // unreachable vertex (7) and ties between paths of different lengths.
+    DistMatrix<int32_t> z(8);
+    for (int64_t i = 0; i < 8; ++i) z(i, i) = 0;
+    z(0, 1) = 1, z(1, 2) = 0, z(2, 3) = 0, z(3, 1) = 0, z(3, 4) = 2, z(0, 4) = 3;
+    z(4, 5) = 0, z(5, 4) = 0, z(2, 6) = -1, z(6, 4) = 2, z(5, 0) = 4;
+    CHECK(check_recovered(z).via[7] == -1);  // 0 -> 7: no path
+    // float32: integral weights are exact; fractions, or sums past 2^24, are refused.
+    const DistMatrix<float> wf = graph<float>(60, kSeed);
+    check_recovered(wf);
+    CHECK_THROWS_AS(input_edges(ocl_sp_test::random_graph<float>(60, kSeed, true)), UsageError);
+    DistMatrix<float> big = wf;
+    big(0, 1) = 1e6f;
+    CHECK_THROWS_AS(input_edges(big), UsageError);
   }
 
   TEST_CASE("PoCL: the fw solver runs the plan it is given (the CLI's), else its own") {
@@ -376,13 +419,60 @@ TEST_SUITE("panel_engine") {
     }
   }
 
-  TEST_CASE("panels: --paths is refused clearly, a device named twice too") {
+  // Paths beyond one buffer (issue 26): every placement gives the distances of
+  // fw_serial bit-exactly, the hop counts of its path matrix (unique: fewest
+  // edges among shortest paths) and a via matrix whose expansion check_paths
+  // verifies against the input independently.
+  TEST_CASE("PoCL: --paths in every panel placement: distances, hops, expansion") {
+    struct Case {
+      const char* word;
+      int split;
+      uint64_t memory;  // 0: no cap
+    };
+    const uint64_t panel = 128ull * 128 * 4;
+    for (const Case c : {Case{"resident panels", 1, 0}, Case{"out of core", 1, panel * 9},
+                         Case{"on 2 devices", 2, 0}, Case{"out of core", 2, panel * 9}}) {
+      SolverSpec s = spec(Algo::fw);
+      s.panel = 128;
+      s.split = c.split;
+      s.device_memory = c.memory;
+      auto solver = make_opencl_solver<int32_t>(s);
+      for (int64_t n : {int64_t{1}, int64_t{129}, int64_t{300}}) {
+        const uint64_t seed = kSeed + static_cast<uint64_t>(n);
+        INFO(c.word << ", split " << c.split << ", n = " << n << ", seed " << seed);
+        const DistMatrix<int32_t> w = graph<int32_t>(n, seed);
+        DistMatrix<int32_t> d = w, ref = w;
+        PathMatrix p, pref;
+        const RunStats st = solver->solve(d, &p);
+        fw_serial(ref, &pref);
+        if (n == 300) CHECK(st.placement.find(c.word) != std::string::npos);
+        CHECK(st.paths);
+        CHECK(d == ref);
+        CHECK(p.hops == pref.hops);
+        CHECK(check_paths(w, d, p) == "");
+      }
+      DistMatrix<int32_t> cyc = graph_with_negative_cycle();
+      PathMatrix p;
+      CHECK_THROWS_AS(solver->solve(cyc, &p), NegativeCycleError);
+    }
+    // float32 holding integers: exact sums, the same paths; other weights are refused.
     SolverSpec s = spec(Algo::fw);
     s.panel = 128;
-    auto solver = make_opencl_solver<int32_t>(s);
-    DistMatrix<int32_t> d = graph<int32_t>(200, kSeed);
-    PathMatrix p;
-    CHECK_THROWS_AS(solver->solve(d, &p), UsageError);
+    auto solver = make_opencl_solver<float>(s);
+    const DistMatrix<float> w = graph<float>(200, kSeed);
+    DistMatrix<float> d = w, ref = w;
+    PathMatrix p, pref;
+    solver->solve(d, &p);
+    fw_serial(ref, &pref);
+    CHECK(d == ref);
+    CHECK(p.hops == pref.hops);
+    CHECK(check_paths(w, d, p) == "");
+    DistMatrix<float> frac = w;
+    frac(0, 1) = 0.5f;
+    CHECK_THROWS_AS(solver->solve(frac, &p), UsageError);
+  }
+
+  TEST_CASE("panels: a device named twice is refused") {
     SolverSpec twice = spec(Algo::fw);
     twice.device = twice.device + "," + twice.device;
     CHECK_THROWS_AS(make_opencl_solver<int32_t>(twice), UsageError);

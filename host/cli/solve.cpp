@@ -473,8 +473,29 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
   return kExitOk;
 }
 
-// The distributed solve's options (mpi/mpi_fw.hpp); what it does not take is
-// named for its refusal.
+// The options the distributed solve does not take, named for its refusal.
+std::string mpi_unsupported(const SolveOptions& o) {
+  std::vector<std::string> no;
+  if (o.paths || !o.queries.empty() || !o.paths_output.empty()) no.push_back("--paths/--query/--paths-output");
+  if (o.split > 1) no.push_back("--split");
+  if (!o.device_memory.empty()) no.push_back("--device-memory");
+  if (o.wg || o.block || !o.params.empty()) no.push_back("--wg/--block/--param");
+  std::string s;
+  for (const auto& x : no) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+// Under mpirun -np 1 the distributed solve runs (on a 1 x 1 grid) whenever it
+// takes the options, so one rank accepts what two accept and writes the same
+// bytes; anything else (--paths, --algo squaring, serial, ...) is the
+// single-process solve.
+bool mpi_takes(const SolveOptions& o) {
+  const std::string t = lower(o.type);
+  return mpi::built_with_mpi() && mpi_unsupported(o).empty() && lower(o.algo) == "fw" &&
+         lower(o.backend) != "serial" && (t == "int32" || t == "float32");
+}
+
+// The distributed solve's options (mpi/mpi_fw.hpp).
 int run_mpi(const SolveOptions& o, const Stopwatch& wall) {
   mpi::MpiSolveOptions m;
   m.generated = o.n.has_value();
@@ -492,12 +513,7 @@ int run_mpi(const SolveOptions& o, const Stopwatch& wall) {
   m.output_format = o.output_format;
   m.verify = o.verify;
   m.json = o.json;
-  std::vector<std::string> no;
-  if (o.paths || !o.queries.empty() || !o.paths_output.empty()) no.push_back("--paths/--query/--paths-output");
-  if (o.split > 1) no.push_back("--split");
-  if (!o.device_memory.empty()) no.push_back("--device-memory");
-  if (o.wg || o.block || !o.params.empty()) no.push_back("--wg/--block/--param");
-  for (const auto& x : no) m.unsupported += (m.unsupported.empty() ? "" : ", ") + x;
+  m.unsupported = mpi_unsupported(o);
   return mpi::run_solve(m, wall);
 }
 
@@ -636,9 +652,11 @@ Command set_solve_command(CLI::App& app) {
     // Ctrl-C / SIGTERM: the running solve stops at its next round, nothing is
     // written (exit 130 / 143); a second signal ends the process at once.
     install_stop_handlers();
-    // Under mpirun with several ranks (or one, given --grid): one solve across all
-    // of them (host/mpi/). Without mpirun --grid can only name the one process.
-    if (mpi::launched_world_size() > 1 || (!o->grid.empty() && mpi::launched_by_mpi()))
+    // Under mpirun with several ranks (or one, given --grid or options the
+    // distributed solve takes): one solve across all of them (host/mpi/). Without
+    // mpirun --grid can only name the one process.
+    if (mpi::launched_world_size() > 1 ||
+        (mpi::launched_by_mpi() && (!o->grid.empty() || mpi_takes(*o))))
       return run_mpi(*o, wall);
     if (!o->grid.empty()) {
       const auto g = mpi::parse_grid(o->grid);

@@ -50,5 +50,13 @@ void write_matrix(const DistMatrix<T>& m, const std::string& path,
                   OutputFormat fmt = OutputFormat::automatic);
 void write_int_matrix(const std::vector<int32_t>& a, int64_t n, const std::string& path,
                       OutputFormat fmt = OutputFormat::automatic);
+// The pieces of those files for writers that assemble one from row blocks (the
+// distributed solve, host/mpi/): the bytes before the values (the npy header of
+// an n x n matrix of T; nothing for bin and csv) and `rows` rows of n values in
+// the format's encoding (bin/npy: little-endian; csv: one line per row).
+template <typename T>
+std::string matrix_file_header(OutputFormat fmt, int64_t n);
+template <typename T>
+void write_matrix_rows(std::ostream& out, OutputFormat fmt, const T* a, int64_t rows, int64_t n);
 
 }  // namespace ocl_sp

@@ -81,9 +81,9 @@ void append_value(std::string& s, float v) {
 }
 
 template <typename T>
-void write_csv(std::ostream& out, const T* a, int64_t n) {
+void write_csv(std::ostream& out, const T* a, int64_t rows, int64_t n) {
   std::string line;
-  for (int64_t i = 0; i < n; ++i) {
+  for (int64_t i = 0; i < rows; ++i) {
     line.clear();
     for (int64_t j = 0; j < n; ++j) {
       if (j) line += ',';
@@ -106,7 +106,7 @@ void write_values(const T* a, int64_t n, const std::string& path, OutputFormat f
         write_le(out, a, count);
         break;
       }
-      case OutputFormat::csv: write_csv(out, a, n); break;
+      case OutputFormat::csv: write_csv(out, a, n, n); break;
       case OutputFormat::bin:
       case OutputFormat::automatic: write_le(out, a, count); break;
     }
@@ -114,6 +114,26 @@ void write_values(const T* a, int64_t n, const std::string& path, OutputFormat f
 }
 
 }  // namespace
+
+template <typename T>
+std::string matrix_file_header(OutputFormat fmt, int64_t n) {
+  return fmt == OutputFormat::npy ? npy_header(std::is_same_v<T, float> ? "<f4" : "<i4", n)
+                                  : std::string();
+}
+
+template <typename T>
+void write_matrix_rows(std::ostream& out, OutputFormat fmt, const T* a, int64_t rows, int64_t n) {
+  if (fmt == OutputFormat::csv)
+    write_csv(out, a, rows, n);
+  else
+    write_le(out, a, static_cast<size_t>(rows) * static_cast<size_t>(n));
+}
+
+template std::string matrix_file_header<int32_t>(OutputFormat, int64_t);
+template std::string matrix_file_header<float>(OutputFormat, int64_t);
+template void write_matrix_rows<int32_t>(std::ostream&, OutputFormat, const int32_t*, int64_t,
+                                         int64_t);
+template void write_matrix_rows<float>(std::ostream&, OutputFormat, const float*, int64_t, int64_t);
 
 template <typename T>
 void write_matrix(const DistMatrix<T>& m, const std::string& path, OutputFormat fmt) {

@@ -390,7 +390,7 @@ class FwPanels {
 
   void run(RunStats& st) {
     for (auto& ds : devs_) ds->core->begin_solve();
-    Stopwatch wall;
+    wall_.reset();
     if (devs_.size() == 1) {
       device_main(*devs_[0]);
     } else {
@@ -421,7 +421,7 @@ class FwPanels {
       }
       if (first) std::rethrow_exception(first);
     }
-    const double engine_wall = wall.seconds();
+    const double engine_wall = wall_.seconds();
     // Accounting: per device kernel time, transfers, bytes; the slowest device's
     // idle time is what copies (and waiting for the others) cost.
     st.placement = plan_.describe();
@@ -762,6 +762,11 @@ class FwPanels {
     core.queue(OpenClCore::kCompute).finish();
     if (sync_rounds_) settle(ds);
     release_kept(ds);
+    if (ds.index == 0) {  // the progress line's device idle: wall time less T_k so far
+      RunStats part;
+      core.finish(part);
+      progress_.set_idle(std::max(0.0, wall_.seconds() - part.t_k));
+    }
     if (devs_.size() > 1) barrier_.wait();
   }
 
@@ -773,6 +778,7 @@ class FwPanels {
   bool sync_rounds_ = true;
   bool lookahead_ = false;
   Progress& progress_;
+  Stopwatch wall_;  // the engine's wall time (from run())
   Barrier barrier_;
   std::vector<std::unique_ptr<Dev>> devs_;
   std::vector<int> owner_;           // panel row -> device

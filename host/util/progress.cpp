@@ -39,9 +39,11 @@ void Progress::loop() {
       const long s = static_cast<long>(el / f - el + 0.5);
       std::snprintf(eta, sizeof eta, "%ld:%02ld", s / 60, s % 60);
     }
-    std::fprintf(stderr, "\r\033[K%s: round %d/%d  %3.0f%%  elapsed %ld:%02ld  ETA %s",
+    char idle[48] = "";
+    if (idle_.load() >= 0) std::snprintf(idle, sizeof idle, "  device idle %.1f s", idle_.load());
+    std::fprintf(stderr, "\r\033[K%s: round %d/%d  %3.0f%%  elapsed %ld:%02ld  ETA %s%s",
                  what_.c_str(), round_.load() + 1, rounds_.load(), 100 * f,
-                 static_cast<long>(el) / 60, static_cast<long>(el) % 60, eta);
+                 static_cast<long>(el) / 60, static_cast<long>(el) % 60, eta, idle);
     std::fflush(stderr);
     drawn_ = true;
   }

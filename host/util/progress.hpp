@@ -1,4 +1,5 @@
-// Progress line for long solves (DESIGN.md "Scale"): "round 3/8  41%  ETA 1:12" on
+// Progress line for long solves (DESIGN.md "Scale"): "round 3/8  41%  ETA 1:12" (and
+// "device idle 0.4 s" where the solver reports it) on
 // stderr, redrawn twice a second from a thread of its own, shown only when stderr
 // is a terminal, not with --quiet / --json, and only once a solve has run 2 s.
 #pragma once
@@ -26,6 +27,9 @@ class Progress {
     round_ = r;
     rounds_ = rounds;
   }
+  // Seconds the device has sat idle so far (the panel engine: wall time less
+  // kernel time), shown after the ETA once set.
+  void set_idle(double seconds) { idle_ = seconds; }
   // Whether progress lines are wanted by default: stderr is a terminal.
   static bool stderr_is_terminal();
 
@@ -36,6 +40,7 @@ class Progress {
   std::string what_;
   std::atomic<double> done_{0};
   std::atomic<int> round_{0}, rounds_{0};
+  std::atomic<double> idle_{-1};
   bool stop_ = false, drawn_ = false;
   std::mutex m_;
   std::condition_variable cv_;

@@ -6,7 +6,7 @@
 # names the placement.
 # Usage: panel_cli.sh /path/to/ocl_sp
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-use_python json
+use_python json numpy
 
 D=(--device pocl --quiet)
 check single 0 "$BIN" --n 333 "${D[@]}" --output "$T/single.bin"
@@ -54,6 +54,60 @@ for args in "--panel 128" "--panel 128 --device-memory 600K" "--panel 128 --spli
   expect "neg-cycle-no-file" test ! -e "$T/cyc.bin"
 done
 
+# Paths in every panel placement (issue 26): --verify checks distances and every
+# pair's path; the via file is then expanded independently in Python against the
+# input (negative edges, zero weights, an unreachable part, n = 333 not a multiple
+# of P = 128), and must give the single buffer's distances.
+"$PY" - "$T/neg.edges" <<'EOF2'
+import random, sys
+random.seed(26)
+n = 333
+pot = [random.randint(0, 30) for _ in range(n)]
+lines = []
+for u in range(n):
+    for v in random.sample(range(n), 5):
+        if u != v and not (u >= 300 > v):  # 300..332 reach nothing below 300
+            lines.append(f"{u} {v} {random.randint(0, 20) + pot[u] - pot[v]}\n")
+lines.append("332 332 0\n")
+open(sys.argv[1], "w").write("".join(lines))
+EOF2
+check paths-single 0 "$BIN" --input "$T/neg.edges" "${D[@]}" --output "$T/pd1.npy"
+for args in "--panel 128" "--panel 128 --device-memory 600K" "--panel 128 --split 2" \
+            "--split 2 --device-memory 1M"; do
+  name=$(echo "$args" | tr -c 'a-z0-9' '_')
+  # shellcheck disable=SC2086
+  check "paths$name" 0 "$BIN" --input "$T/neg.edges" "${D[@]}" $args --paths --verify \
+    --query 0 5 --output "$T/pd.npy" --paths-output "$T/via.npy" || continue
+  expect "paths$name-verified" grep -q "verify    ok" "$T/out"
+  expect "paths$name-checked" grep -q "check     paths ok" "$T/out"
+  expect "paths$name-recovered" grep -q "recovered on the host" "$T/out"
+  expect "paths$name-same-distances" cmp -s "$T/pd.npy" "$T/pd1.npy"
+  expect "paths$name-expanded" "$PY" -c "
+import numpy as np
+d = np.load('$T/pd.npy'); via = np.load('$T/via.npy'); n = d.shape[0]
+w = {}
+for line in open('$T/neg.edges'):
+    u, v, x = map(int, line.split())
+    if u != v: w[(u, v)] = min(w.get((u, v), 1 << 40), x)
+INF = 1073741823
+def path(i, j, depth=0):
+    assert depth < n, ('loop', i, j)
+    k = via[i, j]
+    return [i, j] if k < 0 else path(i, k, depth + 1)[:-1] + path(k, j, depth + 1)
+for i in list(range(0, n, 7)) + [332]:  # every 7th source, one in the unreachable part
+    assert via[i, i] == -1
+    for j in range(n):
+        if i == j: continue
+        if d[i, j] == INF:
+            assert via[i, j] == -1, (i, j); continue
+        p = path(i, j)
+        assert p[0] == i and p[-1] == j, (i, j, p)
+        assert sum(w[(a, b)] for a, b in zip(p, p[1:])) == d[i, j], (i, j, p)"
+done
+check paths-panel-negcycle 3 "$BIN" --input "$T/cyc.edges" "${D[@]}" --panel 128 --paths \
+  --paths-output "$T/cycvia.npy"
+expect paths-panel-negcycle-no-file test ! -e "$T/cycvia.npy"
+
 # Refusals: exit 2 for usage, exit 1 for memory, before any work.
 check dev-twice 2 "$BIN" --n 50 --device pocl,pocl && expect dev-twice-msg grep -q "named twice" "$T/err"
 check split-squaring 0 "$BIN" --n 300 --device pocl --split 2 --algo squaring --verify --output "$T/sq.bin"
@@ -64,8 +118,6 @@ check split-fw-naive 2 "$BIN" --n 50 --device pocl --split 2 --algo fw-naive
 check panel-openmp 2 "$BIN" --n 50 --backend openmp --panel 128
 check bad-size 2 "$BIN" --n 50 --device pocl --device-memory 12Q
 check bad-host-size 2 "$BIN" --n 50 --backend serial --host-memory lots
-check paths-panels 2 "$BIN" --n 300 --device pocl --panel 128 --paths
-expect paths-panels-msg grep -q "distances only" "$T/err"
 check too-small-device 1 "$BIN" --n 300 --device pocl --panel 128 --device-memory 100K
 expect too-small-msg grep -q "device memory" "$T/err"
 start=$(date +%s%N)
@@ -95,6 +147,7 @@ expect no-progress-line sh -c "! grep -q 'round ' '$T/err'"
 # On a terminal (script(1) gives one) a long solve shows round, % and ETA.
 check progress-tty 0 script -qec "'$BIN' --n 3200 --device pocl --panel 128 --device-memory 10M" /dev/null
 expect progress-line grep -aq "round [0-9]*/25 .*% .*ETA" "$T/out"
+expect progress-idle grep -aq "ETA [0-9:-]*  device idle [0-9.]* s" "$T/out"
 check progress-quiet 0 script -qec "'$BIN' --n 3200 --device pocl --panel 128 --device-memory 10M --quiet" /dev/null
 expect progress-quiet-none sh -c "! grep -aq 'ETA' '$T/out'"
 

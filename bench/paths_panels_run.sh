@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Paths beyond one buffer (issue 26) and the out-of-core baseline on one GPU: each
+# case solved RUNS times with --json, one summary line per solve (T_k, solve,
+# whole process, the host recovery's seconds from the report's paths line), all
+# JSON kept in OUT/runs.jsonl with the command. Usage (device tool, repo root):
+#   bash bench/paths_panels_run.sh OCL_SP OUT
+set -uo pipefail
+B=$1 O=$2
+export OCL_SP_CACHE_DIR=$(mktemp -d)
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$O/device.txt"
+nproc >> "$O/device.txt"
+# solve RUNS TIMEOUT ARGS...: RUNS solves of `ocl_sp --device nvidia ARGS --json`.
+solve() {
+  local runs=$1 limit=$2
+  shift 2
+  for ((r = 0; r < runs; r++)); do
+    local t0=$(date +%s%N)
+    out=$(timeout "$limit" "$B" --device "${DEV:-nvidia}" "$@" --json 2>/dev/null)
+    rc=$?
+    local wall=$(python3 -c "print(($(date +%s%N) - $t0) / 1e9)")
+    echo "{\"command\": \"ocl_sp --device nvidia $* --json\", \"rc\": $rc, \"process_s\": $wall, \"report\": ${out:-null}}" >> "$O/runs.jsonl"
+    echo "$out" | python3 -c '
+import json, re, sys
+args, rc, wall = sys.argv[1], sys.argv[2], float(sys.argv[3])
+try:
+    r = json.load(sys.stdin)
+except Exception:
+    print(f"{args}: rc={rc} after {wall:.1f} s (no report)"); sys.exit()
+m = re.search(r"([0-9.]+) s$", r.get("paths_kernels", "") or "")
+rec = f" recover {float(m.group(1)):.3f} s" if m else ""
+tk, solve = r["t_k"], r.get("solve", r.get("wall"))
+print("%s: T_k %.3f s, solve %.3f s, process %.2f s%s | %s | %s" % (args, tk, solve, wall, rec,
+      r.get("placement", ""), (r.get("paths_kernels", "") or "")[:90]))
+' "$*" "$rc" "$wall"
+  done
+}
+solve 1 60 --n 2000 --paths > /dev/null   # build and cache the programs
+solve 1 60 --n 2000 --panel 1024 --paths > /dev/null
+echo "== n = 10 000: distances / paths, single buffer and panels (P = 5120, 2 x 2 resident)"
+for rep in 1 2 3; do
+  solve 1 60 --n 10000
+  solve 1 60 --n 10000 --paths
+  solve 1 60 --n 10000 --panel 5120
+  solve 1 60 --n 10000 --panel 5120 --paths
+done
+echo "== n = 20 000, panels (P = 10240)"
+for rep in 1 2; do
+  solve 1 90 --n 20000 --panel 10240
+  solve 1 90 --n 20000 --panel 10240 --paths
+done
+echo "== out of core n = 40 000: in core vs --device-memory 1600M"
+for rep in 1 2; do
+  solve 1 120 --n 40000
+  solve 1 120 --n 40000 --device-memory 1600M
+done
+echo "== n = 50 000, panels (P = 12544, 4 x 4): distances, paths (at most 150 s)"
+solve 1 120 --n 50000 --panel 12544
+solve 1 150 --n 50000 --panel 12544 --paths

@@ -1,0 +1,64 @@
+// The primitives of one rank's panels (see mpi_fw.hpp): the RankBackend interface
+// the broadcast rounds (mpi_rounds.hpp) drive, and its two implementations:
+// OpenMP on the host (mpi_backend_cpu.cpp) and the rank's OpenCL device with the
+// panel engine's primitives, panels resident (mpi_backend_cl.cpp).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cl/device.hpp"
+#include "mpi/mpi_layout.hpp"
+#include "solvers/panel_engine.hpp"
+
+namespace ocl_sp::mpi {
+
+template <typename T>
+class RankBackend {
+ public:
+  virtual ~RankBackend() = default;
+  virtual std::string describe() const = 0;
+  // The local matrix (host, padded) is the input: take it.
+  virtual void load() = 0;
+  // Owner of (r, r): close it; `out` (P x P) holds it once pivot_ready().
+  virtual void close_pivot(int64_t r, T* out) = 0;
+  virtual bool pivot_ready() = 0;
+  // Ranks in the pivot's process row or column (not the owner): the received pivot.
+  virtual void set_pivot(int64_t r, const T* piv) = 0;
+  // Step 2 of round r with the pivot `piv` (host): this rank's row panels of row r
+  // (it is in process row r mod pr) into row_out (P x mc), its column panels of
+  // column r into col_out (mr x P); both hold the results once phase2_ready().
+  virtual void phase2(int64_t r, const T* piv, T* row_out, T* col_out) = 0;
+  virtual bool phase2_ready() = 0;
+  // Round r's row panels (P x mc) and column panels (mr x P) in host memory,
+  // received or (this rank's own) written by phase2.
+  virtual void set_panels(int64_t r, const T* row, const T* col) = 0;
+  // Step 3 of round r on the local panels (li, lj), lj in [lj0, lj1).
+  virtual void update(int64_t r, int64_t li, int64_t lj0, int64_t lj1) = 0;
+  // update() calls enqueued and not yet run (asynchronous backends: the caller
+  // keeps this small so the next round's step 2 never waits behind a whole round).
+  virtual int backlog() { return 0; }
+  // Everything enqueued has run.
+  virtual bool idle() = 0;
+  // The local matrix holds the final values.
+  virtual void store() = 0;
+  virtual double kernel_seconds() { return 0; }
+};
+
+// OpenMP on the host: the panels are the local matrix itself.
+template <typename T>
+std::unique_ptr<RankBackend<T>> make_cpu_backend(const Layout& lay, std::vector<T>& local);
+// The rank's OpenCL device (dev: the panel engine's primitives on it): every
+// panel in its own device buffer for the whole solve, the local matrix loaded
+// and stored through pinned staging.
+template <typename T>
+std::unique_ptr<RankBackend<T>> make_cl_backend(const Layout& lay, std::vector<T>& local,
+                                                std::unique_ptr<detail::PanelDevice> dev);
+
+// The rank's OpenCL device: a list spec ("1:0,1:1") or a single word naming
+// several devices ("gpu", "nvidia") gives this rank the (node-local rank mod
+// count)-th match, so ranks of a node spread over its GPUs.
+DeviceEntry rank_device(const std::string& spec, int local_rank);
+
+}  // namespace ocl_sp::mpi

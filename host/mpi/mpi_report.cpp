@@ -1,0 +1,122 @@
+// The distributed solve's report (see mpi_report.hpp).
+#ifdef OCL_SP_HAVE_MPI
+#include "mpi/mpi_report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+
+#include "report/json.hpp"
+#include "util/strings.hpp"
+
+namespace ocl_sp::mpi {
+
+void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay, int ranks,
+                  bool to_stderr, const char* type) {
+  const double relax = static_cast<double>(lay.n) * lay.n * lay.n;
+  double csum = 0, wsum = 0, wmax = 0;
+  for (int k = 0; k < ranks; ++k) {
+    csum += rep.compute[static_cast<size_t>(k)];
+    wsum += rep.wait[static_cast<size_t>(k)];
+    wmax = std::max(wmax, rep.wait[static_cast<size_t>(k)]);
+  }
+  const double eff = rep.t_solve > 0 ? csum / (ranks * rep.t_solve) : 0;
+  std::string per_rank;
+  for (int k = 0; k < ranks; ++k)
+    per_rank += (k ? "/" : "") + std::to_string(lay.rows_of(k / lay.pc) * lay.cols_of(k % lay.pc));
+  double rc_sum = 0, rc_max = 0, rw_sum = 0, rw_max = 0;
+  for (size_t r = 0; r < rep.round_compute.size(); ++r) {
+    rc_sum += rep.round_compute[r];
+    rc_max = std::max(rc_max, rep.round_compute[r]);
+    rw_sum += rep.round_wait[r];
+    rw_max = std::max(rw_max, rep.round_wait[r]);
+  }
+  const double rounds = std::max<double>(1, static_cast<double>(rep.round_compute.size()));
+  std::ostream& os = to_stderr ? std::cerr : std::cout;
+  if (o.json) {
+    JsonWriter j(os);
+    j.begin_object().field("command", "solve").field("mpi_ranks", ranks);
+    j.field("distribution", "2D block-cyclic").field("grid_rows", lay.pr).field("grid_cols", lay.pc);
+    j.field("grid", std::to_string(lay.pr) + "x" + std::to_string(lay.pc));
+    j.field("panel", static_cast<long long>(lay.p));
+    j.field("panels_per_dim", static_cast<long long>(lay.q)).field("n", static_cast<long long>(lay.n));
+    j.field("edges", rep.edges).field("type", type).field("source", rep.source);
+    j.field("backend", rep.backend_kind).field("devices_per_rank", 1);
+    j.array_field("rank_devices", rep.devices).array_field("rank_compute_s", rep.compute);
+    j.array_field("rank_wait_s", rep.wait).array_field("rank_bytes_sent", rep.sent);
+    j.array_field("round_compute_s", rep.round_compute).array_field("round_wait_s", rep.round_wait);
+    j.field("setup_s", rep.t_setup).field("solve_s", rep.t_solve).field("gather_s", rep.t_gather);
+    j.field("write_s", rep.t_write).field("total_s", rep.wall);
+    j.field("bytes_broadcast", rep.bytes_bcast).field("bytes_scatter", rep.bytes_scatter);
+    j.field("bytes_gather", rep.bytes_gather).field("parallel_efficiency", eff);
+    j.field("relaxations_per_s", rep.t_solve > 0 ? relax / rep.t_solve : 0.0);
+    if (!rep.verify.empty()) j.field("verify", rep.verify);
+    if (!rep.output.empty())
+      j.field("output", rep.output).field("output_mode", rep.output_mode);
+    j.field("bytes_output_to_rank0", rep.bytes_output);
+    j.array_field("rank_peak_rss_bytes", rep.peak_rss);
+    j.end_object();
+    os << "\n";
+    os.flush();
+    return;
+  }
+  char buf[512];
+  os << "source    " << rep.source << "\n";
+  std::snprintf(buf, sizeof buf, "graph     n = %lld, %lld edges, %s\n", static_cast<long long>(lay.n),
+                rep.edges, type);
+  os << buf;
+  std::snprintf(buf, sizeof buf,
+                "mpi       %d ranks, %d x %d process grid (2D block-cyclic: panel (i,j) -> rank "
+                "(i mod %d, j mod %d)), P = %lld, %lld x %lld panels, panels per rank %s\n",
+                ranks, lay.pr, lay.pc, lay.pr, lay.pc, static_cast<long long>(lay.p),
+                static_cast<long long>(lay.q), static_cast<long long>(lay.q), per_rank.c_str());
+  os << buf;
+  os << "backend   " << rep.backend_kind << ", 1 device per rank:";
+  for (int k = 0; k < ranks; ++k) os << (k ? ", " : " ") << k << ": " << rep.devices[static_cast<size_t>(k)];
+  os << "\n";
+  std::snprintf(buf, sizeof buf,
+                "rounds    %lld: compute %.3f s avg per rank, broadcast wait %.3f s avg (max %.3f s); "
+                "per round (slowest rank) compute %.2f ms avg (max %.2f), wait %.2f ms avg (max %.2f)\n",
+                static_cast<long long>(lay.q), csum / ranks, wsum / ranks, wmax, 1e3 * rc_sum / rounds,
+                1e3 * rc_max, 1e3 * rw_sum / rounds, 1e3 * rw_max);
+  os << buf;
+  for (int k = 0; k < ranks; ++k) {
+    const size_t x = static_cast<size_t>(k);
+    std::snprintf(buf, sizeof buf, "  rank %d (%d,%d)  compute %.3f s, waited %.3f s, sent %s", k, k / lay.pc,
+                  k % lay.pc, rep.compute[x], rep.wait[x], format_bytes(rep.sent[x]).c_str());
+    os << buf;
+    if (rep.backend_kind == "opencl") {
+      std::snprintf(buf, sizeof buf, ", kernels %.3f s", rep.kernels[x]);
+      os << buf;
+    }
+    os << "\n";
+  }
+  os << "bytes     pivot/row/column broadcasts " << format_bytes(rep.bytes_bcast) << " (sum over receivers)";
+  if (rep.bytes_scatter > 0) os << ", scatter " << format_bytes(rep.bytes_scatter);
+  if (rep.bytes_gather > 0) os << ", gather " << format_bytes(rep.bytes_gather);
+  os << "\n";
+  std::snprintf(buf, sizeof buf,
+                "time      set-up %.3f s, solve %.3f s, gather %.3f s, write %.3f s, total %.3f s\n",
+                rep.t_setup, rep.t_solve, rep.t_gather, rep.t_write, rep.wall);
+  os << buf;
+  std::snprintf(buf, sizeof buf, "rate      %.3g relax/s\n", rep.t_solve > 0 ? relax / rep.t_solve : 0.0);
+  os << buf;
+  std::snprintf(buf, sizeof buf,
+                "efficiency %.2f (compute time summed over ranks / (ranks x solve time))\n", eff);
+  os << buf;
+  if (!rep.verify.empty()) os << "verify    " << rep.verify << " (" << rep.verify_detail << ")\n";
+  if (!rep.output.empty()) {
+    os << "output    " << rep.output << " (" << rep.output_mode;
+    if (rep.bytes_output > 0) os << ", " << format_bytes(rep.bytes_output) << " to rank 0";
+    os << ")\n";
+  }
+  os << "memory    peak resident per rank:";
+  for (size_t k = 0; k < rep.peak_rss.size(); ++k)
+    os << (k ? ", " : " ") << format_bytes(rep.peak_rss[k]);
+  os << " (matrix " << format_bytes(static_cast<double>(lay.n) * lay.n * 4) << ")\n";
+  os.flush();
+}
+
+}  // namespace ocl_sp::mpi
+
+#endif  // OCL_SP_HAVE_MPI

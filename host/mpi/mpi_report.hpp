@@ -1,0 +1,32 @@
+// The distributed solve's report (rank 0 only): text or --json, with the process
+// grid, per-rank and per-round times and the bytes each stage moved.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "mpi/mpi_fw.hpp"
+#include "mpi/mpi_layout.hpp"
+
+namespace ocl_sp::mpi {
+
+struct Report {
+  std::string source, backend_kind;
+  long long edges = 0;
+  std::vector<std::string> devices;  // per rank
+  double t_setup = 0, t_solve = 0, t_gather = 0, t_write = 0, wall = 0;
+  std::vector<double> compute, wait, kernels, sent;  // per rank
+  std::vector<double> round_compute, round_wait;     // per round, the slowest rank
+  double bytes_bcast = 0, bytes_scatter = 0, bytes_gather = 0;
+  double bytes_output = 0;  // output blocks sent to rank 0 (streamed output)
+  std::string verify, verify_detail, output, output_mode;
+  std::vector<double> peak_rss;  // per rank, bytes
+};
+
+// This rank's device budget (OpenCL) or host memory (OpenMP), the weakest over
+
+// With the matrix on standard output (--output -) the report goes to stderr, as
+// in the single-process solve. type: the value type's name ("int32").
+void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay, int ranks,
+                  bool to_stderr, const char* type);
+
+}  // namespace ocl_sp::mpi

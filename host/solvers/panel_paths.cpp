@@ -1,0 +1,150 @@
+// Paths recovered from the panel engine's distances (see panel_paths.hpp).
+#include "solvers/panel_paths.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <type_traits>
+
+#include "graph/paths.hpp"
+#include "util/errors.hpp"
+#include "util/sysinfo.hpp"
+
+namespace ocl_sp::detail {
+
+namespace {
+
+template <typename T>
+bool is_edge(const DistMatrix<T>& w, int64_t u, int64_t v) {
+  return u != v && w(u, v) != ValueTraits<T>::inf;
+}
+
+// Edges per row of w (a first pass of input_edges and input_edge_bytes).
+template <typename T>
+std::vector<int64_t> row_counts(const DistMatrix<T>& w) {
+  const int64_t n = w.n();
+  std::vector<int64_t> c(static_cast<size_t>(n) + 1, 0);
+#pragma omp parallel for schedule(static) if (n >= 1024)
+  for (int64_t u = 0; u < n; ++u) {
+    int64_t k = 0;
+    for (int64_t v = 0; v < n; ++v) k += is_edge(w, u, v);
+    c[static_cast<size_t>(u) + 1] = k;
+  }
+  for (int64_t u = 0; u < n; ++u) c[static_cast<size_t>(u) + 1] += c[static_cast<size_t>(u)];
+  return c;
+}
+
+}  // namespace
+
+template <typename T>
+InputEdges<T> input_edges(const DistMatrix<T>& w) {
+  InputEdges<T> e;
+  const int64_t n = w.n();
+  e.n = n;
+  e.start = row_counts(w);
+  // The edges, and at most as many again for recover_paths' pruned copy.
+  check_host_memory(2 * (static_cast<uint64_t>(n + 1) * 8 +
+                         static_cast<uint64_t>(e.start.back()) * (4 + sizeof(T))),
+                    "the input's " + std::to_string(e.start.back()) +
+                        " edges kept to recover --paths beyond one device buffer");
+  e.dst.resize(static_cast<size_t>(e.start.back()));
+  e.w.resize(e.dst.size());
+  double largest = 0;
+  bool integral = true;
+#pragma omp parallel for schedule(static) if (n >= 1024) reduction(max : largest) reduction(&& : integral)
+  for (int64_t u = 0; u < n; ++u) {
+    size_t k = static_cast<size_t>(e.start[static_cast<size_t>(u)]);
+    for (int64_t v = 0; v < n; ++v) {
+      if (!is_edge(w, u, v)) continue;
+      const T x = w(u, v);
+      e.dst[k] = static_cast<int32_t>(v);
+      e.w[k++] = x;
+      largest = std::max(largest, std::fabs(static_cast<double>(x)));
+      integral = integral && std::floor(static_cast<double>(x)) == static_cast<double>(x);
+    }
+  }
+  if constexpr (std::is_same_v<T, float>) {
+    if (!integral || largest * static_cast<double>(std::max<int64_t>(n - 1, 1)) >= 16777216.0)
+      throw UsageError(
+          "--paths beyond one device buffer recovers the paths from exact float32 sums: the "
+          "weights must be integers and n x the largest |weight| below 2^24 (here " +
+          std::string(integral ? "path lengths could reach " +
+                                     std::to_string(static_cast<long long>(largest * (n - 1)))
+                               : "a weight is not an integer") +
+          "); use --type int32, or a smaller n that fits one buffer");
+  }
+  return e;
+}
+
+template <typename T>
+int64_t recover_paths(const InputEdges<T>& e, const DistMatrix<T>& d, PathMatrix& p) {
+  const int64_t n = d.n();
+  size_path_matrix(p, n);
+  // The edges that are shortest paths themselves: the only ones any search needs.
+  std::vector<int64_t> start(static_cast<size_t>(n) + 1, 0);
+#pragma omp parallel for schedule(static) if (n >= 1024)
+  for (int64_t u = 0; u < n; ++u) {
+    int64_t k = 0;
+    for (int64_t x = e.start[static_cast<size_t>(u)]; x < e.start[static_cast<size_t>(u) + 1]; ++x)
+      k += e.w[static_cast<size_t>(x)] == d(u, e.dst[static_cast<size_t>(x)]);
+    start[static_cast<size_t>(u) + 1] = k;
+  }
+  for (int64_t u = 0; u < n; ++u)
+    start[static_cast<size_t>(u) + 1] += start[static_cast<size_t>(u)];
+  std::vector<int32_t> dst(static_cast<size_t>(start.back()));
+  std::vector<T> wt(dst.size());
+#pragma omp parallel for schedule(static) if (n >= 1024)
+  for (int64_t u = 0; u < n; ++u) {
+    size_t k = static_cast<size_t>(start[static_cast<size_t>(u)]);
+    for (int64_t x = e.start[static_cast<size_t>(u)]; x < e.start[static_cast<size_t>(u) + 1];
+         ++x) {
+      const int32_t v = e.dst[static_cast<size_t>(x)];
+      if (e.w[static_cast<size_t>(x)] != d(u, v)) continue;
+      dst[k] = v;
+      wt[k++] = e.w[static_cast<size_t>(x)];
+    }
+  }
+  // One breadth-first search per source over its tight edges; hops doubles as
+  // the visited mark (-1: not reached yet).
+#pragma omp parallel
+  {
+    std::vector<int32_t> queue(static_cast<size_t>(n));
+#pragma omp for schedule(dynamic, 16)
+    for (int64_t i = 0; i < n; ++i) {
+      int32_t* hops = p.hops.data() + i * n;
+      int32_t* via = p.via.data() + i * n;
+      const T* di = d.data() + i * n;
+      for (int64_t j = 0; j < n; ++j) {
+        hops[j] = -1;
+        via[j] = -1;
+      }
+      hops[i] = 0;
+      size_t head = 0, tail = 0;
+      queue[tail++] = static_cast<int32_t>(i);
+      while (head < tail) {
+        const int32_t k = queue[head++];
+        const T dk = di[k];
+        const int32_t hk = hops[k] + 1;
+        const int32_t pred = k == i ? -1 : k;
+        for (int64_t x = start[static_cast<size_t>(k)]; x < start[static_cast<size_t>(k) + 1];
+             ++x) {
+          const int32_t j = dst[static_cast<size_t>(x)];
+          if (hops[j] >= 0 || dk + wt[static_cast<size_t>(x)] != di[j]) continue;
+          hops[j] = hk;
+          via[j] = pred;
+          queue[tail++] = j;
+        }
+      }
+      for (int64_t j = 0; j < n; ++j)
+        if (hops[j] < 0) hops[j] = 0;  // unreachable: as initial_paths leaves them
+    }
+  }
+  return start.back();
+}
+
+template InputEdges<int32_t> input_edges(const DistMatrix<int32_t>&);
+template InputEdges<float> input_edges(const DistMatrix<float>&);
+template int64_t recover_paths(const InputEdges<int32_t>&, const DistMatrix<int32_t>&, PathMatrix&);
+template int64_t recover_paths(const InputEdges<float>&, const DistMatrix<float>&, PathMatrix&);
+
+}  // namespace ocl_sp::detail

@@ -1,0 +1,46 @@
+// Paths beyond one buffer (issue 26): the panel engine's placements (resident
+// panels, out of core, several devices) compute distances only, and the path
+// matrix (README "Paths": via and hops, fewest-edge shortest paths) is recovered
+// from the distances and the input's edges afterwards, on the host.
+// An edge (k, j) lies on a shortest path from i iff d(i,k) + w(k,j) = d(i,j)
+// ("tight"); then w(k,j) = d(k,j), so only the edges that are shortest paths
+// themselves can be tight for any source (on random graphs a few percent of
+// them). A breadth-first search from each source over its tight edges gives the
+// fewest hops of a shortest path to every vertex and a predecessor k:
+// via(i,j) = k (-1 when k = i), which splits into path(i,k) with one hop fewer
+// and the single edge k -> j (hops(k,j) = 1), so the via matrix keeps its meaning
+// and expansion terminates even with zero-weight cycles. Exact sums are needed:
+// int32, or float32 holding integers whose path lengths stay below 2^24.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "graph/matrix.hpp"
+
+namespace ocl_sp::detail {
+
+// The input's edges by source (finite off-diagonal entries of the adjacency
+// matrix), taken before the solve overwrites it.
+template <typename T>
+struct InputEdges {
+  int64_t n = 0;
+  std::vector<int64_t> start;  // n + 1 offsets into dst / w
+  std::vector<int32_t> dst;
+  std::vector<T> w;
+  size_t bytes() const { return start.size() * 8 + dst.size() * 4 + w.size() * sizeof(T); }
+};
+
+// The edges of adjacency matrix w, host memory checked first (RuntimeError when
+// the edges and their pruned copy do not fit). float32: UsageError unless every weight is an
+// integer and n x the largest |weight| stays below 2^24 (sums exact), else the
+// tight-edge test could miss by rounding.
+template <typename T>
+InputEdges<T> input_edges(const DistMatrix<T>& w);
+
+// The path matrix of the solved distances d (no negative cycle) from the input's
+// edges: via and hops exactly as README "Paths" defines them. Returns the number
+// of edges that are shortest paths themselves (the ones searched).
+template <typename T>
+int64_t recover_paths(const InputEdges<T>& e, const DistMatrix<T>& d, PathMatrix& p);
+
+}  // namespace ocl_sp::detail
