@@ -491,7 +491,8 @@ std::string mpi_unsupported(const SolveOptions& o) {
 // single-process solve.
 bool mpi_takes(const SolveOptions& o) {
   const std::string t = lower(o.type);
-  return mpi::built_with_mpi() && mpi_unsupported(o).empty() && lower(o.algo) == "fw" &&
+  const std::string a = lower(o.algo);
+  return mpi::built_with_mpi() && mpi_unsupported(o).empty() && (a == "fw" || a == "auto") &&
          lower(o.backend) != "serial" && (t == "int32" || t == "float32");
 }
 
