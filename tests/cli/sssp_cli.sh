@@ -82,4 +82,18 @@ expect "truncated: error" err_starts
 printf '%s' "" >"$T/empty.txt"
 check "empty edge list" 2 "$BIN" --input "$T/empty.txt" --algo sssp --backend serial
 
+# bench --generator: fw, sssp and auto, sampled rows checked; CSV rows written.
+check "bench --generator grid" 0 "$BIN" bench --generator grid --sizes 100,144 --algos fw,sssp,auto \
+  --devices serial,pocl --reps 1 --warmup 0 --csv "$T/b.csv"
+expect "bench: 12 rows, all ok" test "$(grep -c ',ok,' "$T/b.csv")" = 12
+expect "bench: auto says what it chose" grep -q "\[auto: " "$T/out"
+check "bench --generator random --degree 5 float32" 0 "$BIN" bench --generator random --degree 5 \
+  --sizes 300 --algos sssp --devices openmp,pocl --type float32 --reps 1 --param VW=4
+expect "bench float32: sampled rows verified" grep -q "2 ok, 0 skipped, 0 wrong" "$T/out"
+check "bench --param junk" 2 "$BIN" bench --generator grid --sizes 100 --algos sssp --param VW
+# sweep on a grid stores the best sssp configuration; the next solve uses it.
+check "sweep sssp on a grid" 0 "$BIN" sweep --algos sssp --device pocl --n 100 --generator grid --reps 1 --warmup 0
+check "solve with the tuned sssp" 0 "$BIN" --generator grid --n 100 --algo sssp --device pocl
+expect "solve: tuned parameters" grep -q "^  params .*(tuned" "$T/out"
+
 finish_tests
