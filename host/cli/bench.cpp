@@ -35,6 +35,19 @@
 
 namespace ocl_sp {
 
+ResultRow base_row(const BenchColumn& c, Algo a, const std::string& type, int64_t n) {
+  ResultRow r;
+  r.column = c.label;
+  r.backend = to_string(c.backend);
+  r.device = c.device;
+  r.vendor = c.vendor;
+  r.driver = c.driver;
+  r.algorithm = to_string(a);
+  r.type = type;
+  r.n = n;
+  return r;
+}
+
 namespace {
 
 struct BenchOptions {
@@ -139,18 +152,6 @@ std::vector<Algo> parse_algos(const std::vector<std::string>& names) {
   return out;
 }
 
-ResultRow base_row(const BenchColumn& c, Algo a, const std::string& type, int64_t n) {
-  ResultRow r;
-  r.column = c.label;
-  r.backend = to_string(c.backend);
-  r.device = c.device;
-  r.vendor = c.vendor;
-  r.driver = c.driver;
-  r.algorithm = to_string(a);
-  r.type = type;
-  r.n = n;
-  return r;
-}
 
 void write_bench_json(const std::string& path, const BenchOptions& o,
                       const std::vector<BenchColumn>& cols, const std::vector<int64_t>& sizes,
@@ -371,25 +372,15 @@ int run_typed(const BenchOptions& o) {
   std::cout << "\n";
   speedup_table(rows, ocl_labels).print(std::cout);
 
-  std::map<std::string, int> by_status;
-  for (const auto& r : rows) ++by_status[r.status];
   const double elapsed = wall.seconds();
   if (!o.csv.empty()) save_csv(o.csv, rows);
   if (!o.json.empty()) write_bench_json(o.json, o, cols, sizes, algos, notes, rows, elapsed);
   if (!o.plot.empty()) render_plot(bench_plot_spec(rows), o.plot);
-  std::cout << "\n"
-            << rows.size() << " configurations: " << by_status["ok"] << " ok, "
-            << by_status["skipped"] << " skipped, " << by_status["wrong"] << " wrong, "
-            << by_status["failed"] << " failed; " << duration(elapsed) << "\n";
+  std::cout << "\n" << outcome_line(rows, duration(elapsed)) << "\n";
   for (const auto& [flag, path] :
        {std::pair<std::string, std::string>{"csv", o.csv}, {"json", o.json}, {"plot", o.plot}})
     if (!path.empty()) std::cout << "wrote " << path << " (" << flag << ")\n";
-  if (by_status["wrong"] || by_status["failed"]) {
-    std::cerr << "error: " << by_status["wrong"] << " configuration(s) gave wrong results and "
-              << by_status["failed"] << " failed (see the status lines)\n";
-    return kExitRuntime;
-  }
-  return kExitOk;
+  return outcome_exit_code(rows);
 }
 
 }  // namespace

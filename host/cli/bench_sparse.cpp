@@ -118,15 +118,7 @@ int run_typed(const SparseBenchOptions& o) {
     std::optional<DistMatrix<T>> dense;  // fw's input, made once per n when needed
     for (const BenchColumn& col : o.columns) {
       for (Algo asked : algos) {
-        ResultRow row;
-        row.column = col.label;
-        row.backend = to_string(col.backend);
-        row.device = col.device;
-        row.vendor = col.vendor;
-        row.driver = col.driver;
-        row.algorithm = to_string(asked);
-        row.type = ValueTraits<T>::name();
-        row.n = nn;
+        ResultRow row = base_row(col, asked, ValueTraits<T>::name(), nn);
         Algo algo = asked;
         const AutoChoice c = choose_algo(nn, csr.m(), nn, col.backend, col.kind);
         if (asked == Algo::automatic) {
@@ -224,8 +216,6 @@ int run_typed(const SparseBenchOptions& o) {
   }
   std::cout << "\n";
   time_table(rows).print(std::cout);
-  std::map<std::string, int> by_status;
-  for (const auto& r : rows) ++by_status[r.status];
   if (!o.csv.empty()) save_csv(o.csv, rows);
   if (!o.json.empty())
     write_file_atomically(o.json, [&](std::ostream& out) {
@@ -239,15 +229,8 @@ int run_typed(const SparseBenchOptions& o) {
       j.end_array().end_object();
       out << "\n";
     });
-  std::cout << "\n" << rows.size() << " configurations: " << by_status["ok"] << " ok, "
-            << by_status["skipped"] << " skipped, " << by_status["wrong"] << " wrong, "
-            << by_status["failed"] << " failed\n";
-  if (by_status["wrong"] || by_status["failed"]) {
-    std::cerr << "error: " << by_status["wrong"] << " configuration(s) gave wrong results and "
-              << by_status["failed"] << " failed (see the status lines)\n";
-    return kExitRuntime;
-  }
-  return kExitOk;
+  std::cout << "\n" << outcome_line(rows) << "\n";
+  return outcome_exit_code(rows);
 }
 
 }  // namespace

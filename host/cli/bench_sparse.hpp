@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "graph/graph.hpp"
+#include "report/bench_report.hpp"
 #include "tuning/bench_plan.hpp"
 
 namespace ocl_sp {
@@ -25,5 +26,8 @@ struct SparseBenchOptions {
 };
 
 int run_sparse_bench(const SparseBenchOptions& o);
+
+// A result row of column c and algorithm a at n, before it runs (bench.cpp).
+ResultRow base_row(const BenchColumn& c, Algo a, const std::string& type, int64_t n);
 
 }  // namespace ocl_sp

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iostream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -417,6 +418,29 @@ std::string status_text(const ResultRow& r) {
     o << r.status << ": " << r.reason;
   }
   return o.str();
+}
+
+namespace {
+std::map<std::string, int> count_status(const std::vector<ResultRow>& rows) {
+  std::map<std::string, int> by;
+  for (const auto& r : rows) ++by[r.status];
+  return by;
+}
+}  // namespace
+
+std::string outcome_line(const std::vector<ResultRow>& rows, const std::string& elapsed) {
+  auto by = count_status(rows);
+  return std::to_string(rows.size()) + " configurations: " + std::to_string(by["ok"]) + " ok, " +
+         std::to_string(by["skipped"]) + " skipped, " + std::to_string(by["wrong"]) + " wrong, " +
+         std::to_string(by["failed"]) + " failed" + (elapsed.empty() ? "" : "; " + elapsed);
+}
+
+int outcome_exit_code(const std::vector<ResultRow>& rows) {
+  auto by = count_status(rows);
+  if (!by["wrong"] && !by["failed"]) return kExitOk;
+  std::cerr << "error: " << by["wrong"] << " configuration(s) gave wrong results and "
+            << by["failed"] << " failed (see the status lines)\n";
+  return kExitRuntime;
 }
 
 void check_output_target(const std::string& path, const std::string& flag) {

@@ -73,6 +73,12 @@ void write_json_row(JsonWriter& j, const ResultRow& r);
 // or "... skipped: WG*WG <= max work-group size (4096 > 1024)".
 std::string status_text(const ResultRow& r);
 
+// "12 configurations: 10 ok, 2 skipped, 0 wrong, 0 failed" (+ "; " + elapsed when
+// given), and the run's exit code: kExitRuntime (with an `error:` line on stderr)
+// when a configuration was wrong or failed, else 0.
+std::string outcome_line(const std::vector<ResultRow>& rows, const std::string& elapsed = "");
+int outcome_exit_code(const std::vector<ResultRow>& rows);
+
 // UsageError (exit 2) naming `flag` when the folder of `path` does not exist, so
 // a run never ends with results it cannot write. Empty path: nothing to check.
 void check_output_target(const std::string& path, const std::string& flag);
