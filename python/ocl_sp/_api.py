@@ -184,9 +184,11 @@ def clear_cache():
 
 
 _METHODS = {"auto": "fw", "fw": "fw", "squaring": "squaring", "fw-naive": "fw-naive",
-            "fw_naive": "fw-naive",
-            # scipy's single-source methods: ocl_sp computes all pairs either way
-            "d": "fw", "bf": "fw", "j": "fw"}
+            "fw_naive": "fw-naive", "sssp": "sssp",
+            # scipy's single-source methods: the multi-source engine (Dijkstra per
+            # source on CPUs, near-far on OpenCL devices; Johnson's reweighting for
+            # negative edges, so 'D' also takes them where scipy would refuse)
+            "d": "sssp", "bf": "sssp", "j": "sssp"}
 
 _NATIVE_VALUES = {np.dtype(t) for t in (np.float64, np.float32, np.int64, np.int32, np.uint8)}
 
@@ -283,7 +285,8 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     Parameters follow scipy: ``csgraph`` (dense, masked or sparse N x N),
     ``method`` ('auto' and 'FW': blocked Floyd-Warshall; 'squaring': repeated
     (min,+) squaring; 'fw-naive': OpenCL baseline; scipy's 'D', 'BF', 'J' are
-    accepted and run Floyd-Warshall, since every method here computes all pairs),
+    accepted and run the multi-source engine 'sssp' (Dijkstra per source, Johnson's
+    reweighting for negative edges)),
     ``directed``, ``return_predecessors`` (int32, -9999 = none), ``unweighted``,
     ``overwrite`` (accepted, ignored: the input is never modified) and
     ``indices`` (rows of the result to return; an int gives 1-D results).
@@ -307,7 +310,7 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     m = str(method).lower()
     if m not in _METHODS:
         raise ValueError(f"unrecognized method '{method}' (expected 'auto', 'FW', 'squaring', "
-                         "'fw-naive'; 'D', 'BF', 'J' run 'FW')")
+                         "'fw-naive', 'sssp'; 'D', 'BF', 'J' run 'sssp')")
     mode, native = _dtype_mode(dtype)
     dist, pred, rep = _solve(csgraph, _METHODS[m], mode, native, directed, return_predecessors,
                              unweighted, indices, null_value, backend, device, params,

@@ -319,3 +319,15 @@ def test_matrix_market_files(name):
                                        dtype=np.float32 if name == "real.mtx" else None)
     assert_same_distances(dist, want, exact=name != "real.mtx")
     check_predecessors(edge_weights(g), dist, pred, rtol=1e-6)
+
+
+# --- scipy's single-source methods run the multi-source engine (issue 23) -----------
+
+@pytest.mark.parametrize("method", ["D", "J", "BF", "sssp"])
+def test_single_source_methods_run_sssp(backend, method):
+    g = random_dense(45, density=0.1, seed=23, negative=method != "D")
+    want = scipy_sp(g, method="FW")
+    dist, pred = ocl_sp.shortest_path(g, method=method, return_predecessors=True, **backend)
+    assert_same_distances(dist, want)
+    check_predecessors(edge_weights(g), dist, pred)
+    assert ocl_sp.last_report().algo == "sssp"
