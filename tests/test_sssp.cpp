@@ -228,3 +228,26 @@ TEST_CASE("auto: sparse graphs go to sssp, dense ones to fw") {
   CHECK(c.why.find("sssp") == 0);
   CHECK(c.sssp_seconds < c.fw_seconds);
 }
+
+TEST_CASE("sssp CPU queues: Dial's buckets (small weights, wrap-around) and the radix heap") {
+  // Weights from {0, 1, 63, 64, 4000, 4095}: 4096 buckets, gaps across the bitmap's
+  // words and around the ring; then the same graph scaled past the bucket limit.
+  std::mt19937_64 rng(77);
+  const int32_t picks[] = {0, 1, 63, 64, 4000, 4095};
+  for (int32_t scale : {1, 300}) {
+    DistMatrix<int32_t> g(120);
+    for (int64_t i = 0; i < 120; ++i) g(i, i) = 0;
+    for (int64_t i = 0; i < 120; ++i)
+      for (int k = 0; k < 3; ++k) {
+        const int64_t j = static_cast<int64_t>(rng() % 120);
+        if (j != i) g(i, j) = picks[rng() % 6] * scale;
+      }
+    const auto want = fw_reference(g);
+    for (Backend b : {Backend::serial, Backend::openmp}) {
+      CAPTURE(scale);
+      DistMatrix<int32_t> d = g;
+      make_solver<int32_t>(cpu_spec(b))->solve(d, nullptr);
+      CHECK(d == want);
+    }
+  }
+}

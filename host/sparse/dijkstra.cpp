@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include "sparse/sssp.hpp"
 #include "util/cancel.hpp"
@@ -64,8 +65,62 @@ class RadixHeap {
   size_t size_ = 0;
 };
 
-template <typename T>
-void dijkstra(const Csr<T>& g, int64_t s, T* dist, RadixHeap& heap) {
+// Dial's bucket queue for small integer weights (max weight < C, C a power of
+// two up to kMaxBuckets): every key in the queue lies in [cur, cur + max weight],
+// so bucket key mod C holds exactly one key's entries; a bitmap of the non-empty
+// buckets finds the next one in a few word operations however far it is. Push
+// and pop are O(1) (lazy deletion as the radix heap).
+class BucketQueue {
+ public:
+  static constexpr uint32_t kMaxBuckets = 4096;
+  explicit BucketQueue(uint32_t buckets)
+      : mask_(buckets - 1), words_(std::max<uint32_t>(buckets / 64, 1)), buckets_(buckets),
+        bits_(words_, 0) {}
+  void clear() {
+    cur_ = 0;  // empty after each search (every entry popped)
+  }
+  bool empty() const { return size_ == 0; }
+  void push(uint32_t key, int32_t v) {
+    const uint32_t b = key & mask_;
+    buckets_[b].push_back(v);
+    bits_[b >> 6] |= uint64_t{1} << (b & 63);
+    ++size_;
+  }
+  std::pair<uint32_t, int32_t> pop() {
+    uint32_t b = cur_ & mask_;
+    if (buckets_[b].empty()) {
+      // The next non-empty bucket at or after b, cyclically.
+      uint32_t w = b >> 6;
+      uint64_t word = bits_[w] & (~uint64_t{0} << (b & 63));
+      uint32_t steps = 0;
+      while (word == 0) {
+        w = (w + 1 == words_) ? 0 : w + 1;
+        word = bits_[w];
+        ++steps;
+      }
+      const uint32_t nb = (w << 6) | static_cast<uint32_t>(__builtin_ctzll(word));
+      const uint32_t gap = steps == 0 || nb >= b ? nb - b : nb + mask_ + 1 - b;
+      cur_ += gap;
+      b = nb;
+    }
+    auto& bucket = buckets_[b];
+    const int32_t v = bucket.back();
+    bucket.pop_back();
+    if (bucket.empty()) bits_[b >> 6] &= ~(uint64_t{1} << (b & 63));
+    --size_;
+    return {cur_, v};
+  }
+
+ private:
+  uint32_t mask_, words_;
+  std::vector<std::vector<int32_t>> buckets_;
+  std::vector<uint64_t> bits_;
+  uint32_t cur_ = 0;
+  size_t size_ = 0;
+};
+
+template <typename T, typename Queue>
+void dijkstra(const Csr<T>& g, int64_t s, T* dist, Queue& heap) {
   const int64_t n = g.n;
   std::fill(dist, dist + n, kRawInf<T>);
   heap.clear();
@@ -94,7 +149,18 @@ class DijkstraEngine final : public SsspEngine<T> {
  public:
   DijkstraEngine(bool parallel, SolverInfo info) : parallel_(parallel), info_(std::move(info)) {}
   SolverInfo& info() override { return info_; }
-  void prepare(const Csr<T>& g, RunStats&) override { g_ = &g; }
+  void prepare(const Csr<T>& g, RunStats&) override {
+    g_ = &g;
+    // Integer weights below the bucket limit: Dial's buckets, else the radix heap.
+    buckets_ = 0;
+    if constexpr (std::is_integral_v<T>) {
+      T top = 0;
+      for (T x : g.w) top = std::max(top, x);
+      uint32_t c = 64;
+      while (c <= static_cast<uint32_t>(top) && c < BucketQueue::kMaxBuckets) c *= 2;
+      if (static_cast<uint32_t>(top) < c) buckets_ = c;
+    }
+  }
   int64_t batch(int64_t n) const override {
     // Enough rows for every thread several times over, within ~64 MiB of rows.
     const int64_t threads = parallel_ ? omp_get_max_threads() : 1;
@@ -105,17 +171,18 @@ class DijkstraEngine final : public SsspEngine<T> {
   void run(const int64_t* sources, int64_t count, T* out, RunStats& st) override {
     const Stopwatch t;
     const Csr<T>& g = *g_;
-    if (parallel_) {
-#pragma omp parallel
+    const auto all = [&](auto make_queue) {
+#pragma omp parallel if (parallel_)
       {
-        RadixHeap heap;
+        auto queue = make_queue();
 #pragma omp for schedule(dynamic, 1)
-        for (int64_t i = 0; i < count; ++i) dijkstra(g, sources[i], out + i * g.n, heap);
+        for (int64_t i = 0; i < count; ++i) dijkstra(g, sources[i], out + i * g.n, queue);
       }
-    } else {
-      RadixHeap heap;
-      for (int64_t i = 0; i < count; ++i) dijkstra(g, sources[i], out + i * g.n, heap);
-    }
+    };
+    if (buckets_)
+      all([&] { return BucketQueue(buckets_); });
+    else
+      all([] { return RadixHeap(); });
     st.t_k += t.seconds();
   }
 
@@ -123,6 +190,7 @@ class DijkstraEngine final : public SsspEngine<T> {
   bool parallel_;
   SolverInfo info_;
   const Csr<T>* g_ = nullptr;
+  uint32_t buckets_ = 0;  // Dial's buckets (a power of two > every weight), 0: radix heap
 };
 
 }  // namespace
