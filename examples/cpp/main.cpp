@@ -5,9 +5,8 @@
 //   g++ -std=c++17 main.cpp $(pkg-config --cflags --libs ocl_sp) -o example
 #include <cstdint>
 #include <iostream>
-#include <vector>
-
 #include <ocl_sp/ocl_sp.hpp>
+#include <vector>
 
 int main(int argc, char** argv) {
   std::cout << ocl_sp::build_info() << "\n";

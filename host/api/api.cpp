@@ -2,8 +2,6 @@
 // runs: the same readers (graph/io.hpp), range checks and matrix conversion
 // (graph/graph.hpp), Solver objects (make_solver) and negative-cycle search. Only
 // the error types differ: internal errors leave as ocl_sp::Error / NegativeCycle.
-#include "ocl_sp/ocl_sp.hpp"
-
 #include <algorithm>
 #include <cstdlib>
 #include <functional>
@@ -15,6 +13,7 @@
 #include "cl/cl_error.hpp"
 #include "cl/device.hpp"
 #include "graph/io.hpp"
+#include "ocl_sp/ocl_sp.hpp"
 #include "solvers/solver.hpp"
 #include "util/build_info.hpp"
 #include "util/cancel.hpp"
@@ -142,7 +141,8 @@ std::vector<int64_t> Result<T>::path(int64_t i, int64_t j) const {
                        " outside [0, " + std::to_string(n) + ")");
     std::vector<int64_t> out{i};
     if (i == j) return out;
-    if (distances[static_cast<size_t>(i * n + j)] == unreachable<T>()) return std::vector<int64_t>{};
+    if (distances[static_cast<size_t>(i * n + j)] == unreachable<T>())
+      return std::vector<int64_t>{};
     // path(a, b) = path(a, k) + path(k, b) for k = via(a, b), the edge a -> b for
     // -1; a path has at most n - 1 edges, so at most 2n splits: more means a
     // corrupt via matrix (never loop on one).

@@ -57,11 +57,11 @@ constexpr T unreachable() {
 // How to solve; every field has the command line's default. The names follow the
 // ocl_sp options of the same name (README "Usage").
 struct Options {
-  std::string device;   // --device: amd | nvidia | intel | cpu | gpu | pocl | P:D | name
-                        // substring, or a list ("0:0,0:1", "gpu:all"); "" = $OCL_SP_DEVICE,
-                        // else the first GPU, else a CPU device
-  std::string backend;  // --backend: opencl | openmp | serial; "" = opencl, or openmp when
-                        // no OpenCL device exists (and no device was asked for)
+  std::string device;       // --device: amd | nvidia | intel | cpu | gpu | pocl | P:D | name
+                            // substring, or a list ("0:0,0:1", "gpu:all"); "" = $OCL_SP_DEVICE,
+                            // else the first GPU, else a CPU device
+  std::string backend;      // --backend: opencl | openmp | serial; "" = opencl, or openmp when
+                            // no OpenCL device exists (and no device was asked for)
   std::string algo = "fw";  // --algo: fw | squaring | fw-naive
   // Kernel tunables (--param NAME=VALUE, e.g. {"TILED", 1}, {"BLOCK", 64}); block and
   // wg are --block / --wg. Empty: the tuned values of `ocl_sp sweep`, else built-in.
@@ -81,13 +81,13 @@ struct Options {
 
 // The report's time split, seconds (README "Report").
 struct Timings {
-  double setup = 0;     // T_o: solver set-up = context + programs (+ kernel checks)
-  double context = 0;   // OpenCL context and queue creation (the driver's)
-  double programs = 0;  // OpenCL program build or load from the program cache
-  double transfers = 0; // T_h: host <-> device copies
-  double kernels = 0;   // T_k: kernels (OpenCL profiling events) or CPU compute
-  double solve = 0;     // the solve itself (T_h + T_k + host work)
-  double total = 0;     // setup + solve
+  double setup = 0;      // T_o: solver set-up = context + programs (+ kernel checks)
+  double context = 0;    // OpenCL context and queue creation (the driver's)
+  double programs = 0;   // OpenCL program build or load from the program cache
+  double transfers = 0;  // T_h: host <-> device copies
+  double kernels = 0;    // T_k: kernels (OpenCL profiling events) or CPU compute
+  double solve = 0;      // the solve itself (T_h + T_k + host work)
+  double total = 0;      // setup + solve
 };
 
 template <typename T>
@@ -103,10 +103,10 @@ struct Result {
   // Error when the result has no via matrix.
   std::vector<int64_t> path(int64_t i, int64_t j) const;
 
-  std::string algorithm;  // what ran: fw | squaring | fw-naive
-  std::string backend;    // opencl | openmp | serial
-  std::string device;     // the OpenCL device's name, or "cpu"
-  std::string params;     // effective tunables, "BLOCK=128 TILED=1 ..."
+  std::string algorithm;      // what ran: fw | squaring | fw-naive
+  std::string backend;        // opencl | openmp | serial
+  std::string device;         // the OpenCL device's name, or "cpu"
+  std::string params;         // effective tunables, "BLOCK=128 TILED=1 ..."
   std::string params_source;  // built-in | tuned (file) | command line
   std::string program_cache;  // hit | miss | n/a
   std::string placement;      // single buffer | resident panels | out of core ... ("" on CPUs)

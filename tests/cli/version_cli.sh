@@ -8,7 +8,7 @@ use_python json
 check "--version exits 0" 0 "$BIN" --version
 expect "--version: first line 'ocl_sp X.Y.Z'" grep -Eqx 'ocl_sp [0-9]+\.[0-9]+\.[0-9]+' <(head -1 "$T/out")
 expect "--version: revision" grep -Eq '^revision: ([0-9a-f]{7,}|unknown)' "$T/out"
-expect "--version: build type" grep -Eq '^build type: (Release|Debug|RelWithDebInfo|MinSizeRel|)$' "$T/out"
+expect "--version: build type" grep -Eq '^build type: [A-Za-z]*$' "$T/out"
 expect "--version: OpenCL target" grep -qx 'OpenCL target: 1.2 (CL_TARGET_OPENCL_VERSION=120)' "$T/out"
 expect "--version: features" grep -Eqx 'features: openmp=[0-9]+ mpi=(yes|no) python=(yes|no)' "$T/out"
 
