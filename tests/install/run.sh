@@ -82,6 +82,7 @@ fi
 MAN=$T/man.txt
 sed 's/\\-/-/g; s/\\f[BIRP]//g' "$P/share/man/man1/ocl_sp.1" >"$MAN"
 expect "man page: NAME line" grep -q '^ocl_sp \\\?- all-pairs shortest paths' "$MAN"
+expect "man page: the help's examples verbatim" grep -q '^  ocl_sp devices  *list OpenCL' "$MAN"
 subs=$("$BIN" --help | awk '/^Subcommands:/{on=1; next} on && /^  [a-z]/{print $1}')
 expect "help lists the subcommands devices, bench, sweep" \
   bash -c "[ \"$(echo $subs)\" = 'devices bench sweep' ]"
