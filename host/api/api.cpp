@@ -13,6 +13,7 @@
 #include "cl/cl_error.hpp"
 #include "cl/device.hpp"
 #include "graph/io.hpp"
+#include "graph/negative_cycle.hpp"
 #include "ocl_sp/ocl_sp.hpp"
 #include "solvers/solver.hpp"
 #include "util/build_info.hpp"
@@ -21,11 +22,6 @@
 #include "util/progress.hpp"
 
 namespace ocl_sp {
-
-// graph/negative_cycle.hpp declares this beside a search-result struct that
-// shares the public exception's name (NegativeCycle), so it is declared here.
-template <typename T>
-[[noreturn]] void rethrow_with_cycle(const NegativeCycleError& e, const DistMatrix<T>* input);
 
 namespace {
 
