@@ -6,6 +6,7 @@
 #include "cl/cl.hpp"
 #include "cl/cl_error.hpp"
 #include "cli/commands.hpp"
+#include "util/build_info.hpp"
 #include "util/cancel.hpp"
 #include "util/errors.hpp"
 
@@ -22,7 +23,7 @@ int main(int argc, char** argv) {
       "  ocl_sp bench --devices nvidia,openmp      cross-device benchmark\n"
       "  ocl_sp sweep --n 5000                     work-group / block sweep, stores the best",
       "ocl_sp"};
-  app.set_version_flag("--version", std::string("ocl_sp ") + OCL_SP_VERSION);
+  app.set_version_flag("--version", build_info_text());  // version, revision, features
   app.require_subcommand(0, 1);
   app.fallthrough(false);
   Command commands[] = {set_devices_command(app), set_bench_command(app), set_sweep_command(app)};

@@ -25,7 +25,7 @@ constexpr int32_t kInf = ValueTraits<int32_t>::inf;
 // Every edge of `c` exists in `a`, no vertex repeats, the smallest id comes
 // first, and the total (returned) is negative and equals c.length.
 template <typename T>
-double check_cycle(const DistMatrix<T>& a, const NegativeCycle& c) {
+double check_cycle(const DistMatrix<T>& a, const FoundCycle& c) {
   REQUIRE(c.found());
   INFO("cycle of " << c.vertices.size() << " vertices, length " << c.length);
   const std::set<int64_t> distinct(c.vertices.begin(), c.vertices.end());
@@ -86,7 +86,7 @@ TEST_SUITE("negative_cycle") {
     a(0, 3) = 1;
     for (std::optional<int64_t> hint : {std::optional<int64_t>{}, std::optional<int64_t>{0},
                                         std::optional<int64_t>{5}, std::optional<int64_t>{99}}) {
-      const NegativeCycle c = find_negative_cycle(a, hint);
+      const FoundCycle c = find_negative_cycle(a, hint);
       check_cycle(a, c);
       CHECK(c.vertices == std::vector<int64_t>{3, 7, 5});
       CHECK(c.length == -4);
@@ -109,7 +109,7 @@ TEST_SUITE("negative_cycle") {
     a(2, 6) = 1;
     for (int64_t hint : {int64_t{0}, int64_t{7}, solver_hint(a), solver_hint(a, true)}) {
       INFO("hint " << hint);
-      const NegativeCycle c = find_negative_cycle(a, hint);
+      const FoundCycle c = find_negative_cycle(a, hint);
       CHECK(check_cycle(a, c) == -28);
       CHECK(c.vertices == std::vector<int64_t>{3, 4, 5});
     }
@@ -129,7 +129,7 @@ TEST_SUITE("negative_cycle") {
     a(4, 3) = -1;
     a(4, 5) = -2;
     CHECK(solver_hint(a) == 0);
-    NegativeCycle c = find_negative_cycle(a, solver_hint(a));
+    FoundCycle c = find_negative_cycle(a, solver_hint(a));
     CHECK(check_cycle(a, c) == -10);
     CHECK(c.vertices == std::vector<int64_t>{2, 4});
     // Repeated squaring names vertex 0 here (0 -> 2 -> 0: 4); the cycle is
@@ -154,13 +154,13 @@ TEST_SUITE("negative_cycle") {
     a(0, 1) = 1;
     a(1, 2) = 1;
     a(2, 2) = -1;
-    const NegativeCycle c = find_negative_cycle(a, 0);
+    const FoundCycle c = find_negative_cycle(a, 0);
     CHECK(c.vertices == std::vector<int64_t>{2});
     CHECK(c.length == -1);
     Graph g;
     g.n = 4;
     g.edges = {{0, 1, 1}, {1, 2, 1}, {2, 2, -1}, {3, 3, 5}};
-    const NegativeCycle e = find_negative_cycle(g);
+    const FoundCycle e = find_negative_cycle(g);
     CHECK(e.vertices == std::vector<int64_t>{2});
     CHECK(e.length == -1);
   }
@@ -176,7 +176,7 @@ TEST_SUITE("negative_cycle") {
     CHECK_FALSE(find_negative_cycle(DistMatrix<int32_t>{}).found());
     // A negative cycle the hint cannot reach is still found (virtual source).
     a(4, 3) = 6;  // 3 -> 4 -> 3: -1
-    const NegativeCycle c = find_negative_cycle(a, 0);
+    const FoundCycle c = find_negative_cycle(a, 0);
     CHECK(c.vertices == std::vector<int64_t>{3, 4});
   }
 
@@ -192,10 +192,10 @@ TEST_SUITE("negative_cycle") {
       }
       for (std::optional<int64_t> hint :
            {std::optional<int64_t>{}, std::optional<int64_t>{n - 1}}) {
-        const NegativeCycle c = find_negative_cycle(a, hint);
+        const FoundCycle c = find_negative_cycle(a, hint);
         CHECK(check_cycle(a, c) == -1);
         CHECK(static_cast<int64_t>(c.vertices.size()) == n);
-        const NegativeCycle cf = find_negative_cycle(f, hint);
+        const FoundCycle cf = find_negative_cycle(f, hint);
         CHECK(check_cycle(f, cf) == -1);
         CHECK(cf.vertices == c.vertices);
       }
@@ -232,7 +232,7 @@ TEST_SUITE("negative_cycle") {
             g.edges.push_back({i, j, static_cast<double>(a(i, j)) + 7});
             g.edges.push_back({i, j, static_cast<double>(a(i, j))});
           }
-      const NegativeCycle e = find_negative_cycle(g, hint);
+      const FoundCycle e = find_negative_cycle(g, hint);
       CHECK(check_cycle(a, e) == doctest::Approx(e.length));
     }
   }
@@ -245,7 +245,7 @@ TEST_SUITE("negative_cycle") {
     a(900, 1999) = 1;
     a(1999, 1500) = -3;
     auto t0 = std::chrono::steady_clock::now();
-    const NegativeCycle c = find_negative_cycle(a, 0);
+    const FoundCycle c = find_negative_cycle(a, 0);
     const double dense = seconds_since(t0);
     CHECK(check_cycle(a, c) == -1);
     CHECK(c.vertices == std::vector<int64_t>{900, 1999, 1500});
@@ -254,7 +254,7 @@ TEST_SUITE("negative_cycle") {
     DistMatrix<int32_t> h = random_graph(n, 1.0, 5000, 9000, 8);
     for (int64_t i = 0; i < n; ++i) h(i, (i + 1) % n) = i == n - 1 ? -static_cast<int32_t>(n) : 1;
     t0 = std::chrono::steady_clock::now();
-    const NegativeCycle hc = find_negative_cycle(h, 0);
+    const FoundCycle hc = find_negative_cycle(h, 0);
     const double ham = seconds_since(t0);
     CHECK(check_cycle(h, hc) == -1);
     MESSAGE("n = 2000 dense: planted 3-cycle " << dense << " s, Hamiltonian " << ham << " s");

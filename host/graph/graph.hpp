@@ -8,13 +8,9 @@
 #include <vector>
 
 #include "graph/matrix.hpp"
+#include "ocl_sp/graph.hpp"  // Edge, Graph: the public API's types
 
 namespace ocl_sp {
-
-struct Edge {
-  int64_t u = 0, v = 0;
-  double w = 1;  // exact for every int32 weight; float inputs keep their value
-};
 
 // Largest vertex count a reader accepts: a dense n x n matrix
 // beyond this (160 GB of int32) cannot be solved, so a bigger header is taken as a
@@ -30,13 +26,6 @@ constexpr int64_t kMaxGeneratedVertices = int64_t{1} << 21;
 // Largest |weight| the generator draws (before --negative potentials, which at
 // most double it): exact in float32 and far from the int32 limit per edge.
 constexpr int64_t kMaxGeneratorWeight = int64_t{1} << 24;
-
-struct Graph {
-  int64_t n = 0;
-  std::vector<Edge> edges;
-  bool has_negative_weight() const;
-  bool integer_weights() const;  // every weight is an integer (int32 allowed)
-};
 
 // Random directed graph, the same on every machine, compiler and thread count for
 // the same parameters (own xoshiro256** streams, one per row, integer-only draws).

@@ -41,9 +41,9 @@ std::vector<int64_t> predecessor_cycle(const std::vector<int64_t>& pred) {
 // vertex). out(u, relax) calls relax(v, w) for every edge u -> v of weight w.
 // `length` sums a found cycle's weights in the input for the final check.
 template <typename Out, typename Length>
-NegativeCycle bellman_ford(int64_t n, const Out& out, const Length& length,
+FoundCycle bellman_ford(int64_t n, const Out& out, const Length& length,
                            std::optional<int64_t> source) {
-  NegativeCycle result;
+  FoundCycle result;
   if (n <= 0) return result;
   const size_t N = static_cast<size_t>(n);
   std::vector<double> dist(N, source ? kUnreached : 0.0);
@@ -91,9 +91,9 @@ NegativeCycle bellman_ford(int64_t n, const Out& out, const Length& length,
 }
 
 template <typename Out, typename Length>
-NegativeCycle search(int64_t n, const Out& out, const Length& length, std::optional<int64_t> hint) {
+FoundCycle search(int64_t n, const Out& out, const Length& length, std::optional<int64_t> hint) {
   if (hint && *hint >= 0 && *hint < n) {
-    NegativeCycle c = bellman_ford(n, out, length, hint);
+    FoundCycle c = bellman_ford(n, out, length, hint);
     if (c.found()) return c;
   }
   return bellman_ford(n, out, length, std::nullopt);
@@ -122,7 +122,7 @@ std::optional<double> cycle_length(const DistMatrix<T>& a, const std::vector<int
 }
 
 template <typename T>
-NegativeCycle find_negative_cycle(const DistMatrix<T>& a, std::optional<int64_t> hint) {
+FoundCycle find_negative_cycle(const DistMatrix<T>& a, std::optional<int64_t> hint) {
   const int64_t n = a.n();
   auto out = [&](int64_t u, const auto& relax) {
     const T* row = a.data() + u * n;
@@ -135,7 +135,7 @@ NegativeCycle find_negative_cycle(const DistMatrix<T>& a, std::optional<int64_t>
   return search(n, out, length, hint);
 }
 
-NegativeCycle find_negative_cycle(const Graph& g, std::optional<int64_t> hint) {
+FoundCycle find_negative_cycle(const Graph& g, std::optional<int64_t> hint) {
   const int64_t n = g.n;
   if (n <= 0) return {};
   // Out-edges by source (counting sort), skipping edges outside [0, n).
@@ -175,16 +175,16 @@ NegativeCycle find_negative_cycle(const Graph& g, std::optional<int64_t> hint) {
 template <typename T>
 void rethrow_with_cycle(const NegativeCycleError& e, const DistMatrix<T>* input) {
   if (!e.cycle.empty() || !input) throw e;
-  const NegativeCycle c = find_negative_cycle(*input, e.vertex);
+  const FoundCycle c = find_negative_cycle(*input, e.vertex);
   if (!c.found()) throw e;
   throw NegativeCycleError(std::vector<long long>(c.vertices.begin(), c.vertices.end()), c.length);
 }
 
 template void rethrow_with_cycle<int32_t>(const NegativeCycleError&, const DistMatrix<int32_t>*);
 template void rethrow_with_cycle<float>(const NegativeCycleError&, const DistMatrix<float>*);
-template NegativeCycle find_negative_cycle<int32_t>(const DistMatrix<int32_t>&,
+template FoundCycle find_negative_cycle<int32_t>(const DistMatrix<int32_t>&,
                                                     std::optional<int64_t>);
-template NegativeCycle find_negative_cycle<float>(const DistMatrix<float>&, std::optional<int64_t>);
+template FoundCycle find_negative_cycle<float>(const DistMatrix<float>&, std::optional<int64_t>);
 template std::optional<double> cycle_length<int32_t>(const DistMatrix<int32_t>&,
                                                      const std::vector<int64_t>&);
 template std::optional<double> cycle_length<float>(const DistMatrix<float>&,

@@ -26,7 +26,8 @@
 
 namespace ocl_sp {
 
-struct NegativeCycle {
+// (Not named NegativeCycle: that is the public API's exception, include/ocl_sp/.)
+struct FoundCycle {
   // v0 -> v1 -> ... -> v(k-1) -> v0, rotated so that v0 is the smallest vertex
   // id on it; simple (no vertex twice); one vertex for a negative self-loop.
   // Empty when the graph has no negative cycle.
@@ -40,11 +41,11 @@ struct NegativeCycle {
 // `hint` (a vertex with d(i,i) < 0 from a solver) restricts the search to what it
 // reaches; a hint outside [0, n) or that reaches no negative cycle is ignored.
 template <typename T>
-NegativeCycle find_negative_cycle(const DistMatrix<T>& a,
+FoundCycle find_negative_cycle(const DistMatrix<T>& a,
                                   std::optional<int64_t> hint = std::nullopt);
 
 // The same on an edge list (parallel edges allowed, weights as read).
-NegativeCycle find_negative_cycle(const Graph& g, std::optional<int64_t> hint = std::nullopt);
+FoundCycle find_negative_cycle(const Graph& g, std::optional<int64_t> hint = std::nullopt);
 
 // For the solve command: rethrows `e` as a NegativeCycleError carrying the cycle
 // found in `input` (the adjacency before solving; the solver's vertex as the

@@ -38,8 +38,11 @@ void print_human(std::ostream& out, const SolveReport& r) {
       << "\n";
   if (!r.choice.empty()) out << "  algorithm " << r.choice << "\n";
   out << "  params    " << to_string(i.params) << " (" << i.params_source << ")\n";
-  out << "  T_o       " << format_seconds(i.t_o) << " (set-up"
-      << (i.cache == "n/a" ? "" : ", program cache " + i.cache) << ")\n";
+  out << "  T_o       " << format_seconds(i.t_o) << " (set-up";
+  if (i.t_context > 0)  // OpenCL: the driver's context apart from the program build
+    out << ": context " << format_seconds(i.t_context) << ", programs "
+        << format_seconds(i.t_program);
+  out << (i.cache == "n/a" ? "" : ", program cache " + i.cache) << ")\n";
   out << "  T_h       " << format_seconds(r.stats.t_h) << " (transfers)\n";
   out << "  T_k       " << format_seconds(r.stats.t_k) << " (kernels"
       << (r.stats.products ? ", " + std::to_string(r.stats.products) + " products" : "") << ")\n";
@@ -108,7 +111,8 @@ void write_json_fields(JsonWriter& j, const SolveReport& r) {
   for (const auto& [k, v] : i.params) j.field(k, v);
   j.end_object();
   j.field("params_source", i.params_source).field("program_cache", i.cache);
-  j.field("t_o", i.t_o).field("t_h", r.stats.t_h).field("t_k", r.stats.t_k);
+  j.field("t_o", i.t_o).field("t_context", i.t_context).field("t_program", i.t_program);
+  j.field("t_h", r.stats.t_h).field("t_k", r.stats.t_k);
   j.field("solve", r.stats.total).field("total", i.t_o + r.stats.total).field("wall", r.wall);
   j.field("products", r.stats.products).field("kernel_launches", r.stats.kernel_launches);
   j.field("relaxations", r.stats.relaxations).field("relaxations_per_s", r.relax_per_second());

@@ -104,7 +104,8 @@ OpenClCore::OpenClCore(const DeviceEntry& dev, Algo algo, ValueType type)
     max_item_sizes_ = dev_.device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
     scratch_ = cl::Buffer(ctx_, CL_MEM_READ_WRITE, sizeof(int));
   });
-  profile("context + queue (" + dev_.name + ")", sw.seconds());
+  context_seconds_ = sw.seconds();
+  profile("context + queue (" + dev_.name + ")", context_seconds_);
 }
 
 // Why `params` does not fit `rules`, or "" when it does.
@@ -192,6 +193,7 @@ BuiltProgram OpenClCore::build_separate(const std::string& file, const Tunables&
   if (const char* extra = std::getenv("OCL_SP_EXTRA_BUILD_OPTIONS")) options += std::string(" ") + extra;
   Stopwatch sw;
   BuiltProgram bp = build_program(ctx_, dev_.device, {"common.cl", file}, options);
+  program_seconds_ += sw.seconds();
   profile("program " + file + " (cache " + bp.cache + ")", sw.seconds());
   return bp;
 }
@@ -260,6 +262,8 @@ void OpenClCore::finish_info(SolverInfo& info, const Tunables& t) const {
   info.params_source = source_;
   info.cache = cache_;
   info.t_o = since_.seconds();
+  info.t_context = context_seconds_;
+  info.t_program = program_seconds_;
 }
 
 void OpenClCore::begin_solve() {

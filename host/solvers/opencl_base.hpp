@@ -187,6 +187,8 @@ class OpenClCore {
   std::string cache_ = "n/a";
   std::string source_ = "built-in";
   Stopwatch since_;  // T_o runs from construction to finish_info()
+  double context_seconds_ = 0;          // context + queue creation (part of T_o)
+  mutable double program_seconds_ = 0;  // program builds / cache loads so far
   std::vector<size_t> max_item_sizes_;
   cl::Kernel pad_, diag_;
   cl::CommandQueue extra_[3];  // kUpload, kDownload, kSide

@@ -35,6 +35,7 @@ struct SolverInfo {
   Tunables params;                              // effective values
   std::string params_source = "built-in";       // built-in | tuned (file) | command line
   double t_o = 0;                               // set-up seconds (context, JIT / cache)
+  double t_context = 0, t_program = 0;          // parts of t_o: context + queue, programs
   std::string cache = "n/a";                    // program cache: hit | miss | n/a
 };
 

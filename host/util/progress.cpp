@@ -10,9 +10,18 @@ namespace ocl_sp {
 
 bool Progress::stderr_is_terminal() { return ::isatty(2) == 1; }
 
+namespace {
+thread_local std::function<void(double)> t_callback;
+}
+
+void Progress::set_thread_callback(std::function<void(double)> cb) { t_callback = std::move(cb); }
+
 Progress::Progress(bool enabled, double total, std::string what)
-    : enabled_(enabled && total > 0), total_(total), what_(std::move(what)) {
-  if (enabled_) thread_ = std::thread([this] { loop(); });
+    : enabled_(enabled && total > 0),
+      callback_(total > 0 ? t_callback : nullptr),
+      total_(total),
+      what_(std::move(what)) {
+  if (enabled_ || callback_) thread_ = std::thread([this] { loop(); });
 }
 
 Progress::~Progress() {
@@ -32,8 +41,9 @@ void Progress::loop() {
   std::unique_lock<std::mutex> lock(m_);
   while (!cv_.wait_for(lock, std::chrono::milliseconds(500), [this] { return stop_; })) {
     const double el = std::chrono::duration<double>(clock::now() - t0).count();
-    if (el < 2) continue;
     const double f = std::min(1.0, done_.load() / total_);
+    if (callback_) callback_(f);
+    if (!enabled_ || el < 2) continue;
     char eta[32] = "--:--";
     if (f > 0.01) {
       const long s = static_cast<long>(el / f - el + 0.5);

@@ -5,6 +5,7 @@
 #pragma once
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -32,10 +33,15 @@ class Progress {
   void set_idle(double seconds) { idle_ = seconds; }
   // Whether progress lines are wanted by default: stderr is a terminal.
   static bool stderr_is_terminal();
+  // Every Progress created on this thread while a callback is set also hands it
+  // the fraction done (0..1) twice a second, from its own thread (the C++ API's
+  // Options::progress); an empty function clears it.
+  static void set_thread_callback(std::function<void(double)> cb);
 
  private:
   void loop();
-  bool enabled_;
+  bool enabled_;  // a line on stderr
+  std::function<void(double)> callback_;
   double total_;
   std::string what_;
   std::atomic<double> done_{0};

@@ -75,7 +75,7 @@ void check_cycle_finder(const Graph& g) {
   std::vector<int64_t> hints;
   for (int64_t i = 0; i < n; ++i)
     if (d[static_cast<size_t>(i * n + i)] < 0) hints.push_back(i);
-  auto valid = [&](const NegativeCycle& c) {
+  auto valid = [&](const FoundCycle& c) {
     FUZZ_CHECK(c.found());
     std::vector<char> seen(static_cast<size_t>(n), 0);
     double sum = 0;
@@ -92,7 +92,7 @@ void check_cycle_finder(const Graph& g) {
     FUZZ_CHECK(sum < 0 && sum == c.length);
     FUZZ_CHECK(*std::min_element(c.vertices.begin(), c.vertices.end()) == c.vertices[0]);
   };
-  const NegativeCycle any = find_negative_cycle(g);
+  const FoundCycle any = find_negative_cycle(g);
   FUZZ_CHECK(any.found() == !hints.empty());
   if (any.found()) valid(any);
   for (int64_t h : hints) valid(find_negative_cycle(g, h));

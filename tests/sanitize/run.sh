@@ -105,7 +105,7 @@ else
     -ts=bench,cpu_solvers,generator,graph_io,negative_cycle,program_cache,tuning,values
   run doctest-paths-cpu env "$HOST_LEAKS" "$TESTS" -ts=paths -tce="OpenCL*"
   run doctest-opencl-device-program-panels env "$LEAKS_OFF" "$TESTS" \
-    -ts=opencl_device,opencl_program,panel_engine
+    -ts=opencl_device,opencl_program,panel_engine,api
   run doctest-pocl-subset env "$LEAKS_OFF" "$TESTS" -ts=opencl_solvers \
     -tc="fw-naive int32*,int32 saturation*,bad tunables*,limits:*,SolverInfo and reuse*,squaring stops early*,negative cycles raise*"
 fi

@@ -1,0 +1,172 @@
+// The public C++ API (include/ocl_sp/ocl_sp.hpp) over the core the command line
+// runs: the same readers (graph/io.hpp), range checks and matrix conversion
+// (graph/graph.hpp), Solver objects (make_solver) and negative-cycle search. Only
+// the error types differ: internal errors leave as ocl_sp::Error / NegativeCycle.
+#include <algorithm>
+#include <cstdlib>
+#include <functional>
+#include <new>
+#include <optional>
+#include <utility>
+
+#include "cl/cl.hpp"
+#include "cl/cl_error.hpp"
+#include "cl/device.hpp"
+#include "graph/io.hpp"
+#include "graph/negative_cycle.hpp"
+#include "ocl_sp/ocl_sp.hpp"
+#include "solvers/solver.hpp"
+#include "util/build_info.hpp"
+#include "util/cancel.hpp"
+#include "util/errors.hpp"
+#include "util/progress.hpp"
+
+namespace ocl_sp {
+
+namespace {
+
+// Runs f, turning every internal error into the public ones.
+template <typename F>
+auto translated(const F& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const NegativeCycleError& e) {
+    throw NegativeCycle(e.what(), e.vertex, e.cycle, e.length);
+  } catch (const cl::Error& e) {
+    throw Error(std::string("OpenCL call ") + e.what() + " failed: " + cl_error_name(e.err()));
+  } catch (const std::bad_alloc&) {
+    throw Error("out of host memory");
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {  // UsageError, RuntimeError, CancelledError
+    throw Error(e.what());
+  }
+}
+
+SolverSpec make_spec(const Options& o) {
+  SolverSpec spec;
+  spec.algo = parse_algo(o.algo);
+  spec.device = o.device;
+  spec.use_tuned = o.use_tuned;
+  spec.params = o.params;
+  if (o.block) spec.params["BLOCK"] = o.block;
+  if (o.wg) spec.params["WG"] = o.wg;
+  spec.panel = o.panel;
+  spec.device_memory = o.device_memory;
+  spec.split = o.split;
+  if (!o.backend.empty())
+    spec.backend = parse_backend(o.backend);
+  else if (o.device.empty() && !std::getenv("OCL_SP_DEVICE") && list_devices().empty())
+    spec.backend = Backend::openmp;  // as the command line: no OpenCL device at all
+  if (!o.device.empty() && spec.backend != Backend::opencl)
+    throw UsageError("Options::device selects an OpenCL device; it cannot be used with backend '" +
+                     std::string(to_string(spec.backend)) + "'");
+  return spec;
+}
+
+template <typename T>
+Result<T> solve_all_pairs(int64_t n, const std::vector<Edge>& edges, const Options& o) {
+  if (n <= 0) throw UsageError("all_pairs: n must be at least 1, got " + std::to_string(n));
+  SolverSpec spec = make_spec(o);
+  Graph g;
+  g.n = n;
+  g.edges = edges;
+  if constexpr (std::is_integral_v<T>) check_int32_range(g);
+  DistMatrix<T> d = to_matrix<T>(g);  // checks every edge id and weight
+  g.edges.clear();
+  g.edges.shrink_to_fit();
+  // The adjacency is kept for the cycle search only when a negative edge exists.
+  std::optional<DistMatrix<T>> input;
+  if (std::any_of(edges.begin(), edges.end(), [](const Edge& e) { return e.w < 0; })) input = d;
+  auto solver = make_solver<T>(spec);
+  PathMatrix paths;
+  RunStats st;
+  {
+    // The panel engine's progress meter (util/progress.hpp) feeds the callback.
+    struct Hook {
+      explicit Hook(const std::function<void(double)>& f) { Progress::set_thread_callback(f); }
+      ~Hook() { Progress::set_thread_callback(nullptr); }
+    } hook(o.progress);
+    try {
+      st = solver->solve(d, o.paths ? &paths : nullptr);
+    } catch (const NegativeCycleError& e) {
+      rethrow_with_cycle(e, input ? &*input : nullptr);
+    }
+  }
+  if (o.progress) o.progress(1.0);
+  const SolverInfo& i = solver->info();
+  Result<T> r;
+  r.n = n;
+  r.distances = std::move(d.values());
+  if (o.paths) r.via = std::move(paths.via);
+  r.algorithm = i.algo;
+  r.backend = i.backend;
+  r.device = i.device;
+  r.params = to_string(i.params);
+  r.params_source = i.params_source;
+  r.program_cache = i.cache;
+  r.placement = st.placement;
+  r.timings.setup = i.t_o;
+  r.timings.context = i.t_context;
+  r.timings.programs = i.t_program;
+  r.timings.transfers = st.t_h;
+  r.timings.kernels = st.t_k;
+  r.timings.solve = st.total;
+  r.timings.total = i.t_o + st.total;
+  r.relaxations = st.relaxations;
+  return r;
+}
+
+}  // namespace
+
+template <typename T>
+Result<T> all_pairs(int64_t n, const std::vector<Edge>& edges, const Options& options) {
+  return translated([&] { return solve_all_pairs<T>(n, edges, options); });
+}
+
+template Result<int32_t> all_pairs<int32_t>(int64_t, const std::vector<Edge>&, const Options&);
+template Result<float> all_pairs<float>(int64_t, const std::vector<Edge>&, const Options&);
+
+template <typename T>
+std::vector<int64_t> Result<T>::path(int64_t i, int64_t j) const {
+  return translated([&] {
+    if (via.empty())
+      throw UsageError("Result::path needs the via matrix: solve with Options::paths = true");
+    if (i < 0 || i >= n || j < 0 || j >= n)
+      throw UsageError("Result::path: vertex " + std::to_string(i < 0 || i >= n ? i : j) +
+                       " outside [0, " + std::to_string(n) + ")");
+    std::vector<int64_t> out{i};
+    if (i == j) return out;
+    if (distances[static_cast<size_t>(i * n + j)] == unreachable<T>())
+      return std::vector<int64_t>{};
+    // path(a, b) = path(a, k) + path(k, b) for k = via(a, b), the edge a -> b for
+    // -1; a path has at most n - 1 edges, so at most 2n splits: more means a
+    // corrupt via matrix (never loop on one).
+    std::vector<std::pair<int64_t, int64_t>> todo{{i, j}};
+    for (int64_t steps = 0; !todo.empty(); ++steps) {
+      if (steps > 2 * n) throw RuntimeError("Result::path: the via matrix does not describe paths");
+      const auto [a, b] = todo.back();
+      todo.pop_back();
+      const int32_t k = via[static_cast<size_t>(a * n + b)];
+      if (k < 0) {
+        out.push_back(b);
+      } else {
+        todo.emplace_back(k, b);
+        todo.emplace_back(a, k);
+      }
+    }
+    return out;
+  });
+}
+
+template struct Result<int32_t>;
+template struct Result<float>;
+
+Graph read_graph(const std::string& path, const std::string& format) {
+  return translated([&] { return read_graph(path, parse_input_format(format)); });
+}
+
+const char* version() { return OCL_SP_VERSION; }
+std::string build_info() { return build_info_text(); }
+
+}  // namespace ocl_sp
