@@ -24,7 +24,7 @@ Reweighted<T> reweight(const Csr<T>& g) {
   int64_t rounds = 0;
   while (!frontier.empty()) {
     if (++rounds > n) {
-      const NegativeCycle c = find_negative_cycle(to_graph(g));
+      const FoundCycle c = find_negative_cycle(to_graph(g));
       if (!c.found())  // float rounding alone kept it going: not a real cycle
         throw RuntimeError("Bellman-Ford did not settle after n rounds, yet no negative "
                            "cycle was found (float32 rounding); use --type int32 or --algo fw");
