@@ -96,6 +96,18 @@ check "named-temporary fallback" 0 env OCL_SP_NO_TMPFILE=1 "$BIN" --n 1600 --gen
   --backend openmp --output "$T/nt.bin" &&
   expect "fallback: same bytes, no temporary left" sh -c "cmp -s '$T/nt.bin' '$T/fw.bin' && ! ls '$T' | grep -q tmp"
 
+# Standard output: streamed rows, the report on stderr.
+check "streamed to stdout" 0 sh -c "'$BIN' --n 1600 --generator grid --algo sssp --backend openmp --output - --output-format bin > '$T/so.bin'"
+expect "streamed to stdout: fw's bytes" cmp -s "$T/so.bin" "$T/fw.bin"
+# Past the dense reader's cap: two rows of a 300 000-vertex graph.
+printf 'p sp 300000 2\na 1 2 3\na 299999 300000 1\n' >"$T/big.gr"
+check "n = 300000: two rows streamed" 0 "$BIN" --input "$T/big.gr" --algo sssp --backend serial \
+  --sources 0,299998 --targets 1,299999,0 --output "$T/big.npy"
+expect "n = 300000: the 2 x 3 block" "$PY" -c "
+import numpy as np, sys
+g = np.load('$T/big.npy'); I = 1073741823
+sys.exit(0 if g.tolist() == [[3, I, 0], [I, 1, I]] else 1)"
+
 # Host memory: a 100 x 100 grid's matrix (40 MB) does not fit 24M more than the
 # process holds; the streamed solve runs in small batches and its peak RSS stays
 # far below the matrix.
