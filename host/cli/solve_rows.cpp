@@ -97,6 +97,7 @@ void solve_streamed(const SolverSpec& spec, const Csr<T>& csr, const RowsRequest
     rep.stats = solver->solve_rows(csr, req.sources, tee, false);
   }
   rep.info = solver->info();
+  if (stats) rep.stats.kernel_seconds["stats: row reduction (host)"] = stats->seconds();
   throw_if_cancelled();
   if (file) {
     file->finish();

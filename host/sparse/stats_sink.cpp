@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <ostream>
 
 #include "graph/io.hpp"
@@ -12,6 +13,7 @@
 #include "util/atomic_file.hpp"
 #include "util/errors.hpp"
 #include "util/strings.hpp"
+#include "util/timer.hpp"
 
 namespace ocl_sp {
 
@@ -59,23 +61,24 @@ StatsSink<T>::StatsSink(int64_t n) : n_(n) {
 template <typename T>
 void StatsSink<T>::rows(int64_t first, int64_t count, int64_t n, const T* d, const int32_t*,
                         const int32_t*) {
+  const Stopwatch t;
   const double others = static_cast<double>(n_ - 1);
+  const bool harmonic = pass_ & to;  // the divisions only where they are used
 #pragma omp parallel for schedule(static) if (count > 1 && count * n >= 65536)
   for (int64_t r = 0; r < count; ++r) {
     const T* row = d + r * n;
     int64_t reach = 0;
-    double ecc = 0, sum = 0, harm = 0;
-    bool any = false;
+    double ecc = -std::numeric_limits<double>::infinity(), sum = 0, harm = 0;
     for (int64_t j = 0; j < n; ++j) {
       const T x = row[j];
       if (!finite(x)) continue;
       ++reach;
       const double v = static_cast<double>(x);
-      if (!any || v > ecc) ecc = v;
-      any = true;
+      ecc = std::max(ecc, v);
       sum += v;
-      if (v != 0) harm += 1.0 / v;
+      if (harmonic && v != 0) harm += 1.0 / v;
     }
+    if (reach == 0) ecc = 0;
     const int64_t v = first + r;
     if (pass_ & from) {
       s_.reach[v] = reach;
@@ -89,6 +92,7 @@ void StatsSink<T>::rows(int64_t first, int64_t count, int64_t n, const T* d, con
       s_.harmonic[v] = harm;
     }
   }
+  seconds_ += t.seconds();
 }
 
 template <typename T>

@@ -39,8 +39,10 @@ class StatsSink final : public RowSink<T> {
             const int32_t* hops) override;
   const VertexStats& vertices() const { return s_; }
   GraphStats summary() const;
+  double seconds() const { return seconds_; }  // spent in rows()
 
  private:
+  double seconds_ = 0;
   int64_t n_;
   Pass pass_ = both;
   VertexStats s_;
