@@ -339,7 +339,11 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
     if (spec.algo != Algo::automatic) return;
     const std::string kind =
         spec.backend == Backend::opencl ? select_devices(spec.device, 1).front().type : "";
-    const AutoChoice c = choose_algo(n, static_cast<int64_t>(m), n, spec.backend, kind);
+    // --sources: sssp computes only those rows (fw all of them).
+    const int64_t sources = o.sources.empty()
+                                ? n
+                                : static_cast<int64_t>(parse_vertex_spec(o.sources, n, "--sources").size());
+    const AutoChoice c = choose_algo(n, static_cast<int64_t>(m), sources, spec.backend, kind);
     spec.algo = c.algo;
     rep.choice = "auto: " + c.why;
   };

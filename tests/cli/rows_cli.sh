@@ -59,6 +59,12 @@ expect "float32: a 3 x 1 float array, d(0,1) = 0.25" "$PY" -c "
 import numpy as np, sys
 g = np.load('$T/f.npy'); sys.exit(0 if g.shape == (3, 1) and g.dtype == np.float32 and g[1, 0] == np.float32(0.25) else 1)"
 
+# auto counts the selected sources: a few rows of a dense graph go to sssp.
+check "auto, all rows of a dense graph" 0 "$BIN" --n 400 --density 0.5 --backend openmp --json
+expect "auto, all rows: fw" grep -q '"algorithm":"fw"' "$T/out"
+check "auto, two rows of a dense graph" 0 "$BIN" --n 400 --density 0.5 --backend openmp --sources 3,9 --json
+expect "auto, two rows: sssp" grep -q '"algorithm":"sssp"' "$T/out"
+
 # Bad SPECs: exit 2 before any output, the token named.
 bad_spec() {  # bad_spec NAME FLAG SPEC PATTERN
   rm -f "$T"/bad.*
@@ -129,7 +135,7 @@ expect "disk check: no file" sh -c "! ls '$T' | grep -q huge"
 
 # kill -9 mid-write: the output is an unnamed file until complete, so nothing is left.
 mkdir "$T/k"
-"$BIN" --n 40000 --generator grid --algo sssp --backend openmp --sources 0-19999 --output "$T/k/out.bin" \
+"$BIN" --n 40000 --generator grid --algo sssp --backend openmp --sources 0-4999 --output "$T/k/out.bin" \
   >/dev/null 2>&1 &
 pid=$!
 for _ in $(seq 50); do
