@@ -13,6 +13,8 @@
 
 #include "cl/device.hpp"
 #include "cli/commands.hpp"
+#include "cli/row_select.hpp"
+#include "cli/solve_rows.hpp"
 #include "graph/io.hpp"
 #include "graph/negative_cycle.hpp"
 #include "graph/paths.hpp"
@@ -26,6 +28,7 @@
 #include "solvers/verify.hpp"
 #include "sparse/auto_algo.hpp"
 #include "sparse/sssp.hpp"
+#include "sparse/stats_sink.hpp"
 #include "graph/csr.hpp"
 #include "util/atomic_file.hpp"
 #include "util/fast_exit.hpp"
@@ -78,6 +81,8 @@ struct SolveOptions {
   std::string device_memory, host_memory;
   int split = 1;
   bool quiet = false;
+  std::string sources, targets;  // --sources / --targets SPEC
+  std::string stats;             // --stats FILE
 };
 
 std::pair<int64_t, int64_t> parse_weights(const std::string& s) {
@@ -255,6 +260,25 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
     throw UsageError("--output and --paths-output name the same file '" + o.output + "'");
   check_not_input(out_target, o.input, "--output");
   check_not_input(paths_target, o.input, "--paths-output");
+  // Rows (solve_rows.hpp): selections and --stats, checked before any work.
+  RowsRequest rows;
+  rows.output = out_target;
+  if (out_target)
+    rows.format = o.output_format == "auto" ? detect_output_format(o.output)
+                                            : parse_output_format(o.output_format);
+  rows.stats = o.stats;
+  const bool selecting = !o.sources.empty() || !o.targets.empty();
+  if (selecting && want_paths)
+    throw UsageError("--sources/--targets select rows and columns of the distances; they cannot "
+                     "be combined with --paths, --query or --paths-output");
+  if (!o.stats.empty()) {
+    if (selecting)
+      throw UsageError("--stats covers every vertex; it cannot be combined with --sources/--targets");
+    check_stats_path(o.stats);
+    check_not_input(resolve_output(o.stats), o.input, "--stats");
+    if (out_target && same_file(*out_target, resolve_output(o.stats)))
+      throw UsageError("--output and --stats name the same file '" + o.output + "'");
+  }
   // With the matrix on standard output the report goes to stderr.
   const bool report_to_stderr =
       (out_target && out_target->is_stdout()) || (paths_target && paths_target->is_stdout());
@@ -315,7 +339,11 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
     if (spec.algo != Algo::automatic) return;
     const std::string kind =
         spec.backend == Backend::opencl ? select_devices(spec.device, 1).front().type : "";
-    const AutoChoice c = choose_algo(n, static_cast<int64_t>(m), n, spec.backend, kind);
+    // --sources: sssp computes only those rows (fw all of them).
+    const int64_t sources = o.sources.empty()
+                                ? n
+                                : static_cast<int64_t>(parse_vertex_spec(o.sources, n, "--sources").size());
+    const AutoChoice c = choose_algo(n, static_cast<int64_t>(m), sources, spec.backend, kind);
     spec.algo = c.algo;
     rep.choice = "auto: " + c.why;
   };
@@ -371,8 +399,25 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
     if (x < 0 || x >= rep.n)
       throw UsageError("--query: vertex " + std::to_string(x) + " out of range [0, " +
                        std::to_string(rep.n) + ")");
+  if (!o.sources.empty()) rows.sources = parse_vertex_spec(o.sources, rep.n, "--sources");
+  if (!o.targets.empty()) rows.targets = parse_vertex_spec(o.targets, rep.n, "--targets");
+  if (rows.selected()) {
+    rep.rows = rows.rows(rep.n);
+    rep.cols = rows.cols(rep.n);
+  }
+  check_rows_disk<T>(rows, rep.n);
+  // sssp without --verify or paths never makes the n x n matrix: rows are
+  // streamed to the output and reduced into --stats as batches complete.
+  bool streamed = false;
 
-  if (spec.algo == Algo::sssp) {
+  if (spec.algo == Algo::sssp && !o.verify && !want_paths) {
+    const int64_t max_batch = plan_streamed_memory<T>(
+        spec, g.n, static_cast<int64_t>(g.edges.size()), !o.stats.empty());
+    const Csr<T> csr = build_csr<T>(g);
+    g = Graph();
+    solve_streamed<T>(spec, csr, rows, max_batch, rep);
+    streamed = true;
+  } else if (spec.algo == Algo::sssp) {
     // The multi-source engine: CSR of the edge list, rows into the n x n matrix.
     plan_sparse_memory<T>(spec, g.n, static_cast<int64_t>(g.edges.size()), o.verify, want_paths);
     const Csr<T> csr = build_csr<T>(g);
@@ -437,10 +482,7 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
     }
   }
   throw_if_cancelled();  // a stop during the solve: no output
-  if (!o.output.empty() && rep.verify != "FAILED") {
-    write_matrix(d, o.output, parse_output_format(o.output_format));
-    rep.output = o.output;
-  }
+  if (!streamed && rep.verify != "FAILED") write_dense_results(d, rows, rep);
   if (!o.paths_output.empty() && rep.verify != "FAILED") {
     write_int_matrix(paths.via, paths.n, o.paths_output,
                      parse_output_format(o.paths_output_format));
@@ -478,6 +520,8 @@ std::string mpi_unsupported(const SolveOptions& o) {
   std::vector<std::string> no;
   if (o.paths || !o.queries.empty() || !o.paths_output.empty()) no.push_back("--paths/--query/--paths-output");
   if (o.split > 1) no.push_back("--split");
+  if (!o.sources.empty() || !o.targets.empty() || !o.stats.empty())
+    no.push_back("--sources/--targets/--stats");
   if (!o.device_memory.empty()) no.push_back("--device-memory");
   if (o.wg || o.block || !o.params.empty()) no.push_back("--wg/--block/--param");
   std::string s;
@@ -613,10 +657,26 @@ Command set_solve_command(CLI::App& app) {
   app.add_flag("--quiet", o->quiet, "No progress line on stderr")->group(sc);
   auto* out = "Output";
   app.add_option("--output", o->output,
-                 "Write the n x n distance matrix to FILE (written atomically)")
+                 "Write the n x n distance matrix (|S| x |T| with --sources/--targets) to FILE, "
+                 "atomically; sssp streams the rows as they complete")
       ->group(out);
   app.add_option("--output-format", o->output_format,
                  "bin (raw row-major, no header) | npy | csv (default: from the extension)")
+      ->group(out);
+  app.add_option("--sources", o->sources,
+                 "Rows of the result: 0-based ids and ranges '3,7,10-19' (order kept, repeats "
+                 "allowed) or @FILE (one id a line); the output is |S| x |T| (sssp computes "
+                 "only these rows)")
+      ->type_name("SPEC")
+      ->group(out);
+  app.add_option("--targets", o->targets, "Columns of the result, as --sources")
+      ->type_name("SPEC")
+      ->group(out);
+  app.add_option("--stats", o->stats,
+                 "Per-vertex figures to FILE (.csv, .npy or .json): vertex, reach, eccentricity, "
+                 "closeness and harmonic centrality as networkx defines them; the report adds "
+                 "diameter, radius, reachable pairs and the average shortest path length")
+      ->type_name("FILE")
       ->group(out);
   app.add_flag("--verify", o->verify,
                "Compare with the CPU reference (exit 1 and no output file on mismatch); with "

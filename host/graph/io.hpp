@@ -56,6 +56,19 @@ void write_int_matrix(const std::vector<int32_t>& a, int64_t n, const std::strin
 // the format's encoding (bin/npy: little-endian; csv: one line per row).
 template <typename T>
 std::string matrix_file_header(OutputFormat fmt, int64_t n);
+// A rows x cols matrix (--sources / --targets selections): the same encodings.
+template <typename T>
+std::string matrix_file_header(OutputFormat fmt, int64_t rows, int64_t cols);
+template <typename T>
+void write_rect_matrix(const T* a, int64_t rows, int64_t cols, const std::string& path,
+                       OutputFormat fmt = OutputFormat::automatic);
+// Bytes of such a file (csv: a lower bound, one digit and a separator a value),
+// for the free-disk check before a solve.
+template <typename T>
+uint64_t matrix_file_bytes(OutputFormat fmt, int64_t rows, int64_t cols);
+// The npy header of a 1-D array of `rows` records; descr is a Python literal
+// ("'<f8'" or "[('a', '<i8'), ...]").
+std::string npy_record_header(const std::string& descr, int64_t rows);
 template <typename T>
 void write_matrix_rows(std::ostream& out, OutputFormat fmt, const T* a, int64_t rows, int64_t n);
 

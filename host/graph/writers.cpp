@@ -43,9 +43,8 @@ void write_le(std::ostream& out, const T* a, size_t count) {
 
 // NumPy format 1.0: magic, version, uint16 header length, then a Python dict
 // literal padded with spaces to make the data start 64-byte aligned.
-std::string npy_header(const char* descr, int64_t n) {
-  std::string dict = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (" +
-                     std::to_string(n) + ", " + std::to_string(n) + "), }";
+std::string npy_header(const std::string& descr, const std::string& shape) {
+  std::string dict = "{'descr': " + descr + ", 'fortran_order': False, 'shape': " + shape + ", }";
   const size_t prefix = 10;  // magic (6) + version (2) + header length (2)
   const size_t total = (prefix + dict.size() + 1 + 63) / 64 * 64;
   dict.append(total - prefix - dict.size() - 1, ' ');
@@ -94,19 +93,35 @@ void write_csv(std::ostream& out, const T* a, int64_t rows, int64_t n) {
   }
 }
 
+}  // namespace
+
 template <typename T>
-void write_values(const T* a, int64_t n, const std::string& path, OutputFormat fmt) {
+std::string matrix_file_header(OutputFormat fmt, int64_t rows, int64_t cols) {
+  if (fmt != OutputFormat::npy) return std::string();
+  return npy_header(std::is_same_v<T, float> ? "'<f4'" : "'<i4'",
+                    "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")");
+}
+
+std::string npy_record_header(const std::string& descr, int64_t rows) {
+  return npy_header(descr, "(" + std::to_string(rows) + ",)");
+}
+
+namespace {
+
+template <typename T>
+void write_values(const T* a, int64_t rows, int64_t cols, const std::string& path,
+                  OutputFormat fmt) {
   if (fmt == OutputFormat::automatic) fmt = detect_output_format(path);
-  const size_t count = static_cast<size_t>(n) * static_cast<size_t>(n);
+  const size_t count = static_cast<size_t>(rows) * static_cast<size_t>(cols);
   write_file_atomically(path, [&](std::ostream& out) {
     switch (fmt) {
       case OutputFormat::npy: {
-        const std::string h = npy_header(std::is_same_v<T, float> ? "<f4" : "<i4", n);
+        const std::string h = matrix_file_header<T>(OutputFormat::npy, rows, cols);
         out.write(h.data(), static_cast<std::streamsize>(h.size()));
         write_le(out, a, count);
         break;
       }
-      case OutputFormat::csv: write_csv(out, a, n, n); break;
+      case OutputFormat::csv: write_csv(out, a, rows, cols); break;
       case OutputFormat::bin:
       case OutputFormat::automatic: write_le(out, a, count); break;
     }
@@ -117,8 +132,14 @@ void write_values(const T* a, int64_t n, const std::string& path, OutputFormat f
 
 template <typename T>
 std::string matrix_file_header(OutputFormat fmt, int64_t n) {
-  return fmt == OutputFormat::npy ? npy_header(std::is_same_v<T, float> ? "<f4" : "<i4", n)
-                                  : std::string();
+  return matrix_file_header<T>(fmt, n, n);
+}
+
+template <typename T>
+uint64_t matrix_file_bytes(OutputFormat fmt, int64_t rows, int64_t cols) {
+  const uint64_t values = static_cast<uint64_t>(rows) * static_cast<uint64_t>(cols);
+  // csv: at least one digit and a separator (comma or newline) per value.
+  return matrix_file_header<T>(fmt, rows, cols).size() + values * (fmt == OutputFormat::csv ? 2 : 4);
 }
 
 template <typename T>
@@ -130,6 +151,10 @@ void write_matrix_rows(std::ostream& out, OutputFormat fmt, const T* a, int64_t 
 }
 
 template std::string matrix_file_header<int32_t>(OutputFormat, int64_t);
+template std::string matrix_file_header<int32_t>(OutputFormat, int64_t, int64_t);
+template std::string matrix_file_header<float>(OutputFormat, int64_t, int64_t);
+template uint64_t matrix_file_bytes<int32_t>(OutputFormat, int64_t, int64_t);
+template uint64_t matrix_file_bytes<float>(OutputFormat, int64_t, int64_t);
 template std::string matrix_file_header<float>(OutputFormat, int64_t);
 template void write_matrix_rows<int32_t>(std::ostream&, OutputFormat, const int32_t*, int64_t,
                                          int64_t);
@@ -137,8 +162,19 @@ template void write_matrix_rows<float>(std::ostream&, OutputFormat, const float*
 
 template <typename T>
 void write_matrix(const DistMatrix<T>& m, const std::string& path, OutputFormat fmt) {
-  write_values(m.data(), m.n(), path, fmt);
+  write_values(m.data(), m.n(), m.n(), path, fmt);
 }
+
+template <typename T>
+void write_rect_matrix(const T* a, int64_t rows, int64_t cols, const std::string& path,
+                       OutputFormat fmt) {
+  write_values(a, rows, cols, path, fmt);
+}
+
+template void write_rect_matrix<int32_t>(const int32_t*, int64_t, int64_t, const std::string&,
+                                         OutputFormat);
+template void write_rect_matrix<float>(const float*, int64_t, int64_t, const std::string&,
+                                       OutputFormat);
 
 template void write_matrix<int32_t>(const DistMatrix<int32_t>&, const std::string&, OutputFormat);
 template void write_matrix<float>(const DistMatrix<float>&, const std::string&, OutputFormat);
@@ -149,7 +185,7 @@ void write_int_matrix(const std::vector<int32_t>& a, int64_t n, const std::strin
     throw RuntimeError("internal error: matrix for '" + path + "' has " +
                        std::to_string(a.size()) + " values, expected " + std::to_string(n) +
                        " x " + std::to_string(n));
-  write_values(a.data(), n, path, fmt);
+  write_values(a.data(), n, n, path, fmt);
 }
 
 void write_graph_bin(const Graph& g, const std::string& path) {

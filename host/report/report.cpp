@@ -30,6 +30,14 @@ std::string format_rate(double r) {
   return buf;
 }
 
+namespace {
+std::string format_length(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+}  // namespace
+
 void print_human(std::ostream& out, const SolveReport& r) {
   const SolverInfo& i = r.info;
   out << "ocl_sp " << OCL_SP_VERSION << ": " << i.algo << " on " << i.backend << " ("
@@ -60,7 +68,16 @@ void print_human(std::ostream& out, const SolveReport& r) {
   }
   out << "  verify    " << r.verify << (r.verify_detail.empty() ? "" : " (" + r.verify_detail + ")")
       << "\n";
-  if (!r.output.empty()) out << "  output    " << r.output << "\n";
+  if (!r.output.empty()) {
+    out << "  output    " << r.output;
+    if (r.rows > 0) out << " (" << r.rows << " x " << r.cols << ")";
+    out << "\n";
+  }
+  if (r.has_stats)
+    out << "  stats     diameter " << format_length(r.diameter) << ", radius "
+        << format_length(r.radius) << ", reachable pairs " << r.reachable_pairs
+        << ", average shortest path " << format_length(r.average_shortest_path_length)
+        << (r.stats_output.empty() ? "" : " (per vertex: " + r.stats_output + ")") << "\n";
   if (r.paths) {
     const RunStats& st = r.stats;
     char mib[32];
@@ -79,13 +96,6 @@ void print_human(std::ostream& out, const SolveReport& r) {
   for (const auto& q : r.queries) out << format_query(q) << "\n";
 }
 
-namespace {
-std::string format_length(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
-}
-}  // namespace
 
 std::string format_query(const PathQuery& q) {
   std::string s = "path " + std::to_string(q.from) + " -> " + std::to_string(q.to) + ": ";
@@ -127,6 +137,16 @@ void write_json_fields(JsonWriter& j, const SolveReport& r) {
   j.end_object();
   j.field("verify", r.verify).field("verify_detail", r.verify_detail);
   j.field("output", r.output);
+  if (r.rows > 0) j.field("rows", r.rows).field("cols", r.cols);
+  j.key("stats");
+  if (!r.has_stats) {
+    j.null();
+  } else {
+    j.begin_object().field("diameter", r.diameter).field("radius", r.radius);
+    j.field("reachable_pairs", r.reachable_pairs);
+    j.field("average_shortest_path_length", r.average_shortest_path_length);
+    j.field("file", r.stats_output).end_object();
+  }
   j.field("paths", r.paths);
   if (r.paths) {
     j.field("paths_kernels", r.stats.paths_kernels).field("paths_bytes", r.stats.paths_bytes);

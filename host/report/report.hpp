@@ -37,6 +37,13 @@ struct SolveReport {
   std::vector<PathQuery> queries;
   std::vector<std::string> notes;
   std::string choice;  // --algo auto: what it chose and why (empty otherwise)
+  // --stats: the graph's figures (sparse/stats_sink.hpp GraphStats) and the file.
+  bool has_stats = false;
+  double diameter = 0, radius = 0, average_shortest_path_length = 0;
+  long long reachable_pairs = 0;
+  std::string stats_output;
+  // --sources / --targets: the shape of the written result (0: all n).
+  long long rows = 0, cols = 0;
   double relax_per_second() const {
     const double t = stats.t_k > 0 ? stats.t_k : stats.total;
     return t > 0 ? stats.relaxations / t : 0;

@@ -68,9 +68,13 @@ class SsspSolver final : public Solver<T> {
   // Throws NegativeCycleError (with the cycle) before any row reaches the sink.
   RunStats solve_rows(const Csr<T>& g, const std::vector<int64_t>& sources, RowSink<T>& sink,
                       bool paths);
+  // At most this many sources per batch (host memory of a streamed solve); 0: the
+  // engine's choice.
+  void set_max_batch(int64_t b) { max_batch_ = b; }
 
  private:
   std::unique_ptr<SsspEngine<T>> engine_;
+  int64_t max_batch_ = 0;
 };
 
 template <typename T>

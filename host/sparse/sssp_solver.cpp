@@ -77,8 +77,9 @@ RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& 
   // order with the input's weights, so they do not depend on the potentials.
   const bool resum = negative && std::is_same_v<T, float>;
   const bool trees = paths || resum;
-  const int64_t batch = std::max<int64_t>(1, std::min<int64_t>(engine_->batch(n),
-                                                               static_cast<int64_t>(sources.size())));
+  int64_t batch = std::min<int64_t>(engine_->batch(n), static_cast<int64_t>(sources.size()));
+  if (max_batch_ > 0) batch = std::min(batch, max_batch_);
+  batch = std::max<int64_t>(1, batch);
   std::vector<T> rows(static_cast<size_t>(batch * n));
   std::vector<int32_t> via(trees ? rows.size() : 0), hops(trees ? rows.size() : 0);
   st.paths = paths;

@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -13,6 +14,7 @@
 #include <fstream>
 #include <random>
 #include <streambuf>
+#include <vector>
 
 #include "util/errors.hpp"
 
@@ -71,60 +73,179 @@ bool names_stdout(const std::string& p) {
   return p == "-" || p == "/dev/stdout" || p == "/dev/fd/1" || p == "/proc/self/fd/1";
 }
 
-void write_stream(const OutputTarget& t, const std::function<void(std::ostream&)>& fill) {
-  // A closed reader must give EPIPE, not kill the process.
-  std::signal(SIGPIPE, SIG_IGN);
-  int fd = 1;
-  if (!t.is_stdout()) {
-    fd = ::open(t.path.c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd < 0) throw RuntimeError("cannot open '" + t.path + "': " + std::strerror(errno));
-  }
-  int err = 0;
-  {
-    FdBuf buf(fd);
-    std::ostream out(&buf);
-    try {
-      fill(out);
-    } catch (...) {
-      if (fd != 1) ::close(fd);
-      throw;
-    }
-    out.flush();
-    err = buf.error();
-  }
-  if (fd != 1 && ::close(fd) != 0 && err == 0) err = errno;
-  if (err != 0)
-    throw RuntimeError("write to '" + t.path + "' failed: " + std::strerror(err));
+std::string fail_text(const std::string& what, const std::string& path, int err) {
+  return what + " '" + path + "': " + std::strerror(err);
 }
-
-void write_file(const OutputTarget& t, const std::function<void(std::ostream&)>& fill) {
-  const std::string& path = t.resolved;
-  std::random_device rd;
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(rd());
-  try {
-    {
-      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-      if (!out) throw RuntimeError("cannot write '" + t.path + "': " + std::strerror(errno));
-      fill(out);
-      out.flush();
-      if (!out) throw RuntimeError("write to '" + t.path + "' failed: " + std::strerror(errno));
-      out.close();
-      if (!out) throw RuntimeError("write to '" + t.path + "' failed: " + std::strerror(errno));
-    }
-    // Keep the permissions of the file being replaced.
-    if (t.exists) {
-      struct stat st {};
-      if (::stat(path.c_str(), &st) == 0) ::chmod(tmp.c_str(), st.st_mode & 07777);
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0)
-      throw RuntimeError("cannot rename temporary file to '" + t.path + "': " + std::strerror(errno));
-  } catch (...) {
-    std::remove(tmp.c_str());
-    throw;
-  }
+std::string write_failed(const std::string& path, int err) {
+  return "write to '" + path + "' failed: " + std::strerror(err);
 }
 
 }  // namespace
+
+struct AtomicOutput::Impl {
+  OutputTarget t;
+  int fd = -1;
+  bool file = false;
+  bool tmpfile = false;  // unnamed (O_TMPFILE); else a named temporary in `tmp`
+  bool done = false;
+  std::string tmp;
+  std::unique_ptr<FdBuf> buf;
+  std::unique_ptr<std::ostream> os;
+
+  std::string temp_name() const {
+    std::random_device rd;
+    return t.resolved + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(rd());
+  }
+  void close_stream() {
+    os.reset();
+    buf.reset();
+    if (fd >= 0 && fd != 1) ::close(fd);
+    fd = -1;
+  }
+  // The unnamed file under `name`: through /proc (any user), else AT_EMPTY_PATH
+  // (needs CAP_DAC_READ_SEARCH); errno of the last try on failure.
+  bool link_as(const std::string& name) const {
+    const std::string self = "/proc/self/fd/" + std::to_string(fd);
+    if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0)
+      return true;
+    if (errno == EEXIST) return false;
+    return ::linkat(fd, "", AT_FDCWD, name.c_str(), AT_EMPTY_PATH) == 0;
+  }
+  // No way to link the unnamed file: its bytes copied into a named temporary.
+  void copy_to(const std::string& name) const {
+    const int out = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (out < 0) throw RuntimeError(fail_text("cannot write", t.path, errno));
+    std::vector<char> b(1 << 20);
+    off_t at = 0;
+    int err = 0;
+    for (;;) {
+      const ssize_t r = ::pread(fd, b.data(), b.size(), at);
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) {
+        if (r < 0) err = errno;
+        break;
+      }
+      for (ssize_t w = 0; w < r && err == 0;) {
+        const ssize_t k = ::write(out, b.data() + w, static_cast<size_t>(r - w));
+        if (k < 0 && errno != EINTR) err = errno;
+        if (k > 0) w += k;
+      }
+      if (err) break;
+      at += r;
+    }
+    if (::close(out) != 0 && err == 0) err = errno;
+    if (err) {
+      ::unlink(name.c_str());
+      throw RuntimeError(write_failed(t.path, err));
+    }
+  }
+};
+
+AtomicOutput::AtomicOutput(const OutputTarget& target) : impl_(std::make_unique<Impl>()) {
+  Impl& m = *impl_;
+  m.t = target;
+  if (target.kind != OutputTarget::Kind::file) {
+    // A closed reader must give EPIPE, not kill the process.
+    std::signal(SIGPIPE, SIG_IGN);
+    m.fd = 1;
+    if (!target.is_stdout()) {
+      m.fd = ::open(target.path.c_str(), O_WRONLY | O_CLOEXEC);
+      if (m.fd < 0) throw RuntimeError(fail_text("cannot open", target.path, errno));
+    }
+  } else {
+    m.file = true;
+    const char* no_tmpfile = std::getenv("OCL_SP_NO_TMPFILE");  // tests: the fallback
+    if (!(no_tmpfile && *no_tmpfile && std::string(no_tmpfile) != "0")) {
+      m.fd = ::open(parent_of(target.resolved).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+      m.tmpfile = m.fd >= 0;
+    }
+    if (!m.tmpfile) {
+      m.tmp = m.temp_name();
+      m.fd = ::open(m.tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+      if (m.fd < 0) throw RuntimeError(fail_text("cannot write", target.path, errno));
+    }
+  }
+  m.buf = std::make_unique<FdBuf>(m.fd);
+  m.os = std::make_unique<std::ostream>(m.buf.get());
+}
+
+AtomicOutput::~AtomicOutput() {
+  Impl& m = *impl_;
+  if (m.done) return;
+  m.close_stream();  // an unnamed file vanishes with its descriptor
+  if (m.file && !m.tmp.empty()) ::unlink(m.tmp.c_str());
+}
+
+std::ostream& AtomicOutput::stream() { return *impl_->os; }
+
+const char* AtomicOutput::method() const {
+  return !impl_->file ? "stream" : impl_->tmpfile ? "O_TMPFILE" : "named temporary";
+}
+
+void AtomicOutput::check() {
+  const int err = impl_->buf ? impl_->buf->error() : 0;
+  if (err != 0) throw RuntimeError(write_failed(impl_->t.path, err));
+}
+
+void AtomicOutput::commit() {
+  Impl& m = *impl_;
+  m.os->flush();
+  check();
+  m.os.reset();
+  m.buf.reset();
+  const OutputTarget& t = m.t;
+  if (!m.file) {
+    const int fd = m.fd;
+    m.fd = -1;
+    m.done = true;
+    if (fd != 1 && ::close(fd) != 0)
+      throw RuntimeError(write_failed(t.path, errno));
+    return;
+  }
+  const std::string& path = t.resolved;
+  // Keep the permissions of the file being replaced.
+  struct stat st {};
+  const bool replacing = ::stat(path.c_str(), &st) == 0;
+  if (replacing) ::fchmod(m.fd, st.st_mode & 07777);
+  if (m.tmpfile) {
+    // A new path gets the file in one step; an existing one through a rename from
+    // a name that exists only between these two calls.
+    if (!replacing && m.link_as(path)) {
+      m.close_stream();
+      m.done = true;
+      return;
+    }
+    m.tmp = m.temp_name();
+    if (!m.link_as(m.tmp)) m.copy_to(m.tmp);
+  }
+  const int fd = m.fd;
+  m.fd = -1;
+  if (::close(fd) != 0)
+    throw RuntimeError(write_failed(t.path, errno));
+  if (std::rename(m.tmp.c_str(), path.c_str()) != 0)
+    throw RuntimeError(fail_text("cannot rename temporary file to", t.path, errno));
+  m.done = true;
+}
+
+uint64_t free_disk_bytes(const OutputTarget& target) {
+  if (target.kind != OutputTarget::Kind::file) return UINT64_MAX;
+  struct statvfs vs {};
+  if (::statvfs(parent_of(target.resolved).c_str(), &vs) != 0) return UINT64_MAX;
+  return static_cast<uint64_t>(vs.f_bavail) * static_cast<uint64_t>(vs.f_frsize);
+}
+
+void check_free_disk(const OutputTarget& target, uint64_t bytes, const std::string& what) {
+  const uint64_t free = free_disk_bytes(target);
+  if (bytes <= free) return;
+  auto gib = [](uint64_t b) {
+    char s[32];
+    std::snprintf(s, sizeof s, "%.2f GiB", static_cast<double>(b) / (1ull << 30));
+    return std::string(s);
+  };
+  throw RuntimeError("not enough disk space for '" + target.path + "': " + what + " needs " +
+                     gib(bytes) + ", the filesystem of '" + parent_of(target.resolved) +
+                     "' has " + gib(free) + " free");
+}
 
 OutputTarget resolve_output(const std::string& path) {
   OutputTarget t;
@@ -198,10 +319,9 @@ bool same_file(const OutputTarget& a, const OutputTarget& b) {
 }
 
 void write_output(const OutputTarget& target, const std::function<void(std::ostream&)>& fill) {
-  if (target.kind == OutputTarget::Kind::file)
-    write_file(target, fill);
-  else
-    write_stream(target, fill);
+  AtomicOutput out(target);
+  fill(out.stream());
+  out.commit();
 }
 
 void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& fill) {

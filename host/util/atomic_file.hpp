@@ -1,13 +1,18 @@
 // Output files that never destroy what they should not. A regular file (or a new
-// path) is written to a temporary file in its folder and renamed over it only
-// after a successful close, so a failure leaves no partial file and never clobbers
-// an older one. A symlink is followed (its target is replaced, the link stays);
+// path) is written into an unnamed file of its folder (O_TMPFILE) and linked into
+// place (linkat) only after the last byte, so a failure, or a kill -9 at any
+// moment, leaves no partial file and no orphan, and never clobbers an older one
+// (an existing file is replaced by a rename from a name that lives only for that
+// instant). Where the filesystem has no O_TMPFILE, a named temporary
+// (PATH.tmp.PID.N) renamed over the path is the fallback. A symlink is followed (its target is replaced, the link stays);
 // character devices, FIFOs and `-` / /dev/stdout are written in place, never
 // replaced by a regular file.
 #pragma once
 #include <sys/types.h>
 
+#include <cstdint>
 #include <functional>
+#include <memory>
 #include <ostream>
 #include <string>
 
@@ -37,6 +42,34 @@ bool same_file(const OutputTarget& a, const OutputTarget& b);
 // Errors (ENOSPC, EPIPE, ...) become RuntimeError naming the path; for files the
 // temporary is removed and the old file is untouched.
 void write_output(const OutputTarget& target, const std::function<void(std::ostream&)>& fill);
+
+// One output being written: open() at construction, stream() to fill, commit()
+// to put the file in place (streams: flush). Destroyed without commit(), a file
+// output leaves nothing behind. Write errors become RuntimeError naming the path.
+// Streamed writers (sparse/stream_sink.hpp) keep one open across a solve.
+class AtomicOutput {
+ public:
+  explicit AtomicOutput(const OutputTarget& target);
+  ~AtomicOutput();
+  AtomicOutput(const AtomicOutput&) = delete;
+  AtomicOutput& operator=(const AtomicOutput&) = delete;
+  std::ostream& stream();
+  // Throws RuntimeError on the first write error seen so far (ENOSPC, EPIPE).
+  void check();
+  void commit();
+  // "O_TMPFILE" or "named temporary" (files), "stream" otherwise: for tests.
+  const char* method() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Bytes free for an unprivileged writer in the folder of `target` (statvfs), or
+// UINT64_MAX for streams and when unknown.
+uint64_t free_disk_bytes(const OutputTarget& target);
+// RuntimeError (exit 1) naming the numbers when `bytes` cannot fit there.
+void check_free_disk(const OutputTarget& target, uint64_t bytes, const std::string& what);
 
 // write_output(resolve_output(path), fill): every file ocl_sp writes goes here.
 void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& fill);

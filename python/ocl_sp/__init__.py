@@ -30,6 +30,7 @@ from ._api import (
     floyd_warshall,
     last_report,
     shortest_path,
+    stats,
 )
 from ._core import version as __version__
 
@@ -50,4 +51,5 @@ __all__ = [
     "floyd_warshall",
     "last_report",
     "shortest_path",
+    "stats",
 ]

@@ -335,7 +335,7 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
 
 def _solve(csgraph, algo, mode, native, directed=True, return_predecessors=False,
            unweighted=False, indices=None, null_value=0, backend=None, device=None,
-           params=None, use_tuned=True, t0=None):
+           params=None, use_tuned=True, t0=None, stats=False):
     """The solve behind shortest_path, with the computation mode given directly
     (auto | int32 | float32; native: return the computed type, else float64 with inf).
     Returns (dist, pred or None, the core's report dict); records last_report()."""
@@ -369,7 +369,7 @@ def _solve(csgraph, algo, mode, native, directed=True, return_predecessors=False
         dist, pred, rep = _core.solve(
             kind, a, b, c, n, bool(directed), bool(unweighted), float(null_value), mode, native,
             bool(return_predecessors), rows, algo, "" if backend is None else str(backend),
-            "" if device is None else str(device), tunables, bool(use_tuned))
+            "" if device is None else str(device), tunables, bool(use_tuned), bool(stats))
     except _core.NegativeCycle as e:
         vertex = int(e.args[1]) if len(e.args) > 1 else None
         raise NegativeCycleError(f"Negative cycle detected: vertex {vertex} lies on one",
@@ -386,6 +386,40 @@ def _solve(csgraph, algo, mode, native, directed=True, return_predecessors=False
     report.wall = time.perf_counter() - t0
     _local.report = report
     return dist, pred, rep
+
+
+def stats(csgraph, method="auto", directed=True, unweighted=False, *, null_value=0,
+          backend=None, device=None, dtype=None, params=None, use_tuned=True):
+    """Per-vertex shortest-path figures of a graph, as the CLI's ``--stats``.
+
+    ``csgraph`` and the keyword arguments as :func:`shortest_path`. Returns a dict
+    of numpy arrays indexed by vertex: ``vertex``, ``reach`` (vertices reachable
+    from it, itself included), ``eccentricity`` (largest finite distance from
+    it), ``closeness`` and ``harmonic`` exactly as networkx's
+    ``closeness_centrality`` (wf_improved=True) and ``harmonic_centrality``
+    define them with ``distance='weight'`` (distances *to* the vertex), and the
+    graph's ``diameter``, ``radius`` (max / min eccentricity),
+    ``reachable_pairs`` (ordered pairs u != v) and
+    ``average_shortest_path_length`` over them. The solve runs as
+    :func:`shortest_path` does (the n x n matrix in memory; the CLI's
+    ``--algo sssp --stats`` needs none).
+    """
+    t0 = time.perf_counter()
+    m = str(method).lower()
+    if m not in _METHODS:
+        raise ValueError(f"unrecognized method '{method}' (expected 'auto', 'FW', 'squaring', "
+                         "'fw-naive'; 'D', 'BF', 'J' run 'FW')")
+    mode, _ = _dtype_mode(dtype)
+    kind, _, _, _, n = _graph_arrays(csgraph)
+    if n == 0:
+        empty = {k: np.zeros(0, dtype=t) for k, t in (
+            ("vertex", np.int64), ("reach", np.int64), ("eccentricity", np.float64),
+            ("closeness", np.float64), ("harmonic", np.float64))}
+        empty.update(diameter=0.0, radius=0.0, reachable_pairs=0, average_shortest_path_length=0.0)
+        return empty
+    figures, _, _ = _solve(csgraph, _METHODS[m], mode, True, directed, False, unweighted, None,
+                           null_value, backend, device, params, use_tuned, t0, stats=True)
+    return figures
 
 
 def _caller_is_fw():

@@ -37,6 +37,7 @@
 #include "cl/device.hpp"
 #include "graph/matrix.hpp"
 #include "solvers/solver.hpp"
+#include "sparse/stats_sink.hpp"
 #include "util/cancel.hpp"
 #include "util/errors.hpp"
 #include "util/timer.hpp"
@@ -663,7 +664,35 @@ struct Request {
   bool all_rows = true;
   SolverSpec spec;
   bool backend_given = false;  // backend= was passed (else OpenCL, or OpenMP without devices)
+  bool stats = false;          // ocl_sp.stats(): per-vertex figures instead of the matrix
 };
+
+// ocl_sp.stats(): the CLI's --stats reducer (sparse/stats_sink.hpp) over the
+// solved matrix, as numpy arrays and the graph's figures.
+template <typename T>
+py::dict stats_dict(const DistMatrix<T>& d) {
+  StatsSink<T> sink(d.n());
+  {
+    py::gil_scoped_release release;
+    stats_from_matrix(d, sink);
+  }
+  const VertexStats& v = sink.vertices();
+  const GraphStats g = sink.summary();
+  const py::ssize_t n = static_cast<py::ssize_t>(d.n());
+  std::vector<int64_t> ids(static_cast<size_t>(n));
+  for (py::ssize_t i = 0; i < n; ++i) ids[static_cast<size_t>(i)] = i;
+  py::dict r;
+  r["vertex"] = own(std::move(ids), {n});
+  r["reach"] = own(std::vector<int64_t>(v.reach), {n});
+  r["eccentricity"] = own(std::vector<double>(v.eccentricity), {n});
+  r["closeness"] = own(std::vector<double>(v.closeness), {n});
+  r["harmonic"] = own(std::vector<double>(v.harmonic), {n});
+  r["diameter"] = g.diameter;
+  r["radius"] = g.radius;
+  r["reachable_pairs"] = g.reachable_pairs;
+  r["average_shortest_path_length"] = g.average_shortest_path_length;
+  return r;
+}
 
 template <typename T>
 py::tuple solve_typed(Request& rq, DistMatrix<T>& d, py::dict report, const Stopwatch& wall) {
@@ -682,6 +711,13 @@ py::tuple solve_typed(Request& rq, DistMatrix<T>& d, py::dict report, const Stop
   });
   report["t_solve"] = t_solve.seconds();
   for (auto item : info_dict(info, stats, reused)) report[item.first] = item.second;
+  if (rq.stats) {
+    Stopwatch t_stats;
+    py::dict figures = stats_dict(d);
+    report["t_output"] = t_stats.seconds();
+    report["wall"] = wall.seconds();
+    return py::make_tuple(figures, py::none(), report);
+  }
 
   Stopwatch t_out;
   const std::vector<py::ssize_t> full{static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(n)};
@@ -816,7 +852,7 @@ PYBIND11_MODULE(_core, m) {
          bool directed, bool unweighted, double null_value, const std::string& dtype,
          bool native, bool predecessors, py::object rows, const std::string& algo,
          const std::string& backend, const std::string& device, std::map<std::string, int> params,
-         bool use_tuned) {
+         bool use_tuned, bool stats) {
         Request rq;
         rq.in.kind = kind;
         rq.in.a = std::move(a);
@@ -839,6 +875,9 @@ PYBIND11_MODULE(_core, m) {
         rq.dtype = dtype;
         rq.native = native;
         rq.want_pred = predecessors;
+        rq.stats = stats;
+        if (stats && (predecessors || !rows.is_none()))
+          throw UsageError("stats covers every vertex, without predecessors");
         if (!rows.is_none()) {
           rq.all_rows = false;
           rq.rows = rows.cast<std::vector<int64_t>>();
@@ -861,7 +900,8 @@ PYBIND11_MODULE(_core, m) {
       py::arg("kind"), py::arg("a"), py::arg("b"), py::arg("c"), py::arg("n"),
       py::arg("directed"), py::arg("unweighted"), py::arg("null_value"), py::arg("dtype"),
       py::arg("native"), py::arg("predecessors"), py::arg("rows"), py::arg("algo"),
-      py::arg("backend"), py::arg("device"), py::arg("params"), py::arg("use_tuned"));
+      py::arg("backend"), py::arg("device"), py::arg("params"), py::arg("use_tuned"),
+      py::arg("stats") = false);
 
   m.def("devices", [] {
     py::list out;

@@ -71,7 +71,7 @@ expect "huge n: error message" err_starts
 expect "huge n: names the memory" grep -q "n = 1000000000" "$T/err"
 check "huge n, fw: refused by the reader" 2 "$BIN" --input "$T/huge.gr" --algo fw --backend serial
 printf 'p sp 300000 2\na 1 2 3\na 299999 300000 1\n' >"$T/big.gr"
-check "n = 300000 sparse, sources beyond the dense cap read" 1 "$BIN" --input "$T/big.gr" --algo sssp --backend serial --host-memory 1G
+check "n = 300000 sparse, sources beyond the dense cap read" 1 "$BIN" --input "$T/big.gr" --algo sssp --backend serial --host-memory 1G --verify
 expect "n = 300000: the n x n result is what does not fit" grep -q "error: .*n = 300000" "$T/err"
 printf 'p sp 5 3\na 1 2 3\na 2 9 1\na 3 4 1\n' >"$T/range.gr"
 check "vertex id out of range" 2 "$BIN" --input "$T/range.gr" --algo sssp --backend serial

@@ -1,0 +1,139 @@
+// The solve command's rows (solve_rows.hpp).
+#include "cli/solve_rows.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+
+#include "cli/row_select.hpp"
+#include "sparse/sssp.hpp"
+#include "sparse/stats_sink.hpp"
+#include "sparse/stream_sink.hpp"
+#include "util/cancel.hpp"
+#include "util/errors.hpp"
+#include "util/sysinfo.hpp"
+
+namespace ocl_sp {
+
+namespace {
+
+template <typename T>
+bool symmetric(const Csr<T>& a, const Csr<T>& b) {
+  return a.off == b.off && a.col == b.col && a.w == b.w;
+}
+
+template <typename T>
+void fill_stats(const StatsSink<T>& s, const RowsRequest& req, SolveReport& rep) {
+  const GraphStats g = s.summary();
+  rep.has_stats = true;
+  rep.diameter = g.diameter;
+  rep.radius = g.radius;
+  rep.reachable_pairs = g.reachable_pairs;
+  rep.average_shortest_path_length = g.average_shortest_path_length;
+  throw_if_cancelled();
+  write_stats_file(req.stats, s.vertices(), g);
+  rep.stats_output = req.stats;
+}
+
+}  // namespace
+
+template <typename T>
+void check_rows_disk(const RowsRequest& req, int64_t n) {
+  if (!req.output) return;
+  const int64_t r = req.rows(n), c = req.cols(n);
+  check_free_disk(*req.output, matrix_file_bytes<T>(req.format, r, c),
+                  "the " + std::to_string(r) + " x " + std::to_string(c) + " result (" +
+                      to_string(req.format) + ")");
+}
+
+template <typename T>
+int64_t plan_streamed_memory(const SolverSpec& spec, int64_t n, int64_t m, bool stats) {
+  const uint64_t un = static_cast<uint64_t>(n);
+  const uint64_t fixed = csr_bytes(n, m, sizeof(T)) * (stats ? 3 : 2) +
+                         static_cast<uint64_t>(omp_get_max_threads()) * un * 16;
+  const uint64_t per_source = un * sizeof(T) * 2 + 16;  // its row, a selected copy
+  const std::string what = "n = " + std::to_string(n) + " (" + ValueTraits<T>::name() +
+                           ") with m = " + std::to_string(m) + " edges (sssp on the " +
+                           to_string(spec.backend) + " backend, rows streamed)";
+  check_host_memory(fixed + per_source, what);
+  const uint64_t room = host_memory_available();
+  if (room == UINT64_MAX) return 0;
+  return static_cast<int64_t>(std::max<uint64_t>(1, (room - fixed) / per_source));
+}
+
+template <typename T>
+void solve_streamed(const SolverSpec& spec, const Csr<T>& csr, const RowsRequest& req,
+                    int64_t max_batch, SolveReport& rep) {
+  const int64_t n = csr.n;
+  auto solver = make_sssp_solver<T>(spec);
+  solver->set_max_batch(max_batch);
+  std::optional<StreamingFileSink<T>> file;
+  if (req.output) file.emplace(*req.output, req.format, req.rows(n), n, req.targets);
+  std::optional<StatsSink<T>> stats;
+  if (!req.stats.empty()) stats.emplace(n);
+  NullSink<T> none;
+  std::vector<RowSink<T>*> sinks;
+  if (file) sinks.push_back(&*file);
+  if (stats) sinks.push_back(&*stats);
+  if (sinks.empty()) sinks.push_back(&none);
+  TeeSink<T> tee(sinks);
+  if (stats) {
+    // A symmetric graph's rows are its columns: one pass gives every figure.
+    Csr<T> rev = transpose(csr);
+    const bool one_pass = symmetric(csr, rev);
+    if (one_pass) rev = Csr<T>();
+    stats->set_pass(one_pass ? StatsSink<T>::both : StatsSink<T>::from);
+    rep.stats = solver->solve_rows(csr, req.sources, tee, false);
+    if (!one_pass) {
+      stats->set_pass(StatsSink<T>::to);
+      const RunStats back = solver->solve_rows(rev, {}, *stats, false);
+      rep.stats.total += back.total;
+      rep.stats.t_k += back.t_k;
+      rep.stats.t_h += back.t_h;
+      rep.stats.relaxations += back.relaxations;
+      rep.notes.push_back("stats: a second pass over the reversed graph (distances to each vertex)");
+    }
+  } else {
+    rep.stats = solver->solve_rows(csr, req.sources, tee, false);
+  }
+  rep.info = solver->info();
+  if (stats) rep.stats.kernel_seconds["stats: row reduction (host)"] = stats->seconds();
+  throw_if_cancelled();
+  if (file) {
+    file->finish();
+    rep.output = req.output->path;
+    rep.notes.push_back(std::string("output streamed as rows completed (") + file->method() + ")");
+  }
+  if (stats) fill_stats(*stats, req, rep);
+}
+
+template <typename T>
+void write_dense_results(const DistMatrix<T>& d, const RowsRequest& req, SolveReport& rep) {
+  const int64_t n = d.n();
+  if (req.output) {
+    if (req.selected()) {
+      const std::vector<T> block = select_block(d, req.sources, req.targets);
+      write_rect_matrix(block.data(), req.rows(n), req.cols(n), req.output->path, req.format);
+    } else {
+      write_matrix(d, req.output->path, req.format);
+    }
+    rep.output = req.output->path;
+  }
+  if (!req.stats.empty()) {
+    StatsSink<T> s(n);
+    stats_from_matrix(d, s);
+    fill_stats(s, req, rep);
+  }
+}
+
+#define OCL_SP_ROWS(T)                                                                       \
+  template void check_rows_disk<T>(const RowsRequest&, int64_t);                             \
+  template int64_t plan_streamed_memory<T>(const SolverSpec&, int64_t, int64_t, bool);       \
+  template void solve_streamed<T>(const SolverSpec&, const Csr<T>&, const RowsRequest&,      \
+                                  int64_t, SolveReport&);                                    \
+  template void write_dense_results<T>(const DistMatrix<T>&, const RowsRequest&, SolveReport&);
+OCL_SP_ROWS(int32_t)
+OCL_SP_ROWS(float)
+#undef OCL_SP_ROWS
+
+}  // namespace ocl_sp

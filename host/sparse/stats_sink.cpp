@@ -1,0 +1,196 @@
+// StatsSink and the --stats file (stats_sink.hpp).
+#include "sparse/stats_sink.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <ostream>
+
+#include "graph/io.hpp"
+#include "report/json.hpp"
+#include "util/atomic_file.hpp"
+#include "util/errors.hpp"
+#include "util/strings.hpp"
+#include "util/timer.hpp"
+
+namespace ocl_sp {
+
+namespace {
+
+template <typename T>
+bool finite(T x) {
+  return x != ValueTraits<T>::inf;
+}
+
+std::string extension_of(const std::string& path) {
+  const auto dot = path.find_last_of('.');
+  const auto slash = path.find_last_of('/');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
+  return lower(path.substr(dot + 1));
+}
+
+std::string num(double x) {
+  char b[40];
+  std::snprintf(b, sizeof b, "%.17g", x);
+  return b;
+}
+
+void put_le(std::string& s, uint64_t v, int bytes) {
+  for (int k = 0; k < bytes; ++k) s += static_cast<char>((v >> (8 * k)) & 0xff);
+}
+void put_f64(std::string& s, double x) {
+  uint64_t b;
+  std::memcpy(&b, &x, sizeof b);
+  put_le(s, b, 8);
+}
+
+}  // namespace
+
+template <typename T>
+StatsSink<T>::StatsSink(int64_t n) : n_(n) {
+  const size_t k = static_cast<size_t>(n);
+  s_.reach.assign(k, 0);
+  s_.eccentricity.assign(k, 0);
+  s_.closeness.assign(k, 0);
+  s_.harmonic.assign(k, 0);
+  s_.sum_from.assign(k, 0);
+}
+
+template <typename T>
+void StatsSink<T>::rows(int64_t first, int64_t count, int64_t n, const T* d, const int32_t*,
+                        const int32_t*) {
+  const Stopwatch t;
+  const double others = static_cast<double>(n_ - 1);
+  const bool harmonic = pass_ & to;  // the divisions only where they are used
+#pragma omp parallel for schedule(static) if (count > 1 && count * n >= 65536)
+  for (int64_t r = 0; r < count; ++r) {
+    const T* row = d + r * n;
+    int64_t reach = 0;
+    double ecc = -std::numeric_limits<double>::infinity(), sum = 0, harm = 0;
+    for (int64_t j = 0; j < n; ++j) {
+      const T x = row[j];
+      if (!finite(x)) continue;
+      ++reach;
+      const double v = static_cast<double>(x);
+      ecc = std::max(ecc, v);
+      sum += v;
+      if (harmonic && v != 0) harm += 1.0 / v;
+    }
+    if (reach == 0) ecc = 0;
+    const int64_t v = first + r;
+    if (pass_ & from) {
+      s_.reach[v] = reach;
+      s_.eccentricity[v] = ecc;
+      s_.sum_from[v] = sum;
+    }
+    if (pass_ & to) {
+      // networkx: (len(sp) - 1) / totsp * (len(sp) - 1) / (n - 1) when totsp > 0.
+      const double k = static_cast<double>(reach - 1);
+      s_.closeness[v] = sum > 0 && n_ > 1 ? k / sum * (k / others) : 0.0;
+      s_.harmonic[v] = harm;
+    }
+  }
+  seconds_ += t.seconds();
+}
+
+template <typename T>
+GraphStats StatsSink<T>::summary() const {
+  GraphStats g;
+  double total = 0;
+  for (int64_t v = 0; v < n_; ++v) {
+    g.diameter = v == 0 ? s_.eccentricity[v] : std::max(g.diameter, s_.eccentricity[v]);
+    g.radius = v == 0 ? s_.eccentricity[v] : std::min(g.radius, s_.eccentricity[v]);
+    g.reachable_pairs += s_.reach[v] - 1;
+    total += s_.sum_from[v];
+  }
+  g.average_shortest_path_length =
+      g.reachable_pairs > 0 ? total / static_cast<double>(g.reachable_pairs) : 0.0;
+  return g;
+}
+
+template <typename T>
+void stats_from_matrix(const DistMatrix<T>& d, StatsSink<T>& sink) {
+  const int64_t n = d.n();
+  sink.set_pass(StatsSink<T>::from);
+  sink.rows(0, n, n, d.data(), nullptr, nullptr);
+  // Columns as rows, a block at a time (the transpose of a slab).
+  const int64_t b = std::max<int64_t>(1, std::min<int64_t>(n, (int64_t{16} << 20) / (sizeof(T) * std::max<int64_t>(n, 1))));
+  std::vector<T> block(static_cast<size_t>(b * n));
+  sink.set_pass(StatsSink<T>::to);
+  for (int64_t c = 0; c < n; c += b) {
+    const int64_t k = std::min(b, n - c);
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < k; ++j) block[static_cast<size_t>(j * n + i)] = d(i, c + j);
+    sink.rows(c, k, n, block.data(), nullptr, nullptr);
+  }
+  sink.set_pass(StatsSink<T>::both);
+}
+
+void check_stats_path(const std::string& path) {
+  const std::string e = extension_of(path);
+  if (!(e == "csv" || e == "npy" || e == "json"))
+    throw UsageError("--stats '" + path + "': expected a .csv, .npy or .json file name");
+  resolve_output(path);
+}
+
+void write_stats_file(const std::string& path, const VertexStats& v, const GraphStats& g) {
+  const std::string e = extension_of(path);
+  const size_t n = v.reach.size();
+  write_file_atomically(path, [&](std::ostream& out) {
+    if (e == "npy") {
+      const std::string h = npy_record_header(
+          "[('vertex', '<i8'), ('reach', '<i8'), ('eccentricity', '<f8'), ('closeness', '<f8'), "
+          "('harmonic', '<f8')]",
+          static_cast<int64_t>(n));
+      out.write(h.data(), static_cast<std::streamsize>(h.size()));
+      std::string rec;
+      for (size_t i = 0; i < n; ++i) {
+        rec.clear();
+        put_le(rec, i, 8);
+        put_le(rec, static_cast<uint64_t>(v.reach[i]), 8);
+        put_f64(rec, v.eccentricity[i]);
+        put_f64(rec, v.closeness[i]);
+        put_f64(rec, v.harmonic[i]);
+        out.write(rec.data(), static_cast<std::streamsize>(rec.size()));
+      }
+    } else if (e == "json") {
+      JsonWriter j(out);
+      j.begin_object();
+      j.key("vertex").begin_array();
+      for (size_t i = 0; i < n; ++i) j.value(static_cast<long long>(i));
+      j.end_array().key("reach").begin_array();
+      for (size_t i = 0; i < n; ++i) j.value(static_cast<long long>(v.reach[i]));
+      j.end_array();
+      const std::pair<const char*, const std::vector<double>*> cols[] = {
+          {"eccentricity", &v.eccentricity}, {"closeness", &v.closeness}, {"harmonic", &v.harmonic}};
+      for (const auto& c : cols) {
+        j.key(c.first).begin_array();
+        for (double x : *c.second) j.value(x);
+        j.end_array();
+      }
+      j.key("stats").begin_object();
+      j.field("diameter", g.diameter).field("radius", g.radius);
+      j.field("reachable_pairs", g.reachable_pairs);
+      j.field("average_shortest_path_length", g.average_shortest_path_length);
+      j.end_object().end_object();
+      out << "\n";
+    } else {
+      out << "vertex,reach,eccentricity,closeness,harmonic\n";
+      std::string line;
+      for (size_t i = 0; i < n; ++i) {
+        line = std::to_string(i) + "," + std::to_string(v.reach[i]) + "," + num(v.eccentricity[i]) +
+               "," + num(v.closeness[i]) + "," + num(v.harmonic[i]) + "\n";
+        out.write(line.data(), static_cast<std::streamsize>(line.size()));
+      }
+    }
+  });
+}
+
+template class StatsSink<int32_t>;
+template class StatsSink<float>;
+template void stats_from_matrix(const DistMatrix<int32_t>&, StatsSink<int32_t>&);
+template void stats_from_matrix(const DistMatrix<float>&, StatsSink<float>&);
+
+}  // namespace ocl_sp

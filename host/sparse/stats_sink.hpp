@@ -1,0 +1,63 @@
+// --stats (DESIGN.md "Sparse graphs and rows"): per-vertex figures reduced from
+// rows as they arrive, never an n x n matrix. Forward rows (d(v, *), sources =
+// every vertex in order) give reach and eccentricity; rows of the reversed graph
+// (d(*, v)) give closeness and harmonic centrality exactly as networkx defines
+// them (closeness_centrality with wf_improved, harmonic_centrality: distances
+// *to* the vertex). On a symmetric graph one pass gives both.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "graph/matrix.hpp"
+#include "sparse/row_sink.hpp"
+
+namespace ocl_sp {
+
+struct VertexStats {
+  std::vector<int64_t> reach;         // vertices reachable from v, v included
+  std::vector<double> eccentricity;   // largest finite d(v, *)
+  std::vector<double> closeness;      // networkx closeness_centrality (wf_improved)
+  std::vector<double> harmonic;       // networkx harmonic_centrality
+  std::vector<double> sum_from;       // sum of finite d(v, *) (for the average)
+};
+
+struct GraphStats {
+  double diameter = 0, radius = 0;   // max / min eccentricity
+  long long reachable_pairs = 0;     // ordered pairs u != v with v reachable from u
+  double average_shortest_path_length = 0;  // over those pairs (0 when none)
+};
+
+template <typename T>
+class StatsSink final : public RowSink<T> {
+ public:
+  enum Pass : int { from = 1, to = 2, both = 3 };
+  explicit StatsSink(int64_t n);
+  // Which figures the next rows feed (rows are indexed by vertex).
+  void set_pass(Pass p) { pass_ = p; }
+  void rows(int64_t first, int64_t count, int64_t n, const T* d, const int32_t* via,
+            const int32_t* hops) override;
+  const VertexStats& vertices() const { return s_; }
+  GraphStats summary() const;
+  double seconds() const { return seconds_; }  // spent in rows()
+
+ private:
+  double seconds_ = 0;
+  int64_t n_;
+  Pass pass_ = both;
+  VertexStats s_;
+};
+
+// Both passes from a dense result: its rows, then its columns in blocks.
+template <typename T>
+void stats_from_matrix(const DistMatrix<T>& d, StatsSink<T>& sink);
+
+// The per-vertex table to `path` (csv: header vertex,reach,eccentricity,closeness,
+// harmonic; npy: a structured array with those fields; json: one array per field
+// plus the summary), atomically. Format from the extension, csv when unknown.
+void write_stats_file(const std::string& path, const VertexStats& v, const GraphStats& g);
+// UsageError for a path ending in something else than .csv/.npy/.json (checked
+// before any work).
+void check_stats_path(const std::string& path);
+
+}  // namespace ocl_sp

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# End-to-end tests of --stats (issue 24): the per-vertex figures equal networkx's
+# (closeness_centrality with wf_improved, harmonic_centrality, reach and
+# eccentricity from single-source Dijkstra) and the report's diameter, radius,
+# reachable pairs and average shortest path length, on directed, undirected,
+# disconnected and float-weighted graphs; sssp (streamed, every backend) and fw;
+# csv, npy and json files; refusals.
+# Usage: stats_cli.sh /path/to/ocl_sp
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+use_python networkx numpy
+
+# The graphs: written as edge lists by networkx's own generators.
+"$PY" - "$T" <<'PY'
+import sys, random, networkx as nx
+t = sys.argv[1]
+def save(name, G, weight):
+    rnd = random.Random(len(name))
+    with open(f"{t}/{name}.txt", "w") as f:
+        f.write(f"# {G.number_of_nodes()} vertices\n")
+        for u, v in G.edges():
+            w = weight(rnd)
+            f.write(f"{u} {v} {w}\n")
+            if not G.is_directed():
+                f.write(f"{v} {u} {w}\n")
+    # Isolated vertices at the end still count: pin n with a self-loop of weight 0.
+    with open(f"{t}/{name}.txt", "a") as f:
+        n = G.number_of_nodes() - 1
+        f.write(f"{n} {n} 0\n")
+save("directed", nx.gnp_random_graph(60, 0.06, seed=3, directed=True), lambda r: r.randint(1, 9))
+save("undirected", nx.connected_watts_strogatz_graph(50, 4, 0.3, seed=5), lambda r: r.randint(1, 20))
+g = nx.disjoint_union(nx.path_graph(12), nx.cycle_graph(9)); g.add_nodes_from(range(21, 25))
+save("disconnected", g, lambda r: r.randint(1, 5))
+save("floats", nx.gnp_random_graph(45, 0.08, seed=8, directed=True), lambda r: r.randint(1, 40) / 8)
+PY
+
+compare() {  # compare GRAPH STATSFILE REPORT_JSON
+  "$PY" - "$T/$1.txt" "$2" "$3" <<'PY'
+import sys, json, math, numpy as np, networkx as nx
+edges, path, report = sys.argv[1], sys.argv[2], sys.argv[3]
+G = nx.DiGraph()
+n = 0
+for line in open(edges):
+    if line.startswith("#"):
+        n = int(line.split()[1]); continue
+    u, v, w = line.split(); u, v, w = int(u), int(v), float(w)
+    if u != v: G.add_edge(u, v, weight=w)
+G.add_nodes_from(range(n))
+if path.endswith(".npy"):
+    a = np.load(path); cols = {k: a[k] for k in a.dtype.names}
+elif path.endswith(".json"):
+    cols = {k: np.array(v) for k, v in json.load(open(path)).items() if k != "stats"}
+else:
+    a = np.genfromtxt(path, delimiter=",", names=True); cols = {k: a[k] for k in a.dtype.names}
+clo = nx.closeness_centrality(G, distance="weight", wf_improved=True)
+har = nx.harmonic_centrality(G, distance="weight")
+tol = 1e-6 if path.endswith(".json") else 1e-12
+bad = []
+tot = pairs = 0; ecc_all = []
+for v in range(n):
+    d = nx.single_source_dijkstra_path_length(G, v, weight="weight")
+    ecc = max(d.values()); ecc_all.append(ecc)
+    pairs += len(d) - 1; tot += sum(d.values())
+    want = (v, len(d), ecc, clo[v], har[v])
+    got = tuple(cols[k][v] for k in ("vertex", "reach", "eccentricity", "closeness", "harmonic"))
+    if not all(math.isclose(a, b, rel_tol=tol, abs_tol=1e-12) for a, b in zip(got, want)):
+        bad.append((v, got, want))
+if len(cols["vertex"]) != n: bad.append(("rows", len(cols["vertex"]), n))
+s = json.load(open(report))["stats"]
+want = dict(diameter=max(ecc_all), radius=min(ecc_all), reachable_pairs=pairs,
+            average_shortest_path_length=tot / pairs)
+for k, w in want.items():
+    if not math.isclose(s[k], w, rel_tol=1e-7): bad.append((k, s[k], w))
+if nx.is_strongly_connected(G) and not math.isclose(
+        s["average_shortest_path_length"], nx.average_shortest_path_length(G, weight="weight"), rel_tol=1e-7):
+    bad.append("networkx average_shortest_path_length")
+for b in bad[:5]: print("mismatch", b)
+sys.exit(1 if bad else 0)
+PY
+}
+
+for g in directed undirected disconnected floats; do
+  type=int32
+  [ $g = floats ] && type=float32
+  for run in "sssp --backend serial" "sssp --backend openmp" "sssp --device pocl" "fw --backend openmp"; do
+    for ext in csv npy json; do
+      case "$run:$ext" in *openmp:npy | *pocl:json | *serial:csv | fw*:csv) ;; *) continue ;; esac
+      # shellcheck disable=SC2086
+      check "$g $run stats.$ext" 0 "$BIN" --input "$T/$g.txt" --algo $run --type $type \
+        --stats "$T/st.$ext" --json &&
+        cp "$T/out" "$T/report.json" &&
+        expect "$g $run stats.$ext: equals networkx" compare $g "$T/st.$ext" "$T/report.json"
+    done
+  done
+done
+expect "undirected: one pass (no reversed-graph note)" sh -c "! grep -q 'second pass' '$T/report.json'"
+check "directed: the second pass is reported" 0 "$BIN" --input "$T/directed.txt" --algo sssp --backend serial --stats "$T/s.csv"
+expect "directed: second pass note" grep -q "second pass over the reversed graph" "$T/out"
+expect "human report: the stats line" grep -q "^  stats     diameter .*reachable pairs" "$T/out"
+check "stats with an output, streamed" 0 "$BIN" --input "$T/directed.txt" --algo sssp --backend openmp \
+  --stats "$T/s2.csv" --output "$T/d.bin"
+expect "stats with an output: same stats" cmp -s "$T/s.csv" "$T/s2.csv"
+check "fw output for the stats run" 0 "$BIN" --input "$T/directed.txt" --algo fw --backend serial --output "$T/dfw.bin"
+expect "stats with an output: the distances are fw's" cmp -s "$T/d.bin" "$T/dfw.bin"
+check "no --json: report has no stats" 0 "$BIN" --input "$T/directed.txt" --algo sssp --backend serial --json
+expect "stats null without --stats" grep -q '"stats":null' "$T/out"
+
+# Refusals before any work.
+check "stats with --sources" 2 "$BIN" --input "$T/directed.txt" --algo sssp --backend serial --stats "$T/x.csv" --sources 1
+expect "stats with --sources: says why" grep -q "^error: --stats covers every vertex" "$T/err"
+check "stats unknown extension" 2 "$BIN" --input "$T/directed.txt" --algo sssp --backend serial --stats "$T/x.txt"
+expect "stats unknown extension: names it" grep -q "^error: --stats '$T/x.txt'" "$T/err"
+check "stats = output" 2 "$BIN" --input "$T/directed.txt" --backend serial --stats "$T/same.csv" --output "$T/same.csv"
+expect "refusals: no files" sh -c "! ls '$T' | grep -q -e '^x\.' -e '^same'"
+
+finish_tests

@@ -1,0 +1,208 @@
+// Tests of the rows layer (DESIGN.md "Sparse graphs and rows"): --sources /
+// --targets SPECs, the selected block, the streamed file sink (same bytes as the
+// matrix writers, nothing left behind when abandoned), AtomicOutput and the
+// per-vertex stats reducer.
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "cli/row_select.hpp"
+#include "graph/io.hpp"
+#include "sparse/stats_sink.hpp"
+#include "sparse/stream_sink.hpp"
+#include "util/atomic_file.hpp"
+#include "util/errors.hpp"
+
+using namespace ocl_sp;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct RowsDir {
+  fs::path dir;
+  RowsDir() {
+    std::random_device rd;
+    dir = fs::temp_directory_path() /
+          ("ocl_sp_rows_" + std::to_string(::getpid()) + "_" + std::to_string(rd()));
+    fs::create_directories(dir);
+  }
+  ~RowsDir() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+  std::string path(const std::string& name) const { return (dir / name).string(); }
+  size_t entries() const {
+    return static_cast<size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
+  }
+};
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string spec_error(const std::string& spec, int64_t n) {
+  try {
+    parse_vertex_spec(spec, n, "--sources");
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "<no error>";
+}
+
+}  // namespace
+
+TEST_SUITE("rows") {
+  TEST_CASE("vertex SPECs: ids, ranges, order and repeats kept") {
+    CHECK(parse_vertex_spec("3,7,10-12", 20, "--sources") == std::vector<int64_t>{3, 7, 10, 11, 12});
+    CHECK(parse_vertex_spec("5, 1 ,5,0-0", 6, "--targets") == std::vector<int64_t>{5, 1, 5, 0});
+    CHECK(parse_vertex_spec("19", 20, "--sources") == std::vector<int64_t>{19});
+  }
+
+  TEST_CASE("vertex SPECs: bad tokens named") {
+    CHECK(spec_error("3,20", 20).find("'20' is out of range [0, 20)") != std::string::npos);
+    CHECK(spec_error("-1", 20).find("'-1' is negative") != std::string::npos);
+    CHECK(spec_error("1,9-4", 20).find("range '9-4' is reversed") != std::string::npos);
+    CHECK(spec_error("1,x2", 20).find("'x2' is not a vertex id") != std::string::npos);
+    CHECK(spec_error("1,,2", 20).find("empty item") != std::string::npos);
+    CHECK(spec_error("1-", 20).find("'1-'") != std::string::npos);
+    CHECK(spec_error("99999999999999999999999", 20).find("out of range") != std::string::npos);
+    CHECK(spec_error("@/nonexistent/ids.txt", 20).find("cannot open '/nonexistent/ids.txt'") !=
+          std::string::npos);
+    CHECK(spec_error("", 20).find("empty") != std::string::npos);
+  }
+
+  TEST_CASE("vertex SPECs from a file: one id a line, comments, the bad line named") {
+    RowsDir t;
+    std::ofstream(t.path("ids")) << "4\n# comment\n\n2\n4 # again\n";
+    CHECK(parse_vertex_spec("@" + t.path("ids"), 5, "--sources") == std::vector<int64_t>{4, 2, 4});
+    std::ofstream(t.path("bad")) << "1\n7\n";
+    const std::string e = spec_error("@" + t.path("bad"), 5);
+    CHECK(e.find("line 2") != std::string::npos);
+    CHECK(e.find("'7'") != std::string::npos);
+  }
+
+  TEST_CASE("select_block: rows and columns in the given order") {
+    DistMatrix<int32_t> d(3);
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) d(i, j) = 10 * i + j;
+    CHECK(select_block(d, {2, 0, 2}, {1}) == std::vector<int32_t>{21, 1, 21});
+    CHECK(select_block(d, {1}, {}) == std::vector<int32_t>{10, 11, 12});
+    CHECK(select_block(d, {}, {2, 2}) == std::vector<int32_t>{2, 2, 12, 12, 22, 22});
+  }
+
+  TEST_CASE("streamed sink: the bytes of the matrix writers, in every format") {
+    RowsDir t;
+    DistMatrix<float> d(5);
+    for (int i = 0; i < 5; ++i)
+      for (int j = 0; j < 5; ++j) d(i, j) = i == j + 1 ? ValueTraits<float>::inf : 0.5f * i + j;
+    for (const char* ext : {"bin", "npy", "csv"}) {
+      CAPTURE(ext);
+      const OutputFormat fmt = detect_output_format(std::string("x.") + ext);
+      write_matrix(d, t.path(std::string("ref.") + ext), fmt);
+      {
+        StreamingFileSink<float> s(resolve_output(t.path(std::string("s.") + ext)), fmt, 5, 5, {});
+        s.rows(0, 2, 5, d.data(), nullptr, nullptr);
+        s.rows(2, 3, 5, d.data() + 10, nullptr, nullptr);
+        s.finish();
+      }
+      CHECK(read_all(t.path(std::string("s.") + ext)) == read_all(t.path(std::string("ref.") + ext)));
+      // Columns 4, 0: the selected block's file.
+      const auto block = select_block(d, {}, {4, 0});
+      write_rect_matrix(block.data(), 5, 2, t.path(std::string("bref.") + ext), fmt);
+      {
+        StreamingFileSink<float> s(resolve_output(t.path(std::string("b.") + ext)), fmt, 5, 5, {4, 0});
+        s.rows(0, 5, 5, d.data(), nullptr, nullptr);
+        s.finish();
+      }
+      CHECK(read_all(t.path(std::string("b.") + ext)) == read_all(t.path(std::string("bref.") + ext)));
+    }
+  }
+
+  TEST_CASE("streamed sink abandoned or out of order: nothing under the name, no temporary") {
+    RowsDir t;
+    DistMatrix<int32_t> d(4, 1);
+    {
+      StreamingFileSink<int32_t> s(resolve_output(t.path("out.bin")), OutputFormat::bin, 4, 4, {});
+      CHECK(std::string(s.method()) == "O_TMPFILE");  // ext4/tmpfs/xfs have it
+      s.rows(0, 2, 4, d.data(), nullptr, nullptr);
+      CHECK_THROWS_AS(s.rows(3, 1, 4, d.data(), nullptr, nullptr), RuntimeError);
+      CHECK_THROWS_AS(s.finish(), RuntimeError);
+    }
+    CHECK(t.entries() == 0);
+  }
+
+  TEST_CASE("AtomicOutput: unnamed until commit, replaces keeping the mode, fallback too") {
+    RowsDir t;
+    const std::string p = t.path("f.txt");
+    for (const bool fallback : {false, true}) {
+      CAPTURE(fallback);
+      if (fallback) ::setenv("OCL_SP_NO_TMPFILE", "1", 1);
+      {
+        AtomicOutput out(resolve_output(p));
+        out.stream() << "first";
+        out.stream().flush();
+        CHECK(!fs::exists(p));
+        CHECK(t.entries() == (fallback ? 1u : 0u));  // the named temporary only in the fallback
+        CHECK(std::string(out.method()) == (fallback ? "named temporary" : "O_TMPFILE"));
+        out.commit();
+      }
+      CHECK(read_all(p) == "first");
+      fs::permissions(p, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+      write_file_atomically(p, [](std::ostream& o) { o << "second"; });
+      CHECK(read_all(p) == "second");
+      CHECK((fs::status(p).permissions() & fs::perms::all) ==
+            (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read));
+      { AtomicOutput abandoned(resolve_output(t.path("gone.txt"))); abandoned.stream() << "x"; }
+      CHECK(!fs::exists(t.path("gone.txt")));
+      CHECK(t.entries() == 1u);
+      fs::remove(p);
+      ::unsetenv("OCL_SP_NO_TMPFILE");
+    }
+  }
+
+  TEST_CASE("free disk check names the numbers") {
+    RowsDir t;
+    const OutputTarget o = resolve_output(t.path("big.bin"));
+    CHECK(free_disk_bytes(o) > 0);
+    CHECK_NOTHROW(check_free_disk(o, 1, "one byte"));
+    try {
+      check_free_disk(o, UINT64_MAX - 1, "a lot");
+      CHECK(false);
+    } catch (const RuntimeError& e) {
+      CHECK(std::string(e.what()).find("not enough disk space") != std::string::npos);
+    }
+  }
+
+  TEST_CASE("stats: reach, eccentricity, closeness and harmonic on a small directed graph") {
+    // 0 -> 1 (2), 1 -> 2 (3), 0 -> 2 (10); 3 isolated.
+    const int32_t I = ValueTraits<int32_t>::inf;
+    DistMatrix<int32_t> d(4, I);
+    const int32_t v[4][4] = {{0, 2, 5, I}, {I, 0, 3, I}, {I, I, 0, I}, {I, I, I, 0}};
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j) d(i, j) = v[i][j];
+    StatsSink<int32_t> s(4);
+    stats_from_matrix(d, s);
+    const VertexStats& x = s.vertices();
+    CHECK(x.reach == std::vector<int64_t>{3, 2, 1, 1});
+    CHECK(x.eccentricity == std::vector<double>{5, 3, 0, 0});
+    // Vertex 2: reached from 0 (5) and 1 (3): (2 / 8) * (2 / 3).
+    CHECK(x.closeness[2] == doctest::Approx(2.0 / 8 * (2.0 / 3)));
+    CHECK(x.closeness[1] == doctest::Approx(1.0 / 2 * (1.0 / 3)));
+    CHECK(x.closeness[0] == 0);
+    CHECK(x.harmonic[2] == doctest::Approx(1.0 / 5 + 1.0 / 3));
+    CHECK(x.harmonic[3] == 0);
+    const GraphStats g = s.summary();
+    CHECK(g.diameter == 5);
+    CHECK(g.radius == 0);
+    CHECK(g.reachable_pairs == 3);
+    CHECK(g.average_shortest_path_length == doctest::Approx(10.0 / 3));
+  }
+}
