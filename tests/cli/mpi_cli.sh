@@ -88,11 +88,19 @@ mknod "$T/full" c 1 7 2>/dev/null && {
 run rss-base 0 4 --n 40 --backend openmp --json
 base=$("$PY" -c "import json; print(max(json.load(open('$T/out'))['rank_peak_rss_bytes']))")
 run rss-np4 0 4 --n 2400 --backend openmp --output "$T/rss.npy" --json
-expect rss-np4-below-80pc "$PY" -c "
+# Under AddressSanitizer (tests/sanitize/run.sh sets OCL_SP_UNDER_ASAN) freed
+# memory sits in ASan's quarantine and shadow pages count as resident: the
+# bound is checked in the plain build only (the CI's ctest job), said here.
+if [ -z "${OCL_SP_UNDER_ASAN:-}" ]; then
+  expect rss-np4-below-80pc "$PY" -c "
 import json; r=json.load(open('$T/out')); m=2400*2400*4
 peaks=r['rank_peak_rss_bytes']; assert len(peaks)==4, r
 assert all(p - $base < 0.8 * m for p in peaks), (peaks, $base, m)
 assert r['output_mode']=='each rank wrote its panels', r"
+else
+  echo "note rss-np4-below-80pc not checked under ASan (quarantine and shadow memory are resident)"
+  expect rss-np4-mode grep -q '"output_mode":"each rank wrote its panels"' "$T/out"
+fi
 # Explicit grids: 1D row-cyclic (2x1, 4x1: uneven 3/3/2/2 panel rows) and 1x4.
 for case in "2:2x1:50/50" "4:4x1:30/30/20/20" "4:1x4:30/30/20/20"; do
   IFS=: read -r np grid per <<<"$case"
