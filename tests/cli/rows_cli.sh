@@ -120,10 +120,19 @@ sys.exit(0 if g.tolist() == [[3, I, 0], [I, 1, I]] else 1)"
 check "dense sssp refused under --host-memory" 1 "$BIN" --n 10000 --generator grid --algo sssp \
   --backend openmp --verify --host-memory 24M
 expect "dense refused: names the memory" grep -q "^error: .*n = 10000" "$T/err"
-check "streamed under --host-memory" 0 /usr/bin/time -f "%M" -o "$T/rss" "$BIN" --n 10000 --generator grid \
-  --algo sssp --backend openmp --host-memory 24M --sources 0-9999 --targets 0-9999 --output "$T/h.bin"
-rss_kb=$(tail -1 "$T/rss")
-expect "streamed: peak RSS ${rss_kb} KB below the 40 MB matrix" test "$rss_kb" -lt 39000
+# Under AddressSanitizer (tests/sanitize/run.sh sets OCL_SP_UNDER_ASAN) the
+# process's own resident memory (shadow, quarantine) exceeds 24M before any work,
+# so the bound is checked in the plain build only (the CI's ctest job), said here.
+if [ -z "${OCL_SP_UNDER_ASAN:-}" ]; then
+  check "streamed under --host-memory" 0 /usr/bin/time -f "%M" -o "$T/rss" "$BIN" --n 10000 --generator grid \
+    --algo sssp --backend openmp --host-memory 24M --sources 0-9999 --targets 0-9999 --output "$T/h.bin"
+  rss_kb=$(tail -1 "$T/rss")
+  expect "streamed: peak RSS ${rss_kb} KB below the 40 MB matrix" test "$rss_kb" -lt 39000
+else
+  echo "note streamed --host-memory 24M bound not checked under ASan (its own memory is resident)"
+  check "streamed selection" 0 "$BIN" --n 10000 --generator grid --algo sssp --backend openmp \
+    --sources 0-9999 --targets 0-9999 --output "$T/h.bin"
+fi
 check "grid 100x100 streamed, no limit" 0 "$BIN" --n 10000 --generator grid --algo sssp --backend openmp \
   --output "$T/h2.bin"
 expect "streamed under the limit: same bytes" cmp -s "$T/h.bin" "$T/h2.bin"
