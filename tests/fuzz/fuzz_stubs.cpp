@@ -9,6 +9,7 @@
 
 #include "cpu/cpu_solvers.hpp"
 #include "solvers/opencl_solvers.hpp"
+#include "sparse/sssp.hpp"
 #include "util/errors.hpp"
 
 namespace ocl_sp {
@@ -26,6 +27,12 @@ template <typename T>
 std::unique_ptr<Solver<T>> make_cpu_solver(const SolverSpec&) {
   throw RuntimeError("no solvers in the fuzz build");
 }
+template <typename T>
+std::unique_ptr<SsspSolver<T>> make_sssp_solver(const SolverSpec&) {
+  throw RuntimeError("no solvers in the fuzz build");
+}
+template std::unique_ptr<SsspSolver<int32_t>> make_sssp_solver<int32_t>(const SolverSpec&);
+template std::unique_ptr<SsspSolver<float>> make_sssp_solver<float>(const SolverSpec&);
 template std::unique_ptr<Solver<int32_t>> make_opencl_solver<int32_t>(const SolverSpec&);
 template std::unique_ptr<Solver<float>> make_opencl_solver<float>(const SolverSpec&);
 template std::unique_ptr<Solver<int32_t>> make_cpu_solver<int32_t>(const SolverSpec&);
