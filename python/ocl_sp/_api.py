@@ -190,6 +190,15 @@ _METHODS = {"auto": "fw", "fw": "fw", "squaring": "squaring", "fw-naive": "fw-na
             # negative edges, so 'D' also takes them where scipy would refuse)
             "d": "sssp", "bf": "sssp", "j": "sssp"}
 
+def _algo_of(method):
+    """The core's algorithm for a scipy-style method name (ValueError if unknown)."""
+    m = str(method).lower()
+    if m not in _METHODS:
+        raise ValueError(f"unrecognized method '{method}' (expected 'auto', 'FW', 'squaring', "
+                         "'fw-naive', 'sssp'; 'D', 'BF', 'J' run 'sssp')")
+    return _METHODS[m]
+
+
 _NATIVE_VALUES = {np.dtype(t) for t in (np.float64, np.float32, np.int64, np.int32, np.uint8)}
 
 
@@ -307,12 +316,9 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     KeyboardInterrupt when interrupted with Ctrl-C.
     """
     t0 = time.perf_counter()
-    m = str(method).lower()
-    if m not in _METHODS:
-        raise ValueError(f"unrecognized method '{method}' (expected 'auto', 'FW', 'squaring', "
-                         "'fw-naive', 'sssp'; 'D', 'BF', 'J' run 'sssp')")
+    algo = _algo_of(method)
     mode, native = _dtype_mode(dtype)
-    dist, pred, rep = _solve(csgraph, _METHODS[m], mode, native, directed, return_predecessors,
+    dist, pred, rep = _solve(csgraph, algo, mode, native, directed, return_predecessors,
                              unweighted, indices, null_value, backend, device, params,
                              use_tuned, t0)
 
@@ -405,10 +411,7 @@ def stats(csgraph, method="auto", directed=True, unweighted=False, *, null_value
     ``--algo sssp --stats`` needs none).
     """
     t0 = time.perf_counter()
-    m = str(method).lower()
-    if m not in _METHODS:
-        raise ValueError(f"unrecognized method '{method}' (expected 'auto', 'FW', 'squaring', "
-                         "'fw-naive'; 'D', 'BF', 'J' run 'FW')")
+    algo = _algo_of(method)
     mode, _ = _dtype_mode(dtype)
     kind, _, _, _, n = _graph_arrays(csgraph)
     if n == 0:
@@ -417,7 +420,7 @@ def stats(csgraph, method="auto", directed=True, unweighted=False, *, null_value
             ("closeness", np.float64), ("harmonic", np.float64))}
         empty.update(diameter=0.0, radius=0.0, reachable_pairs=0, average_shortest_path_length=0.0)
         return empty
-    figures, _, _ = _solve(csgraph, _METHODS[m], mode, True, directed, False, unweighted, None,
+    figures, _, _ = _solve(csgraph, algo, mode, True, directed, False, unweighted, None,
                            null_value, backend, device, params, use_tuned, t0, stats=True)
     return figures
 
