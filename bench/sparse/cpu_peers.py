@@ -160,22 +160,46 @@ def loadavg():
         return float(f.read().split()[0])
 
 
-def wait_for_quiet(load_max, deadline):
+def cpu_idle(seconds=2.0):
+    """Fraction of all CPUs idle over the next `seconds` (/proc/stat)."""
+    def sample():
+        with open("/proc/stat") as f:
+            v = [int(x) for x in f.readline().split()[1:]]
+        return v[3] + v[4], sum(v)  # idle + iowait, total
+    i0, t0 = sample()
+    time.sleep(seconds)
+    i1, t1 = sample()
+    return (i1 - i0) / max(1, t1 - t0)
+
+
+LAST_IDLE = [None]
+
+
+def wait_for_quiet(load_max, deadline, idle_min=0.0):
     while True:
         la = loadavg()
+        idle = cpu_idle() if idle_min > 0 else None
+        LAST_IDLE[0] = idle
         now = dt.datetime.now(dt.timezone.utc)
-        if la < load_max:
+        if la < load_max and (idle is None or idle >= idle_min):
             return la, False
-        if now >= deadline:
-            print(f"  [{now:%H:%M:%S}] load {la:.2f} >= {load_max}, deadline passed: running anyway",
+        if idle is not None and la < load_max:
+            print(f"  [{now:%H:%M:%S}] load {la:.2f}, idle {idle:.0%} < {idle_min:.0%}, waiting",
                   flush=True)
+            if now < deadline:
+                time.sleep(5)
+                continue
+        if now >= deadline:
+            print(f"  [{now:%H:%M:%S}] load {la:.2f}"
+                  + (f", idle {idle:.0%}" if idle is not None else "")
+                  + ": not quiet, deadline passed: running anyway", flush=True)
             return la, True
         print(f"  [{now:%H:%M:%S}] load {la:.2f} >= {load_max}, waiting 30 s", flush=True)
         time.sleep(30)
 
 
-def run_timed(cmd, load_max, deadline, env=None):
-    la, forced = wait_for_quiet(load_max, deadline)
+def run_timed(cmd, load_max, deadline, env=None, idle_min=0.0):
+    la, forced = wait_for_quiet(load_max, deadline, idle_min)
     t0 = time.perf_counter()
     p = subprocess.run(cmd, capture_output=True, text=True, env=env)
     wall = time.perf_counter() - t0
@@ -196,6 +220,10 @@ def main():
     ap.add_argument("--graphs", default="grid100,random20")
     ap.add_argument("--tools", default="ocl_sp,ocl_sp_passive,networkit,scipy,igraph")
     ap.add_argument("--load-max", type=float, default=2.5)
+    ap.add_argument("--idle-min", type=float, default=0.0,
+                    help="also wait until this fraction of the CPUs was idle over 2 s (0: off)")
+    ap.add_argument("--merge", action="store_true",
+                    help="keep the rows of --out that this run does not measure (tool, graph)")
     ap.add_argument("--wait-until", default="15:35", help="UTC HH:MM after which runs go ahead at any load")
     a = ap.parse_args()
     if a.peer:
@@ -229,7 +257,7 @@ def main():
 
         for tool in a.tools.split(","):
             comp, walls, loads, notes, threads, forced = [], [], [], [], 1, False
-            extra = []
+            extra, idles = [], []
             for _ in range(a.runs):
                 if tool.startswith("ocl_sp"):
                     cmd = [a.ocl_sp, "--input", path, "--algo", "sssp", "--backend", "openmp",
@@ -237,7 +265,7 @@ def main():
                     env = dict(os.environ)
                     if tool == "ocl_sp_passive":
                         env["OMP_WAIT_POLICY"] = "passive"
-                    rep, wall, la, fo = run_timed(cmd, a.load_max, deadline, env)
+                    rep, wall, la, fo = run_timed(cmd, a.load_max, deadline, env, a.idle_min)
                     assert rep["algorithm"] == "sssp" and rep["backend"] == "openmp", rep
                     comp.append(rep["t_k"])
                     extra.append(rep["solve"])
@@ -247,14 +275,17 @@ def main():
                     rows_out = os.path.join(a.work, f"{gname}_{tool}_rows.npz")
                     cmd = [sys.executable, os.path.abspath(__file__), "--peer", tool,
                            "--graph", path, "--rows-out", rows_out]
-                    rep, wall, la, fo = run_timed(cmd, a.load_max, deadline)
+                    rep, wall, la, fo = run_timed(cmd, a.load_max, deadline, None, a.idle_min)
                     comp.append(rep["compute_s"])
                     extra.append(rep["build_s"])
                     threads = rep["threads"]
                 walls.append(wall)
                 loads.append(la)
+                if LAST_IDLE[0] is not None:
+                    idles.append(LAST_IDLE[0])
                 forced = forced or fo
-                print(f"  {tool:9s} compute {comp[-1]:8.3f} s  wall {wall:8.3f} s  load {la:.2f}",
+                print(f"  {tool:9s} compute {comp[-1]:8.3f} s  wall {wall:8.3f} s  load {la:.2f}"
+                      + (f"  idle {LAST_IDLE[0]:.0%}" if LAST_IDLE[0] is not None else ""),
                       flush=True)
             # Row check against ocl_sp's matrix.
             if tool.startswith("ocl_sp"):
@@ -281,6 +312,8 @@ def main():
             notes.append(check)
             notes.append("load " + "/".join(f"{x:.2f}" for x in loads) +
                          (" (above limit: deadline passed)" if forced else ""))
+            if idles:
+                notes.append("idle before runs " + "/".join(f"{x:.0%}" for x in idles))
             results.append({"tool": tool, "graph": gname, "n": n, "m": m, "threads": threads,
                             "compute_s_median": round(statistics.median(comp), 4),
                             "wall_s_median": round(statistics.median(walls), 4),
@@ -288,6 +321,23 @@ def main():
         del ref
 
     os.makedirs(os.path.dirname(a.out), exist_ok=True)
+    if a.merge and os.path.exists(a.out):
+        with open(a.out, newline="") as f:
+            old = list(csv.DictReader(f))
+        done = {(r["tool"], r["graph"]) for r in results}
+        kept = []
+        for r in old:
+            if (r["tool"], r["graph"]) in done:
+                continue
+            for k in ("n", "m", "threads", "runs"):
+                r[k] = int(r[k])
+            for k in ("compute_s_median", "wall_s_median"):
+                r[k] = float(r[k])
+            kept.append(r)
+        order = {t: i for i, t in enumerate(["ocl_sp", "ocl_sp_passive", "networkit", "scipy", "igraph"])}
+        gorder = {g: i for i, g in enumerate(specs)}
+        results = sorted(kept + results, key=lambda r: (gorder.get(r["graph"], 99),
+                                                         order.get(r["tool"], 99)))
     cols = ["tool", "graph", "n", "m", "threads", "compute_s_median", "wall_s_median", "runs", "notes"]
     with open(a.out, "w", newline="") as f:
         wr = csv.DictWriter(f, fieldnames=cols)
