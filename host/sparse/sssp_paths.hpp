@@ -20,7 +20,7 @@ struct TreeScratch {
 
 // Given row d (distances from s over g, `unreached` where there is no path),
 // fills pred (-1 for s and unreached vertices) and hops (0 for s and unreached),
-// and `order` with the reached vertices in BFS order (s first).
+// and leaves the reached vertices in BFS order (s first) in scratch.queue.
 template <typename T>
 void tight_tree(const Csr<T>& g, int64_t s, const T* d, T unreached, int32_t* pred,
                 int32_t* hops, TreeScratch& scratch);

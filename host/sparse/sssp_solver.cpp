@@ -106,15 +106,14 @@ RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& 
         if (trees) tight_tree(*eg, s, d, kRawInf<T>, pv, ph, scratch);
         if (resum) {
           // BFS order: a predecessor's final value comes before its successors'.
-          std::vector<char> seen(static_cast<size_t>(n), 0);
-          for (int32_t v : scratch.queue) seen[v] = 1;
+          // The tree marks unreached vertices: no predecessor and not the source.
           d[s] = 0;
           for (size_t k = 1; k < scratch.queue.size(); ++k) {
             const int32_t v = scratch.queue[k], p = pv[v];
             d[v] = d[p] + edge_weight_of(g, p, v);
           }
           for (int64_t v = 0; v < n; ++v)
-            if (!seen[v]) d[v] = ValueTraits<T>::inf;
+            if (pv[v] < 0 && v != s) d[v] = ValueTraits<T>::inf;
         } else if (negative) {
           const double ps = rw.potential[s];
           for (int64_t v = 0; v < n; ++v)
