@@ -43,6 +43,8 @@ class OpenClSsspEngine final : public SsspEngine<T> {
     int64_t batch = 0;  // sources per launch for the prepared graph
     uint64_t budget = 0, max_alloc = 0;
     RunStats st;
+    T delta = 1;     // near-far bucket width for the prepared graph
+    int vw_log = 0;  // log2 of the virtual warp
   };
 
  public:
@@ -99,8 +101,6 @@ class OpenClSsspEngine final : public SsspEngine<T> {
     mean = g.m() ? mean / static_cast<double>(g.m()) : 1;
     const double degree = g.n ? static_cast<double>(g.m()) / static_cast<double>(g.n) : 0;
     std::vector<cl_int> off(g.off.begin(), g.off.end());
-    d_delta_.clear();
-    vw_log_.clear();
     for (auto& d : devices_) {
       // Measured on an H100 (bench/NOTES.md "sssp"): low-degree graphs (grids,
       // roads) want wide buckets (fewer rounds), high-degree ones narrow buckets
@@ -118,14 +118,14 @@ class OpenClSsspEngine final : public SsspEngine<T> {
       vw = std::min(vw, d.t.at("WG"));
       int lg = 0;
       while ((1 << lg) < vw) ++lg;
-      vw_log_.push_back(lg);
+      d.vw_log = lg;
       if (&d == &devices_.front())  // the report's placement line shows what runs
         chosen_ = "VW " + std::to_string(1 << lg) + ", buckets " +
                   std::to_string(static_cast<int>(std::lround(pct))) + "% of the mean weight";
       if constexpr (std::is_integral_v<T>)
-        d_delta_.push_back(static_cast<T>(std::min(std::max(1.0, std::round(width)), 1073741823.0)));
+        d.delta = static_cast<T>(std::min(std::max(1.0, std::round(width)), 1073741823.0));
       else
-        d_delta_.push_back(static_cast<T>(width > 0 ? width : 1.0));
+        d.delta = static_cast<T>(width > 0 ? width : 1.0);
       const uint64_t graph_bytes = off.size() * 4 + g.col.size() * 4 + g.w.size() * sizeof(T);
       const uint64_t per_source = static_cast<uint64_t>(n_) * 4 * (1 + kScratchRows) + 4;
       const uint64_t room = d.budget * 9 / 10 > graph_bytes ? d.budget * 9 / 10 - graph_bytes : 0;
@@ -232,9 +232,8 @@ class OpenClSsspEngine final : public SsspEngine<T> {
       core.begin_solve();
       std::vector<cl_int> src(sources, sources + count);
       core.write(d.src, 0, src.size() * 4, src.data(), false);
-      const size_t i = static_cast<size_t>(&d - devices_.data());
       set_args(d.kernel, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src,
-               static_cast<cl_int>(count), d_delta_[i], static_cast<cl_int>(vw_log_[i]), d.dist,
+               static_cast<cl_int>(count), d.delta, static_cast<cl_int>(d.vw_log), d.dist,
                d.scratch);
       const size_t wg = static_cast<size_t>(d.t.at("WG"));
       core.launch(d.kernel, cl::NDRange(static_cast<size_t>(count) * wg), cl::NDRange(wg));
@@ -250,8 +249,6 @@ class OpenClSsspEngine final : public SsspEngine<T> {
   }
 
   std::vector<Device> devices_;
-  std::vector<T> d_delta_;
-  std::vector<int> vw_log_;
   std::string chosen_;  // "VW 4, buckets 1006% of the mean weight"
   SolverInfo info_;
   int64_t n_ = 0;
