@@ -160,9 +160,10 @@ class OpenClSsspEngine final : public SsspEngine<T> {
         d.dist = cl::Buffer(ctx, CL_MEM_READ_WRITE, static_cast<size_t>(d.batch * n_) * 4);
         d.scratch =
             cl::Buffer(ctx, CL_MEM_READ_WRITE, static_cast<size_t>(d.batch * n_) * 4 * kScratchRows);
-        core.finish(d.st);
+        RunStats upload;
+        core.finish(upload);
+        st.t_h += upload.t_h;
       });
-      st.t_h += d.st.t_h;
       st.bytes_moved += static_cast<double>(graph_bytes);
     }
     st.devices = static_cast<int>(devices_.size());
