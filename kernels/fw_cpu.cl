@@ -59,8 +59,15 @@
 #if defined(VALUE_FLOAT32)
 typedef float16 vec_t;
 #define VNORM(v) (v)
+#elif defined(VALUE_FLOAT64)
+typedef double16 vec_t;
+#define VNORM(v) (v)
+#else
+#if defined(VALUE_INT64)
+typedef long16 vec_t;
 #else
 typedef int16 vec_t;
+#endif
 // NORM (common.cl) on 16 values at once.
 #define VNORM(v) select(max((v), (vec_t)(-FINITE_LIMIT + 1)), (vec_t)(INF), (v) >= (vec_t)(FINITE_LIMIT))
 #endif

@@ -77,6 +77,12 @@
 #if defined(VALUE_FLOAT32)
 typedef float4 value4_t;
 typedef float2 value2_t;
+#elif defined(VALUE_FLOAT64)
+typedef double4 value4_t;
+typedef double2 value2_t;
+#elif defined(VALUE_INT64)
+typedef long4 value4_t;
+typedef long2 value2_t;
 #else
 typedef int4 value4_t;
 typedef int2 value2_t;
@@ -341,9 +347,15 @@ HELPER void put_staged(__local value_t As[KC][BLOCK + APAD], __local value_t Bs[
 #define CP_ASM __asm__ __volatile__
 // A __local pointer's integer value is its offset in the shared window, which is
 // what cp.async's shared state space takes.
+// Four values: one 16-byte copy, two for the 64-bit types.
 HELPER void copy16(__local value_t* dst, __global const value_t* src) {
   CP_ASM("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"((uint)(size_t)dst), "l"(src)
          : "memory");
+#if defined(VALUE_INT64) || defined(VALUE_FLOAT64)
+  CP_ASM("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"((uint)(size_t)(dst + 2)),
+         "l"(src + 2)
+         : "memory");
+#endif
 }
 HELPER void copies_commit(void) { CP_ASM("cp.async.commit_group;\n" ::: "memory"); }
 #if STAGES == 2

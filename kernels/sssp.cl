@@ -12,25 +12,73 @@
 // width DELTA) while a round relaxes a whole frontier in parallel; a launch runs
 // `count` sources (a batch), so launches do not scale with the graph's diameter.
 //
-// Distances are kept as bit patterns in int (dist rows, count x n): weights are
-// >= 0 (Johnson's reweighting on the host otherwise), and non-negative int32 and
-// float32 values order as their bit patterns do, so atomic_min on the int serves
-// both types. Unreachable: 0x7fffffff (int32, above every reweighted distance,
-// which stays below 2^30) or +inf's pattern (float32); the host maps them.
-// Portable OpenCL C 1.2: 32-bit global and local atomics only.
+// Distances are kept as bit patterns in bits_t (int, or long for the 64-bit
+// types; dist rows, count x n): weights are >= 0 (Johnson's reweighting on the
+// host otherwise), and non-negative integers and floats order as their bit
+// patterns do, so an integer atomic_min serves every type. Unreachable: the
+// largest int/long (above every reweighted distance) or +inf's pattern; the host
+// maps them. Portable OpenCL C 1.2: 32-bit global and local atomics; the 64-bit
+// types add cl_khr_int64_base_atomics (a compare-and-swap loop) or, where the
+// host finds it, cl_khr_int64_extended_atomics (atom_min; -DHAVE_ATOM_MIN64).
 
 #ifndef WG
 #define WG 256
 #endif
 
 #if defined(VALUE_FLOAT32)
+typedef int bits_t;
 #define RAW_INF_BITS 0x7f800000
 #define AS_VALUE(b) as_float(b)
 #define AS_BITS(x) as_int(x)
+#elif defined(VALUE_FLOAT64)
+typedef long bits_t;
+#define RAW_INF_BITS 0x7ff0000000000000L
+#define AS_VALUE(b) as_double(b)
+#define AS_BITS(x) as_long(x)
+#elif defined(VALUE_INT64)
+typedef long bits_t;
+#define RAW_INF_BITS 0x7fffffffffffffffL
+#define AS_VALUE(b) (b)
+#define AS_BITS(x) (x)
 #else
+typedef int bits_t;
 #define RAW_INF_BITS 0x7fffffff
 #define AS_VALUE(b) (b)
 #define AS_BITS(x) (x)
+#endif
+
+#if defined(VALUE_FLOAT64) || defined(VALUE_INT64)
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#ifdef HAVE_ATOM_MIN64
+#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
+#define GLOBAL_MIN(p, v) atom_min((p), (v))
+#define LOCAL_MIN(p, v) atom_min((p), (v))
+#else
+// atom_min from compare-and-swap: returns the old value as atomic_min does.
+bits_t global_min64(volatile __global bits_t* p, bits_t v) {
+  bits_t old = *p;
+  while (v < old) {
+    const bits_t seen = atom_cmpxchg(p, old, v);
+    if (seen == old) break;
+    old = seen;
+  }
+  return old;
+}
+bits_t local_min64(volatile __local bits_t* p, bits_t v) {
+  bits_t old = *p;
+  while (v < old) {
+    const bits_t seen = atom_cmpxchg(p, old, v);
+    if (seen == old) break;
+    old = seen;
+  }
+  return old;
+}
+#define GLOBAL_MIN(p, v) global_min64((p), (v))
+#define LOCAL_MIN(p, v) local_min64((p), (v))
+#endif
+#else
+#define GLOBAL_MIN(p, v) atomic_min((p), (v))
+#define LOCAL_MIN(p, v) atomic_min((p), (v))
 #endif
 
 // Scratch per source, 5 x n ints: two near queues, two far piles, the near tags;
@@ -40,12 +88,12 @@
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void sssp_near_far(const int n, __global const int* off, __global const int* col,
                    __global const value_t* w, __global const int* sources, const int count,
-                   const value_t delta, const int vw_log, volatile __global int* dist_all,
+                   const value_t delta, const int vw_log, volatile __global bits_t* dist_all,
                    __global int* scratch) {
   const int g = get_group_id(0);
   if (g >= count) return;  // the whole group returns: no barrier is skipped by half of it
   const int lid = get_local_id(0);
-  volatile __global int* dist = dist_all + (size_t)g * n;
+  volatile __global bits_t* dist = dist_all + (size_t)g * n;
   __global int* sc = scratch + (size_t)g * SCRATCH_ROWS * n;
   __global int* near_a = sc;
   __global int* near_b = sc + n;
@@ -55,12 +103,13 @@ void sssp_near_far(const int n, __global const int* off, __global const int* col
   volatile __global int* infar = sc + 5 * (size_t)n;  // v is on the far pile
   // Queue sizes and the far pile's minimum, shared by the group (an array: clang's
   // uninitialised-use warning does not follow barriers for scalars).
-  __local int counters[5];
+  __local int counters[4];
+  __local bits_t l_min_bits[1];
 #define l_near counters[0]
 #define l_next counters[1]
 #define l_far counters[2]
 #define l_far2 counters[3]
-#define l_min counters[4]
+#define l_min l_min_bits[0]
 
   for (int i = lid; i < n; i += WG) {
     dist[i] = RAW_INF_BITS;
@@ -94,8 +143,8 @@ void sssp_near_far(const int n, __global const int* off, __global const int* col
         for (int e = off[u] + lane; e < end; e += vw) {
           const int v = col[e];
           const value_t nd = du + w[e];
-          const int nb = AS_BITS(nd);
-          if (nb < dist[v] && nb < atomic_min(&dist[v], nb)) {
+          const bits_t nb = AS_BITS(nd);
+          if (nb < dist[v] && nb < GLOBAL_MIN(&dist[v], nb)) {
             if (nd < split) {
               if (atomic_xchg(&tag[v], round) != round) near_b[atomic_inc(&l_next)] = v;
             } else if (atomic_xchg(&infar[v], 1) == 0) {
@@ -120,19 +169,19 @@ void sssp_near_far(const int n, __global const int* off, __global const int* col
     // The smallest distance on the far pile that still needs relaxing.
     if (lid == 0) l_min = RAW_INF_BITS;
     barrier(CLK_LOCAL_MEM_FENCE);
-    int mine = RAW_INF_BITS;
+    bits_t mine = RAW_INF_BITS;
     for (int i = lid; i < fc; i += WG) {
-      const int db = dist[far_a[i]];
+      const bits_t db = dist[far_a[i]];
       if (AS_VALUE(db) >= split) mine = min(mine, db);
     }
-    atomic_min(&l_min, mine);
+    LOCAL_MIN(&l_min, mine);
     barrier(CLK_LOCAL_MEM_FENCE);
     const value_t old_split = split;
     if (l_min != RAW_INF_BITS) {
       const value_t lo = AS_VALUE(l_min);
       split = lo + delta;
-#if defined(VALUE_FLOAT32)
-      if (!(split > lo)) split = nextafter(lo, INFINITY);  // delta below lo's precision
+#if defined(VALUE_IS_FLOAT)
+      if (!(split > lo)) split = nextafter(lo, (value_t)INFINITY);  // delta below lo's precision
 #endif
     }
     if (lid == 0) {

@@ -422,9 +422,10 @@ TEST_SUITE("graph_io") {
     Graph g;
     g.n = 2;
     g.edges = {{0, 1, double(1 << 29)}};
-    CHECK(has(usage_error([&] { to_matrix<int32_t>(g); }), "float32"));
-    CHECK(has(usage_error([&] { check_int32_range(g); }), "float32"));
+    CHECK(has(usage_error([&] { to_matrix<int32_t>(g); }), "--type int64"));
+    CHECK(has(usage_error([&] { check_int32_range(g); }), "--type int64"));
     CHECK(to_matrix<float>(g)(0, 1) == float(1 << 29));
+    CHECK(to_matrix<int64_t>(g)(0, 1) == int64_t{1} << 29);
   }
 
   TEST_CASE("check_int32_range: sum of the n-1 largest |w|") {
@@ -435,7 +436,7 @@ TEST_SUITE("graph_io") {
     g.edges[0].w = double(1 << 28);  // 2^28 + 2^28 = 2^29 reaches the limit
     const std::string msg = usage_error([&] { check_int32_range(g); });
     CHECK(has(msg, "int32 range"));
-    CHECK(has(msg, "--type float32"));
+    CHECK(has(msg, "--type int64"));
     g.edges[0].w = -double(1 << 28);  // magnitudes count: negative paths can underflow too
     CHECK(has(usage_error([&] { check_int32_range(g); }), "int32 range"));
 

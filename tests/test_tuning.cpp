@@ -301,7 +301,7 @@ TEST_SUITE("tuning") {
     write_text(path,
                "# comment\nocl_sp-tuning 1\n"
                "fw\tint32\tBLOCK=32\t2000\t0.5\t2026-01-01T00:00:00Z\tP | D | 1\n"
-               "fw\tint64\tBLOCK=32\t2000\t0.5\t-\tP | D | 1\n"    // bad type
+               "fw\tint16\tBLOCK=32\t2000\t0.5\t-\tP | D | 1\n"    // bad type
                "squaring\tint32\tWG=x\t2000\t0.5\t-\tP | D | 1\n"  // bad value
                "squaring\tint32\tWG=8\t2000\n"                     // too few fields
                "bogus\tint32\tWG=8\t2000\t0.5\t-\tP | D | 1\n"     // bad algorithm

@@ -71,7 +71,7 @@ Result<T> solve_all_pairs(int64_t n, const std::vector<Edge>& edges, const Optio
   Graph g;
   g.n = n;
   g.edges = edges;
-  if constexpr (std::is_integral_v<T>) check_int32_range(g);
+  check_range<T>(g);
   DistMatrix<T> d = to_matrix<T>(g);  // checks every edge id and weight
   g.edges.clear();
   g.edges.shrink_to_fit();
@@ -126,6 +126,8 @@ Result<T> all_pairs(int64_t n, const std::vector<Edge>& edges, const Options& op
 
 template Result<int32_t> all_pairs<int32_t>(int64_t, const std::vector<Edge>&, const Options&);
 template Result<float> all_pairs<float>(int64_t, const std::vector<Edge>&, const Options&);
+template Result<double> all_pairs<double>(int64_t, const std::vector<Edge>&, const Options&);
+template Result<int64_t> all_pairs<int64_t>(int64_t, const std::vector<Edge>&, const Options&);
 
 template <typename T>
 std::vector<int64_t> Result<T>::path(int64_t i, int64_t j) const {
@@ -161,6 +163,8 @@ std::vector<int64_t> Result<T>::path(int64_t i, int64_t j) const {
 
 template struct Result<int32_t>;
 template struct Result<float>;
+template struct Result<double>;
+template struct Result<int64_t>;
 
 Graph read_graph(const std::string& path, const std::string& format) {
   return translated([&] { return read_graph(path, parse_input_format(format)); });

@@ -173,8 +173,8 @@ std::vector<DeviceEntry> list_devices_except_pocl(bool skip_pocl) {
         e.local_mem = e.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
         e.max_alloc = e.device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
         e.max_work_group = e.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
-        if (str_info(e.device, CL_DEVICE_EXTENSIONS).find("cl_nv_device_attribute_query") !=
-            std::string::npos) {
+        e.extensions = str_info(e.device, CL_DEVICE_EXTENSIONS);
+        if (e.has_extension("cl_nv_device_attribute_query")) {
           cl_uint major = 0;
           if (clGetDeviceInfo(dids[di], kComputeCapabilityMajorNv, sizeof major, &major, nullptr) ==
               CL_SUCCESS)
@@ -205,6 +205,17 @@ std::vector<DeviceEntry> select_all_installed(const std::string& spec) {
 }
 
 }  // namespace
+
+bool DeviceEntry::has_extension(const std::string& name) const {
+  size_t at = 0;
+  while ((at = extensions.find(name, at)) != std::string::npos) {
+    const size_t end = at + name.size();
+    if ((at == 0 || extensions[at - 1] == ' ') && (end == extensions.size() || extensions[end] == ' '))
+      return true;
+    at = end;
+  }
+  return false;
+}
 
 std::vector<DeviceEntry> list_devices() { return list_devices_except_pocl(false); }
 

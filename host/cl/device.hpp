@@ -22,6 +22,9 @@ struct DeviceEntry {
   // NVIDIA's compute capability (cl_nv_device_attribute_query), 0 elsewhere: the
   // tiled kernels' cp.async staging needs sm_80 or later.
   unsigned nv_compute_major = 0;
+  std::string extensions;  // CL_DEVICE_EXTENSIONS, space-separated
+  // The extension is in `extensions` (a whole word).
+  bool has_extension(const std::string& name) const;
   std::string id() const { return std::to_string(platform_index) + ":" + std::to_string(device_index); }
   std::string vendor_key() const;  // amd | nvidia | intel | pocl | other
 };

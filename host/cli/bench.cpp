@@ -352,7 +352,7 @@ int run_typed(const BenchOptions& o) {
             p.seed = seed;
             p.density = default_density(n);
             Graph g = generate_random(p);
-            if constexpr (std::is_integral_v<T>) check_int32_range(g);
+            check_range<T>(g);
             input = to_matrix<T>(g);
           }
           return *input;
@@ -410,8 +410,8 @@ Command set_bench_command(CLI::App& app) {
                   "Partition each OpenCL column's device into K sub-devices, one fw solve over "
                   "them (other algorithms run on the whole device)")
       ->check(CLI::Range(1, 256));
-  sub->add_option("--type", o->type, "Value type: int32 (default) | float32")
-      ->check(CLI::IsMember({"int32", "float32"}, CLI::ignore_case));
+  sub->add_option("--type", o->type, "Value type: int32 (default) | int64 | float32 | float64")
+      ->check(CLI::IsMember({"int32", "int64", "float32", "float64"}, CLI::ignore_case));
   sub->add_option("--reps", o->reps, "Timed solves per configuration; median, min, max (default 3)")
       ->check(CLI::Range(1, 1000));
   sub->add_option("--warmup", o->warmup, "Untimed solves before the reps (default 1)")
@@ -502,7 +502,8 @@ Command set_bench_command(CLI::App& app) {
       check_output_target(s.json, "--json");
       return run_sparse_bench(s);
     }
-    return lower(o->type) == "float32" ? run_typed<float>(*o) : run_typed<int32_t>(*o);
+    return visit_type(parse_value_type(o->type),
+                      [&](auto t) { return run_typed<decltype(t)>(*o); });
   };
   return c;
 }

@@ -60,7 +60,10 @@ std::string compare_rows(const std::map<int64_t, std::vector<T>>& want,
       const T a = row[v], b = it->second[v];
       const bool same = std::is_integral_v<T> || a == b || std::isinf(a) || std::isinf(b)
                             ? a == b
-                            : std::abs(a - b) <= 1e-5 * std::max(std::abs(a), std::abs(b));
+                            : std::abs(static_cast<double>(a) - static_cast<double>(b)) <=
+                                  ValueTraits<T>::tolerance *
+                                      std::max(std::abs(static_cast<double>(a)),
+                                               std::abs(static_cast<double>(b)));
       if (!same)
         return "d(" + std::to_string(s) + ", " + std::to_string(v) + ") = " +
                format_number(static_cast<double>(b), "%.9g") + ", expected " +
@@ -86,7 +89,7 @@ int run_typed(const SparseBenchOptions& o) {
     p.n = n;
     p.seed = o.seed ? *o.seed : static_cast<uint64_t>(n);
     Graph g = generate_graph(p);
-    if constexpr (std::is_integral_v<T>) check_int32_range(g);
+    check_range<T>(g);
     const Csr<T> csr = build_csr<T>(g);
     const int64_t nn = csr.n;  // grid: n rounded to K^2
     std::cout << "graph: " << describe(p) << ": n = " << nn << ", m = " << csr.m() << "\n";
@@ -236,7 +239,7 @@ int run_typed(const SparseBenchOptions& o) {
 }  // namespace
 
 int run_sparse_bench(const SparseBenchOptions& o) {
-  return lower(o.type) == "float32" ? run_typed<float>(o) : run_typed<int32_t>(o);
+  return visit_type(parse_value_type(o.type), [&](auto t) { return run_typed<decltype(t)>(o); });
 }
 
 }  // namespace ocl_sp

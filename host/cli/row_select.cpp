@@ -101,5 +101,9 @@ template std::vector<int32_t> select_block(const DistMatrix<int32_t>&, const std
                                            const std::vector<int64_t>&);
 template std::vector<float> select_block(const DistMatrix<float>&, const std::vector<int64_t>&,
                                          const std::vector<int64_t>&);
+template std::vector<double> select_block(const DistMatrix<double>&, const std::vector<int64_t>&,
+                                         const std::vector<int64_t>&);
+template std::vector<int64_t> select_block(const DistMatrix<int64_t>&, const std::vector<int64_t>&,
+                                         const std::vector<int64_t>&);
 
 }  // namespace ocl_sp

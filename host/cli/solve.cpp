@@ -66,7 +66,11 @@ struct SolveOptions {
   std::string weights = "1:100";
   bool negative = false;
   std::string input, format = "auto";
-  std::string algo = "auto", backend, device, type = "int32";
+  std::string algo = "auto", backend, device, type = "auto";
+  // --type auto: the type chosen (why, for the report) and the graph read to
+  // choose it, handed to the solve instead of reading the file twice.
+  std::string type_note;
+  std::shared_ptr<Graph> preloaded;
   std::optional<int> wg, block;
   std::vector<std::string> params;  // NAME=VALUE
   bool no_tuned = false;
@@ -154,6 +158,10 @@ Graph load_graph(const SolveOptions& o, std::string& source, int64_t max_n) {
     throw UsageError("no graph: give --n N for a random graph or --input FILE (see --help)");
   if (!o.input.empty()) {
     source = o.input;
+    if (o.preloaded) {
+      Graph g = std::move(*o.preloaded);
+      return g;
+    }
     return read_graph(o.input, parse_input_format(o.format), max_n);
   }
   return generate_graph(generator_params(o, source));
@@ -250,6 +258,7 @@ template <typename T>
 int run_typed(const SolveOptions& o, const Stopwatch& wall) {
   SolveReport rep;
   rep.type = ValueTraits<T>::name();
+  if (!o.type_note.empty()) rep.notes.push_back(o.type_note);
   const auto out_target = check_output_path(o.output, o.output_format);
   // --query and --paths-output need the path matrix: they imply --paths.
   const bool want_paths = o.paths || !o.queries.empty() || !o.paths_output.empty();
@@ -364,10 +373,13 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
     if (spec.algo != Algo::sssp) {
       plan_memory<T>(spec, generated_vertices(gen), o.verify, want_paths);
       profile("devices + memory plan", phase.seconds());
-      // Straight into the matrix when the int32 range check needs no edge list.
-      direct = !std::is_integral_v<T> ||
-               static_cast<double>(generated_max_abs_weight(gen)) * static_cast<double>(gen.n - 1) <
-                   static_cast<double>(ValueTraits<int32_t>::finite_limit);
+      // Straight into the matrix when the range check needs no edge list.
+      if constexpr (std::is_integral_v<T>)
+        direct = static_cast<double>(generated_max_abs_weight(gen)) *
+                     static_cast<double>(gen.n - 1) <
+                 static_cast<double>(ValueTraits<T>::finite_limit);
+      else
+        direct = true;
       start_solver();
     }
   }
@@ -383,7 +395,7 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
     g = o.n ? generate_graph(gen) : load_graph(o, rep.source, sparse ? kMaxSparseVertices : kMaxVertices);
     rep.n = g.n;
     rep.edges = static_cast<long long>(g.edges.size());
-    if constexpr (std::is_integral_v<T>) check_int32_range(g);
+    check_range<T>(g);
     if (!o.n) resolve_auto(g.n, static_cast<double>(g.edges.size()));
     if (spec.algo != Algo::sssp) {
       if (!o.n) {
@@ -537,7 +549,50 @@ bool mpi_takes(const SolveOptions& o) {
   const std::string t = lower(o.type);
   const std::string a = lower(o.algo);
   return mpi::built_with_mpi() && mpi_unsupported(o).empty() && (a == "fw" || a == "auto") &&
-         lower(o.backend) != "serial" && (t == "int32" || t == "float32");
+         lower(o.backend) != "serial";
+}
+
+// Does every device the solve may run on compute in float64 (cl_khr_fp64)? CPU
+// backends do; device errors are left to the solve to report.
+bool devices_have_fp64(const SolveOptions& o) {
+  if (!o.backend.empty() && lower(o.backend) != "opencl") return true;
+  try {
+    for (const auto& d : select_devices(o.device, 1))
+      if (!d.has_extension("cl_khr_fp64")) return false;
+  } catch (const std::exception&) {
+  }
+  return true;
+}
+
+// --type auto (DESIGN.md): the narrowest exact type for the weights, narrowed to
+// float32 (with a warning) where a device has no float64. Reads the input file
+// (kept in o.preloaded for the solve). Sets o.type to the type that will run.
+void resolve_value_type(SolveOptions& o) {
+  if (lower(o.type) != "auto") return;
+  ValueType t;
+  std::string why;
+  if (o.n && o.input.empty()) {
+    t = auto_value_type(generator_params(o, why));
+    why = t == ValueType::int32 ? "integer weights, int32 sums exact"
+                                : "integer weights whose sums need int64";
+  } else {
+    std::string source;
+    const std::string a = lower(o.algo);
+    o.preloaded = std::make_shared<Graph>(
+        load_graph(o, source, a == "auto" || a == "sssp" ? kMaxSparseVertices : kMaxVertices));
+    t = auto_value_type(*o.preloaded);
+    why = t == ValueType::int32   ? "integer weights, int32 sums exact"
+          : t == ValueType::int64 ? "integer weights whose sums need int64"
+                                  : "real-valued weights";
+  }
+  if (t == ValueType::float64 && !devices_have_fp64(o)) {
+    std::cerr << "warning: the OpenCL device has no float64 (cl_khr_fp64): computing in "
+                 "float32 (about 7 significant digits); use --backend openmp for float64\n";
+    t = ValueType::float32;
+    why += "; float32: the device has no float64";
+  }
+  o.type = to_string(t);
+  o.type_note = std::string("type auto: ") + to_string(t) + " (" + why + ")";
 }
 
 // The distributed solve's options (mpi/mpi_fw.hpp).
@@ -617,8 +672,11 @@ Command set_solve_command(CLI::App& app) {
       })
       ->type_name("SPEC")
       ->group(s);
-  app.add_option("--type", o->type, "Value type: int32 (exact, default) | float32")
-      ->check(CLI::IsMember({"int32", "float32"}, CLI::ignore_case))
+  app.add_option("--type", o->type,
+                 "Value type: auto (default: int32 when integer weights keep int32 sums exact, "
+                 "int64 when only int64 does, float64 for real weights; float32 where the "
+                 "device has no float64) | int32 | int64 | float32 | float64")
+      ->check(CLI::IsMember({"auto", "int32", "int64", "float32", "float64"}, CLI::ignore_case))
       ->group(s);
   app.add_option("--wg", o->wg, "Work-group edge T for squaring (4, 8, 16, 32)")->group(s);
   app.add_option("--block", o->block, "Block edge for fw (default: tuned value or built-in)")
@@ -713,12 +771,15 @@ Command set_solve_command(CLI::App& app) {
     // Ctrl-C / SIGTERM: the running solve stops at its next round, nothing is
     // written (exit 130 / 143); a second signal ends the process at once.
     install_stop_handlers();
+    resolve_value_type(*o);
     // Under mpirun with several ranks (or one, given --grid or options the
     // distributed solve takes): one solve across all of them (host/mpi/). Without
     // mpirun --grid can only name the one process.
     if (mpi::launched_world_size() > 1 ||
-        (mpi::launched_by_mpi() && (!o->grid.empty() || mpi_takes(*o))))
+        (mpi::launched_by_mpi() && (!o->grid.empty() || mpi_takes(*o)))) {
+      o->preloaded.reset();  // rank 0 reads the input itself
       return run_mpi(*o, wall);
+    }
     if (!o->grid.empty()) {
       const auto g = mpi::parse_grid(o->grid);
       if (g.first * g.second != 1)
@@ -728,8 +789,8 @@ Command set_solve_command(CLI::App& app) {
                          std::to_string(g.first * g.second) + " (this run is one process)");
     }
     try {
-      const int rc = lower(o->type) == "float32" ? run_typed<float>(*o, wall)
-                                                 : run_typed<int32_t>(*o, wall);
+      const int rc = visit_type(parse_value_type(o->type),
+                                [&](auto t) { return run_typed<decltype(t)>(*o, wall); });
       profile("solve command (teardown included)", wall.seconds());
       return rc;
     } catch (const NegativeCycleError& e) {

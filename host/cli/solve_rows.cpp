@@ -134,6 +134,8 @@ void write_dense_results(const DistMatrix<T>& d, const RowsRequest& req, SolveRe
   template void write_dense_results<T>(const DistMatrix<T>&, const RowsRequest&, SolveReport&);
 OCL_SP_ROWS(int32_t)
 OCL_SP_ROWS(float)
+OCL_SP_ROWS(int64_t)
+OCL_SP_ROWS(double)
 #undef OCL_SP_ROWS
 
 }  // namespace ocl_sp

@@ -195,7 +195,7 @@ int run_typed(const SweepOptions& o) {
   std::optional<DistMatrix<T>> input;
   {
     Graph g = generate_graph(gp);
-    if constexpr (std::is_integral_v<T>) check_int32_range(g);
+    check_range<T>(g);
     input = to_matrix<T>(g);
   }
   const std::string input_key = "n=" + std::to_string(n) + " seed=" + std::to_string(gp.seed);
@@ -395,8 +395,8 @@ Command set_sweep_command(CLI::App& app) {
   sub->add_option("--device", o->device,
                   "OpenCL device spec as for the solve command (default: $OCL_SP_DEVICE, else "
                   "the first GPU, else a CPU device)");
-  sub->add_option("--type", o->type, "Value type: int32 (default) | float32")
-      ->check(CLI::IsMember({"int32", "float32"}, CLI::ignore_case));
+  sub->add_option("--type", o->type, "Value type: int32 (default) | int64 | float32 | float64")
+      ->check(CLI::IsMember({"int32", "int64", "float32", "float64"}, CLI::ignore_case));
   sub->add_option("--reps", o->reps, "Timed solves per configuration (median; default 3)")
       ->check(CLI::Range(1, 1000));
   sub->add_option("--warmup", o->warmup, "Untimed solves first (default 1)")
@@ -434,7 +434,8 @@ Command set_sweep_command(CLI::App& app) {
   c.run = [o, sub]() {
     o->algos_given = sub->get_option("--algos")->count() > 0;
     o->families_given = sub->get_option("--families")->count() > 0;
-    return lower(o->type) == "float32" ? run_typed<float>(*o) : run_typed<int32_t>(*o);
+    return visit_type(parse_value_type(o->type),
+                      [&](auto t) { return run_typed<decltype(t)>(*o); });
   };
   return c;
 }

@@ -1,5 +1,5 @@
 // Internal to host/cpu: the SIMD building blocks the OpenMP solvers share — GCC
-// vector types per instruction set, min and the int32 store rule on whole vectors,
+// vector types per instruction set, min and the integer store rule on whole vectors,
 // and a 64-byte aligned scratch buffer. The binary stays portable: hot kernels are
 // compiled once per CpuIsa with target attributes and chosen at run time.
 #pragma once
@@ -66,6 +66,30 @@ template <>
 struct VecOf<float, 16> {
   typedef float type __attribute__((vector_size(16)));
 };
+template <>
+struct VecOf<int64_t, 64> {
+  typedef int64_t type __attribute__((vector_size(64)));
+};
+template <>
+struct VecOf<int64_t, 32> {
+  typedef int64_t type __attribute__((vector_size(32)));
+};
+template <>
+struct VecOf<int64_t, 16> {
+  typedef int64_t type __attribute__((vector_size(16)));
+};
+template <>
+struct VecOf<double, 64> {
+  typedef double type __attribute__((vector_size(64)));
+};
+template <>
+struct VecOf<double, 32> {
+  typedef double type __attribute__((vector_size(32)));
+};
+template <>
+struct VecOf<double, 16> {
+  typedef double type __attribute__((vector_size(16)));
+};
 
 // Vector width in bytes the kernels of each instruction set use.
 constexpr int kBytesAvx512 = 64, kBytesAvx2 = 32, kBytesGeneric = 16;
@@ -95,13 +119,13 @@ OCL_SP_INLINE void vmin(V& acc, const V& x) {
   acc = x < acc ? x : acc;
 }
 
-// ValueTraits<T>::norm on a whole vector, in place (identity for float).
+// ValueTraits<T>::norm on a whole vector, in place (identity for the floats).
 template <typename T, typename V>
 OCL_SP_INLINE void vnorm(V& v) {
-  if constexpr (std::is_same_v<T, int32_t>) {
-    const V lo = V{} + ValueTraits<int32_t>::lowest;
-    const V lim = V{} + ValueTraits<int32_t>::finite_limit;
-    const V inf = V{} + ValueTraits<int32_t>::inf;
+  if constexpr (std::is_integral_v<T>) {
+    const V lo = V{} + ValueTraits<T>::lowest;
+    const V lim = V{} + ValueTraits<T>::finite_limit;
+    const V inf = V{} + ValueTraits<T>::inf;
     v = v < lo ? lo : v;
     v = v >= lim ? inf : v;
   }

@@ -169,5 +169,7 @@ std::unique_ptr<Solver<T>> make_cpu_solver(const SolverSpec& spec) {
 
 template std::unique_ptr<Solver<int32_t>> make_cpu_solver<int32_t>(const SolverSpec&);
 template std::unique_ptr<Solver<float>> make_cpu_solver<float>(const SolverSpec&);
+template std::unique_ptr<Solver<double>> make_cpu_solver<double>(const SolverSpec&);
+template std::unique_ptr<Solver<int64_t>> make_cpu_solver<int64_t>(const SolverSpec&);
 
 }  // namespace ocl_sp

@@ -286,7 +286,11 @@ void fw_openmp(DistMatrix<T>& d, PathMatrix* paths, int block, CpuIsa isa) {
 
 template void fw_openmp<int32_t>(DistMatrix<int32_t>&, PathMatrix*, int);
 template void fw_openmp<float>(DistMatrix<float>&, PathMatrix*, int);
+template void fw_openmp<double>(DistMatrix<double>&, PathMatrix*, int);
+template void fw_openmp<int64_t>(DistMatrix<int64_t>&, PathMatrix*, int);
 template void fw_openmp<int32_t>(DistMatrix<int32_t>&, PathMatrix*, int, CpuIsa);
 template void fw_openmp<float>(DistMatrix<float>&, PathMatrix*, int, CpuIsa);
+template void fw_openmp<double>(DistMatrix<double>&, PathMatrix*, int, CpuIsa);
+template void fw_openmp<int64_t>(DistMatrix<int64_t>&, PathMatrix*, int, CpuIsa);
 
 }  // namespace ocl_sp

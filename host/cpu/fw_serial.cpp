@@ -29,6 +29,12 @@ OCL_SP_CLONES void relax_row_clone(int32_t* d_i, int32_t a, const int32_t* d_k, 
 OCL_SP_CLONES void relax_row_clone(float* d_i, float a, const float* d_k, int64_t n) {
   relax_row(d_i, a, d_k, n);
 }
+OCL_SP_CLONES void relax_row_clone(int64_t* d_i, int64_t a, const int64_t* d_k, int64_t n) {
+  relax_row(d_i, a, d_k, n);
+}
+OCL_SP_CLONES void relax_row_clone(double* d_i, double a, const double* d_k, int64_t n) {
+  relax_row(d_i, a, d_k, n);
+}
 
 }  // namespace
 
@@ -80,9 +86,15 @@ bool has_negative_weights(const DistMatrix<T>& d) {
 
 template void fw_serial<int32_t>(DistMatrix<int32_t>&, PathMatrix*);
 template void fw_serial<float>(DistMatrix<float>&, PathMatrix*);
+template void fw_serial<double>(DistMatrix<double>&, PathMatrix*);
+template void fw_serial<int64_t>(DistMatrix<int64_t>&, PathMatrix*);
 template void check_negative_cycles<int32_t>(const DistMatrix<int32_t>&);
 template void check_negative_cycles<float>(const DistMatrix<float>&);
+template void check_negative_cycles<double>(const DistMatrix<double>&);
+template void check_negative_cycles<int64_t>(const DistMatrix<int64_t>&);
 template bool has_negative_weights<int32_t>(const DistMatrix<int32_t>&);
 template bool has_negative_weights<float>(const DistMatrix<float>&);
+template bool has_negative_weights<double>(const DistMatrix<double>&);
+template bool has_negative_weights<int64_t>(const DistMatrix<int64_t>&);
 
 }  // namespace ocl_sp

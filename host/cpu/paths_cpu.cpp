@@ -52,6 +52,14 @@ OCL_SP_CLONES void relax_segment(float* d_i, int32_t* h_i, int32_t* v_i, float a
                                  const float* d_k, const int32_t* h_k, int64_t len, int32_t k) {
   relax_segment_body(d_i, h_i, v_i, a, ha, d_k, h_k, len, k);
 }
+OCL_SP_CLONES void relax_segment(int64_t* d_i, int32_t* h_i, int32_t* v_i, int64_t a, int32_t ha,
+                                 const int64_t* d_k, const int32_t* h_k, int64_t len, int32_t k) {
+  relax_segment_body(d_i, h_i, v_i, a, ha, d_k, h_k, len, k);
+}
+OCL_SP_CLONES void relax_segment(double* d_i, int32_t* h_i, int32_t* v_i, double a, int32_t ha,
+                                 const double* d_k, const int32_t* h_k, int64_t len, int32_t k) {
+  relax_segment_body(d_i, h_i, v_i, a, ha, d_k, h_k, len, k);
+}
 
 // Rows [i0, i1) x columns [j0, j0 + len) of the row-major n x n matrices against
 // the pivots [k0, k1). FW order (k outer, in place) for the pivot tile and the
@@ -85,14 +93,22 @@ OCL_SP_CLONES void relax_tile(float* d, int32_t* h, int32_t* v, int64_t n, int64
                               int64_t j0, int64_t len, int64_t k0, int64_t k1, bool fw_order) {
   relax_tile_body(d, h, v, n, i0, i1, j0, len, k0, k1, fw_order);
 }
+OCL_SP_CLONES void relax_tile(int64_t* d, int32_t* h, int32_t* v, int64_t n, int64_t i0, int64_t i1,
+                              int64_t j0, int64_t len, int64_t k0, int64_t k1, bool fw_order) {
+  relax_tile_body(d, h, v, n, i0, i1, j0, len, k0, k1, fw_order);
+}
+OCL_SP_CLONES void relax_tile(double* d, int32_t* h, int32_t* v, int64_t n, int64_t i0, int64_t i1,
+                              int64_t j0, int64_t len, int64_t k0, int64_t k1, bool fw_order) {
+  relax_tile_body(d, h, v, n, i0, i1, j0, len, k0, k1, fw_order);
+}
 
-// float32: the input adjacency, kept for repair_paths (rounding can leave a via
-// that expansion would loop on; graph/paths.hpp). int32 is exact: nothing kept.
+// Floats: the input adjacency, kept for repair_paths (rounding can leave a via
+// that expansion would loop on; graph/paths.hpp). Integers are exact: nothing kept.
 template <typename T>
 struct KeptInput {
   std::optional<DistMatrix<T>> w;
   explicit KeptInput(const DistMatrix<T>& d) {
-    if constexpr (std::is_same_v<T, float>) w = d;
+    if constexpr (std::is_floating_point_v<T>) w = d;
   }
   void repair(const DistMatrix<T>& d, PathMatrix& p) const {
     if (w) repair_paths(*w, d, p);
@@ -239,9 +255,15 @@ int squaring_paths(DistMatrix<T>& d, PathMatrix& p, bool parallel) {
 
 template void fw_serial_paths(DistMatrix<int32_t>&, PathMatrix&);
 template void fw_serial_paths(DistMatrix<float>&, PathMatrix&);
+template void fw_serial_paths(DistMatrix<double>&, PathMatrix&);
+template void fw_serial_paths(DistMatrix<int64_t>&, PathMatrix&);
 template void fw_openmp_paths(DistMatrix<int32_t>&, PathMatrix&, int);
 template void fw_openmp_paths(DistMatrix<float>&, PathMatrix&, int);
+template void fw_openmp_paths(DistMatrix<double>&, PathMatrix&, int);
+template void fw_openmp_paths(DistMatrix<int64_t>&, PathMatrix&, int);
 template int squaring_paths(DistMatrix<int32_t>&, PathMatrix&, bool);
 template int squaring_paths(DistMatrix<float>&, PathMatrix&, bool);
+template int squaring_paths(DistMatrix<double>&, PathMatrix&, bool);
+template int squaring_paths(DistMatrix<int64_t>&, PathMatrix&, bool);
 
 }  // namespace ocl_sp::cpu_detail

@@ -31,6 +31,12 @@ OCL_SP_CLONES void min_row_clone(int32_t* c, int32_t a, const int32_t* b, int64_
 OCL_SP_CLONES void min_row_clone(float* c, float a, const float* b, int64_t n) {
   min_row(c, a, b, n);
 }
+OCL_SP_CLONES void min_row_clone(int64_t* c, int64_t a, const int64_t* b, int64_t n) {
+  min_row(c, a, b, n);
+}
+OCL_SP_CLONES void min_row_clone(double* c, double a, const double* b, int64_t n) {
+  min_row(c, a, b, n);
+}
 
 // ---- OpenMP ---------------------------------------------------------------
 
@@ -236,9 +242,15 @@ int squaring_openmp(DistMatrix<T>& d, PathMatrix* paths, CpuIsa isa) {
 
 template int squaring_serial<int32_t>(DistMatrix<int32_t>&, PathMatrix*);
 template int squaring_serial<float>(DistMatrix<float>&, PathMatrix*);
+template int squaring_serial<double>(DistMatrix<double>&, PathMatrix*);
+template int squaring_serial<int64_t>(DistMatrix<int64_t>&, PathMatrix*);
 template int squaring_openmp<int32_t>(DistMatrix<int32_t>&, PathMatrix*);
 template int squaring_openmp<float>(DistMatrix<float>&, PathMatrix*);
+template int squaring_openmp<double>(DistMatrix<double>&, PathMatrix*);
+template int squaring_openmp<int64_t>(DistMatrix<int64_t>&, PathMatrix*);
 template int squaring_openmp<int32_t>(DistMatrix<int32_t>&, PathMatrix*, CpuIsa);
 template int squaring_openmp<float>(DistMatrix<float>&, PathMatrix*, CpuIsa);
+template int squaring_openmp<double>(DistMatrix<double>&, PathMatrix*, CpuIsa);
+template int squaring_openmp<int64_t>(DistMatrix<int64_t>&, PathMatrix*, CpuIsa);
 
 }  // namespace ocl_sp

@@ -158,13 +158,23 @@ Graph to_graph(const Csr<T>& g) {
 
 template struct Csr<int32_t>;
 template struct Csr<float>;
+template struct Csr<double>;
+template struct Csr<int64_t>;
 template Csr<int32_t> build_csr<int32_t>(const Graph&);
 template Csr<float> build_csr<float>(const Graph&);
+template Csr<double> build_csr<double>(const Graph&);
+template Csr<int64_t> build_csr<int64_t>(const Graph&);
 template Csr<int32_t> csr_from_matrix<int32_t>(const DistMatrix<int32_t>&);
 template Csr<float> csr_from_matrix<float>(const DistMatrix<float>&);
+template Csr<double> csr_from_matrix<double>(const DistMatrix<double>&);
+template Csr<int64_t> csr_from_matrix<int64_t>(const DistMatrix<int64_t>&);
 template Csr<int32_t> transpose<int32_t>(const Csr<int32_t>&);
 template Csr<float> transpose<float>(const Csr<float>&);
+template Csr<double> transpose<double>(const Csr<double>&);
+template Csr<int64_t> transpose<int64_t>(const Csr<int64_t>&);
 template Graph to_graph<int32_t>(const Csr<int32_t>&);
 template Graph to_graph<float>(const Csr<float>&);
+template Graph to_graph<double>(const Csr<double>&);
+template Graph to_graph<int64_t>(const Csr<int64_t>&);
 
 }  // namespace ocl_sp

@@ -182,9 +182,15 @@ template std::vector<int32_t> generate_rows<int32_t>(const GeneratorParams&, int
                                                      long long*);
 template std::vector<float> generate_rows<float>(const GeneratorParams&, int64_t, int64_t,
                                                  long long*);
+template std::vector<double> generate_rows<double>(const GeneratorParams&, int64_t, int64_t,
+                                                 long long*);
+template std::vector<int64_t> generate_rows<int64_t>(const GeneratorParams&, int64_t, int64_t,
+                                                 long long*);
 
 template DistMatrix<int32_t> generate_matrix<int32_t>(const GeneratorParams&, long long*);
 template DistMatrix<float> generate_matrix<float>(const GeneratorParams&, long long*);
+template DistMatrix<double> generate_matrix<double>(const GeneratorParams&, long long*);
+template DistMatrix<int64_t> generate_matrix<int64_t>(const GeneratorParams&, long long*);
 
 int64_t generated_max_abs_weight(const GeneratorParams& p) {
   // Every family draws its base weights from [base_lo, whi] (generator_sparse.cpp).

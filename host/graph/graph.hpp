@@ -105,9 +105,22 @@ std::vector<T> generate_rows(const GeneratorParams& p, int64_t row0, int64_t row
 // The largest |weight| generate_graph can draw for p (potentials included).
 int64_t generated_max_abs_weight(const GeneratorParams& p);
 
-// Refuse (UsageError) an int32 solve when some path length could leave the exact
-// range: the sum of the n-1 largest |w| must stay below the finite limit.
-void check_int32_range(const Graph& g);
+// Refuse (UsageError) an integer solve (T = int32_t, int64_t) when some path
+// length could leave the exact range: the sum of the n-1 largest |w| must stay
+// below ValueTraits<T>::finite_limit. Nothing for the floating types.
+template <typename T>
+void check_range(const Graph& g);
+void check_int32_range(const Graph& g);  // check_range<int32_t>
+
+// --type auto (DESIGN.md): the narrowest exact type for the weights: int32 when
+// integer weights keep every path sum exact in int32, int64 when only int64 does,
+// float64 for real-valued weights (or integer sums beyond int64's exact range).
+// The caller narrows float64 to float32 where the device has no float64.
+ValueType auto_value_type(const Graph& g);
+// The same for a generated graph (integer weights): int32 or int64.
+ValueType auto_value_type(const GeneratorParams& p);
+// "int32" | "int64" | "float32" | "float64" (any case); UsageError otherwise.
+ValueType parse_value_type(const std::string& s);
 
 // The weight of `e` as T into w, with the checks every solver input gets: ids in
 // [0, n) and a finite weight (UsageError), an integer in the exact range for int32

@@ -1,5 +1,6 @@
-// Dense n x n distance matrix for the two value types (int32, float32) and the
-// INF rules of DESIGN.md: unreachable is 2^30-1 for int32 and +inf for float32.
+// Dense n x n distance matrix for the four value types (int32, int64, float32,
+// float64) and the INF rules of DESIGN.md: unreachable is 2^30-1 for int32,
+// 2^62-1 for int64 and +inf for the floating types.
 // Kernels and CPU solvers keep values exact with the normalisation in norm().
 #pragma once
 #ifdef __linux__
@@ -15,9 +16,21 @@
 
 namespace ocl_sp {
 
-enum class ValueType { int32, float32 };
+enum class ValueType { int32, float32, int64, float64 };
 
-inline const char* to_string(ValueType t) { return t == ValueType::int32 ? "int32" : "float32"; }
+inline const char* to_string(ValueType t) {
+  switch (t) {
+    case ValueType::int32: return "int32";
+    case ValueType::float32: return "float32";
+    case ValueType::int64: return "int64";
+    case ValueType::float64: return "float64";
+  }
+  return "?";
+}
+// Bytes of one value.
+inline int value_bytes(ValueType t) {
+  return t == ValueType::int32 || t == ValueType::float32 ? 4 : 8;
+}
 
 template <typename T>
 struct ValueTraits;
@@ -38,6 +51,20 @@ struct ValueTraits<int32_t> {
   // finite_limit is unreachable; anything below `lowest` is clamped to it.
   static int32_t norm(int32_t v) { return v >= finite_limit ? inf : (v < lowest ? lowest : v); }
   static const char* name() { return "int32"; }
+  static constexpr double tolerance = 0;
+};
+
+// int64: the int32 rule one size up. INF = 2^62 - 1, finite values stay below
+// 2^61 (inputs are checked: check_int_range), so INF + INF = 2^63 - 2 still fits.
+template <>
+struct ValueTraits<int64_t> {
+  static constexpr ValueType type = ValueType::int64;
+  static constexpr int64_t inf = (int64_t{1} << 62) - 1;  // 4611686018427387903
+  static constexpr int64_t finite_limit = int64_t{1} << 61;
+  static constexpr int64_t lowest = -(finite_limit - 1);
+  static int64_t norm(int64_t v) { return v >= finite_limit ? inf : (v < lowest ? lowest : v); }
+  static const char* name() { return "int64"; }
+  static constexpr double tolerance = 0;
 };
 
 template <>
@@ -46,7 +73,32 @@ struct ValueTraits<float> {
   static constexpr float inf = std::numeric_limits<float>::infinity();
   static float norm(float v) { return v; }
   static const char* name() { return "float32"; }
+  // Relative tolerance of --verify and of comparisons between backends: the sum
+  // order of a path differs between algorithms (the integer types are exact).
+  static constexpr double tolerance = 1e-5;
 };
+
+template <>
+struct ValueTraits<double> {
+  static constexpr ValueType type = ValueType::float64;
+  static constexpr double inf = std::numeric_limits<double>::infinity();
+  static double norm(double v) { return v; }
+  static const char* name() { return "float64"; }
+  static constexpr double tolerance = 1e-11;
+};
+
+// visit_type(t, f) calls f(T{}) with the C++ type of t (int32_t, float, int64_t,
+// double): one dispatch from a run-time type to the templated code.
+template <typename F>
+decltype(auto) visit_type(ValueType t, F&& f) {
+  switch (t) {
+    case ValueType::float32: return f(float{});
+    case ValueType::int64: return f(int64_t{});
+    case ValueType::float64: return f(double{});
+    case ValueType::int32: break;
+  }
+  return f(int32_t{});
+}
 
 template <typename T>
 class DistMatrix {

@@ -182,12 +182,20 @@ void rethrow_with_cycle(const NegativeCycleError& e, const DistMatrix<T>* input)
 
 template void rethrow_with_cycle<int32_t>(const NegativeCycleError&, const DistMatrix<int32_t>*);
 template void rethrow_with_cycle<float>(const NegativeCycleError&, const DistMatrix<float>*);
+template void rethrow_with_cycle<double>(const NegativeCycleError&, const DistMatrix<double>*);
+template void rethrow_with_cycle<int64_t>(const NegativeCycleError&, const DistMatrix<int64_t>*);
 template FoundCycle find_negative_cycle<int32_t>(const DistMatrix<int32_t>&,
                                                     std::optional<int64_t>);
 template FoundCycle find_negative_cycle<float>(const DistMatrix<float>&, std::optional<int64_t>);
+template FoundCycle find_negative_cycle<double>(const DistMatrix<double>&, std::optional<int64_t>);
+template FoundCycle find_negative_cycle<int64_t>(const DistMatrix<int64_t>&, std::optional<int64_t>);
 template std::optional<double> cycle_length<int32_t>(const DistMatrix<int32_t>&,
                                                      const std::vector<int64_t>&);
 template std::optional<double> cycle_length<float>(const DistMatrix<float>&,
+                                                   const std::vector<int64_t>&);
+template std::optional<double> cycle_length<double>(const DistMatrix<double>&,
+                                                   const std::vector<int64_t>&);
+template std::optional<double> cycle_length<int64_t>(const DistMatrix<int64_t>&,
                                                    const std::vector<int64_t>&);
 
 }  // namespace ocl_sp

@@ -304,15 +304,27 @@ int64_t repair_paths(const DistMatrix<T>& w, const DistMatrix<T>& d, PathMatrix&
 
 template PathMatrix initial_paths(const DistMatrix<int32_t>&);
 template PathMatrix initial_paths(const DistMatrix<float>&);
+template PathMatrix initial_paths(const DistMatrix<double>&);
+template PathMatrix initial_paths(const DistMatrix<int64_t>&);
 template std::vector<int64_t> expand_path(const DistMatrix<int32_t>&, const PathMatrix&, int64_t,
                                           int64_t);
 template std::vector<int64_t> expand_path(const DistMatrix<float>&, const PathMatrix&, int64_t,
                                           int64_t);
+template std::vector<int64_t> expand_path(const DistMatrix<double>&, const PathMatrix&, int64_t,
+                                          int64_t);
+template std::vector<int64_t> expand_path(const DistMatrix<int64_t>&, const PathMatrix&, int64_t,
+                                          int64_t);
 template int64_t repair_paths(const DistMatrix<int32_t>&, const DistMatrix<int32_t>&, PathMatrix&);
 template int64_t repair_paths(const DistMatrix<float>&, const DistMatrix<float>&, PathMatrix&);
+template int64_t repair_paths(const DistMatrix<double>&, const DistMatrix<double>&, PathMatrix&);
+template int64_t repair_paths(const DistMatrix<int64_t>&, const DistMatrix<int64_t>&, PathMatrix&);
 template std::string check_paths(const DistMatrix<int32_t>&, const DistMatrix<int32_t>&,
                                  const PathMatrix&);
 template std::string check_paths(const DistMatrix<float>&, const DistMatrix<float>&,
+                                 const PathMatrix&);
+template std::string check_paths(const DistMatrix<double>&, const DistMatrix<double>&,
+                                 const PathMatrix&);
+template std::string check_paths(const DistMatrix<int64_t>&, const DistMatrix<int64_t>&,
                                  const PathMatrix&);
 
 }  // namespace ocl_sp

@@ -21,9 +21,11 @@ void put_u32(char* dst, uint32_t v) {
   for (int k = 0; k < 4; ++k) dst[k] = static_cast<char>((v >> (8 * k)) & 0xff);
 }
 
-uint32_t bits_of(int32_t v) { return static_cast<uint32_t>(v); }
-uint32_t bits_of(float v) {
-  uint32_t b;
+// The value's bits as an unsigned integer of its width.
+template <typename T>
+auto bits_of(T v) {
+  std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t> b;
+  static_assert(sizeof b == sizeof v);
   std::memcpy(&b, &v, sizeof b);
   return b;
 }
@@ -32,11 +34,15 @@ uint32_t bits_of(float v) {
 template <typename T>
 void write_le(std::ostream& out, const T* a, size_t count) {
   constexpr size_t kChunk = 1 << 16;
-  std::vector<char> buf(4 * std::min(count, kChunk));
+  constexpr size_t kSize = sizeof(T);
+  std::vector<char> buf(kSize * std::min(count, kChunk));
   for (size_t done = 0; done < count;) {
     const size_t k = std::min(kChunk, count - done);
-    for (size_t i = 0; i < k; ++i) put_u32(&buf[4 * i], bits_of(a[done + i]));
-    out.write(buf.data(), static_cast<std::streamsize>(4 * k));
+    for (size_t i = 0; i < k; ++i) {
+      const auto v = bits_of(a[done + i]);
+      for (size_t b = 0; b < kSize; ++b) buf[kSize * i + b] = static_cast<char>((v >> (8 * b)) & 0xff);
+    }
+    out.write(buf.data(), static_cast<std::streamsize>(kSize * k));
     done += k;
   }
 }
@@ -59,24 +65,26 @@ std::string npy_header(const std::string& descr, const std::string& shape) {
 
 // Locale-independent text: to_chars gives the shortest string that reads back
 // to the same float (and "inf" for +inf).
-void append_value(std::string& s, int32_t v) {
-  char buf[16];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  s.append(buf, r.ptr);
-}
-void append_value(std::string& s, float v) {
-  char buf[32];
+template <typename T>
+void append_value(std::string& s, T v) {
+  char buf[40];
+  if constexpr (std::is_integral_v<T>) {
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    s.append(buf, r.ptr);
+  } else {
 #if defined(__cpp_lib_to_chars) && __cpp_lib_to_chars >= 201611L
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  s.append(buf, r.ptr);
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    s.append(buf, r.ptr);
 #else
-  if (std::isinf(v)) {
-    s += v > 0 ? "inf" : "-inf";
-    return;
-  }
-  const int len = std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
-  s.append(buf, static_cast<size_t>(len));
+    if (std::isinf(v)) {
+      s += v > 0 ? "inf" : "-inf";
+      return;
+    }
+    const int len = std::snprintf(buf, sizeof buf, sizeof(T) == 4 ? "%.9g" : "%.17g",
+                                  static_cast<double>(v));
+    s.append(buf, static_cast<size_t>(len));
 #endif
+  }
 }
 
 template <typename T>
@@ -98,7 +106,9 @@ void write_csv(std::ostream& out, const T* a, int64_t rows, int64_t n) {
 template <typename T>
 std::string matrix_file_header(OutputFormat fmt, int64_t rows, int64_t cols) {
   if (fmt != OutputFormat::npy) return std::string();
-  return npy_header(std::is_same_v<T, float> ? "'<f4'" : "'<i4'",
+  const char* descr = std::is_floating_point_v<T> ? (sizeof(T) == 4 ? "'<f4'" : "'<f8'")
+                                                  : (sizeof(T) == 4 ? "'<i4'" : "'<i8'");
+  return npy_header(descr,
                     "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")");
 }
 
@@ -139,7 +149,7 @@ template <typename T>
 uint64_t matrix_file_bytes(OutputFormat fmt, int64_t rows, int64_t cols) {
   const uint64_t values = static_cast<uint64_t>(rows) * static_cast<uint64_t>(cols);
   // csv: at least one digit and a separator (comma or newline) per value.
-  return matrix_file_header<T>(fmt, rows, cols).size() + values * (fmt == OutputFormat::csv ? 2 : 4);
+  return matrix_file_header<T>(fmt, rows, cols).size() + values * (fmt == OutputFormat::csv ? 2 : sizeof(T));
 }
 
 template <typename T>
@@ -153,12 +163,20 @@ void write_matrix_rows(std::ostream& out, OutputFormat fmt, const T* a, int64_t 
 template std::string matrix_file_header<int32_t>(OutputFormat, int64_t);
 template std::string matrix_file_header<int32_t>(OutputFormat, int64_t, int64_t);
 template std::string matrix_file_header<float>(OutputFormat, int64_t, int64_t);
+template std::string matrix_file_header<double>(OutputFormat, int64_t, int64_t);
+template std::string matrix_file_header<int64_t>(OutputFormat, int64_t, int64_t);
 template uint64_t matrix_file_bytes<int32_t>(OutputFormat, int64_t, int64_t);
 template uint64_t matrix_file_bytes<float>(OutputFormat, int64_t, int64_t);
+template uint64_t matrix_file_bytes<double>(OutputFormat, int64_t, int64_t);
+template uint64_t matrix_file_bytes<int64_t>(OutputFormat, int64_t, int64_t);
 template std::string matrix_file_header<float>(OutputFormat, int64_t);
+template std::string matrix_file_header<double>(OutputFormat, int64_t);
+template std::string matrix_file_header<int64_t>(OutputFormat, int64_t);
 template void write_matrix_rows<int32_t>(std::ostream&, OutputFormat, const int32_t*, int64_t,
                                          int64_t);
 template void write_matrix_rows<float>(std::ostream&, OutputFormat, const float*, int64_t, int64_t);
+template void write_matrix_rows<double>(std::ostream&, OutputFormat, const double*, int64_t, int64_t);
+template void write_matrix_rows<int64_t>(std::ostream&, OutputFormat, const int64_t*, int64_t, int64_t);
 
 template <typename T>
 void write_matrix(const DistMatrix<T>& m, const std::string& path, OutputFormat fmt) {
@@ -175,9 +193,15 @@ template void write_rect_matrix<int32_t>(const int32_t*, int64_t, int64_t, const
                                          OutputFormat);
 template void write_rect_matrix<float>(const float*, int64_t, int64_t, const std::string&,
                                        OutputFormat);
+template void write_rect_matrix<double>(const double*, int64_t, int64_t, const std::string&,
+                                       OutputFormat);
+template void write_rect_matrix<int64_t>(const int64_t*, int64_t, int64_t, const std::string&,
+                                       OutputFormat);
 
 template void write_matrix<int32_t>(const DistMatrix<int32_t>&, const std::string&, OutputFormat);
 template void write_matrix<float>(const DistMatrix<float>&, const std::string&, OutputFormat);
+template void write_matrix<double>(const DistMatrix<double>&, const std::string&, OutputFormat);
+template void write_matrix<int64_t>(const DistMatrix<int64_t>&, const std::string&, OutputFormat);
 
 void write_int_matrix(const std::vector<int32_t>& a, int64_t n, const std::string& path,
                       OutputFormat fmt) {

@@ -239,6 +239,10 @@ template std::unique_ptr<RankBackend<int32_t>> make_cl_backend(const Layout&, st
                                                                std::unique_ptr<detail::PanelDevice>);
 template std::unique_ptr<RankBackend<float>> make_cl_backend(const Layout&, std::vector<float>&,
                                                              std::unique_ptr<detail::PanelDevice>);
+template std::unique_ptr<RankBackend<double>> make_cl_backend(const Layout&, std::vector<double>&,
+                                                             std::unique_ptr<detail::PanelDevice>);
+template std::unique_ptr<RankBackend<int64_t>> make_cl_backend(const Layout&, std::vector<int64_t>&,
+                                                             std::unique_ptr<detail::PanelDevice>);
 
 DeviceEntry rank_device(const std::string& spec, int local_rank) {
   std::vector<DeviceEntry> all;

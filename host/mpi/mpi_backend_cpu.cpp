@@ -75,6 +75,16 @@ OCL_SP_MPI_CLONES void gemm_tile_isa(float* c, int64_t ldc, const float* a, int6
                                      int64_t kdim, int64_t ja, int64_t je) {
   gemm_tile(c, ldc, a, lda, b, ldb, i0, ie, kdim, ja, je);
 }
+OCL_SP_MPI_CLONES void gemm_tile_isa(int64_t* c, int64_t ldc, const int64_t* a, int64_t lda,
+                                     const int64_t* b, int64_t ldb, int64_t i0, int64_t ie,
+                                     int64_t kdim, int64_t ja, int64_t je) {
+  gemm_tile(c, ldc, a, lda, b, ldb, i0, ie, kdim, ja, je);
+}
+OCL_SP_MPI_CLONES void gemm_tile_isa(double* c, int64_t ldc, const double* a, int64_t lda,
+                                     const double* b, int64_t ldb, int64_t i0, int64_t ie,
+                                     int64_t kdim, int64_t ja, int64_t je) {
+  gemm_tile(c, ldc, a, lda, b, ldb, i0, ie, kdim, ja, je);
+}
 
 // c[i][j] = norm(min(c[i][j], min_m a[i][m] + b[m][j])), i < rows, m < kdim,
 // j in [j0, j1). c never aliases a or b. Operands are normalised values, so no
@@ -196,6 +206,8 @@ std::unique_ptr<RankBackend<T>> make_cpu_backend(const Layout& lay, std::vector<
 
 template std::unique_ptr<RankBackend<int32_t>> make_cpu_backend(const Layout&, std::vector<int32_t>&);
 template std::unique_ptr<RankBackend<float>> make_cpu_backend(const Layout&, std::vector<float>&);
+template std::unique_ptr<RankBackend<double>> make_cpu_backend(const Layout&, std::vector<double>&);
+template std::unique_ptr<RankBackend<int64_t>> make_cpu_backend(const Layout&, std::vector<int64_t>&);
 
 }  // namespace ocl_sp::mpi
 

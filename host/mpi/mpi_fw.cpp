@@ -134,17 +134,18 @@ int run_typed(const MpiSolveOptions& o, const Stopwatch& wall, const Session& s)
     if (o.generated) {
       gen = o.generator(rep.source);
       n = gen.n;
-      if (std::is_integral_v<T> &&
-          static_cast<double>(generated_max_abs_weight(gen)) * static_cast<double>(gen.n - 1) >=
-              static_cast<double>(ValueTraits<int32_t>::finite_limit))
+      double limit = 0;  // none for the floats
+      if constexpr (std::is_integral_v<T>) limit = static_cast<double>(ValueTraits<T>::finite_limit);
+      if (limit > 0 &&
+          static_cast<double>(generated_max_abs_weight(gen)) * static_cast<double>(gen.n - 1) >= limit)
         throw UsageError("--n " + std::to_string(gen.n) + " with weights up to " +
                          std::to_string(generated_max_abs_weight(gen)) +
-                         ": path lengths could leave the exact int32 range; use --type float32 "
-                         "or smaller --weights");
+                         ": path lengths could leave the exact " + ValueTraits<T>::name() +
+                         " range; use --type int64, float64 or smaller --weights");
     } else if (s.rank == 0) {
       rep.source = o.input;
       Graph g = read_graph(o.input, parse_input_format(o.format));
-      if constexpr (std::is_integral_v<T>) check_int32_range(g);
+      check_range<T>(g);
       rep.edges = static_cast<long long>(g.edges.size());
       n = g.n;
       check_host_memory(static_cast<uint64_t>(g.n) * g.n * sizeof(T),
@@ -364,7 +365,8 @@ int run_solve(const MpiSolveOptions& o, const Stopwatch& wall) {
   Session s;
   int code = 0;
   try {
-    code = lower(o.type) == "float32" ? run_typed<float>(o, wall, s) : run_typed<int32_t>(o, wall, s);
+    code = visit_type(parse_value_type(o.type),
+                      [&](auto t) { return run_typed<decltype(t)>(o, wall, s); });
   } catch (...) {
     abort_job(s, std::current_exception());
   }

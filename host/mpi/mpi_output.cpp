@@ -11,6 +11,7 @@
 #include <cstring>
 #include <ostream>
 #include <random>
+#include <type_traits>
 
 #include "util/errors.hpp"
 
@@ -21,14 +22,14 @@ namespace {
 // count values little-endian into dst (what the single-process writers emit).
 template <typename T>
 void to_le(const T* src, size_t count, char* dst) {
-  static_assert(sizeof(T) == 4, "int32 / float32 values");
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  std::memcpy(dst, src, count * 4);
+  std::memcpy(dst, src, count * sizeof(T));
 #else
   for (size_t k = 0; k < count; ++k) {
-    uint32_t v;
-    std::memcpy(&v, src + k, 4);
-    for (int b = 0; b < 4; ++b) dst[4 * k + b] = static_cast<char>((v >> (8 * b)) & 0xff);
+    std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t> v;
+    std::memcpy(&v, src + k, sizeof v);
+    for (size_t b = 0; b < sizeof v; ++b)
+      dst[sizeof v * k + b] = static_cast<char>((v >> (8 * b)) & 0xff);
   }
 #endif
 }
@@ -60,7 +61,7 @@ template <typename T>
 void write_own_rows(const Layout& lay, const std::vector<T>& local, int fd, size_t header,
                     const std::string& path) {
   const int64_t p = lay.p, mc = lay.mc();
-  std::vector<char> buf(static_cast<size_t>(lay.pc == 1 ? lay.n : p) * 4);
+  std::vector<char> buf(static_cast<size_t>(lay.pc == 1 ? lay.n : p) * sizeof(T));
   for (size_t li = 0; li < lay.rows.size(); ++li) {
     const int64_t i = lay.rows[li];
     for (int64_t a = 0; a < lay.real(i); ++a) {
@@ -73,8 +74,9 @@ void write_own_rows(const Layout& lay, const std::vector<T>& local, int fd, size
         const int64_t cnt = lay.pc == 1 ? lay.n : std::max<int64_t>(0, std::min(p, lay.n - u0));
         if (cnt <= 0) continue;
         to_le(row + lj * p, static_cast<size_t>(cnt), buf.data());
-        pwrite_all(fd, buf.data(), static_cast<size_t>(cnt) * 4,
-                   static_cast<off_t>(header + static_cast<size_t>(v * lay.n + u0) * 4), path);
+        pwrite_all(fd, buf.data(), static_cast<size_t>(cnt) * sizeof(T),
+                   static_cast<off_t>(header + static_cast<size_t>(v * lay.n + u0) * sizeof(T)),
+                   path);
       }
     }
   }
@@ -100,7 +102,7 @@ bool write_in_place(const Layout& lay, const std::vector<T>& local, const Output
       tmp.clear();
       throw RuntimeError("cannot write '" + target->path + "': " + std::strerror(errno));
     }
-    const off_t size = static_cast<off_t>(header.size() + static_cast<size_t>(lay.n * lay.n) * 4);
+    const off_t size = static_cast<off_t>(header.size() + static_cast<size_t>(lay.n * lay.n) * sizeof(T));
     int err = 0;
     try {
       pwrite_all(fd, header.data(), header.size(), 0, target->path);
@@ -241,6 +243,10 @@ template int write_distributed<int32_t>(const Layout&, const std::vector<int32_t
                                         const OutputTarget*, OutputFormat, const Session&,
                                         OutputStats&);
 template int write_distributed<float>(const Layout&, const std::vector<float>&, const OutputTarget*,
+                                      OutputFormat, const Session&, OutputStats&);
+template int write_distributed<double>(const Layout&, const std::vector<double>&, const OutputTarget*,
+                                      OutputFormat, const Session&, OutputStats&);
+template int write_distributed<int64_t>(const Layout&, const std::vector<int64_t>&, const OutputTarget*,
                                       OutputFormat, const Session&, OutputStats&);
 
 }  // namespace ocl_sp::mpi

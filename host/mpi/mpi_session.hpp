@@ -16,7 +16,10 @@ constexpr int64_t kMaxChunk = int64_t{1} << 28;
 
 template <typename T>
 MPI_Datatype mpi_type() {
-  return std::is_same_v<T, float> ? MPI_FLOAT : MPI_INT;
+  if constexpr (std::is_same_v<T, float>) return MPI_FLOAT;
+  if constexpr (std::is_same_v<T, double>) return MPI_DOUBLE;
+  if constexpr (std::is_same_v<T, int64_t>) return MPI_INT64_T;
+  return MPI_INT;
 }
 
 // The exit code an exception maps to, as main() maps it.

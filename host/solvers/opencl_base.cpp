@@ -85,6 +85,23 @@ const SolverSpec& one_device(const SolverSpec& spec) {
 }
 }  // namespace
 
+std::string value_type_define(ValueType t) {
+  switch (t) {
+    case ValueType::float32: return "-DVALUE_FLOAT32";
+    case ValueType::int64: return "-DVALUE_INT64";
+    case ValueType::float64: return "-DVALUE_FLOAT64";
+    case ValueType::int32: break;
+  }
+  return "-DVALUE_INT32";
+}
+
+void check_value_type(const DeviceEntry& dev, ValueType t) {
+  if (t == ValueType::float64 && !dev.has_extension("cl_khr_fp64"))
+    throw UsageError("device '" + dev.name +
+                     "' has no double precision (extension cl_khr_fp64): --type float64 "
+                     "cannot run there; use --type float32 or int64, or another device");
+}
+
 OpenClCore::OpenClCore(const SolverSpec& spec, ValueType type)
     : OpenClCore(select_device(one_device(spec).device), spec.algo, type) {}
 
@@ -97,6 +114,7 @@ OpenClCore::~OpenClCore() {
 
 OpenClCore::OpenClCore(const DeviceEntry& dev, Algo algo, ValueType type)
     : dev_(dev), algo_(algo), type_(type) {
+  check_value_type(dev_, type_);
   Stopwatch sw;
   with_cl_errors("cannot set up OpenCL device '" + dev_.name + "'", [&] {
     ctx_ = cl::Context(dev_.device);
@@ -179,7 +197,7 @@ void OpenClCore::check_group(const std::string& what, const std::vector<size_t>&
 
 BuiltProgram OpenClCore::build_separate(const std::string& file, const Tunables& t,
                                         const std::string& defines) const {
-  std::string options = type_ == ValueType::int32 ? "-DVALUE_INT32" : "-DVALUE_FLOAT32";
+  std::string options = value_type_define(type_);
   if (!defines.empty()) options += " " + defines;
   for (const auto& [name, value] : t) options += " -D" + name + "=" + std::to_string(value);
   if (supports_cl12(dev_.opencl_c_version)) options += " -cl-std=CL1.2";
@@ -624,9 +642,9 @@ void OpenClCore::upload(const void* host, int64_t n, int64_t ld, cl::Buffer& buf
   profile("upload", sw.seconds());
 }
 
-void OpenClCore::download(void* host, int64_t n, int64_t ld, cl::Buffer& buf) {
+void OpenClCore::download(void* host, int64_t n, int64_t ld, cl::Buffer& buf, size_t elem) {
   Stopwatch sw;
-  const size_t vs = value_size();
+  const size_t vs = elem ? elem : value_size();
   const size_t row = static_cast<size_t>(n) * vs, pitch = static_cast<size_t>(ld) * vs;
   if (staged(row * static_cast<size_t>(n))) {
     // Two reads in flight; the host copies chunk c out of its stage while the

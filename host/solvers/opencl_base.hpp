@@ -39,6 +39,12 @@ struct TunableRule {
 };
 
 // Device, context, queue and program of one solver, plus the per-solve accounting.
+// -DVALUE_INT32 | -DVALUE_FLOAT32 | -DVALUE_INT64 | -DVALUE_FLOAT64 (kernels/common.cl).
+std::string value_type_define(ValueType t);
+// UsageError (exit 2) naming the device and the extension when it cannot compute
+// in t (float64 needs cl_khr_fp64); every OpenCL solver checks before any work.
+void check_value_type(const DeviceEntry& dev, ValueType t);
+
 class OpenClCore {
  public:
   // Selects the device and creates context and queue. Starts the T_o stopwatch.
@@ -51,7 +57,7 @@ class OpenClCore {
 
   const DeviceEntry& device() const { return dev_; }
   ValueType type() const { return type_; }
-  size_t value_size() const { return 4; }  // int32 and float32
+  size_t value_size() const { return static_cast<size_t>(value_bytes(type_)); }
   std::vector<size_t> max_item_sizes() const { return max_item_sizes_; }
 
   // The effective tunables: command line (spec.params; UsageError for a name the
@@ -105,7 +111,8 @@ class OpenClCore {
   // copy of one overlaps the DMA of the other); OCL_SP_STAGING=0/1 forces it
   // off/on (comparisons; tests on PoCL).
   void upload(const void* host, int64_t n, int64_t ld, cl::Buffer& buf);
-  void download(void* host, int64_t n, int64_t ld, cl::Buffer& buf);
+  // elem: bytes per element, 0 = the value type's (int32 path matrices pass 4).
+  void download(void* host, int64_t n, int64_t ld, cl::Buffer& buf, size_t elem = 0);
   void write(cl::Buffer& buf, size_t offset, size_t bytes, const void* host, bool blocking);
   void read(cl::Buffer& buf, size_t offset, size_t bytes, void* host);
   void launch(cl::Kernel& k, const cl::NDRange& global, const cl::NDRange& local);

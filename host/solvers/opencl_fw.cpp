@@ -440,6 +440,8 @@ class OpenClFw final : public Solver<T> {
   // 64 x 64/WPT work-groups. OCL_SP_NO_PACKED_PATHS=1 turns it off (comparisons).
   std::optional<KeyLayout> packed_layout(const DistMatrix<T>& d) const {
     if (env_flag("OCL_SP_NO_PACKED_PATHS")) return std::nullopt;
+    // The keys overlay the distance buffer as 32-bit ints: 32-bit types only.
+    if constexpr (sizeof(T) != 4) return std::nullopt;
     const auto& dev = core_.device();
     if (dev.max_work_group < 256 || dev.local_mem < 64ull * 68 * 4 + 64ull * 64 * 4)
       return std::nullopt;
@@ -765,6 +767,10 @@ template std::unique_ptr<PanelDevice> make_fw_panel_device<int32_t>(const Device
                                                                     const SolverSpec&, SolverInfo*);
 template std::unique_ptr<PanelDevice> make_fw_panel_device<float>(const DeviceEntry&,
                                                                   const SolverSpec&, SolverInfo*);
+template std::unique_ptr<PanelDevice> make_fw_panel_device<double>(const DeviceEntry&,
+                                                                  const SolverSpec&, SolverInfo*);
+template std::unique_ptr<PanelDevice> make_fw_panel_device<int64_t>(const DeviceEntry&,
+                                                                  const SolverSpec&, SolverInfo*);
 
 template <typename T>
 std::unique_ptr<Solver<T>> make_opencl_fw(const SolverSpec& spec) {
@@ -773,5 +779,7 @@ std::unique_ptr<Solver<T>> make_opencl_fw(const SolverSpec& spec) {
 
 template std::unique_ptr<Solver<int32_t>> make_opencl_fw<int32_t>(const SolverSpec&);
 template std::unique_ptr<Solver<float>> make_opencl_fw<float>(const SolverSpec&);
+template std::unique_ptr<Solver<double>> make_opencl_fw<double>(const SolverSpec&);
+template std::unique_ptr<Solver<int64_t>> make_opencl_fw<int64_t>(const SolverSpec&);
 
 }  // namespace ocl_sp::detail

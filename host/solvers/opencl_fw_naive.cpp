@@ -143,5 +143,7 @@ std::unique_ptr<Solver<T>> make_opencl_fw_naive(const SolverSpec& spec) {
 
 template std::unique_ptr<Solver<int32_t>> make_opencl_fw_naive<int32_t>(const SolverSpec&);
 template std::unique_ptr<Solver<float>> make_opencl_fw_naive<float>(const SolverSpec&);
+template std::unique_ptr<Solver<double>> make_opencl_fw_naive<double>(const SolverSpec&);
+template std::unique_ptr<Solver<int64_t>> make_opencl_fw_naive<int64_t>(const SolverSpec&);
 
 }  // namespace ocl_sp::detail

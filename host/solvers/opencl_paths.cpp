@@ -43,8 +43,8 @@ void PathKernels::init(OpenClCore& core, int64_t ld, cl::Buffer& d, cl::Buffer& 
 void PathKernels::download(OpenClCore& core, int64_t n, int64_t ld, cl::Buffer& hop,
                            cl::Buffer& via, PathMatrix& p) {
   size_path_matrix(p, n);
-  core.download(p.hops.data(), n, ld, hop);
-  core.download(p.via.data(), n, ld, via);
+  core.download(p.hops.data(), n, ld, hop, sizeof(int32_t));
+  core.download(p.via.data(), n, ld, via, sizeof(int32_t));
 }
 
 void PathKernels::fill_stats(RunStats& st, int64_t ld, int buffers, double setup_seconds) const {

@@ -51,10 +51,10 @@ class PathKernels {
     if (const int64_t fixed = repair_paths(*w, d, p))
       st.paths_kernels += "; float rounding: " + std::to_string(fixed) + " hop counts recounted";
   }
-  // The input a float32 solve keeps for repair(); nothing for int32.
+  // The input a float solve keeps for repair(); nothing for the integers.
   template <typename T>
   static std::optional<DistMatrix<T>> keep_input(const DistMatrix<T>& d) {
-    if constexpr (std::is_same_v<T, float>) return d;
+    if constexpr (std::is_floating_point_v<T>) return d;
     return std::nullopt;
   }
   // RunStats.paths*: extra device bytes (`buffers` int32 ld x ld matrices), what

@@ -254,5 +254,7 @@ std::unique_ptr<Solver<T>> make_opencl_squaring(const SolverSpec& spec) {
 
 template std::unique_ptr<Solver<int32_t>> make_opencl_squaring<int32_t>(const SolverSpec&);
 template std::unique_ptr<Solver<float>> make_opencl_squaring<float>(const SolverSpec&);
+template std::unique_ptr<Solver<double>> make_opencl_squaring<double>(const SolverSpec&);
+template std::unique_ptr<Solver<int64_t>> make_opencl_squaring<int64_t>(const SolverSpec&);
 
 }  // namespace ocl_sp::detail

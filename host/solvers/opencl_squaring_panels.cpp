@@ -204,5 +204,7 @@ std::unique_ptr<Solver<T>> make_opencl_squaring_panels(const SolverSpec& spec) {
 
 template std::unique_ptr<Solver<int32_t>> make_opencl_squaring_panels<int32_t>(const SolverSpec&);
 template std::unique_ptr<Solver<float>> make_opencl_squaring_panels<float>(const SolverSpec&);
+template std::unique_ptr<Solver<double>> make_opencl_squaring_panels<double>(const SolverSpec&);
+template std::unique_ptr<Solver<int64_t>> make_opencl_squaring_panels<int64_t>(const SolverSpec&);
 
 }  // namespace ocl_sp::detail

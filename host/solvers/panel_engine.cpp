@@ -319,19 +319,39 @@ template cl::Event upload_panel<int32_t>(Stager&, OpenClCore::QueueId, cl::Buffe
 template cl::Event upload_panel<float>(Stager&, OpenClCore::QueueId, cl::Buffer&,
                                        const DistMatrix<float>&, int64_t, int64_t, int64_t,
                                        const std::vector<cl::Event>&);
+template cl::Event upload_panel<double>(Stager&, OpenClCore::QueueId, cl::Buffer&,
+                                       const DistMatrix<double>&, int64_t, int64_t, int64_t,
+                                       const std::vector<cl::Event>&);
+template cl::Event upload_panel<int64_t>(Stager&, OpenClCore::QueueId, cl::Buffer&,
+                                       const DistMatrix<int64_t>&, int64_t, int64_t, int64_t,
+                                       const std::vector<cl::Event>&);
 template cl::Event download_panel<int32_t>(Stager&, OpenClCore::QueueId, cl::Buffer&,
                                            DistMatrix<int32_t>&, int64_t, int64_t, int64_t,
                                            const std::vector<cl::Event>&, bool*);
 template cl::Event download_panel<float>(Stager&, OpenClCore::QueueId, cl::Buffer&,
                                          DistMatrix<float>&, int64_t, int64_t, int64_t,
                                          const std::vector<cl::Event>&, bool*);
+template cl::Event download_panel<double>(Stager&, OpenClCore::QueueId, cl::Buffer&,
+                                         DistMatrix<double>&, int64_t, int64_t, int64_t,
+                                         const std::vector<cl::Event>&, bool*);
+template cl::Event download_panel<int64_t>(Stager&, OpenClCore::QueueId, cl::Buffer&,
+                                         DistMatrix<int64_t>&, int64_t, int64_t, int64_t,
+                                         const std::vector<cl::Event>&, bool*);
 template void pack_panel<int32_t>(int32_t*, const DistMatrix<int32_t>&, int64_t, int64_t, int64_t,
                                   int64_t, int64_t);
 template void pack_panel<float>(float*, const DistMatrix<float>&, int64_t, int64_t, int64_t,
                                 int64_t, int64_t);
+template void pack_panel<double>(double*, const DistMatrix<double>&, int64_t, int64_t, int64_t,
+                                int64_t, int64_t);
+template void pack_panel<int64_t>(int64_t*, const DistMatrix<int64_t>&, int64_t, int64_t, int64_t,
+                                int64_t, int64_t);
 template bool unpack_panel<int32_t>(const int32_t*, DistMatrix<int32_t>&, int64_t, int64_t,
                                     int64_t, int64_t, int64_t, bool);
 template bool unpack_panel<float>(const float*, DistMatrix<float>&, int64_t, int64_t, int64_t,
+                                  int64_t, int64_t, bool);
+template bool unpack_panel<double>(const double*, DistMatrix<double>&, int64_t, int64_t, int64_t,
+                                  int64_t, int64_t, bool);
+template bool unpack_panel<int64_t>(const int64_t*, DistMatrix<int64_t>&, int64_t, int64_t, int64_t,
                                   int64_t, int64_t, bool);
 
 namespace {
@@ -807,5 +827,9 @@ template void run_fw_panels<int32_t>(const PanelPlan&, const std::vector<PanelDe
                                      DistMatrix<int32_t>&, bool, RunStats&);
 template void run_fw_panels<float>(const PanelPlan&, const std::vector<PanelDevice*>&,
                                    DistMatrix<float>&, bool, RunStats&);
+template void run_fw_panels<double>(const PanelPlan&, const std::vector<PanelDevice*>&,
+                                   DistMatrix<double>&, bool, RunStats&);
+template void run_fw_panels<int64_t>(const PanelPlan&, const std::vector<PanelDevice*>&,
+                                   DistMatrix<int64_t>&, bool, RunStats&);
 
 }  // namespace ocl_sp::detail

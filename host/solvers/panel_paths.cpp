@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <type_traits>
 
@@ -63,15 +64,18 @@ InputEdges<T> input_edges(const DistMatrix<T>& w) {
       integral = integral && std::floor(static_cast<double>(x)) == static_cast<double>(x);
     }
   }
-  if constexpr (std::is_same_v<T, float>) {
-    if (!integral || largest * static_cast<double>(std::max<int64_t>(n - 1, 1)) >= 16777216.0)
+  if constexpr (std::is_floating_point_v<T>) {
+    constexpr int digits = std::numeric_limits<T>::digits;  // 24 or 53
+    if (!integral ||
+        largest * static_cast<double>(std::max<int64_t>(n - 1, 1)) >= std::ldexp(1.0, digits))
       throw UsageError(
-          "--paths beyond one device buffer recovers the paths from exact float32 sums: the "
-          "weights must be integers and n x the largest |weight| below 2^24 (here " +
+          std::string("--paths beyond one device buffer recovers the paths from exact ") +
+          ValueTraits<T>::name() + " sums: the weights must be integers and n x the largest "
+          "|weight| below 2^" + std::to_string(digits) + " (here " +
           std::string(integral ? "path lengths could reach " +
                                      std::to_string(static_cast<long long>(largest * (n - 1)))
                                : "a weight is not an integer") +
-          "); use --type int32, or a smaller n that fits one buffer");
+          "); use an integer --type, or a smaller n that fits one buffer");
   }
   return e;
 }
@@ -144,7 +148,11 @@ int64_t recover_paths(const InputEdges<T>& e, const DistMatrix<T>& d, PathMatrix
 
 template InputEdges<int32_t> input_edges(const DistMatrix<int32_t>&);
 template InputEdges<float> input_edges(const DistMatrix<float>&);
+template InputEdges<double> input_edges(const DistMatrix<double>&);
+template InputEdges<int64_t> input_edges(const DistMatrix<int64_t>&);
 template int64_t recover_paths(const InputEdges<int32_t>&, const DistMatrix<int32_t>&, PathMatrix&);
 template int64_t recover_paths(const InputEdges<float>&, const DistMatrix<float>&, PathMatrix&);
+template int64_t recover_paths(const InputEdges<double>&, const DistMatrix<double>&, PathMatrix&);
+template int64_t recover_paths(const InputEdges<int64_t>&, const DistMatrix<int64_t>&, PathMatrix&);
 
 }  // namespace ocl_sp::detail

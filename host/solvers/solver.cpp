@@ -71,5 +71,7 @@ std::unique_ptr<Solver<T>> make_solver(const SolverSpec& spec) {
 
 template std::unique_ptr<Solver<int32_t>> make_solver<int32_t>(const SolverSpec&);
 template std::unique_ptr<Solver<float>> make_solver<float>(const SolverSpec&);
+template std::unique_ptr<Solver<double>> make_solver<double>(const SolverSpec&);
+template std::unique_ptr<Solver<int64_t>> make_solver<int64_t>(const SolverSpec&);
 
 }  // namespace ocl_sp

@@ -16,7 +16,9 @@ bool equal_values(T a, T b) {
     return a == b;
   } else {
     if (std::isinf(a) || std::isinf(b)) return a == b;
-    return std::fabs(a - b) <= 1e-5f * std::fmax(1.0f, std::fmax(std::fabs(a), std::fabs(b)));
+    const double x = a, y = b;
+    return std::fabs(x - y) <=
+           ValueTraits<T>::tolerance * std::fmax(1.0, std::fmax(std::fabs(x), std::fabs(y)));
   }
 }
 }  // namespace
@@ -43,7 +45,9 @@ VerifyResult compare_matrices(const DistMatrix<T>& expected, const DistMatrix<T>
   if (!r.ok)
     r.detail = std::to_string(r.mismatches) + " mismatches: " + first.str();
   else
-    r.detail = std::is_integral_v<T> ? "bit-exact" : "within 1e-5 relative";
+    r.detail = std::is_integral_v<T> ? "bit-exact"
+               : sizeof(T) == 4          ? "within 1e-5 relative"
+                                         : "within 1e-11 relative";
   return r;
 }
 
@@ -82,9 +86,15 @@ VerifyResult verify_result(const DistMatrix<T>& input, const DistMatrix<T>& resu
 
 template std::string solve_reference(DistMatrix<int32_t>&, bool);
 template std::string solve_reference(DistMatrix<float>&, bool);
+template std::string solve_reference(DistMatrix<double>&, bool);
+template std::string solve_reference(DistMatrix<int64_t>&, bool);
 template VerifyResult verify_result(const DistMatrix<int32_t>&, const DistMatrix<int32_t>&, bool);
 template VerifyResult verify_result(const DistMatrix<float>&, const DistMatrix<float>&, bool);
+template VerifyResult verify_result(const DistMatrix<double>&, const DistMatrix<double>&, bool);
+template VerifyResult verify_result(const DistMatrix<int64_t>&, const DistMatrix<int64_t>&, bool);
 template VerifyResult compare_matrices(const DistMatrix<int32_t>&, const DistMatrix<int32_t>&);
 template VerifyResult compare_matrices(const DistMatrix<float>&, const DistMatrix<float>&);
+template VerifyResult compare_matrices(const DistMatrix<double>&, const DistMatrix<double>&);
+template VerifyResult compare_matrices(const DistMatrix<int64_t>&, const DistMatrix<int64_t>&);
 
 }  // namespace ocl_sp

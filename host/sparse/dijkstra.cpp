@@ -1,7 +1,8 @@
 // The CPU engines of the multi-source solve: Dijkstra per source with a radix
 // heap (Ahuja, Mehlhorn, Orlin and Tarjan), sources in parallel with OpenMP.
-// Keys are the distances' bit patterns: non-negative int32 and float32 values
-// order as unsigned integers do, so one monotone integer heap serves both types.
+// Keys are the distances' bit patterns: non-negative int32/int64 and float32/
+// float64 values order as unsigned integers of their width do, so one monotone
+// integer heap (per width) serves every type.
 #include <omp.h>
 
 #include <algorithm>
@@ -18,9 +19,12 @@ namespace ocl_sp {
 namespace {
 
 template <typename T>
-uint32_t key_of(T v) {
-  uint32_t k;
-  std::memcpy(&k, &v, 4);
+using KeyOf = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+
+template <typename T>
+KeyOf<T> key_of(T v) {
+  KeyOf<T> k;
+  std::memcpy(&k, &v, sizeof k);
   return k;
 }
 
@@ -28,6 +32,7 @@ uint32_t key_of(T v) {
 // popped, which Dijkstra with non-negative weights guarantees. Lazy deletion: a
 // vertex is pushed again when its distance drops; stale entries are skipped by
 // the caller. Amortised O(log C) per entry.
+template <typename K>
 class RadixHeap {
  public:
   void clear() {
@@ -36,17 +41,17 @@ class RadixHeap {
     size_ = 0;
   }
   bool empty() const { return size_ == 0; }
-  void push(uint32_t key, int32_t v) {
+  void push(K key, int32_t v) {
     buckets_[bucket(key)].push_back({key, v});
     ++size_;
   }
   // The entry with the smallest key.
-  std::pair<uint32_t, int32_t> pop() {
+  std::pair<K, int32_t> pop() {
     if (buckets_[0].empty()) {
       int i = 1;
       while (buckets_[i].empty()) ++i;
       auto& b = buckets_[i];
-      uint32_t lo = b[0].first;
+      K lo = b[0].first;
       for (const auto& e : b) lo = std::min(lo, e.first);
       last_ = lo;
       for (const auto& e : b) buckets_[bucket(e.first)].push_back(e);
@@ -59,9 +64,13 @@ class RadixHeap {
   }
 
  private:
-  int bucket(uint32_t key) const { return key == last_ ? 0 : 32 - __builtin_clz(key ^ last_); }
-  std::vector<std::pair<uint32_t, int32_t>> buckets_[33];
-  uint32_t last_ = 0;
+  static constexpr int kBits = 8 * sizeof(K);
+  int bucket(K key) const {
+    // The highest differing bit, 1-based (keys zero-extended to 64 bits).
+    return key == last_ ? 0 : 64 - __builtin_clzll(static_cast<unsigned long long>(key ^ last_));
+  }
+  std::vector<std::pair<K, int32_t>> buckets_[kBits + 1];
+  K last_ = 0;
   size_t size_ = 0;
 };
 
@@ -70,6 +79,7 @@ class RadixHeap {
 // so bucket key mod C holds exactly one key's entries; a bitmap of the non-empty
 // buckets finds the next one in a few word operations however far it is. Push
 // and pop are O(1) (lazy deletion as the radix heap).
+template <typename K>
 class BucketQueue {
  public:
   static constexpr uint32_t kMaxBuckets = 4096;
@@ -80,14 +90,14 @@ class BucketQueue {
     cur_ = 0;  // empty after each search (every entry popped)
   }
   bool empty() const { return size_ == 0; }
-  void push(uint32_t key, int32_t v) {
-    const uint32_t b = key & mask_;
+  void push(K key, int32_t v) {
+    const uint32_t b = static_cast<uint32_t>(key) & mask_;
     buckets_[b].push_back(v);
     bits_[b >> 6] |= uint64_t{1} << (b & 63);
     ++size_;
   }
-  std::pair<uint32_t, int32_t> pop() {
-    uint32_t b = cur_ & mask_;
+  std::pair<K, int32_t> pop() {
+    uint32_t b = static_cast<uint32_t>(cur_) & mask_;
     if (buckets_[b].empty()) {
       // The next non-empty bucket at or after b, cyclically.
       uint32_t w = b >> 6;
@@ -115,7 +125,7 @@ class BucketQueue {
   uint32_t mask_, words_;
   std::vector<std::vector<int32_t>> buckets_;
   std::vector<uint64_t> bits_;
-  uint32_t cur_ = 0;
+  K cur_ = 0;
   size_t size_ = 0;
 };
 
@@ -157,14 +167,16 @@ class DijkstraEngine final : public SsspEngine<T> {
       T top = 0;
       for (T x : g.w) top = std::max(top, x);
       uint32_t c = 64;
-      while (c <= static_cast<uint32_t>(top) && c < BucketQueue::kMaxBuckets) c *= 2;
-      if (static_cast<uint32_t>(top) < c) buckets_ = c;
+      while (static_cast<int64_t>(c) <= static_cast<int64_t>(top) &&
+             c < BucketQueue<KeyOf<T>>::kMaxBuckets)
+        c *= 2;
+      if (static_cast<int64_t>(top) < static_cast<int64_t>(c)) buckets_ = c;
     }
   }
   int64_t batch(int64_t n) const override {
     // Enough rows for every thread several times over, within ~64 MiB of rows.
     const int64_t threads = parallel_ ? omp_get_max_threads() : 1;
-    const int64_t by_memory = std::max<int64_t>(1, (int64_t{64} << 20) / (4 * std::max<int64_t>(n, 1)));
+    const int64_t by_memory = std::max<int64_t>(1, (int64_t{64} << 20) / (static_cast<int64_t>(sizeof(T)) * std::max<int64_t>(n, 1)));
     return std::max<int64_t>(1, std::min(threads * 32, by_memory));
   }
   int host_threads() const override { return parallel_ ? omp_get_max_threads() : 1; }
@@ -180,9 +192,9 @@ class DijkstraEngine final : public SsspEngine<T> {
       }
     };
     if (buckets_)
-      all([&] { return BucketQueue(buckets_); });
+      all([&] { return BucketQueue<KeyOf<T>>(buckets_); });
     else
-      all([] { return RadixHeap(); });
+      all([] { return RadixHeap<KeyOf<T>>(); });
     st.t_k += t.seconds();
   }
 
@@ -216,5 +228,7 @@ std::unique_ptr<SsspEngine<T>> make_dijkstra_engine(const SolverSpec& spec) {
 
 template std::unique_ptr<SsspEngine<int32_t>> make_dijkstra_engine<int32_t>(const SolverSpec&);
 template std::unique_ptr<SsspEngine<float>> make_dijkstra_engine<float>(const SolverSpec&);
+template std::unique_ptr<SsspEngine<double>> make_dijkstra_engine<double>(const SolverSpec&);
+template std::unique_ptr<SsspEngine<int64_t>> make_dijkstra_engine<int64_t>(const SolverSpec&);
 
 }  // namespace ocl_sp

@@ -15,7 +15,7 @@ template <typename T>
 Reweighted<T> reweight(const Csr<T>& g) {
   const int64_t n = g.n;
   // Integers stay exact in int64; float potentials in double.
-  using Acc = std::conditional_t<std::is_integral_v<T>, int64_t, double>;
+  using Acc = PotentialOf<T>;
   std::vector<Acc> p(static_cast<size_t>(n), 0);
   std::vector<int32_t> frontier, next;
   std::vector<char> queued(static_cast<size_t>(n), 0);
@@ -27,7 +27,7 @@ Reweighted<T> reweight(const Csr<T>& g) {
       const FoundCycle c = find_negative_cycle(to_graph(g));
       if (!c.found())  // float rounding alone kept it going: not a real cycle
         throw RuntimeError("Bellman-Ford did not settle after n rounds, yet no negative "
-                           "cycle was found (float32 rounding); use --type int32 or --algo fw");
+                           "cycle was found (float rounding); use an integer --type or --algo fw");
       throw NegativeCycleError(std::vector<long long>(c.vertices.begin(), c.vertices.end()),
                                c.length);
     }
@@ -62,16 +62,21 @@ Reweighted<T> reweight(const Csr<T>& g) {
   return r;
 }
 
-std::unique_ptr<Csr<float>> positive_zeros(const Csr<float>& g) {
-  if (std::none_of(g.w.begin(), g.w.end(), [](float x) { return x == 0 && std::signbit(x); }))
+template <typename T>
+std::unique_ptr<Csr<T>> positive_zeros(const Csr<T>& g) {
+  if (std::none_of(g.w.begin(), g.w.end(), [](T x) { return x == 0 && std::signbit(x); }))
     return nullptr;
-  auto c = std::make_unique<Csr<float>>(g);
-  for (float& x : c->w)
-    if (x == 0) x = 0.0f;
+  auto c = std::make_unique<Csr<T>>(g);
+  for (T& x : c->w)
+    if (x == 0) x = T(0);
   return c;
 }
 
 template Reweighted<int32_t> reweight<int32_t>(const Csr<int32_t>&);
 template Reweighted<float> reweight<float>(const Csr<float>&);
+template Reweighted<double> reweight<double>(const Csr<double>&);
+template Reweighted<int64_t> reweight<int64_t>(const Csr<int64_t>&);
+template std::unique_ptr<Csr<float>> positive_zeros<float>(const Csr<float>&);
+template std::unique_ptr<Csr<double>> positive_zeros<double>(const Csr<double>&);
 
 }  // namespace ocl_sp

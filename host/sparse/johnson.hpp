@@ -5,16 +5,21 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "graph/csr.hpp"
 
 namespace ocl_sp {
 
+// Potentials: exact int64 for the integer types, double for the floating ones.
+template <typename T>
+using PotentialOf = std::conditional_t<std::is_integral_v<T>, int64_t, double>;
+
 template <typename T>
 struct Reweighted {
-  Csr<T> graph;              // w' = w + p(u) - p(v) >= 0, same structure as the input
-  std::vector<double> potential;  // p(v), exact integers for int32
+  Csr<T> graph;                           // w' = w + p(u) - p(v) >= 0, same structure
+  std::vector<PotentialOf<T>> potential;  // p(v)
 };
 
 // Throws NegativeCycleError naming the cycle (found in g by the search of
@@ -23,8 +28,9 @@ struct Reweighted {
 template <typename T>
 Reweighted<T> reweight(const Csr<T>& g);
 
-// Float32 weights as the engines need them: -0.0 becomes +0.0 (a negative zero's
+// Float weights as the engines need them: -0.0 becomes +0.0 (a negative zero's
 // bit pattern would sort above every positive value). Null when nothing changes.
-std::unique_ptr<Csr<float>> positive_zeros(const Csr<float>& g);
+template <typename T>
+std::unique_ptr<Csr<T>> positive_zeros(const Csr<T>& g);
 
 }  // namespace ocl_sp

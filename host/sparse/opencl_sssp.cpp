@@ -66,13 +66,25 @@ class OpenClSsspEngine final : public SsspEngine<T> {
         const size_t local = static_cast<size_t>(d.t.at("WG"));
         const std::string what = "WG=" + std::to_string(local);
         core.check_group(what, {local}, 0);
-        core.build("sssp.cl", {{"WG", d.t.at("WG")}});
+        std::string defines;
+        if constexpr (sizeof(T) == 8) {
+          // 64-bit distances need 64-bit atomics: atom_min where the device has it,
+          // else a compare-and-swap loop (kernels/sssp.cl).
+          const auto& dev = core.device();
+          if (!dev.has_extension("cl_khr_int64_base_atomics"))
+            throw UsageError("device '" + dev.name + "' has no 64-bit atomics (extension "
+                             "cl_khr_int64_base_atomics): --algo sssp cannot run in " +
+                             std::string(ValueTraits<T>::name()) +
+                             " there; use --algo fw or --backend openmp");
+          if (dev.has_extension("cl_khr_int64_extended_atomics")) defines = "-DHAVE_ATOM_MIN64";
+        }
+        core.build("sssp.cl", {{"WG", d.t.at("WG")}}, defines);
         // Probe (OpenClCore::kernel): one source on a one-vertex graph.
         const cl_int zero[2] = {0, 0};
         const cl::Buffer poff(core.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                               sizeof zero, const_cast<cl_int*>(zero));
         const cl::Buffer pone(core.context(), CL_MEM_READ_WRITE, 4 * kScratchRows);
-        const cl::Buffer pdist(core.context(), CL_MEM_READ_WRITE, 4);
+        const cl::Buffer pdist(core.context(), CL_MEM_READ_WRITE, sizeof(T));
         d.kernel = core.kernel("sssp_near_far", what, {local}, [&](cl::Kernel& k) {
           set_args(k, 1, poff, pone, pone, poff, 1, T(1), 0, pdist, pone);
         });
@@ -123,11 +135,12 @@ class OpenClSsspEngine final : public SsspEngine<T> {
         chosen_ = "VW " + std::to_string(1 << lg) + ", buckets " +
                   std::to_string(static_cast<int>(std::lround(pct))) + "% of the mean weight";
       if constexpr (std::is_integral_v<T>)
-        d.delta = static_cast<T>(std::min(std::max(1.0, std::round(width)), 1073741823.0));
+        d.delta = static_cast<T>(std::min(std::max(1.0, std::round(width)),
+                                          static_cast<double>(ValueTraits<T>::inf)));
       else
         d.delta = static_cast<T>(width > 0 ? width : 1.0);
       const uint64_t graph_bytes = off.size() * 4 + g.col.size() * 4 + g.w.size() * sizeof(T);
-      const uint64_t per_source = static_cast<uint64_t>(n_) * 4 * (1 + kScratchRows) + 4;
+      const uint64_t per_source = static_cast<uint64_t>(n_) * (sizeof(T) + 4 * kScratchRows) + 4;
       const uint64_t room = d.budget * 9 / 10 > graph_bytes ? d.budget * 9 / 10 - graph_bytes : 0;
       int64_t by_memory = static_cast<int64_t>(room / per_source);
       by_memory = std::min<int64_t>(by_memory, static_cast<int64_t>(
@@ -157,7 +170,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
           core.write(d.w, 0, g.w.size() * sizeof(T), g.w.data(), false);
         }
         d.src = cl::Buffer(ctx, CL_MEM_READ_ONLY, static_cast<size_t>(d.batch) * 4);
-        d.dist = cl::Buffer(ctx, CL_MEM_READ_WRITE, static_cast<size_t>(d.batch * n_) * 4);
+        d.dist = cl::Buffer(ctx, CL_MEM_READ_WRITE, static_cast<size_t>(d.batch * n_) * sizeof(T));
         d.scratch =
             cl::Buffer(ctx, CL_MEM_READ_WRITE, static_cast<size_t>(d.batch * n_) * 4 * kScratchRows);
         RunStats upload;
@@ -264,5 +277,7 @@ std::unique_ptr<SsspEngine<T>> make_opencl_sssp_engine(const SolverSpec& spec) {
 
 template std::unique_ptr<SsspEngine<int32_t>> make_opencl_sssp_engine<int32_t>(const SolverSpec&);
 template std::unique_ptr<SsspEngine<float>> make_opencl_sssp_engine<float>(const SolverSpec&);
+template std::unique_ptr<SsspEngine<double>> make_opencl_sssp_engine<double>(const SolverSpec&);
+template std::unique_ptr<SsspEngine<int64_t>> make_opencl_sssp_engine<int64_t>(const SolverSpec&);
 
 }  // namespace ocl_sp

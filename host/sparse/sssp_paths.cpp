@@ -37,5 +37,9 @@ template void tight_tree<int32_t>(const Csr<int32_t>&, int64_t, const int32_t*, 
                                   int32_t*, int32_t*, TreeScratch&);
 template void tight_tree<float>(const Csr<float>&, int64_t, const float*, float, int32_t*,
                                 int32_t*, TreeScratch&);
+template void tight_tree<double>(const Csr<double>&, int64_t, const double*, double, int32_t*,
+                                int32_t*, TreeScratch&);
+template void tight_tree<int64_t>(const Csr<int64_t>&, int64_t, const int64_t*, int64_t, int32_t*,
+                                int32_t*, TreeScratch&);
 
 }  // namespace ocl_sp

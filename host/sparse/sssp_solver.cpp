@@ -60,22 +60,22 @@ RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& 
   // The engine's graph: weights >= 0 (reweighted where the input has negative ones).
   const bool negative = g.has_negative_weight();
   Reweighted<T> rw;
-  std::unique_ptr<Csr<float>> zeros;
+  std::unique_ptr<Csr<T>> zeros;
   const Csr<T>* eg = &g;
   if (negative) {
     const Stopwatch t;
     rw = reweight(g);
     eg = &rw.graph;
     st.kernel_seconds["bellman-ford (potentials, host)"] = t.seconds();
-  } else if constexpr (std::is_same_v<T, float>) {
+  } else if constexpr (std::is_floating_point_v<T>) {
     zeros = positive_zeros(g);
     if (zeros) eg = zeros.get();
   }
   engine_->prepare(*eg, st);
 
-  // Float32 after reweighting: distances are summed again along the tree, in path
+  // Floats after reweighting: distances are summed again along the tree, in path
   // order with the input's weights, so they do not depend on the potentials.
-  const bool resum = negative && std::is_same_v<T, float>;
+  const bool resum = negative && std::is_floating_point_v<T>;
   const bool trees = paths || resum;
   int64_t batch = std::min<int64_t>(engine_->batch(n), static_cast<int64_t>(sources.size()));
   if (max_batch_ > 0) batch = std::min(batch, max_batch_);
@@ -115,11 +115,12 @@ RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& 
           for (int64_t v = 0; v < n; ++v)
             if (pv[v] < 0 && v != s) d[v] = ValueTraits<T>::inf;
         } else if (negative) {
-          const double ps = rw.potential[s];
+          // Integers (resum covers the floats): exact in int64.
+          const int64_t ps = static_cast<int64_t>(rw.potential[s]);
           for (int64_t v = 0; v < n; ++v)
             d[v] = d[v] == kRawInf<T> ? ValueTraits<T>::inf
-                                      : static_cast<T>(static_cast<double>(d[v]) - ps +
-                                                       rw.potential[v]);
+                                      : static_cast<T>(static_cast<int64_t>(d[v]) - ps +
+                                                       static_cast<int64_t>(rw.potential[v]));
         } else if constexpr (std::is_integral_v<T>) {
           for (int64_t v = 0; v < n; ++v)
             if (d[v] == kRawInf<T>) d[v] = ValueTraits<T>::inf;
@@ -150,7 +151,11 @@ std::unique_ptr<SsspSolver<T>> make_sssp_solver(const SolverSpec& spec) {
 
 template class SsspSolver<int32_t>;
 template class SsspSolver<float>;
+template class SsspSolver<double>;
+template class SsspSolver<int64_t>;
 template std::unique_ptr<SsspSolver<int32_t>> make_sssp_solver<int32_t>(const SolverSpec&);
 template std::unique_ptr<SsspSolver<float>> make_sssp_solver<float>(const SolverSpec&);
+template std::unique_ptr<SsspSolver<double>> make_sssp_solver<double>(const SolverSpec&);
+template std::unique_ptr<SsspSolver<int64_t>> make_sssp_solver<int64_t>(const SolverSpec&);
 
 }  // namespace ocl_sp

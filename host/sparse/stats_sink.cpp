@@ -190,7 +190,11 @@ void write_stats_file(const std::string& path, const VertexStats& v, const Graph
 
 template class StatsSink<int32_t>;
 template class StatsSink<float>;
+template class StatsSink<double>;
+template class StatsSink<int64_t>;
 template void stats_from_matrix(const DistMatrix<int32_t>&, StatsSink<int32_t>&);
 template void stats_from_matrix(const DistMatrix<float>&, StatsSink<float>&);
+template void stats_from_matrix(const DistMatrix<double>&, StatsSink<double>&);
+template void stats_from_matrix(const DistMatrix<int64_t>&, StatsSink<int64_t>&);
 
 }  // namespace ocl_sp

@@ -44,5 +44,7 @@ void StreamingFileSink<T>::finish() {
 
 template class StreamingFileSink<int32_t>;
 template class StreamingFileSink<float>;
+template class StreamingFileSink<double>;
+template class StreamingFileSink<int64_t>;
 
 }  // namespace ocl_sp

@@ -151,11 +151,19 @@ RunStats probe_solve(Solver<T>& solver, int64_t n, bool paths) {
 
 template class ReferenceCache<int32_t>;
 template class ReferenceCache<float>;
+template class ReferenceCache<double>;
+template class ReferenceCache<int64_t>;
 template Measurement measure(Solver<int32_t>&, const DistMatrix<int32_t>&, const std::string&,
                              ReferenceCache<int32_t>&, const MeasureOptions&);
 template Measurement measure(Solver<float>&, const DistMatrix<float>&, const std::string&,
                              ReferenceCache<float>&, const MeasureOptions&);
+template Measurement measure(Solver<double>&, const DistMatrix<double>&, const std::string&,
+                             ReferenceCache<double>&, const MeasureOptions&);
+template Measurement measure(Solver<int64_t>&, const DistMatrix<int64_t>&, const std::string&,
+                             ReferenceCache<int64_t>&, const MeasureOptions&);
 template RunStats probe_solve(Solver<int32_t>&, int64_t, bool);
 template RunStats probe_solve(Solver<float>&, int64_t, bool);
+template RunStats probe_solve(Solver<double>&, int64_t, bool);
+template RunStats probe_solve(Solver<int64_t>&, int64_t, bool);
 
 }  // namespace ocl_sp

@@ -118,5 +118,9 @@ template void run_configuration(ResultRow&, const ConfigJob<int32_t>&, RateBook&
                                 ReferenceCache<int32_t>&, const RunOptions&, const Stopwatch&);
 template void run_configuration(ResultRow&, const ConfigJob<float>&, RateBook&,
                                 ReferenceCache<float>&, const RunOptions&, const Stopwatch&);
+template void run_configuration(ResultRow&, const ConfigJob<double>&, RateBook&,
+                                ReferenceCache<double>&, const RunOptions&, const Stopwatch&);
+template void run_configuration(ResultRow&, const ConfigJob<int64_t>&, RateBook&,
+                                ReferenceCache<int64_t>&, const RunOptions&, const Stopwatch&);
 
 }  // namespace ocl_sp

@@ -52,13 +52,12 @@ bool parse_params(const std::string& s, Tunables& out) {
 }
 
 bool parse_type(const std::string& s, ValueType& t) {
-  if (s == "int32")
-    t = ValueType::int32;
-  else if (s == "float32")
-    t = ValueType::float32;
-  else
-    return false;
-  return true;
+  for (ValueType v : {ValueType::int32, ValueType::float32, ValueType::int64, ValueType::float64})
+    if (s == to_string(v)) {
+      t = v;
+      return true;
+    }
+  return false;
 }
 
 }  // namespace

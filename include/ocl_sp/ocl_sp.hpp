@@ -44,12 +44,16 @@ struct NegativeCycle : Error {
   double length;
 };
 
-// What int32 distances hold for "no path" (float: +infinity).
+// What distances hold for "no path": 2^30 - 1 in int32, 2^62 - 1 in int64 (as in
+// files), +infinity in float and double.
 constexpr int32_t kInt32Unreachable = 1073741823;
+constexpr int64_t kInt64Unreachable = 4611686018427387903;
 template <typename T>
 constexpr T unreachable() {
-  if constexpr (std::is_same_v<T, float>)
-    return std::numeric_limits<float>::infinity();
+  if constexpr (std::is_floating_point_v<T>)
+    return std::numeric_limits<T>::infinity();
+  else if constexpr (sizeof(T) == 8)
+    return kInt64Unreachable;
   else
     return kInt32Unreachable;
 }
@@ -128,6 +132,8 @@ Result<T> all_pairs(const Graph& g, const Options& options = {}) {
 extern template Result<int32_t> all_pairs<int32_t>(int64_t, const std::vector<Edge>&,
                                                    const Options&);
 extern template Result<float> all_pairs<float>(int64_t, const std::vector<Edge>&, const Options&);
+extern template Result<double> all_pairs<double>(int64_t, const std::vector<Edge>&, const Options&);
+extern template Result<int64_t> all_pairs<int64_t>(int64_t, const std::vector<Edge>&, const Options&);
 
 // Reads a graph in any input format: bin (course), gr (DIMACS), mtx (Matrix
 // Market), edges (text "u v w"); format "auto" picks it by the extension. Error

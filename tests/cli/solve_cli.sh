@@ -13,8 +13,8 @@ check both-sources 2 "$BIN" --n 5 --input x.bin --backend serial
 check bad-algo 2 "$BIN" --n 5 --algo dijkstra --backend serial && expect bad-algo-msg err_starts
 check bad-n 2 "$BIN" --n 0 --backend serial
 check bad-weights 2 "$BIN" --n 5 --weights 9:1 --backend serial
-check int32-range 2 "$BIN" --n 2000 --weights 1:1000000 --backend serial
-expect int32-range-msg grep -q "float32" "$T/err"
+check int32-range 2 "$BIN" --n 2000 --weights 1:1000000 --backend serial --type int32
+expect int32-range-msg grep -q -- "--type int64" "$T/err"
 check missing-file 2 "$BIN" --input "$T/nope.gr" --backend serial && expect missing-file-msg err_starts
 check bad-out-ext 2 "$BIN" --n 5 --backend serial --output "$T/x.weird"
 check out-missing-dir 2 "$BIN" --n 5 --backend serial --output "$T/no/such/dir/d.bin"

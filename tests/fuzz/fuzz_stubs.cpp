@@ -33,9 +33,15 @@ std::unique_ptr<SsspSolver<T>> make_sssp_solver(const SolverSpec&) {
 }
 template std::unique_ptr<SsspSolver<int32_t>> make_sssp_solver<int32_t>(const SolverSpec&);
 template std::unique_ptr<SsspSolver<float>> make_sssp_solver<float>(const SolverSpec&);
+template std::unique_ptr<SsspSolver<double>> make_sssp_solver<double>(const SolverSpec&);
+template std::unique_ptr<SsspSolver<int64_t>> make_sssp_solver<int64_t>(const SolverSpec&);
 template std::unique_ptr<Solver<int32_t>> make_opencl_solver<int32_t>(const SolverSpec&);
 template std::unique_ptr<Solver<float>> make_opencl_solver<float>(const SolverSpec&);
+template std::unique_ptr<Solver<double>> make_opencl_solver<double>(const SolverSpec&);
+template std::unique_ptr<Solver<int64_t>> make_opencl_solver<int64_t>(const SolverSpec&);
 template std::unique_ptr<Solver<int32_t>> make_cpu_solver<int32_t>(const SolverSpec&);
 template std::unique_ptr<Solver<float>> make_cpu_solver<float>(const SolverSpec&);
+template std::unique_ptr<Solver<double>> make_cpu_solver<double>(const SolverSpec&);
+template std::unique_ptr<Solver<int64_t>> make_cpu_solver<int64_t>(const SolverSpec&);
 
 }  // namespace ocl_sp

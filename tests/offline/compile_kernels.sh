@@ -101,6 +101,43 @@ for f in "$kdir"/*.cl; do
       done
     done
   done
+  # The 64-bit types (--type int64 | float64): the defaults, the first two
+  # settings and every cp.async one, with only the extensions the host requires
+  # for them: cl_khr_fp64 for float64, 64-bit atomics for sssp (compare-and-swap
+  # everywhere, atom_min where cl_khr_int64_extended_atomics is found). The packed
+  # path keys are 32-bit: the host never builds that file for 64-bit types.
+  [ "$name" = fw_paths_packed.cl ] && continue
+  wide=("")
+  k=0
+  for setting in ${tunables[$name]:-}; do
+    k=$((k + 1))
+    if [ $k -le 2 ] || [[ $setting == *NV_CP_ASYNC* ]]; then wide+=("$setting"); fi
+  done
+  for setting in "${wide[@]}"; do
+    defs=""
+    for kv in ${setting//,/ }; do defs+=" -D$kv"; done
+    for type in VALUE_INT64 VALUE_FLOAT64; do
+      ext=""
+      [ $type = VALUE_FLOAT64 ] && ext="+cl_khr_fp64"
+      variants=("")
+      if [ "$name" = sssp.cl ]; then
+        ext="${ext:+$ext,}+cl_khr_int64_base_atomics"
+        variants=("" "-DHAVE_ATOM_MIN64")
+      fi
+      for v in "${variants[@]}"; do
+        extra="$defs${v:+ $v}"
+        [ -n "$v" ] && ext2="$ext,+cl_khr_int64_extended_atomics" || ext2="$ext"
+        for tgt in "${targets[@]}"; do
+          [[ $setting == *NV_CP_ASYNC* && $tgt != *nvptx64* ]] && continue
+          # fw_cpu.cl is the CPU devices' family (TILED=2, never a GPU default): its
+          # 16-wide 64-bit vectors exhaust amdgcn's registers at compile time.
+          [[ $name == fw_cpu.cl && $tgt == *amdgcn* ]] && continue
+          printf '%s\t%s\t%s\n' "$name" "-D$type$extra${ext2:+ -Xclang -cl-ext=$ext2}" "$tgt" \
+            >>"$jobs_file"
+        done
+      done
+    done
+  done
 done
 if [ "$n_kernels" -eq 0 ]; then
   echo "error: no kernel files besides common.cl in '$kdir'" >&2
