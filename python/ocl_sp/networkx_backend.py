@@ -1,4 +1,5 @@
-"""networkx backend "ocl_sp": networkx's Floyd-Warshall functions computed by ocl_sp.
+"""networkx backend "ocl_sp": networkx's Floyd-Warshall functions, closeness and
+harmonic centrality, eccentricity, diameter and radius computed by ocl_sp.
 
 With ocl_sp installed (``pip install .``; the entry points are in pyproject.toml),
 networkx >= 3.2 dispatches to it::
@@ -24,6 +25,14 @@ path length below 2**29). Everything else is networkx's own computation:
   int32 rule, an invalid ``nodelist``: the call returns networkx's own result (or
   error) computed by networkx's implementation on the original graph.
 
+Also implemented (issue 24), with networkx's results exactly:
+``closeness_centrality(G, u, distance, wf_improved)``, ``harmonic_centrality(G,
+nbunch, distance, sources)``, ``eccentricity(G, v, sp, weight)``, ``diameter`` and
+``radius(G, e, usebounds, weight)``: distance rows of ocl_sp's multi-source engine
+(int32), reduced in networkx's order and arithmetic. They run ocl_sp for
+non-negative integer weights (or none: networkx's BFS); see the section comment
+above ``closeness_centrality`` for what runs networkx's own code.
+
 Not implemented: ``floyd_warshall_predecessor_and_distance`` (networkx's predecessors
 on ties follow its loop order; ocl_sp's path matrix records a fewest-edge shortest
 path, so the two differ wherever shortest paths are not unique).
@@ -44,8 +53,9 @@ import numpy as np
 
 from . import _api
 
-__all__ = ["BackendInterface", "OclSpGraph", "Settings", "config", "floyd_warshall",
-           "floyd_warshall_numpy", "info"]
+__all__ = ["BackendInterface", "OclSpGraph", "Settings", "closeness_centrality", "config",
+           "diameter", "eccentricity", "floyd_warshall", "floyd_warshall_numpy",
+           "harmonic_centrality", "info", "radius"]
 
 _log = logging.getLogger(__name__)
 
@@ -632,6 +642,19 @@ def info():
             "non-integer weights, weight functions, negative self-loops, negative cycles "
             "and path lengths beyond ocl_sp's int32 rule run networkx's own code."),
     }
+    searches = (
+        "Computed by ocl_sp's multi-source engine (OpenCL, OpenMP or serial) for "
+        "non-negative integer weights (or none), exactly: networkx's results bit for bit. "
+        "Float or negative weights, weight functions and path lengths beyond ocl_sp's int32 "
+        "rule run networkx's own code.")
+    docs.update({
+        "closeness_centrality": searches,
+        "harmonic_centrality": searches + " On networkx >= 3.4, calls whose nbunch is "
+        "smaller than sources run networkx's own code too.",
+        "eccentricity": searches + " So does a given sp.",
+        "diameter": searches + " So does a given e.",
+        "radius": searches + " So does a given e.",
+    })
     return {
         "backend_name": "ocl_sp",
         "project": "ocl_sp",

@@ -25,9 +25,11 @@ run if one of the five never ran on ocl_sp (a suite that silently fell back to
 networkx everywhere would prove nothing).
 """
 
+import atexit
 import functools
 import inspect
 import os
+import shutil
 import sys
 import tempfile
 
@@ -54,9 +56,14 @@ def _register_entry_points():
             for name, spec in entries.items():
                 f.write(f"{name} = {spec}\n")
     sys.path.insert(0, site)
+    atexit.register(shutil.rmtree, site, True)
     return site
 
 
+# The OpenCL program and tuning cache in a temporary folder, as the other Python tests.
+_CACHE = tempfile.mkdtemp(prefix="ocl_sp_nx_suite_cache_")
+os.environ["OCL_SP_CACHE_DIR"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, True)
 os.environ.setdefault("NETWORKX_TEST_BACKEND", "ocl_sp")
 os.environ.setdefault("NETWORKX_FALLBACK_TO_NX", "True")
 os.environ.setdefault("NETWORKX_AUTOMATIC_BACKENDS", "ocl_sp")  # networkx 3.2's name
