@@ -113,7 +113,7 @@ def test_shortest_path_methods_and_indices(cpu_backend):
 
 
 def test_auto_chooses_rows_for_sparse_graphs():
-    g = sp.random(3000, 3000, density=2e-3, format="csr", random_state=36)
+    g = sp.random(2000, 2000, density=1e-3, format="csr", random_state=36)
     got = ocl_sp.shortest_path(g, indices=None, backend="openmp", dtype=np.float32)
     rep = ocl_sp.last_report()
     assert rep.algo == "sssp" and any(n.startswith("auto: sssp") for n in rep.notes)
