@@ -1,5 +1,6 @@
 """ocl_sp: all-pairs shortest paths on any OpenCL device, OpenMP or serial CPU,
-as a drop-in for ``scipy.sparse.csgraph.shortest_path`` / ``floyd_warshall``.
+as a drop-in for ``scipy.sparse.csgraph``'s ``shortest_path``, ``floyd_warshall``,
+``dijkstra``, ``johnson`` and ``bellman_ford``.
 
     >>> import numpy as np, ocl_sp
     >>> ocl_sp.floyd_warshall(np.array([[0, 1, 0], [0, 0, 2], [5, 0, 0]]))
@@ -9,7 +10,8 @@ as a drop-in for ``scipy.sparse.csgraph.shortest_path`` / ``floyd_warshall``.
 
 Switching from scipy is one import::
 
-    from ocl_sp import shortest_path, floyd_warshall, NegativeCycleError
+    from ocl_sp import (shortest_path, floyd_warshall, dijkstra, johnson, bellman_ford,
+                        NegativeCycleError)
 
 Extra keyword-only arguments pick where and how it runs: ``backend='opencl' |
 'openmp' | 'serial'``, ``device='nvidia' | 'amd' | 'pocl' | 'P:D' | ...``,
@@ -25,9 +27,12 @@ from ._api import (
     NegativeCycleError,
     PrecisionWarning,
     SolveReport,
+    bellman_ford,
     clear_cache,
     devices,
+    dijkstra,
     floyd_warshall,
+    johnson,
     last_report,
     shortest_path,
     stats,
@@ -48,7 +53,10 @@ __all__ = [
     "SolveReport",
     "clear_cache",
     "devices",
+    "bellman_ford",
+    "dijkstra",
     "floyd_warshall",
+    "johnson",
     "last_report",
     "shortest_path",
     "stats",

@@ -44,9 +44,13 @@ __all__ = [
     "SolveReport",
     "clear_cache",
     "devices",
+    "bellman_ford",
+    "dijkstra",
     "floyd_warshall",
+    "johnson",
     "last_report",
     "shortest_path",
+    "stats",
 ]
 
 #: "No path" in int32 results (``dtype=numpy.int32``): 2**30 - 1, the CLI's INF.
@@ -183,12 +187,16 @@ def clear_cache():
     _core.clear_cache()
 
 
-_METHODS = {"auto": "fw", "fw": "fw", "squaring": "squaring", "fw-naive": "fw-naive",
+_METHODS = {"auto": "auto", "fw": "fw", "squaring": "squaring", "fw-naive": "fw-naive",
             "fw_naive": "fw-naive", "sssp": "sssp",
             # scipy's single-source methods: the multi-source engine (Dijkstra per
             # source on CPUs, near-far on OpenCL devices; Johnson's reweighting for
-            # negative edges, so 'D' also takes them where scipy would refuse)
+            # negative edges, so 'D' also takes them where scipy would refuse);
+            # 'auto': fw or sssp from the CLI's estimates (sparse/auto_algo.hpp)
             "d": "sssp", "bf": "sssp", "j": "sssp"}
+
+# The algorithms computed over rows (_core.rows): no n x n matrix besides the result.
+_ROW_ALGOS = ("sssp", "auto")
 
 def _algo_of(method):
     """The core's algorithm for a scipy-style method name (ValueError if unknown)."""
@@ -289,16 +297,20 @@ def _dtype_mode(dtype):
 def shortest_path(csgraph, method="auto", directed=True, return_predecessors=False,
                   unweighted=False, overwrite=False, indices=None, *, null_value=0,
                   backend=None, device=None, dtype=None, params=None, use_tuned=True):
-    """All-pairs shortest paths, as ``scipy.sparse.csgraph.shortest_path``.
+    """Shortest paths, as ``scipy.sparse.csgraph.shortest_path``.
 
     Parameters follow scipy: ``csgraph`` (dense, masked or sparse N x N),
-    ``method`` ('auto' and 'FW': blocked Floyd-Warshall; 'squaring': repeated
-    (min,+) squaring; 'fw-naive': OpenCL baseline; scipy's 'D', 'BF', 'J' are
-    accepted and run the multi-source engine 'sssp' (Dijkstra per source, Johnson's
-    reweighting for negative edges)),
-    ``directed``, ``return_predecessors`` (int32, -9999 = none), ``unweighted``,
-    ``overwrite`` (accepted, ignored: the input is never modified) and
-    ``indices`` (rows of the result to return; an int gives 1-D results).
+    ``method`` ('auto': the CLI's ``--algo auto``, blocked Floyd-Warshall or the
+    multi-source engine from estimated times, always the engine with ``indices``;
+    'FW': blocked Floyd-Warshall; scipy's 'D', 'BF', 'J' and ocl_sp's 'sssp': the
+    multi-source engine (Dijkstra per source on CPUs, near-far on OpenCL devices,
+    Johnson's reweighting for negative edges); ocl_sp's 'squaring' (repeated
+    (min,+) squaring) and 'fw-naive' (OpenCL baseline)), ``directed``,
+    ``return_predecessors`` (int32, -9999 = none), ``unweighted``, ``overwrite``
+    (as scipy: with Floyd-Warshall on a C-contiguous float64 ndarray the result is
+    written into ``csgraph``; the input is never modified otherwise) and
+    ``indices`` (sources: rows of the result; an int gives 1-D results, an array
+    of shape S gives S + (N,); ValueError with 'FW', as scipy).
 
     Keyword-only: ``null_value`` (dense input: the entry that means "no edge",
     default 0; NaN and inf always mean it), ``backend`` ('opencl' | 'openmp' |
@@ -311,32 +323,253 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     parameters stored by ``ocl_sp sweep``).
 
     Returns the distance matrix, and the predecessor matrix with
-    ``return_predecessors``. Raises NegativeCycleError (no partial result),
-    ValueError for unusable input or options, RuntimeError for device failures,
-    KeyboardInterrupt when interrupted with Ctrl-C.
+    ``return_predecessors``. Raises NegativeCycleError (no partial result; as
+    scipy's 'J' and 'BF', also for a negative self-loop), ValueError for unusable
+    input or options, RuntimeError for device failures, KeyboardInterrupt when
+    interrupted with Ctrl-C. 'D' warns about negative weights as scipy's
+    dijkstra does, then solves them exactly (see :func:`dijkstra`).
     """
+    return _run(csgraph, method, directed, return_predecessors, unweighted, overwrite, indices,
+                np.inf, False, null_value, backend, device, dtype, params, use_tuned)
+
+
+def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, unweighted=False,
+             limit=np.inf, min_only=False, *, null_value=0, backend=None, device=None,
+             dtype=None, params=None, use_tuned=True):
+    """Shortest paths from ``indices``, as ``scipy.sparse.csgraph.dijkstra``.
+
+    Computed by the multi-source engine (Dijkstra per source on CPUs, near-far on
+    OpenCL devices). ``limit``: distances above it are inf (and their predecessors
+    -9999); ``min_only``: one row of shape (N,), the distance to each vertex from
+    the nearest of ``indices`` (one search from a virtual source joined to every
+    index by a 0-weight edge), with ``return_predecessors`` also the ``sources``
+    array (the index each vertex is reached from, -9999 where none), as scipy.
+
+    Negative weights: a UserWarning as scipy's, then the exact distances
+    (Johnson's reweighting; scipy's own Dijkstra gives inaccurate ones), and
+    NegativeCycleError where there is a negative cycle (scipy returns numbers).
+    Other arguments as :func:`shortest_path`. Returns dist, (dist, pred) or, with
+    min_only and return_predecessors, (dist, pred, sources).
+    """
+    return _run(csgraph, "D", directed, return_predecessors, unweighted, False, indices,
+                limit, min_only, null_value, backend, device, dtype, params, use_tuned)
+
+
+def johnson(csgraph, directed=True, indices=None, return_predecessors=False, unweighted=False,
+            *, null_value=0, backend=None, device=None, dtype=None, params=None,
+            use_tuned=True):
+    """Shortest paths with negative weights allowed, as ``scipy.sparse.csgraph.johnson``:
+    the multi-source engine after Johnson's reweighting. Raises NegativeCycleError
+    for a negative cycle (a negative self-loop included, as scipy). Arguments and
+    results as :func:`shortest_path` with ``method='J'``."""
+    return _run(csgraph, "J", directed, return_predecessors, unweighted, False, indices,
+                np.inf, False, null_value, backend, device, dtype, params, use_tuned)
+
+
+def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False,
+                 unweighted=False, *, null_value=0, backend=None, device=None, dtype=None,
+                 params=None, use_tuned=True):
+    """Shortest paths with negative weights allowed, as
+    ``scipy.sparse.csgraph.bellman_ford`` (same results; computed as :func:`johnson`:
+    one Bellman-Ford for the potentials, then the multi-source engine). Raises
+    NegativeCycleError for any negative cycle of the graph (scipy: for one reachable
+    from ``indices``)."""
+    return _run(csgraph, "BF", directed, return_predecessors, unweighted, False, indices,
+                np.inf, False, null_value, backend, device, dtype, params, use_tuned)
+
+
+def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False,
+                   overwrite=False, *, null_value=0, backend=None, device=None, dtype=None,
+                   params=None, use_tuned=True):
+    """All-pairs shortest paths by Floyd-Warshall, as ``scipy.sparse.csgraph.floyd_warshall``.
+
+    Same arguments and results as :func:`shortest_path` with ``method='FW'``.
+    """
+    return _run(csgraph, "FW", directed, return_predecessors, unweighted, overwrite, None,
+                np.inf, False, null_value, backend, device, dtype, params, use_tuned)
+
+
+_DIJKSTRA_NEGATIVE = ("Graph has negative weights: dijkstra will give inaccurate results if the "
+                      "graph contains negative cycles. Consider johnson or bellman_ford.")
+
+
+def _run(csgraph, method, directed, return_predecessors, unweighted, overwrite, indices, limit,
+         min_only, null_value, backend, device, dtype, params, use_tuned):
+    """Every public solve: method dispatch, scipy's checks and warnings, results.
+    Warnings name the public function's caller (stacklevel 3)."""
     t0 = time.perf_counter()
     algo = _algo_of(method)
+    name = str(method).upper()
+    if name == "FW" and indices is not None:
+        raise ValueError("Cannot specify indices with method == 'FW'.")
+    if not limit >= 0:
+        raise ValueError("limit must be >= 0")
     mode, native = _dtype_mode(dtype)
-    dist, pred, rep = _solve(csgraph, algo, mode, native, directed, return_predecessors,
-                             unweighted, indices, null_value, backend, device, params,
-                             use_tuned, t0)
+    if algo in _ROW_ALGOS:
+        if not unweighted and name in ("J", "BF", "AUTO") and _negative_self_loop(
+                csgraph, null_value, name == "AUTO" and indices is None):
+            # scipy's Bellman-Ford and Johnson find the loop (its 'auto' picks 'J'
+            # then); Dijkstra and Floyd-Warshall ignore the diagonal
+            raise NegativeCycleError("Negative cycle detected: a negative self-loop")
+        try:
+            dist, pred, sources, rep = _rows(
+                csgraph, algo, mode, native, directed, return_predecessors, unweighted, indices,
+                null_value, backend, device, params, use_tuned, t0, limit=float(limit),
+                min_only=bool(min_only))
+        except NegativeCycleError:
+            if name == "D":
+                warnings.warn(_DIJKSTRA_NEGATIVE, UserWarning, stacklevel=3)
+            raise
+        if name == "D" and not unweighted and (rep.get("negative_weights") or
+                                               _negative_self_loop(csgraph, null_value, False)):
+            warnings.warn(_DIJKSTRA_NEGATIVE, UserWarning, stacklevel=3)
+        if dist is None:  # 'auto' chose Floyd-Warshall
+            choice = rep.get("choice", "")
+            dist, pred, rep = _solve(csgraph, "fw", mode, native, directed, return_predecessors,
+                                     unweighted, None, null_value, backend, device, params,
+                                     use_tuned, t0)
+            if choice and _local.report is not None:
+                _local.report.notes.append(choice)
+    else:
+        dist, pred, rep = _solve(csgraph, algo, mode, native, directed, return_predecessors,
+                                 unweighted, indices, null_value, backend, device, params,
+                                 use_tuned, t0)
+        sources = None
+    _precision_warnings(rep, mode)
+    if (overwrite and rep.get("algo") == "fw" and type(csgraph) is np.ndarray
+            and csgraph.dtype == np.float64 and csgraph.flags.c_contiguous
+            and csgraph.flags.writeable and dist.shape == csgraph.shape):
+        # scipy's floyd_warshall works in the caller's array when allowed to
+        np.copyto(csgraph, dist)
+        dist = csgraph
+    if not return_predecessors:
+        return dist
+    if min_only:
+        return dist, pred, sources
+    return dist, pred
 
-    if mode == "auto" and rep.get("dtype") == "float32":
-        refused = rep.get("int32_refused", "")
-        if rep.get("inexact"):
-            warnings.warn(
-                "ocl_sp: some weights are not exactly representable in float32 and were rounded "
-                "to it (the solve runs in float32, about 7 significant digits); pass "
-                "dtype=numpy.float32 to accept this without a warning",
-                PrecisionWarning, stacklevel=3 if _caller_is_fw() else 2)
-        elif "int32 range" in refused:
-            warnings.warn(
-                f"ocl_sp: integer weights too large for exact int32 path lengths ({refused}); "
-                "solved in float32, where sums above 2**24 round; pass dtype=numpy.float32 to "
-                "accept this without a warning",
-                PrecisionWarning, stacklevel=3 if _caller_is_fw() else 2)
-    return (dist, pred) if return_predecessors else dist
+
+def _precision_warnings(rep, mode):
+    if mode != "auto" or rep.get("dtype") != "float32":
+        return
+    refused = rep.get("int32_refused", "")
+    if rep.get("inexact"):
+        warnings.warn(
+            "ocl_sp: some weights are not exactly representable in float32 and were rounded "
+            "to it (the solve runs in float32, about 7 significant digits); pass "
+            "dtype=numpy.float32 to accept this without a warning",
+            PrecisionWarning, stacklevel=4)
+    elif "int32 range" in refused:
+        warnings.warn(
+            f"ocl_sp: integer weights too large for exact int32 path lengths ({refused}); "
+            "solved in float32, where sums above 2**24 round; pass dtype=numpy.float32 to "
+            "accept this without a warning",
+            PrecisionWarning, stacklevel=4)
+
+
+def _negative_self_loop(csgraph, null_value, scipy_auto):
+    """Whether csgraph stores a negative weight on its diagonal (scipy's 'J' and 'BF'
+    call that a negative cycle). scipy_auto: only where scipy's 'auto' would pick 'J'
+    (fewer than N^2/4 edges; 'FW' ignores the diagonal)."""
+    if isinstance(csgraph, _EdgeList):
+        loops = (np.asarray(csgraph.row) == np.asarray(csgraph.col)) & (np.asarray(csgraph.data) < 0)
+        found = bool(np.any(loops))
+    elif _sparse is not None and _sparse.issparse(csgraph):
+        if len(csgraph.shape) != 2 or csgraph.shape[0] != csgraph.shape[1]:
+            return False
+        found = bool(np.any(csgraph.diagonal() < 0))
+    else:
+        a = csgraph if isinstance(csgraph, np.ma.MaskedArray) else np.asarray(csgraph)
+        if a.ndim != 2 or a.shape[0] != a.shape[1] or a.dtype.kind not in "biuf":
+            return False
+        d = np.diagonal(a)
+        if isinstance(a, np.ma.MaskedArray):
+            d = np.ma.filled(d, 0)
+        with np.errstate(invalid="ignore"):
+            found = bool(np.any((d < 0) & np.isfinite(d) & (d != null_value)))
+    if not found or not scipy_auto:
+        return found
+    n = csgraph.shape[0]
+    if _sparse is not None and _sparse.issparse(csgraph):
+        edges = csgraph.nnz
+    elif isinstance(csgraph, np.ma.MaskedArray):
+        edges = csgraph.count()
+    else:
+        a = np.asarray(csgraph, dtype=np.float64)
+        edges = int(np.count_nonzero(np.isfinite(a) & (a != 0)))
+    return edges < n * n / 4
+
+
+def _index_list(indices, n):
+    """(shape of the rows, the flat list of vertices) for scipy's ``indices``: any
+    integer array (negative ones count from the end); floats are truncated, as
+    scipy's conversion to int32 does."""
+    idx = np.asarray(indices)
+    if idx.dtype.kind not in "iu":
+        if idx.dtype.kind not in "bf":
+            raise ValueError("indices must be integers")
+        idx = idx.astype(np.int64)
+    flat = idx.reshape(-1).astype(np.int64)
+    flat = np.where(flat < 0, flat + n, flat)
+    if flat.size and (flat.min() < 0 or flat.max() >= n):
+        raise ValueError(f"indices out of range 0...{n - 1}")
+    return idx.shape, flat.tolist()
+
+
+def _rows(csgraph, algo, mode, native, directed=True, return_predecessors=False,
+          unweighted=False, indices=None, null_value=0, backend=None, device=None, params=None,
+          use_tuned=True, t0=None, limit=np.inf, min_only=False, stats=False):
+    """The solve behind the single-source methods (_core.rows): rows of `indices`
+    (every vertex when None), computed without an n x n matrix of their own.
+    Returns (dist, pred or None, sources or None, report dict); dist is None when
+    'auto' chose Floyd-Warshall (the caller runs _solve then). With stats the
+    figures dict stands in dist. Records last_report()."""
+    t0 = time.perf_counter() if t0 is None else t0
+    if backend is not None and str(backend).lower() not in ("opencl", "openmp", "serial"):
+        raise ValueError(f"unknown backend '{backend}' (expected 'opencl', 'openmp' or 'serial')")
+    kind, a, b, c, n = _graph_arrays(csgraph)
+    rows, shape = None, None
+    if indices is not None:
+        idx_shape, rows = _index_list(indices, n)
+        shape = idx_shape + (n,)
+    elif min_only:
+        rows = list(range(n))
+    if min_only:
+        shape = (n,)
+
+    if n == 0 or (rows is not None and not rows and not min_only):
+        out_dtype = np.float64 if not native else {"float32": np.float32, "int32": np.int32}[mode]
+        shape = shape if shape is not None else (n, n)
+        pred = np.full(shape, -9999, dtype=np.int32) if return_predecessors else None
+        src = np.full(shape, -9999, dtype=np.int32) if return_predecessors and min_only else None
+        return np.zeros(shape, dtype=out_dtype), pred, src, {"algo": "sssp"}
+
+    tunables = {str(k): int(v) for k, v in (params or {}).items()}
+    t_prep = time.perf_counter() - t0
+    try:
+        dist, pred, src, rep = _core.rows(
+            kind, a, b, c, n, bool(directed), bool(unweighted), float(null_value), mode, native,
+            bool(return_predecessors), rows, algo, "" if backend is None else str(backend),
+            "" if device is None else str(device), tunables, bool(use_tuned), float(limit),
+            bool(min_only), bool(stats))
+    except _core.NegativeCycle as e:
+        vertex = int(e.args[1]) if len(e.args) > 1 else None
+        raise NegativeCycleError(f"Negative cycle detected: vertex {vertex} lies on one",
+                                 vertex=vertex) from None
+    if dist is None:
+        return None, None, None, rep
+    if shape is not None and not stats:
+        dist = dist.reshape(shape)
+        if pred is not None:
+            pred = pred.reshape(shape)
+    report = SolveReport(**{k: v for k, v in rep.items() if k in _REPORT_FIELDS})
+    report.notes = list(rep.get("notes", []))
+    if rep.get("choice"):
+        report.notes.append(rep["choice"])
+    report.t_input += t_prep
+    report.wall = time.perf_counter() - t0
+    _local.report = report
+    return dist, pred, src, rep
 
 
 def _solve(csgraph, algo, mode, native, directed=True, return_predecessors=False,
@@ -406,9 +639,10 @@ def stats(csgraph, method="auto", directed=True, unweighted=False, *, null_value
     define them with ``distance='weight'`` (distances *to* the vertex), and the
     graph's ``diameter``, ``radius`` (max / min eccentricity),
     ``reachable_pairs`` (ordered pairs u != v) and
-    ``average_shortest_path_length`` over them. The solve runs as
-    :func:`shortest_path` does (the n x n matrix in memory; the CLI's
-    ``--algo sssp --stats`` needs none).
+    ``average_shortest_path_length`` over them. With the methods of the
+    multi-source engine ('auto', 'D', 'J', 'BF', 'sssp') the rows are reduced as
+    they come (forward rows, then the reversed graph's), no n x n memory, as the
+    CLI's ``--algo sssp --stats``; 'FW' and 'squaring' solve the n x n matrix first.
     """
     t0 = time.perf_counter()
     algo = _algo_of(method)
@@ -420,24 +654,10 @@ def stats(csgraph, method="auto", directed=True, unweighted=False, *, null_value
             ("closeness", np.float64), ("harmonic", np.float64))}
         empty.update(diameter=0.0, radius=0.0, reachable_pairs=0, average_shortest_path_length=0.0)
         return empty
+    if algo in _ROW_ALGOS:
+        figures, _, _, _ = _rows(csgraph, algo, mode, True, directed, False, unweighted, None,
+                                 null_value, backend, device, params, use_tuned, t0, stats=True)
+        return figures
     figures, _, _ = _solve(csgraph, algo, mode, True, directed, False, unweighted, None,
                            null_value, backend, device, params, use_tuned, t0, stats=True)
     return figures
-
-
-def _caller_is_fw():
-    import sys
-    f = sys._getframe(2)
-    return f is not None and f.f_code is floyd_warshall.__code__
-
-
-def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False,
-                   overwrite=False, *, null_value=0, backend=None, device=None, dtype=None,
-                   params=None, use_tuned=True):
-    """All-pairs shortest paths by Floyd-Warshall, as ``scipy.sparse.csgraph.floyd_warshall``.
-
-    Same arguments and results as :func:`shortest_path` with ``method='FW'``.
-    """
-    return shortest_path(csgraph, "FW", directed, return_predecessors, unweighted, overwrite,
-                         None, null_value=null_value, backend=backend, device=device,
-                         dtype=dtype, params=params, use_tuned=use_tuned)

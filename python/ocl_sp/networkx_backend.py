@@ -1,4 +1,5 @@
-"""networkx backend "ocl_sp": networkx's Floyd-Warshall functions computed by ocl_sp.
+"""networkx backend "ocl_sp": networkx's Floyd-Warshall functions, closeness and
+harmonic centrality, eccentricity, diameter and radius computed by ocl_sp.
 
 With ocl_sp installed (``pip install .``; the entry points are in pyproject.toml),
 networkx >= 3.2 dispatches to it::
@@ -24,6 +25,14 @@ path length below 2**29). Everything else is networkx's own computation:
   int32 rule, an invalid ``nodelist``: the call returns networkx's own result (or
   error) computed by networkx's implementation on the original graph.
 
+Also implemented (issue 24), with networkx's results exactly:
+``closeness_centrality(G, u, distance, wf_improved)``, ``harmonic_centrality(G,
+nbunch, distance, sources)``, ``eccentricity(G, v, sp, weight)``, ``diameter`` and
+``radius(G, e, usebounds, weight)``: distance rows of ocl_sp's multi-source engine
+(int32), reduced in networkx's order and arithmetic. They run ocl_sp for
+non-negative integer weights (or none: networkx's BFS); see the section comment
+above ``closeness_centrality`` for what runs networkx's own code.
+
 Not implemented: ``floyd_warshall_predecessor_and_distance`` (networkx's predecessors
 on ties follow its loop order; ocl_sp's path matrix records a fewest-edge shortest
 path, so the two differ wherever shortest paths are not unique).
@@ -44,8 +53,9 @@ import numpy as np
 
 from . import _api
 
-__all__ = ["BackendInterface", "OclSpGraph", "Settings", "config", "floyd_warshall",
-           "floyd_warshall_numpy", "info"]
+__all__ = ["BackendInterface", "OclSpGraph", "Settings", "closeness_centrality", "config",
+           "diameter", "eccentricity", "floyd_warshall", "floyd_warshall_numpy",
+           "harmonic_centrality", "info", "radius"]
 
 _log = logging.getLogger(__name__)
 
@@ -152,15 +162,18 @@ class OclSpGraph:
     def is_multigraph(self):
         return self.multigraph
 
-    def weights(self, attr):
-        """_Weights of edge attribute `attr` (None: every edge weighs 1), cached."""
-        if attr not in self._weights:
+    def weights(self, attr, default=1.0):
+        """_Weights of edge attribute `attr` (None: every edge weighs 1), cached;
+        `default` for edges without it (networkx's Floyd-Warshall reads 1.0, its
+        Dijkstra 1)."""
+        key = (attr, type(default))
+        if key not in self._weights:
             if attr is None:
                 values = [1] * len(self._edge_data)
             else:
-                values = [d.get(attr, 1.0) for d in self._edge_data]
-            self._weights[attr] = _read_weights(values, self.row == self.col)
-        return self._weights[attr]
+                values = [d.get(attr, default) for d in self._edge_data]
+            self._weights[key] = _read_weights(values, self.row == self.col)
+        return self._weights[key]
 
 
 def _as_backend_graph(G):
@@ -168,11 +181,20 @@ def _as_backend_graph(G):
 
 
 def _networkx_result(name, g, *args):
-    """networkx's own implementation of `name` on the original graph."""
+    """networkx's own implementation of `name` on the original graph. Arguments
+    beyond those of this networkx version's function (e.g. ``weight`` of
+    eccentricity before networkx 3.0) are dropped while they hold None."""
     import networkx as nx
 
     f = getattr(nx, name)
-    return getattr(f, "orig_func", f)(g.graph, *args)
+    f = getattr(f, "orig_func", f)
+    try:
+        accepted = len(inspect.signature(f).parameters) - 1
+    except (TypeError, ValueError):
+        accepted = len(args)
+    while len(args) > accepted and args[-1] is None:
+        args = args[:-1]
+    return f(g.graph, *args)
 
 
 def _solve(g, w, position=None, native=False):
@@ -261,7 +283,241 @@ def floyd_warshall(G, weight="weight"):
     return result
 
 
-_IMPLEMENTED = {f.__name__: f for f in (floyd_warshall_numpy, floyd_warshall)}
+# --- closeness, harmonic, eccentricity, diameter, radius (issue 24) ------------------
+#
+# networkx computes these from one search per node (BFS without a weight, Dijkstra
+# with one: a missing attribute weighs 1, parallel edges the lightest). ocl_sp
+# computes the same distances as rows of its multi-source engine (int32, exact),
+# a block of rows at a time, and reduces them here in networkx's own order and
+# arithmetic, so the results are networkx's bit for bit. can_run is False (networkx
+# runs) for weights that are not non-negative integers, a weight function, `sp` /
+# `e` given, nodes not in G, an empty graph, and harmonic_centrality where
+# networkx >= 3.4 iterates the smaller node set (its float sums then follow the
+# order of its own searches).
+
+_NX_VERSION = None
+
+
+def _nx_version():
+    global _NX_VERSION
+    if _NX_VERSION is None:
+        import networkx as nx
+
+        parts = []
+        for x in nx.__version__.split(".")[:2]:
+            digits = "".join(c for c in x if c.isdigit())
+            parts.append(int(digits) if digits else 0)
+        _NX_VERSION = tuple(parts)
+    return _NX_VERSION
+
+
+_ROW_VALUES = 1 << 24  # int32 values per block of rows (64 MiB)
+
+
+def _distance_rows(g, w, positions, reverse=False):
+    """(positions of the block, int32 rows d(p, *) over g under weights w, INT32_INF
+    = no path) for each block of `positions`; reverse: rows of the reversed graph
+    (d(*, p)). None instead of the generator where ocl_sp cannot give exact int32
+    distances (the int32 rule); the caller runs networkx then."""
+    n = len(g)
+    row, col = (g.col, g.row) if reverse else (g.row, g.col)
+    edges = _api._EdgeList(row, col, w.data, n)
+    block = max(1, _ROW_VALUES // max(n, 1))
+    positions = list(positions)
+    first = positions[:block]
+    try:
+        dist, _, _, _ = _api._rows(edges, "sssp", "int32", True, directed=g.directed,
+                                   indices=first, backend=config.backend,
+                                   device=config.device, params=config.params)
+    except ValueError as e:
+        if "int32" not in str(e):
+            raise
+        _log.debug("ocl_sp: %s; networkx's own implementation runs", e)
+        return None
+
+    def blocks():
+        yield first, dist
+        for k in range(block, len(positions), block):
+            part = positions[k:k + block]
+            d, _, _, _ = _api._rows(edges, "sssp", "int32", True, directed=g.directed,
+                                    indices=part, backend=config.backend,
+                                    device=config.device, params=config.params)
+            yield part, d
+    return blocks()
+
+
+def _dijkstra_weights(g, weight):
+    """_Weights as networkx's shortest-path searches read them (None: BFS, all 1;
+    a missing attribute: 1)."""
+    return g.weights(weight, default=1)
+
+
+def _search_weight_problem(w):
+    if w.data is None:
+        return "a weight is not a real number"
+    if not w.integral:
+        return "the weights are not all integers (ocl_sp would solve in float32)"
+    if w.data.size and w.data.min() < 0:
+        return "a negative weight (networkx's Dijkstra refuses or errs)"
+    return None
+
+
+def _value(x, ints):
+    return int(x) if ints else float(x)
+
+
+def closeness_centrality(G, u=None, distance=None, wf_improved=True):
+    """networkx.closeness_centrality on ocl_sp: rows of the reversed graph (distances
+    *to* each node), then networkx's formula in its arithmetic."""
+    g = _as_backend_graph(G)
+    w = _dijkstra_weights(g, distance)
+    n = len(g)
+    nodes = g.nodes if u is None else [u]
+    positions = [g.index[v] for v in nodes]
+    rows = _distance_rows(g, w, positions, reverse=g.directed)
+    if rows is None:
+        return _networkx_result("closeness_centrality", g, u, distance, wf_improved)
+    inf = _api.INT32_INF
+    result = {}
+    for part, dist in rows:
+        finite = dist != inf
+        reach = finite.sum(axis=1).tolist()
+        total = np.where(finite, dist, 0).sum(axis=1, dtype=np.int64).tolist()
+        for p, r, t in zip(part, reach, total):
+            c = 0.0
+            if t > 0.0 and n > 1:
+                c = (r - 1.0) / t
+                if wf_improved:
+                    c *= (r - 1.0) / (n - 1)
+            result[g.nodes[p]] = c
+    if u is not None:
+        return result[u]
+    return result
+
+
+def _harmonic_sets(G, nbunch, sources):
+    """networkx's (nbunch set, sources iterable) of harmonic_centrality, built as its
+    version builds them (the iteration orders its sums follow)."""
+    nb = set(G.nbunch_iter(nbunch)) if nbunch is not None else set(G.nodes)
+    if _nx_version() >= (3, 4):
+        src = set(G.nbunch_iter(sources)) if sources is not None else set(G.nodes)
+    else:
+        src = set(G.nbunch_iter(sources)) if sources is not None else G.nodes
+    return nb, src
+
+
+def harmonic_centrality(G, nbunch=None, distance=None, sources=None):
+    """networkx.harmonic_centrality on ocl_sp: rows from each source in networkx's
+    order, 1/d added per node in that order (d = 0 skipped, as networkx)."""
+    g = _as_backend_graph(G)
+    w = _dijkstra_weights(g, distance)
+    nb, src = _harmonic_sets(g.graph, nbunch, sources)
+    centrality = {v: 0 for v in nb}
+    if not nb:
+        return centrality
+    targets = np.array([g.index[v] for v in centrality], dtype=np.int64)
+    source_list = list(src)
+    rows = _distance_rows(g, w, [g.index[v] for v in source_list])
+    if rows is None:
+        return _networkx_result("harmonic_centrality", g, nbunch, distance, sources)
+    inf = _api.INT32_INF
+    acc = np.zeros(len(targets))
+    touched = np.zeros(len(targets), dtype=bool)
+    for _, dist in rows:
+        sub = dist[:, targets]
+        for d in sub:  # sources one after the other: networkx's order of additions
+            use = (d != inf) & (d != 0)
+            acc[use] += 1.0 / d[use]
+            touched |= use
+    for k, v in enumerate(centrality):
+        if touched[k]:
+            centrality[v] = float(acc[k])
+    return centrality
+
+
+_NOT_CONNECTED = {
+    True: "Found infinite path length because the digraph is not strongly connected",
+    False: "Found infinite path length because the graph is not connected",
+}
+
+
+def _eccentricities(g, nodes, weight, message):
+    """{node: eccentricity} over `nodes` (in order), NetworkXError(message) where a
+    node does not reach every node; None: ocl_sp cannot (networkx runs)."""
+    import networkx as nx
+
+    w = _dijkstra_weights(g, weight)
+    ints = weight is None or w.ints
+    rows = _distance_rows(g, w, [g.index[v] for v in nodes])
+    if rows is None:
+        return None
+    inf = _api.INT32_INF
+    e = {}
+    for part, dist in rows:
+        if (dist == inf).any():
+            raise nx.NetworkXError(message)
+        for p, x in zip(part, dist.max(axis=1).tolist()):
+            e[g.nodes[p]] = _value(x, ints)
+    return e
+
+
+def eccentricity(G, v=None, sp=None, weight=None):
+    """networkx.eccentricity on ocl_sp (``sp`` given: networkx's own code): the
+    largest distance from each node of ``v`` (a node, a container of nodes, or
+    every node); int distances for integer weights (and weight=None), floats for
+    integral float weights; NetworkXError where a node does not reach all."""
+    g = _as_backend_graph(G)
+    if sp is not None:
+        return _networkx_result("eccentricity", g, v, sp, weight)
+    nodes = list(g.graph.nbunch_iter(v))
+    e = _eccentricities(g, nodes, weight, _NOT_CONNECTED[g.directed])
+    if e is None:
+        return _networkx_result("eccentricity", g, v, sp, weight)
+    if v in g.graph:
+        return e[v]
+    return e
+
+
+def _extremum(name, pick, G, e, usebounds, weight):
+    g = _as_backend_graph(G)
+    if e is not None:
+        return _networkx_result(name, g, e, usebounds, weight)
+    bounds = usebounds is True and not g.directed  # networkx's _extrema_bounding path
+    message = ("Cannot compute metric because graph is not connected." if bounds
+               else _NOT_CONNECTED[g.directed])
+    ecc = _eccentricities(g, g.nodes, weight, message)
+    if ecc is None:
+        return _networkx_result(name, g, e, usebounds, weight)
+    return pick(ecc.values())
+
+
+def diameter(G, e=None, usebounds=False, weight=None):
+    """networkx.diameter on ocl_sp: the largest eccentricity (``e`` given:
+    networkx's own code); ``usebounds`` gives the same value (and networkx's
+    message for a disconnected graph)."""
+    return _extremum("diameter", max, G, e, usebounds, weight)
+
+
+def radius(G, e=None, usebounds=False, weight=None):
+    """networkx.radius on ocl_sp: the smallest eccentricity (as :func:`diameter`)."""
+    return _extremum("radius", min, G, e, usebounds, weight)
+
+
+# The parameter naming each function's weight, and its default.
+_WEIGHT_PARAMETER = {
+    "floyd_warshall_numpy": ("weight", "weight"),
+    "floyd_warshall": ("weight", "weight"),
+    "closeness_centrality": ("distance", None),
+    "harmonic_centrality": ("distance", None),
+    "eccentricity": ("weight", None),
+    "diameter": ("weight", None),
+    "radius": ("weight", None),
+}
+_SEARCHES = ("closeness_centrality", "harmonic_centrality", "eccentricity", "diameter", "radius")
+
+
+_IMPLEMENTED = {f.__name__: f for f in (floyd_warshall_numpy, floyd_warshall, closeness_centrality,
+                                        harmonic_centrality, eccentricity, diameter, radius)}
 _SIGNATURES = {name: inspect.signature(f) for name, f in _IMPLEMENTED.items()}
 
 
@@ -273,16 +529,54 @@ def _bound_arguments(name, args, kwargs):
         return None
 
 
+def _search_call_problem(name, G, bound):
+    """What keeps ocl_sp from one of the search-based functions besides the weights."""
+    if len(G) == 0:
+        return "an empty graph"
+    if name == "eccentricity" and bound.get("sp") is not None:
+        return "precomputed path lengths (sp)"
+    if name in ("diameter", "radius") and bound.get("e") is not None:
+        return "precomputed eccentricities (e)"
+    graph = G.graph if isinstance(G, OclSpGraph) else G
+    if name == "closeness_centrality" and bound.get("u") is not None:
+        try:
+            if bound["u"] not in graph:
+                return "u is not a node of G"
+        except TypeError:
+            return "u is not a node of G"
+    if name == "harmonic_centrality" and _nx_version() >= (3, 4):
+        try:
+            nb, src = _harmonic_sets(graph, bound.get("nbunch"), bound.get("sources"))
+        except Exception:  # networkx's own code raises its error
+            return "invalid nbunch or sources"
+        if len(nb) < len(src):
+            return "networkx >= 3.4 searches from the smaller nbunch (its own order of sums)"
+    return None
+
+
 def _cannot_run(name, args, kwargs):
     """Why the backend cannot run `name` with these arguments exactly (None: it can)."""
     bound = _bound_arguments(name, args, kwargs)
     if bound is None:
         return f"ocl_sp does not implement {name} with these arguments"
     G = bound["G"]
-    weight = bound.get("weight", "weight")
+    parameter, default = _WEIGHT_PARAMETER[name]
+    weight = bound.get(parameter, default)
     problem = _weight_key_problem(weight)
     if problem:
         return problem
+    if name in _SEARCHES:
+        problem = _search_call_problem(name, G, bound)
+        if problem:
+            return problem
+        if weight is None:
+            return None
+        if isinstance(G, OclSpGraph):
+            return _search_weight_problem(_dijkstra_weights(G, weight))
+        edges = G.edges(data=weight, default=1)
+        return _search_weight_problem(_read_weights([d for _, _, d in edges],
+                                                    np.array([u == v for u, v, _ in edges],
+                                                             dtype=bool)))
     if isinstance(G, OclSpGraph):
         w = G.weights(weight)
     elif weight is None:
@@ -300,6 +594,11 @@ class BackendInterface:
     Graph = OclSpGraph
     floyd_warshall_numpy = staticmethod(floyd_warshall_numpy)
     floyd_warshall = staticmethod(floyd_warshall)
+    closeness_centrality = staticmethod(closeness_centrality)
+    harmonic_centrality = staticmethod(harmonic_centrality)
+    eccentricity = staticmethod(eccentricity)
+    diameter = staticmethod(diameter)
+    radius = staticmethod(radius)
 
     @staticmethod
     def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False,
@@ -343,6 +642,19 @@ def info():
             "non-integer weights, weight functions, negative self-loops, negative cycles "
             "and path lengths beyond ocl_sp's int32 rule run networkx's own code."),
     }
+    searches = (
+        "Computed by ocl_sp's multi-source engine (OpenCL, OpenMP or serial) for "
+        "non-negative integer weights (or none), exactly: networkx's results bit for bit. "
+        "Float or negative weights, weight functions and path lengths beyond ocl_sp's int32 "
+        "rule run networkx's own code.")
+    docs.update({
+        "closeness_centrality": searches,
+        "harmonic_centrality": searches + " On networkx >= 3.4, calls whose nbunch is "
+        "smaller than sources run networkx's own code too.",
+        "eccentricity": searches + " So does a given sp.",
+        "diameter": searches + " So does a given e.",
+        "radius": searches + " So does a given e.",
+    })
     return {
         "backend_name": "ocl_sp",
         "project": "ocl_sp",

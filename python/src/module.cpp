@@ -26,6 +26,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -35,8 +36,11 @@
 #include <vector>
 
 #include "cl/device.hpp"
+#include "graph/csr.hpp"
 #include "graph/matrix.hpp"
 #include "solvers/solver.hpp"
+#include "sparse/auto_algo.hpp"
+#include "sparse/sssp.hpp"
 #include "sparse/stats_sink.hpp"
 #include "util/cancel.hpp"
 #include "util/errors.hpp"
@@ -821,6 +825,9 @@ py::tuple solve(Request& rq) {
   return solve_typed<float>(rq, m, report, wall);
 }
 
+// scipy's single-source methods over rows (issue 24): _core.rows().
+#include "rows.inc"
+
 }  // namespace
 }  // namespace ocl_sp::python
 
@@ -931,4 +938,5 @@ PYBIND11_MODULE(_core, m) {
     g_cache.clear();
   });
   m.def("cancel_requested", &cancel_requested);
+  register_rows(m);
 }

@@ -25,6 +25,11 @@ import pytest  # noqa: E402
 
 from _support import BACKENDS  # noqa: E402
 
+# Suites of other projects run with ocl_sp in their libraries' place; their shims
+# patch scipy / networkx for the whole process, so each runs in its own ctest
+# (python.scipy_suite.*, python.networkx_suite), never inside this run.
+collect_ignore = ["scipy_suite", "nx_suite"]
+
 
 @pytest.fixture(params=sorted(BACKENDS))
 def backend(request):

@@ -251,8 +251,24 @@ def test_null_value_and_non_finite():
 def test_input_not_modified():
     g = random_dense(20, seed=18)
     copy = g.copy()
-    ocl_sp.floyd_warshall(g, directed=False, overwrite=True, backend="openmp")
+    ocl_sp.floyd_warshall(g, directed=False, backend="openmp")
+    for method in ("D", "J", "BF"):  # overwrite applies to Floyd-Warshall only, as scipy
+        ocl_sp.shortest_path(g, method=method, overwrite=True, backend="openmp")
+    ocl_sp.floyd_warshall(g.astype(np.float32), overwrite=True, backend="openmp")
+    ocl_sp.floyd_warshall(np.asfortranarray(g), overwrite=True, backend="openmp")
     assert np.array_equal(g, copy)
+
+
+def test_overwrite_as_scipy():
+    # scipy's floyd_warshall works in the caller's C-contiguous float64 array when
+    # overwrite=True: the input then holds the result (and is what comes back).
+    g = random_dense(20, seed=18)
+    want_g = g.copy()
+    want = scipy_fw(want_g, directed=False, overwrite=True)
+    assert np.array_equal(want_g, want)  # scipy's behaviour
+    got = ocl_sp.floyd_warshall(g, directed=False, overwrite=True, backend="openmp")
+    assert got is g
+    assert_same_distances(g, want)
 
 
 # --- indices -----------------------------------------------------------------------

@@ -8,6 +8,7 @@ dispatch itself (backend="ocl_sp", automatic backends) runs in a subprocess that
 sees pyproject.toml's entry points, and is skipped on networkx < 3.2."""
 
 import importlib
+import inspect
 import os
 import subprocess
 import sys
@@ -297,6 +298,121 @@ def test_convert_round_trip(on):
     assert_fw_dict_equal(BI.floyd_warshall(g), nx.floyd_warshall(G))
 
 
+# --- closeness, harmonic, eccentricity, diameter, radius (issue 24) ------------------
+
+def _weighted(G, seed, low=1, high=9, key="weight", missing=0.0):
+    rng = np.random.default_rng(seed)
+    for u, v, d in G.edges(data=True):
+        if rng.random() >= missing:
+            d[key] = int(rng.integers(low, high + 1))
+    return G
+
+
+def _search_graphs():
+    yield "directed", _weighted(nx.gnp_random_graph(45, 0.06, seed=31, directed=True), 1)
+    yield "undirected", _weighted(nx.connected_watts_strogatz_graph(40, 4, 0.3, seed=32), 2)
+    dis = nx.disjoint_union(nx.path_graph(8), nx.cycle_graph(6))
+    dis.add_nodes_from(["x", "y"])
+    yield "disconnected", _weighted(dis, 3, low=0, high=4)  # zero weights too
+    multi = nx.MultiDiGraph(nx.gnp_random_graph(30, 0.1, seed=33, directed=True))
+    multi.add_edges_from(list(multi.edges())[:10])
+    yield "multigraph", _weighted(multi, 4, missing=0.3)  # parallel edges, missing weights
+    yield "labels", random_graph(30, 0.1, seed=34)  # shuffled string labels
+
+
+@pytest.mark.parametrize("kind,G", list(_search_graphs()), ids=lambda x: x if isinstance(x, str) else "")
+def test_centralities_equal_networkx(on, kind, G):
+    for distance in (None, "weight"):
+        for wf in (True, False):
+            got, ran = solved_by_ocl_sp(BI.closeness_centrality, G, distance=distance,
+                                        wf_improved=wf)
+            want = nx.closeness_centrality(G, distance=distance, wf_improved=wf)
+            assert ran and list(got) == list(want) and got == want  # bit for bit, same order
+        got, ran = solved_by_ocl_sp(BI.harmonic_centrality, G, distance=distance)
+        want = nx.harmonic_centrality(G, distance=distance)
+        assert ran and list(got) == list(want) and got == want
+        assert all(type(x) in (int, float) for x in got.values())
+    u = list(G)[3]
+    assert BI.closeness_centrality(G, u, "weight") == nx.closeness_centrality(G, u, "weight")
+    some = list(G)[::3]
+    assert (BI.harmonic_centrality(G, sources=some, distance="weight")
+            == nx.harmonic_centrality(G, sources=some, distance="weight"))
+
+
+def _weight_kwargs():
+    # networkx < 3.0 has no weight argument for these
+    return [{}] + ([{"weight": "weight"}] if "weight" in
+                   inspect.signature(nx.eccentricity).parameters else [])
+
+
+@pytest.mark.parametrize("kind,G", [g for g in _search_graphs() if g[0] != "disconnected"],
+                         ids=lambda x: x if isinstance(x, str) else "")
+def test_distance_measures_equal_networkx(on, kind, G):
+    strong = nx.is_strongly_connected(G) if G.is_directed() else nx.is_connected(G)
+    for kw in _weight_kwargs():
+        if not strong:
+            with pytest.raises(nx.NetworkXError) as want:
+                nx.eccentricity(G, **kw)
+            with pytest.raises(nx.NetworkXError) as got:
+                BI.eccentricity(G, **kw)
+            assert str(got.value) == str(want.value)
+            continue
+        got, ran = solved_by_ocl_sp(BI.eccentricity, G, **kw)
+        want = nx.eccentricity(G, **kw)
+        assert ran and got == want and list(got) == list(want)
+        assert [type(x) for x in got.values()] == [type(x) for x in want.values()]
+        v = list(G)[2]
+        assert BI.eccentricity(G, v, **kw) == nx.eccentricity(G, v, **kw)
+        assert BI.eccentricity(G, [v, v], **kw) == nx.eccentricity(G, [v, v], **kw)
+        for f in ("diameter", "radius"):
+            assert getattr(BI, f)(G, **kw) == getattr(nx, f)(G, **kw)
+            if not G.is_directed():
+                assert (getattr(BI, f)(G, usebounds=True, **kw)
+                        == getattr(nx, f)(G, usebounds=True, **kw))
+
+
+def test_distance_measures_disconnected_messages():
+    G = nx.Graph([(0, 1), (2, 3)])
+    for call in (lambda m: m.eccentricity(G), lambda m: m.diameter(G),
+                 lambda m: m.radius(G, usebounds=True), lambda m: m.diameter(G, usebounds=True)):
+        with pytest.raises(nx.NetworkXError) as want:
+            call(nx)
+        with pytest.raises(nx.NetworkXError) as got:
+            call(BI)
+        assert str(got.value) == str(want.value)
+
+
+def test_search_functions_fall_back_to_networkx():
+    G = _weighted(nx.connected_watts_strogatz_graph(25, 4, 0.3, seed=35), 5)
+    assert BI.can_run("closeness_centrality", (G,), {"distance": "weight"})
+    F = G.copy()
+    u, v = next(iter(F.edges()))
+    F[u][v]["weight"] = 0.5  # float32 would not be exact
+    N = G.copy()
+    N[u][v]["weight"] = -1  # networkx's Dijkstra refuses
+    for name in ("closeness_centrality", "harmonic_centrality"):
+        assert BI.can_run(name, (F,), {})  # no distance: BFS
+        assert not BI.can_run(name, (F,), {"distance": "weight"})
+        assert not BI.can_run(name, (N,), {"distance": "weight"})
+        assert not BI.can_run(name, (G,), {"distance": lambda a, b, d: 1})
+        got, ran = solved_by_ocl_sp(getattr(BI, name), F, distance="weight")
+        assert not ran and got == getattr(nx, name)(F, distance="weight")
+    assert not BI.can_run("eccentricity", (G,), {"sp": dict(nx.shortest_path_length(G))})
+    assert not BI.can_run("diameter", (G,), {"e": nx.eccentricity(G)})
+    assert not BI.can_run("radius", (nx.Graph(),), {})
+    assert not BI.can_run("closeness_centrality", (G,), {"u": "nope"})
+    sp_ = dict(nx.shortest_path_length(G))
+    got, ran = solved_by_ocl_sp(BI.eccentricity, G, sp=sp_)
+    assert not ran and got == nx.eccentricity(G, sp=sp_)
+    e = nx.eccentricity(G)
+    assert BI.diameter(G, e=e) == nx.diameter(G, e=e) and BI.radius(G, e=e) == nx.radius(G, e=e)
+    # path lengths beyond the int32 rule: networkx's own code
+    P = nx.path_graph(6)
+    nx.set_edge_attributes(P, 2**28, "weight")
+    got, ran = solved_by_ocl_sp(BI.closeness_centrality, P, distance="weight")
+    assert not ran and got == nx.closeness_centrality(P, distance="weight")
+
+
 # --- entry points and networkx's dispatch ------------------------------------------
 
 def _entry_points():
@@ -322,7 +438,9 @@ def test_entry_points_name_importable_objects():
         assert callable(getattr(interface, attr))
     meta = _load(eps["networkx.backend_info"]["ocl_sp"])()
     assert meta["backend_name"] == "ocl_sp" and meta["package"] == "ocl_sp"
-    assert set(meta["functions"]) == {"floyd_warshall_numpy", "floyd_warshall"}
+    assert set(meta["functions"]) == {"floyd_warshall_numpy", "floyd_warshall",
+                                      "closeness_centrality", "harmonic_centrality",
+                                      "eccentricity", "diameter", "radius"}
     for name in meta["functions"]:
         assert callable(getattr(interface, name))
         assert callable(getattr(nx, name))  # a networkx function of that name
@@ -362,6 +480,14 @@ _DISPATCH = textwrap.dedent('''
         pass
     except RuntimeError as e:  # networkx 3.2, 3.3
         assert "not implemented by ocl_sp" in str(e), e
+    U = G.to_undirected()
+    for name in ("closeness_centrality", "harmonic_centrality"):
+        got, r = ran(getattr(nx, name), G, distance="weight", backend="ocl_sp")
+        assert r and got == getattr(nx, name).orig_func(G, distance="weight"), name
+    H = nx.cycle_graph(40)
+    for name in ("eccentricity", "diameter", "radius"):
+        got, r = ran(getattr(nx, name), H)  # automatic
+        assert r and got == getattr(nx, name).orig_func(H), name
     print("dispatch ok", nx.__version__)
 ''')
 
