@@ -37,9 +37,16 @@ struct InputEdges {
 template <typename T>
 InputEdges<T> input_edges(const DistMatrix<T>& w);
 
+// The edges of e that are shortest paths themselves under the solved distances d
+// (w(k,j) = d(k,j)): the only ones a search for paths needs (the host's and the
+// device's, solvers/path_rebuild.hpp).
+template <typename T>
+InputEdges<T> tight_edges(const InputEdges<T>& e, const DistMatrix<T>& d);
+
 // The path matrix of the solved distances d (no negative cycle) from the input's
-// edges: via and hops exactly as README "Paths" defines them. Returns the number
-// of edges that are shortest paths themselves (the ones searched).
+// edges: via and hops exactly as README "Paths" defines them, via the smallest k
+// of the level before (the CPU twin of kernels/paths_rebuild.cl, same bytes).
+// Returns the number of edges that are shortest paths themselves (the ones searched).
 template <typename T>
 int64_t recover_paths(const InputEdges<T>& e, const DistMatrix<T>& d, PathMatrix& p);
 
