@@ -208,9 +208,10 @@ int run_typed(const MpiSolveOptions& o, const Stopwatch& wall, const Session& s)
     const uint64_t mat = lay.local_elems() * vs;
     const uint64_t bufs = vs * (2 * (p * p + p * static_cast<uint64_t>(lay.mc()) + p * static_cast<uint64_t>(lay.mr())) +
                                 std::max(p * static_cast<uint64_t>(lay.mc()), p * static_cast<uint64_t>(lay.mr())));
-    // --paths: the input kept, via and hops (int32) and one P x n strip of each
+    // --paths: the input kept, via and hops (int32), and per panel row the
+    // gathered blocks, the P x n distance strip and its via / hops rows
     uint64_t need = mat * (o.verify || o.paths ? 2 : 1) + bufs + (opencl ? plan.host_bytes : 0) +
-                    (o.paths ? lay.local_elems() * 8 + p * static_cast<uint64_t>(lay.n) * (vs + 8) : 0);
+                    (o.paths ? lay.local_elems() * 8 + p * static_cast<uint64_t>(lay.n) * (2 * vs + 8) : 0);
     const bool whole = s.rank == 0 && o.verify;
     if (whole) need += static_cast<uint64_t>(lay.n) * lay.n * vs * 3;
     check_host_memory(need, "rank " + std::to_string(s.rank) + ": " + format_bytes(static_cast<double>(mat)) +
