@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Paths beyond one buffer (issue 26) and the out-of-core baseline on one GPU: each
 # case solved RUNS times with --json, one summary line per solve (T_k, solve,
-# whole process, the host recovery's seconds from the report's paths line), all
+# whole process, the path step's seconds from the report's paths line), all
 # JSON kept in OUT/runs.jsonl with the command. Usage (device tool, repo root):
-#   bash bench/paths_panels_run.sh OCL_SP OUT
+#   bash bench/paths_panels_run.sh OCL_SP OUT [SET]
+# SET: "recover" (default; the first session's host recovery), "rebuild" (the
+# device rebuild of the second session: checks with --verify, then n = 10 000 /
+# 50 000 distances against paths in the single buffer and on panels).
+# ENVV="NAME=value ..." before solve() runs that case under those variables.
 set -uo pipefail
-B=$1 O=$2
+B=$1 O=$2 SET=${3:-recover}
 export OCL_SP_CACHE_DIR=$(mktemp -d)
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$O/device.txt"
 nproc >> "$O/device.txt"
@@ -15,10 +19,10 @@ solve() {
   shift 2
   for ((r = 0; r < runs; r++)); do
     local t0=$(date +%s%N)
-    out=$(timeout "$limit" "$B" --device "${DEV:-nvidia}" "$@" --json 2>/dev/null)
+    out=$(timeout "$limit" env ${ENVV:-} "$B" --device "${DEV:-nvidia}" "$@" --json 2>"$O/stderr.txt")
     rc=$?
     local wall=$(python3 -c "print(($(date +%s%N) - $t0) / 1e9)")
-    echo "{\"command\": \"ocl_sp --device nvidia $* --json\", \"rc\": $rc, \"process_s\": $wall, \"report\": ${out:-null}}" >> "$O/runs.jsonl"
+    echo "{\"command\": \"${ENVV:+$ENVV }ocl_sp --device nvidia $* --json\", \"rc\": $rc, \"process_s\": $wall, \"report\": ${out:-null}}" >> "$O/runs.jsonl"
     echo "$out" | python3 -c '
 import json, re, sys
 args, rc, wall = sys.argv[1], sys.argv[2], float(sys.argv[3])
@@ -29,11 +33,35 @@ except Exception:
 m = re.search(r"([0-9.]+) s$", r.get("paths_kernels", "") or "")
 rec = f" recover {float(m.group(1)):.3f} s" if m else ""
 tk, solve = r["t_k"], r.get("solve", r.get("wall"))
-print("%s: T_k %.3f s, solve %.3f s, process %.2f s%s | %s | %s" % (args, tk, solve, wall, rec,
-      r.get("placement", ""), (r.get("paths_kernels", "") or "")[:90]))
+print(("%s %s" % (__import__("os").environ.get("ENVV", ""), args)).strip() + ": T_k %.3f s, solve %.3f s, process %.2f s%s | %s | %s | verify %s, paths %s" % (tk, solve, wall, rec,
+      r.get("placement", ""), (r.get("paths_kernels", "") or "")[:150], r.get("verify"), r.get("paths_check")))
 ' "$*" "$rc" "$wall"
   done
 }
+if [ "$SET" = rebuild ]; then
+  export ENVV
+  solve 1 60 --n 2000 --paths > /dev/null   # build and cache the programs
+  solve 1 60 --n 2000 --panel 1024 --paths > /dev/null
+  ENVV=OCL_SP_PATHS_REBUILD=1 solve 1 60 --n 2000 --paths > /dev/null
+  echo "== checks: --paths --verify (every pair's path expanded) in each placement"
+  solve 1 60 --n 3001 --panel 1024 --paths --verify
+  solve 1 60 --n 3001 --negative --panel 1024 --paths --verify
+  solve 1 60 --n 3001 --device-memory 20M --paths --verify
+  ENVV=OCL_SP_PATHS_REBUILD=1 solve 1 60 --n 3001 --negative --paths --verify
+  echo "== n = 10 000: distances / paths, single buffer (packed keys, rebuild) and panels (P = 5120)"
+  for rep in 1 2; do
+    solve 1 60 --n 10000
+    solve 1 60 --n 10000 --paths
+    ENVV=OCL_SP_PATHS_REBUILD=1 solve 1 60 --n 10000 --paths
+    solve 1 60 --n 10000 --panel 5120
+    solve 1 60 --n 10000 --panel 5120 --paths
+  done
+  echo "== n = 50 000: distances and paths on panels (P = 12544, 4 x 4), rebuild in the single buffer"
+  solve 1 60 --n 50000 --panel 12544
+  solve 1 60 --n 50000 --panel 12544 --paths
+  ENVV=OCL_SP_PATHS_REBUILD=1 solve 1 60 --n 50000 --paths
+  exit 0
+fi
 solve 1 60 --n 2000 --paths > /dev/null   # build and cache the programs
 solve 1 60 --n 2000 --panel 1024 --paths > /dev/null
 echo "== n = 10 000: distances / paths, single buffer and panels (P = 5120, 2 x 2 resident)"

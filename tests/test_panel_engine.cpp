@@ -16,6 +16,7 @@
 #include "solvers/opencl_solvers.hpp"
 #include "solvers/panel_engine.hpp"
 #include "solvers/panel_paths.hpp"
+#include "solvers/path_rebuild.hpp"
 #include "graph/paths.hpp"
 #include "test_opencl_common.hpp"
 #include "util/errors.hpp"
@@ -55,6 +56,15 @@ PathMatrix check_recovered(const DistMatrix<T>& w) {
   recover_paths(input_edges(w), d, p);
   CHECK(p.hops == pref.hops);
   CHECK(check_paths(w, d, p) == "");
+  return p;
+}
+
+// The host's path matrix of the solved distances d of input w (recover_paths):
+// what the device rebuild must equal byte for byte.
+template <typename T>
+PathMatrix host_recovered(const DistMatrix<T>& w, const DistMatrix<T>& d) {
+  PathMatrix p;
+  recover_paths(input_edges(w), d, p);
   return p;
 }
 
@@ -450,6 +460,9 @@ TEST_SUITE("panel_engine") {
         CHECK(d == ref);
         CHECK(p.hops == pref.hops);
         CHECK(check_paths(w, d, p) == "");
+        // rebuilt on the device, the host's recovery byte for byte
+        CHECK(st.paths_kernels.find("rebuilt on the device") != std::string::npos);
+        CHECK(p.via == host_recovered(w, d).via);
       }
       DistMatrix<int32_t> cyc = graph_with_negative_cycle();
       PathMatrix p;
@@ -467,9 +480,113 @@ TEST_SUITE("panel_engine") {
     CHECK(d == ref);
     CHECK(p.hops == pref.hops);
     CHECK(check_paths(w, d, p) == "");
+    CHECK(p.via == host_recovered(w, d).via);
     DistMatrix<float> frac = w;
     frac(0, 1) = 0.5f;
     CHECK_THROWS_AS(solver->solve(frac, &p), UsageError);
+    // OCL_SP_PATHS_REBUILD=0: the host's recovery, the same bytes.
+    {
+      ocl_sp_test::EnvGuard host("OCL_SP_PATHS_REBUILD", std::string("0"));
+      DistMatrix<float> d2 = w;
+      PathMatrix p2;
+      CHECK(solver->solve(d2, &p2).paths_kernels.find("recovered on the host") == 0);
+      CHECK(p2.via == p.via);
+      CHECK(p2.hops == p.hops);
+    }
+  }
+
+  // The device rebuild itself (kernels/paths_rebuild.cl) against the host's
+  // recover_paths, byte for byte (hops and via), and fw_serial's hop counts:
+  // n = 1, 2, not a multiple of anything, negative edges, zero-weight cycles, an
+  // unreachable part, an isolated vertex; a memory budget so small that the rows
+  // go in many bands of two sets; distances from the host and from a device
+  // buffer with a row pitch (the single buffer's way).
+  TEST_CASE("PoCL: the path rebuild on the device equals the host's recovery") {
+    OpenClCore core(spec(Algo::fw), ValueType::int32);
+    PathRebuild<int32_t> rebuild;
+    DistMatrix<int32_t> z(9);  // zero-weight cycles, a negative edge, 7 and 8 unreachable
+    for (int64_t i = 0; i < 9; ++i) z(i, i) = 0;
+    z(0, 1) = 1, z(1, 2) = 0, z(2, 3) = 0, z(3, 1) = 0, z(3, 4) = 2, z(0, 4) = 3;
+    z(4, 5) = 0, z(5, 4) = 0, z(2, 6) = -1, z(6, 4) = 2, z(5, 0) = 4, z(8, 0) = 1;
+    // Layers with many equal predecessors: 0 -> 1..5 -> 6..10 -> 11 (the smallest k wins).
+    DistMatrix<int32_t> layers(13);
+    for (int64_t i = 0; i < 13; ++i) layers(i, i) = 0;
+    for (int64_t a = 1; a <= 5; ++a) {
+      layers(0, a) = 1;
+      for (int64_t b = 6; b <= 10; ++b) layers(a, b) = 1, layers(b, 11) = 0, layers(b, 12) = 5;
+    }
+    layers(0, 12) = 7;
+    std::vector<std::pair<std::string, DistMatrix<int32_t>>> graphs = {{"hand-made", z},
+                                                                       {"layers", layers}};
+    for (int64_t n : {int64_t{1}, int64_t{2}, int64_t{37}, int64_t{333}})
+      graphs.emplace_back("random n = " + std::to_string(n), graph<int32_t>(n, kSeed + 3 * n));
+    for (const auto& [name, w] : graphs) {
+      const int64_t n = w.n();
+      DistMatrix<int32_t> d = w;
+      PathMatrix pref;
+      fw_serial(d, &pref);
+      const PathMatrix host = host_recovered(w, d);
+      const InputEdges<int32_t> e = input_edges(w);
+      // budget: unlimited, then ~3 rows per band (the edges, queues and 2 x 3 rows)
+      const InputEdges<int32_t> t = tight_edges(e, d);
+      const uint64_t tight = (n + 1) * 8 + t.dst.size() * 8;
+      const uint64_t queues = uint64_t{core.device().compute_units} * 2 * n * 4;
+      for (uint64_t budget : {uint64_t{0}, (tight + queues + 6 * n * 12) * 10 / 9 + 64}) {
+        INFO(name << ", device bytes " << budget);
+        PathMatrix p;
+        RunStats st;
+        REQUIRE(rebuild.run(core, e, d, p, st, budget));
+        CHECK(p.hops == pref.hops);
+        CHECK(p.hops == host.hops);
+        CHECK(p.via == host.via);
+        CHECK(check_paths(w, d, p) == "");
+        if (budget && n > 8) CHECK(st.paths_kernels.find("bands of 3 rows") != std::string::npos);
+      }
+      // From a device buffer of ld x ld (padding never read).
+      const int64_t ld = n + 5;
+      std::vector<int32_t> padded(static_cast<size_t>(ld * ld), -7);
+      for (int64_t i = 0; i < n; ++i)
+        std::memcpy(padded.data() + i * ld, d.data() + i * n, static_cast<size_t>(n) * 4);
+      cl::Buffer buf(core.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, padded.size() * 4,
+                     padded.data());
+      PathMatrix p;
+      RunStats st;
+      REQUIRE(rebuild.run(core, e, d, p, st, 0, &buf, ld));
+      CHECK(p.hops == host.hops);
+      CHECK(p.via == host.via);
+    }
+    // Nothing fits: the caller is told (and recovers on the host).
+    const DistMatrix<int32_t> w = graph<int32_t>(100, kSeed);
+    DistMatrix<int32_t> d = w;
+    fw_serial(d, nullptr);
+    PathMatrix p;
+    RunStats st;
+    CHECK_FALSE(rebuild.run(core, input_edges(w), d, p, st, 1000));
+  }
+
+  // The single buffer with OCL_SP_PATHS_REBUILD=1: fast distances, then the rebuild
+  // from the buffer itself; the same distances, hops and vias as the host's.
+  TEST_CASE("PoCL: single buffer paths rebuilt from the buffer (OCL_SP_PATHS_REBUILD=1)") {
+    ocl_sp_test::EnvGuard on("OCL_SP_PATHS_REBUILD", std::string("1"));
+    auto solver = make_opencl_solver<int32_t>(spec(Algo::fw));
+    for (int64_t n : {int64_t{1}, int64_t{129}, int64_t{300}}) {
+      INFO("n = " << n);
+      const DistMatrix<int32_t> w = graph<int32_t>(n, kSeed + 11 * n);
+      DistMatrix<int32_t> d = w, ref = w;
+      PathMatrix p, pref;
+      const RunStats st = solver->solve(d, &p);
+      fw_serial(ref, &pref);
+      CHECK(st.placement == "single buffer");
+      CHECK(st.paths_kernels.find("rebuilt on the device") != std::string::npos);
+      CHECK(d == ref);
+      CHECK(p.hops == pref.hops);
+      CHECK(p.via == host_recovered(w, d).via);
+    }
+    // Fractional float32 weights: not exact, the lexicographic kernels instead.
+    auto sf = make_opencl_solver<float>(spec(Algo::fw));
+    DistMatrix<float> f = ocl_sp_test::random_graph<float>(60, kSeed, true);
+    PathMatrix p;
+    CHECK(sf->solve(f, &p).paths_kernels.find("rebuilt") == std::string::npos);
   }
 
   TEST_CASE("panels: a device named twice is refused") {

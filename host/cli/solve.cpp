@@ -530,7 +530,6 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
 // The options the distributed solve does not take, named for its refusal.
 std::string mpi_unsupported(const SolveOptions& o) {
   std::vector<std::string> no;
-  if (o.paths || !o.queries.empty() || !o.paths_output.empty()) no.push_back("--paths/--query/--paths-output");
   if (o.split > 1) no.push_back("--split");
   if (!o.sources.empty() || !o.targets.empty() || !o.stats.empty())
     no.push_back("--sources/--targets/--stats");
@@ -613,6 +612,10 @@ int run_mpi(const SolveOptions& o, const Stopwatch& wall) {
   m.output_format = o.output_format;
   m.verify = o.verify;
   m.json = o.json;
+  m.paths = o.paths || !o.queries.empty() || !o.paths_output.empty();
+  m.queries = o.queries;
+  m.paths_output = o.paths_output;
+  m.paths_output_format = o.paths_output_format;
   m.unsupported = mpi_unsupported(o);
   return mpi::run_solve(m, wall);
 }

@@ -38,6 +38,7 @@ int run_solve(const MpiSolveOptions&, const Stopwatch&) {
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -49,6 +50,7 @@ int run_solve(const MpiSolveOptions&, const Stopwatch&) {
 #include "mpi/mpi_backend.hpp"
 #include "mpi/mpi_layout.hpp"
 #include "mpi/mpi_output.hpp"
+#include "mpi/mpi_paths.hpp"
 #include "mpi/mpi_report.hpp"
 #include "mpi/mpi_rounds.hpp"
 #include "mpi/mpi_session.hpp"
@@ -56,6 +58,7 @@ int run_solve(const MpiSolveOptions&, const Stopwatch&) {
 #include "solvers/panel_engine.hpp"
 #include "solvers/solver.hpp"
 #include "solvers/verify.hpp"
+#include "graph/paths.hpp"
 #include "util/atomic_file.hpp"
 #include "util/cancel.hpp"
 #include "util/strings.hpp"
@@ -94,8 +97,8 @@ int run_typed(const MpiSolveOptions& o, const Stopwatch& wall, const Session& s)
   bool opencl = false;
   GeneratorParams gen;
   DistMatrix<T> full;  // rank 0, file input: the whole matrix before scattering
-  std::optional<OutputTarget> target;
-  OutputFormat output_format = OutputFormat::bin;
+  std::optional<OutputTarget> target, paths_target;
+  OutputFormat output_format = OutputFormat::bin, paths_format = OutputFormat::bin;
   std::pair<int, int> grid{0, 0};
   int64_t n = 0;
 
@@ -103,7 +106,7 @@ int run_typed(const MpiSolveOptions& o, const Stopwatch& wall, const Session& s)
   out.step([&] {
     if (!o.unsupported.empty())
       throw UsageError(o.unsupported + " not supported by the distributed solve (" +
-                       std::to_string(s.size) + " MPI ranks); it runs --algo fw distances only");
+                       std::to_string(s.size) + " MPI ranks); it runs --algo fw (distances, --paths)");
     grid = o.grid.empty() ? default_grid(s.size) : parse_grid(o.grid);
     if (grid.first * grid.second != s.size)
       throw UsageError("--grid " + o.grid + " is a process grid of " +
@@ -126,6 +129,14 @@ int run_typed(const MpiSolveOptions& o, const Stopwatch& wall, const Session& s)
     if (o.generated && !o.input.empty()) throw UsageError("give either --n or --input, not both");
     if (!o.generated && o.input.empty())
       throw UsageError("no graph: give --n N for a random graph or --input FILE (see --help)");
+    if (o.queries.size() % 2) throw UsageError("--query expects two vertex ids, U and V");
+    if (!o.paths_output.empty()) {
+      if (o.paths_output == o.output)
+        throw UsageError("--output and --paths-output name the same file '" + o.output + "'");
+      paths_format = o.paths_output_format == "auto" ? detect_output_format(o.paths_output)
+                                                     : parse_output_format(o.paths_output_format);
+      if (s.rank == 0) paths_target = resolve_output(o.paths_output);
+    }
     if (!o.output.empty()) {  // rank 0 creates the file, every rank writes into it
       output_format = o.output_format == "auto" ? detect_output_format(o.output)
                                                 : parse_output_format(o.output_format);
@@ -157,6 +168,13 @@ int run_typed(const MpiSolveOptions& o, const Stopwatch& wall, const Session& s)
   long long n_all = n;
   MPI_Bcast(&n_all, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
   n = n_all;
+  out.step([&] {
+    for (int64_t x : o.queries)
+      if (x < 0 || x >= n)
+        throw UsageError("--query: vertex " + std::to_string(x) + " out of range [0, " +
+                         std::to_string(n) + ")");
+  });
+  if (int c = agree(out, s)) return c;
 
   // 2. This rank's device (or host memory): what the panel plan must fit.
   DeviceEntry entry;
@@ -191,7 +209,10 @@ int run_typed(const MpiSolveOptions& o, const Stopwatch& wall, const Session& s)
     const uint64_t mat = lay.local_elems() * vs;
     const uint64_t bufs = vs * (2 * (p * p + p * static_cast<uint64_t>(lay.mc()) + p * static_cast<uint64_t>(lay.mr())) +
                                 std::max(p * static_cast<uint64_t>(lay.mc()), p * static_cast<uint64_t>(lay.mr())));
-    uint64_t need = mat * (o.verify ? 2 : 1) + bufs + (opencl ? plan.host_bytes : 0);
+    // --paths: the input kept, via and hops (int32), and per panel row the
+    // gathered blocks, the P x n distance strip and its via / hops rows
+    uint64_t need = mat * (o.verify || o.paths ? 2 : 1) + bufs + (opencl ? plan.host_bytes : 0) +
+                    (o.paths ? lay.local_elems() * 8 + p * static_cast<uint64_t>(lay.n) * (2 * vs + 8) : 0);
     const bool whole = s.rank == 0 && o.verify;
     if (whole) need += static_cast<uint64_t>(lay.n) * lay.n * vs * 3;
     check_host_memory(need, "rank " + std::to_string(s.rank) + ": " + format_bytes(static_cast<double>(mat)) +
@@ -234,7 +255,7 @@ int run_typed(const MpiSolveOptions& o, const Stopwatch& wall, const Session& s)
     full = DistMatrix<T>();
   }
   normalise(local);
-  if (o.verify) input_local = local;
+  if (o.verify || o.paths) input_local = local;
   rep.t_setup = setup.seconds();
 
   // 5. The rounds: a failure here aborts the job (a peer may wait in a broadcast).
@@ -271,6 +292,39 @@ int run_typed(const MpiSolveOptions& o, const Stopwatch& wall, const Session& s)
   if (neg_all != LLONG_MAX) {
     if (s.rank == 0) std::cerr << "error: " << NegativeCycleError(neg_all).what() << std::endl;
     return kExitNegativeCycle;
+  }
+
+  // 6b. --paths: the path matrix in the distances' layout (mpi_paths.hpp).
+  LocalPaths lp;
+  if (o.paths) {
+    out.step([&] {
+      if constexpr (std::is_same_v<T, float>) {
+        // Exact sums, as one process needs them beyond one buffer (panel_paths.hpp).
+        double largest = 0;
+        int integral = 1;
+        for (const T x : input_local)
+          if (x != ValueTraits<T>::inf) {
+            largest = std::max(largest, std::fabs(static_cast<double>(x)));
+            integral &= std::floor(static_cast<double>(x)) == static_cast<double>(x);
+          }
+        MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        MPI_Allreduce(MPI_IN_PLACE, &integral, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        if (!integral || largest * static_cast<double>(std::max<int64_t>(n - 1, 1)) >= 16777216.0)
+          throw UsageError("--paths under MPI rebuilds the paths from exact float32 sums: the "
+                           "weights must be integers and n x the largest |weight| below 2^24; "
+                           "use --type int32");
+      }
+      const GridComms comms(lay);
+      lp = rebuild_local_paths(lay, local, input_local, comms.row);
+    });
+    if (int c = agree(out, s)) return c;
+    rep.paths = true;
+    char buf[200];
+    std::snprintf(buf, sizeof buf,
+                  "rebuilt by every rank for its panels from the distances: %lld edges are "
+                  "shortest paths, shared; %.3f s",
+                  lp.tight, lp.seconds);
+    rep.paths_detail = buf;
   }
 
   // 7. Statistics to rank 0.
@@ -319,12 +373,39 @@ int run_typed(const MpiSolveOptions& o, const Stopwatch& wall, const Session& s)
     gather_matrix(lay, input_local, &input, s.rank);
     rep.bytes_gather = 2.0 * static_cast<double>(lay.n) * lay.n * sizeof(T);
     rep.t_gather = gather.seconds();
+    DistMatrix<int32_t> via, hops;
+    if (o.paths) {
+      out.step([&] {
+        if (s.rank == 0) {
+          via = DistMatrix<int32_t>(lay.n, -1);
+          hops = DistMatrix<int32_t>(lay.n, 0);
+        }
+      });
+      if (int c = agree(out, s)) return c;
+      gather_matrix(lay, lp.via, &via, s.rank);
+      gather_matrix(lay, lp.hops, &hops, s.rank);
+    }
     out.step([&] {
       if (s.rank != 0) return;
       const VerifyResult v = verify_result(input, d, !opencl);
       rep.verify = v.ok ? "ok" : "FAILED";
       rep.verify_detail = v.detail + " vs " + v.reference;
       failed = !v.ok;
+      if (o.paths) {  // every pair's path: edges of the input adding up to d
+        PathMatrix pm;
+        pm.n = lay.n;
+        pm.via = std::move(via.values());
+        pm.hops = std::move(hops.values());
+        const std::string problem = check_paths(input, d, pm);
+        rep.paths_check = problem.empty() ? "ok" : "FAILED";
+        rep.paths_check_detail =
+            problem.empty() ? "every pair: edges of the input, length = distance" : problem;
+        if (!problem.empty()) {
+          rep.verify = "FAILED";
+          rep.verify_detail += "; paths: " + problem;
+          failed = true;
+        }
+      }
     });
     if (int c = agree(out, s)) return c;
     int f = failed ? 1 : 0;
@@ -342,6 +423,31 @@ int run_typed(const MpiSolveOptions& o, const Stopwatch& wall, const Session& s)
     rep.output_mode = ost.mode;
     rep.bytes_output = ost.bytes_to_root;
     rep.t_write = w.seconds();
+  }
+  if (o.paths && !failed) {
+    // --query: row u of the distances and of via on rank 0, the predecessor walk.
+    for (size_t k = 0; k + 1 < o.queries.size(); k += 2) {
+      const int64_t u = o.queries[k], v = o.queries[k + 1];
+      const std::vector<T> d_row = row_to_root(lay, local, u, s.rank);
+      const std::vector<int32_t> via_row = row_to_root(lay, lp.via, u, s.rank);
+      out.step([&] {
+        if (s.rank != 0) return;
+        Report::Query q;
+        q.from = u;
+        q.to = v;
+        q.vertices = walk_path(d_row, via_row, u, v);
+        q.length = static_cast<double>(d_row[static_cast<size_t>(v)]);
+        rep.queries.push_back(std::move(q));
+      });
+      if (int c = agree(out, s)) return c;
+    }
+    if (!o.paths_output.empty()) {
+      OutputStats ost;
+      if (int c = write_distributed(lay, lp.via, s.rank == 0 ? &*paths_target : nullptr,
+                                    paths_format, s, ost))
+        return c;
+      rep.paths_output = o.paths_output;
+    }
   }
   // Every rank's peak resident memory (the report's proof that no rank held the matrix).
   const double rss = static_cast<double>(peak_rss_bytes());

@@ -16,6 +16,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "graph/graph.hpp"
 #include "util/timer.hpp"
@@ -33,6 +34,11 @@ struct MpiSolveOptions {
   std::string grid;  // --grid PRxPC ("" = from the rank count)
   std::string output, output_format = "auto";
   bool verify = false, json = false;
+  // --paths (or implied by --query / --paths-output): the path matrix, rebuilt from
+  // the distances by every rank for its own panels (mpi_paths.hpp).
+  bool paths = false;
+  std::vector<int64_t> queries;  // U0 V0 U1 V1 ...
+  std::string paths_output, paths_output_format = "auto";
   // Options the distributed solve does not take (named in the refusal).
   std::string unsupported;
 };

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "report/json.hpp"
+#include "report/report.hpp"
 #include "util/strings.hpp"
 
 namespace ocl_sp::mpi {
@@ -51,6 +52,26 @@ void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay
     j.field("bytes_gather", rep.bytes_gather).field("parallel_efficiency", eff);
     j.field("relaxations_per_s", rep.t_solve > 0 ? relax / rep.t_solve : 0.0);
     if (!rep.verify.empty()) j.field("verify", rep.verify);
+    j.field("paths", rep.paths);
+    if (rep.paths) {
+      j.field("paths_kernels", rep.paths_detail).field("paths_output", rep.paths_output);
+      if (!rep.paths_check.empty())
+        j.field("paths_check", rep.paths_check).field("paths_check_detail", rep.paths_check_detail);
+      j.key("queries").begin_array();
+      for (const auto& q : rep.queries) {
+        j.begin_object().field("from", static_cast<long long>(q.from));
+        j.field("to", static_cast<long long>(q.to)).field("reachable", !q.vertices.empty());
+        j.key("path").begin_array();
+        for (int64_t v : q.vertices) j.value(static_cast<long long>(v));
+        j.end_array();
+        if (q.vertices.empty())
+          j.key("length").null();
+        else
+          j.field("length", q.length);
+        j.end_object();
+      }
+      j.end_array();
+    }
     if (!rep.output.empty())
       j.field("output", rep.output).field("output_mode", rep.output_mode);
     j.field("bytes_output_to_rank0", rep.bytes_output);
@@ -105,6 +126,20 @@ void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay
                 "efficiency %.2f (compute time summed over ranks / (ranks x solve time))\n", eff);
   os << buf;
   if (!rep.verify.empty()) os << "verify    " << rep.verify << " (" << rep.verify_detail << ")\n";
+  if (rep.paths) {
+    os << "paths     via + hops matrices (" << rep.paths_detail << ")\n";
+    if (!rep.paths_check.empty())
+      os << "check     paths " << rep.paths_check << " (" << rep.paths_check_detail << ")\n";
+    if (!rep.paths_output.empty()) os << "via       " << rep.paths_output << "\n";
+    for (const auto& q : rep.queries) {
+      PathQuery pq;
+      pq.from = q.from;
+      pq.to = q.to;
+      pq.vertices = q.vertices;
+      pq.length = q.length;
+      os << format_query(pq) << "\n";
+    }
+  }
   if (!rep.output.empty()) {
     os << "output    " << rep.output << " (" << rep.output_mode;
     if (rep.bytes_output > 0) os << ", " << format_bytes(rep.bytes_output) << " to rank 0";

@@ -20,6 +20,16 @@ struct Report {
   double bytes_output = 0;  // output blocks sent to rank 0 (streamed output)
   std::string verify, verify_detail, output, output_mode;
   std::vector<double> peak_rss;  // per rank, bytes
+  // --paths: how the path matrix was made, its check under --verify, the via file
+  // and the --query answers (from, to, vertices, length).
+  bool paths = false;
+  std::string paths_detail, paths_check, paths_check_detail, paths_output;
+  struct Query {
+    int64_t from = 0, to = 0;
+    std::vector<int64_t> vertices;
+    double length = 0;
+  };
+  std::vector<Query> queries;
 };
 
 // This rank's device budget (OpenCL) or host memory (OpenMP), the weakest over

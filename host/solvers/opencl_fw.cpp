@@ -18,6 +18,7 @@
 #include "solvers/opencl_fw.hpp"
 #include "solvers/opencl_paths.hpp"
 #include "solvers/panel_paths.hpp"
+#include "solvers/path_rebuild.hpp"
 #include "solvers/panel_engine.hpp"
 #include "util/env.hpp"
 #include "util/sysinfo.hpp"
@@ -674,7 +675,17 @@ class OpenClFw final : public Solver<T> {
       if (pl.placement != Placement::single_buffer)
         return paths ? solve_panels_paths(d, pl, *paths) : solve_panels(d, pl);
     }
-    if (paths) return solve_paths(d, *paths);
+    if (paths) {
+      if (auto st = solve_paths_rebuilt(d, *paths)) return *st;
+      return solve_paths(d, *paths);
+    }
+    return solve_single(d);
+  }
+
+  // Distances in the single buffer (ld x ld, buffer 0 of the core, which keeps it
+  // until the next solve).
+  RunStats solve_single(DistMatrix<T>& d) {
+    const int64_t n = d.n();
     Stopwatch sw;
     RunStats st;
     if (n == 0) return st;
@@ -696,12 +707,52 @@ class OpenClFw final : public Solver<T> {
     return st;
   }
 
-  // Paths beyond one buffer: the panels' distances, then the path matrix recovered
-  // on the host from them and the input's edges (solvers/panel_paths.hpp).
+  // OCL_SP_PATHS_REBUILD (comparisons): "1" rebuilds the single buffer's paths
+  // too, "0" recovers the panels' paths on the host; unset, the panels' paths are
+  // rebuilt on the device and the single buffer runs its path kernels.
+  static std::string rebuild_mode() {
+    const char* env = std::getenv("OCL_SP_PATHS_REBUILD");
+    return env ? env : "";
+  }
+
+  // Paths in the single buffer from the fast distance kernels, then the path
+  // matrix rebuilt on the device from the distances still in the buffer
+  // (solvers/path_rebuild.hpp), with OCL_SP_PATHS_REBUILD=1. nullopt, with d
+  // untouched, where it is off or the rebuild's exact sums do not hold (float32
+  // weights that are not small integers): the lexicographic path kernels run then.
+  std::optional<RunStats> solve_paths_rebuilt(DistMatrix<T>& d, PathMatrix& p) {
+    if (d.n() == 0 || rebuild_mode() != "1") return std::nullopt;
+    Stopwatch sw;
+    std::optional<InputEdges<T>> edges;
+    try {
+      edges = input_edges(d);
+    } catch (const UsageError&) {  // inexact float32 sums: not for the rebuild
+      return std::nullopt;
+    }
+    RunStats st = solve_single(d);
+    const int64_t ld = round_up(d.n(), block_);
+    cl::Buffer buf = core_.buffer(0, static_cast<size_t>(ld) * ld * sizeof(T));
+    if (!rebuild_.run(core_, *edges, d, p, st, spec_.device_memory, &buf, ld))
+      recover_on_host(*edges, d, p, st);
+    st.total = sw.seconds();
+    return st;
+  }
+
+  // Paths beyond one buffer: the panels' distances, then the path matrix rebuilt
+  // on the first device from them and the input's edges (solvers/path_rebuild.hpp;
+  // on the host where that does not fit, solvers/panel_paths.hpp).
   RunStats solve_panels_paths(DistMatrix<T>& d, const PanelPlan& pl, PathMatrix& p) {
     Stopwatch sw;
     const InputEdges<T> edges = input_edges(d);
     RunStats st = solve_panels(d, pl);
+    if (rebuild_mode() == "0" || !rebuild_.run(core_, edges, d, p, st, spec_.device_memory))
+      recover_on_host(edges, d, p, st);
+    st.total = sw.seconds();
+    return st;
+  }
+
+  static void recover_on_host(const InputEdges<T>& edges, const DistMatrix<T>& d, PathMatrix& p,
+                              RunStats& st) {
     Stopwatch rec;
     const int64_t searched = recover_paths(edges, d, p);
     const double seconds = rec.seconds();
@@ -714,8 +765,6 @@ class OpenClFw final : public Solver<T> {
                   "paths, one search per source over them, %.3f s",
                   static_cast<long long>(searched), edges.dst.size(), seconds);
     st.paths_kernels = buf;
-    st.total = sw.seconds();
-    return st;
   }
 
   RunStats solve_panels(DistMatrix<T>& d, const PanelPlan& pl) {
@@ -742,6 +791,7 @@ class OpenClFw final : public Solver<T> {
   int block_ = 32;
   PathKernels paths_;   // general path kernels, built on the first solve that needs them
   PathKernels packed_;  // packed-key fast path (int32, no negative weights), likewise
+  PathRebuild<T> rebuild_;  // the path matrix from the distances, on the device
   std::map<std::string, cl::Kernel> packed_helpers_;
 };
 

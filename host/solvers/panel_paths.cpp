@@ -81,69 +81,88 @@ InputEdges<T> input_edges(const DistMatrix<T>& w) {
 }
 
 template <typename T>
-int64_t recover_paths(const InputEdges<T>& e, const DistMatrix<T>& d, PathMatrix& p) {
+InputEdges<T> tight_edges(const InputEdges<T>& e, const DistMatrix<T>& d) {
   const int64_t n = d.n();
-  size_path_matrix(p, n);
-  // The edges that are shortest paths themselves: the only ones any search needs.
-  std::vector<int64_t> start(static_cast<size_t>(n) + 1, 0);
+  InputEdges<T> t;
+  t.n = n;
+  t.start.assign(static_cast<size_t>(n) + 1, 0);
 #pragma omp parallel for schedule(static) if (n >= 1024)
   for (int64_t u = 0; u < n; ++u) {
     int64_t k = 0;
     for (int64_t x = e.start[static_cast<size_t>(u)]; x < e.start[static_cast<size_t>(u) + 1]; ++x)
       k += e.w[static_cast<size_t>(x)] == d(u, e.dst[static_cast<size_t>(x)]);
-    start[static_cast<size_t>(u) + 1] = k;
+    t.start[static_cast<size_t>(u) + 1] = k;
   }
   for (int64_t u = 0; u < n; ++u)
-    start[static_cast<size_t>(u) + 1] += start[static_cast<size_t>(u)];
-  std::vector<int32_t> dst(static_cast<size_t>(start.back()));
-  std::vector<T> wt(dst.size());
+    t.start[static_cast<size_t>(u) + 1] += t.start[static_cast<size_t>(u)];
+  t.dst.resize(static_cast<size_t>(t.start.back()));
+  t.w.resize(t.dst.size());
 #pragma omp parallel for schedule(static) if (n >= 1024)
   for (int64_t u = 0; u < n; ++u) {
-    size_t k = static_cast<size_t>(start[static_cast<size_t>(u)]);
+    size_t k = static_cast<size_t>(t.start[static_cast<size_t>(u)]);
     for (int64_t x = e.start[static_cast<size_t>(u)]; x < e.start[static_cast<size_t>(u) + 1];
          ++x) {
       const int32_t v = e.dst[static_cast<size_t>(x)];
       if (e.w[static_cast<size_t>(x)] != d(u, v)) continue;
-      dst[k] = v;
-      wt[k++] = e.w[static_cast<size_t>(x)];
+      t.dst[k] = v;
+      t.w[k++] = e.w[static_cast<size_t>(x)];
     }
   }
-  // One breadth-first search per source over its tight edges; hops doubles as
-  // the visited mark (-1: not reached yet).
+  return t;
+}
+
+template <typename T>
+void recover_row(const InputEdges<T>& t, int64_t i, const T* di, int32_t* hops, int32_t* via,
+                 std::vector<int32_t>& queue) {
+  const int64_t n = t.n;
+  const std::vector<int64_t>& start = t.start;
+  const std::vector<int32_t>& dst = t.dst;
+  const std::vector<T>& wt = t.w;
+  queue.resize(static_cast<size_t>(n));
+  // hops doubles as the visited mark (-1: not reached yet).
+  for (int64_t j = 0; j < n; ++j) {
+    hops[j] = -1;
+    via[j] = -1;
+  }
+  hops[i] = 0;
+  size_t head = 0, tail = 0;
+  queue[tail++] = static_cast<int32_t>(i);
+  while (head < tail) {
+    const int32_t k = queue[head++];
+    const T dk = di[k];
+    const int32_t hk = hops[k] + 1;
+    const int32_t pred = k == i ? -1 : k;
+    for (int64_t x = start[static_cast<size_t>(k)]; x < start[static_cast<size_t>(k) + 1]; ++x) {
+      const int32_t j = dst[static_cast<size_t>(x)];
+      if ((hops[j] >= 0 && hops[j] != hk) || dk + wt[static_cast<size_t>(x)] != di[j]) continue;
+      if (hops[j] < 0) {
+        hops[j] = hk;
+        via[j] = pred;
+        queue[tail++] = j;
+      } else if (pred < via[j]) {
+        via[j] = pred;  // the smallest k of the level before, as the device picks
+      }
+    }
+  }
+  for (int64_t j = 0; j < n; ++j)
+    if (hops[j] < 0) hops[j] = 0;  // unreachable: as initial_paths leaves them
+}
+
+template <typename T>
+int64_t recover_paths(const InputEdges<T>& e, const DistMatrix<T>& d, PathMatrix& p) {
+  const int64_t n = d.n();
+  size_path_matrix(p, n);
+  // The edges that are shortest paths themselves: the only ones any search needs.
+  const InputEdges<T> t = tight_edges(e, d);
+  // One breadth-first search per source over its tight edges.
 #pragma omp parallel
   {
-    std::vector<int32_t> queue(static_cast<size_t>(n));
+    std::vector<int32_t> queue;
 #pragma omp for schedule(dynamic, 16)
-    for (int64_t i = 0; i < n; ++i) {
-      int32_t* hops = p.hops.data() + i * n;
-      int32_t* via = p.via.data() + i * n;
-      const T* di = d.data() + i * n;
-      for (int64_t j = 0; j < n; ++j) {
-        hops[j] = -1;
-        via[j] = -1;
-      }
-      hops[i] = 0;
-      size_t head = 0, tail = 0;
-      queue[tail++] = static_cast<int32_t>(i);
-      while (head < tail) {
-        const int32_t k = queue[head++];
-        const T dk = di[k];
-        const int32_t hk = hops[k] + 1;
-        const int32_t pred = k == i ? -1 : k;
-        for (int64_t x = start[static_cast<size_t>(k)]; x < start[static_cast<size_t>(k) + 1];
-             ++x) {
-          const int32_t j = dst[static_cast<size_t>(x)];
-          if (hops[j] >= 0 || dk + wt[static_cast<size_t>(x)] != di[j]) continue;
-          hops[j] = hk;
-          via[j] = pred;
-          queue[tail++] = j;
-        }
-      }
-      for (int64_t j = 0; j < n; ++j)
-        if (hops[j] < 0) hops[j] = 0;  // unreachable: as initial_paths leaves them
-    }
+    for (int64_t i = 0; i < n; ++i)
+      recover_row(t, i, d.data() + i * n, p.hops.data() + i * n, p.via.data() + i * n, queue);
   }
-  return start.back();
+  return t.start.back();
 }
 
 template InputEdges<int32_t> input_edges(const DistMatrix<int32_t>&);
@@ -154,5 +173,17 @@ template int64_t recover_paths(const InputEdges<int32_t>&, const DistMatrix<int3
 template int64_t recover_paths(const InputEdges<float>&, const DistMatrix<float>&, PathMatrix&);
 template int64_t recover_paths(const InputEdges<double>&, const DistMatrix<double>&, PathMatrix&);
 template int64_t recover_paths(const InputEdges<int64_t>&, const DistMatrix<int64_t>&, PathMatrix&);
+template void recover_row(const InputEdges<int32_t>&, int64_t, const int32_t*, int32_t*, int32_t*,
+                          std::vector<int32_t>&);
+template void recover_row(const InputEdges<float>&, int64_t, const float*, int32_t*, int32_t*,
+                          std::vector<int32_t>&);
+template InputEdges<int32_t> tight_edges(const InputEdges<int32_t>&, const DistMatrix<int32_t>&);
+template InputEdges<float> tight_edges(const InputEdges<float>&, const DistMatrix<float>&);
+template void recover_row(const InputEdges<double>&, int64_t, const double*, int32_t*, int32_t*,
+                          std::vector<int32_t>&);
+template InputEdges<double> tight_edges(const InputEdges<double>&, const DistMatrix<double>&);
+template void recover_row(const InputEdges<int64_t>&, int64_t, const int64_t*, int32_t*, int32_t*,
+                          std::vector<int32_t>&);
+template InputEdges<int64_t> tight_edges(const InputEdges<int64_t>&, const DistMatrix<int64_t>&);
 
 }  // namespace ocl_sp::detail

@@ -37,9 +37,23 @@ struct InputEdges {
 template <typename T>
 InputEdges<T> input_edges(const DistMatrix<T>& w);
 
+// The edges of e that are shortest paths themselves under the solved distances d
+// (w(k,j) = d(k,j)): the only ones a search for paths needs (the host's and the
+// device's, solvers/path_rebuild.hpp).
+template <typename T>
+InputEdges<T> tight_edges(const InputEdges<T>& e, const DistMatrix<T>& d);
+
+// One source's row of that path matrix: the search from i over the tight edges t
+// (tight_edges, t.n vertices) under row i of the distances, di; hops and via rows
+// of t.n values; queue: scratch (resized to t.n). The MPI ranks' way (host/mpi/).
+template <typename T>
+void recover_row(const InputEdges<T>& t, int64_t i, const T* di, int32_t* hops, int32_t* via,
+                 std::vector<int32_t>& queue);
+
 // The path matrix of the solved distances d (no negative cycle) from the input's
-// edges: via and hops exactly as README "Paths" defines them. Returns the number
-// of edges that are shortest paths themselves (the ones searched).
+// edges: via and hops exactly as README "Paths" defines them, via the smallest k
+// of the level before (the CPU twin of kernels/paths_rebuild.cl, same bytes).
+// Returns the number of edges that are shortest paths themselves (the ones searched).
 template <typename T>
 int64_t recover_paths(const InputEdges<T>& e, const DistMatrix<T>& d, PathMatrix& p);
 

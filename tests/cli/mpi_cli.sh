@@ -44,13 +44,13 @@ fi
 # Generated graphs: every rank count, n = 300 not a multiple of P = 32 (10 x 10
 # panels). One rank is the distributed solve on a 1 x 1 grid whenever it takes the
 # options (issue 26: -np 1 accepts what -np 2 accepts, e.g. --backend openmp
-# --panel, and writes the same bytes); what only one process does (--paths,
-# --algo squaring) stays the single-process solve.
+# --panel, and writes the same bytes, --paths included); what only one process
+# does (--algo squaring) stays the single-process solve.
 check ref-int 0 "$BIN" --n 300 --backend serial --quiet --output "$T/ref.bin"
 run int32-np1 0 1 --n 300 --backend openmp --output "$T/m1.bin" && same int32-np1 "$T/ref.bin" "$T/m1.bin"
 expect np1-distributed grep -q "^mpi       1 ranks, 1 x 1 process grid" "$T/out"
-run np1-paths-single 0 1 --n 60 --backend openmp --paths --query 0 5
-expect np1-paths-single-process grep -q "fw on openmp" "$T/out"
+run np1-paths 0 1 --n 60 --backend openmp --paths --query 0 5
+expect np1-paths-distributed grep -q "^mpi       1 ranks, 1 x 1 process grid" "$T/out"
 # np:grid:panels of each rank (10 x 10 panels dealt block-cyclically); -np 1
 # without --grid takes the same flags.
 for case in "1:1x1:100" "2:1x2:50/50" "3:1x3:40/30/30" "4:2x2:25/25/25/25"; do
@@ -197,8 +197,8 @@ done
 # Usage errors are reported once and end every rank with exit 2.
 run usage-algo 2 3 --n 50 --backend openmp --algo squaring
 expect usage-algo-once test "$(grep -c '^error:' "$T/err")" = 1
-run usage-paths 2 2 --n 50 --backend openmp --paths
-expect usage-paths-message grep -q 'paths.*not supported by the distributed solve' "$T/err"
+run usage-split 2 2 --n 50 --device pocl --split 2
+expect usage-split-message grep -q 'split.*not supported by the distributed solve' "$T/err"
 run usage-serial 2 2 --n 50 --backend serial
 
 # JSON report from rank 0 only: the grid, per-rank and per-round times, bytes.
@@ -224,6 +224,66 @@ run pocl-2x2 0 4 --n 600 --negative --type float32 --device pocl --panel 128 --q
 expect pocl-2x2-grid grep -q "^mpi       4 ranks, 2 x 2 process grid.*P = 128, 5 x 5 panels" "$T/out"
 run pocl-3x1 0 3 --n 300 --device pocl --panel 128 --grid 3x1 --quiet --output "$T/p3.npy" &&
   same pocl-3x1 "$T/ref.npy" "$T/p3.npy"
+
+# Paths under MPI (issue 26): each rank rebuilds its panels' part of the path
+# matrix from the distances. -np 1/2/4 (1x1, 1x2, 2x2) on OpenMP and -np 2 on PoCL:
+# --verify (distances and every pair's path, on rank 0), the via file written
+# without a gather byte-equal to one process's (--panel on PoCL: the same rebuild),
+# an independent expansion in Python against the input, --query answered; negative
+# edges, zero weights, an unreachable part, n = 333 not a multiple of P.
+"$PY" - "$T/neg.edges" <<'EOF2'
+import random, sys
+random.seed(26)
+n = 333
+pot = [random.randint(0, 30) for _ in range(n)]
+lines = []
+for u in range(n):
+    for v in random.sample(range(n), 5):
+        if u != v and not (u >= 300 > v):  # 300..332 reach nothing below 300
+            lines.append(f"{u} {v} {random.randint(0, 20) + pot[u] - pot[v]}\n")
+open(sys.argv[1], "w").write("".join(lines))
+EOF2
+check paths-ref 0 "$BIN" --input "$T/neg.edges" --device pocl --panel 128 --quiet \
+  --output "$T/pd_ref.npy" --paths-output "$T/via_ref.npy"
+for case in "1:openmp" "2:openmp" "4:openmp" "2:pocl"; do
+  IFS=: read -r np be <<<"$case"
+  dev=(--backend openmp --panel 32)
+  [ "$be" = pocl ] && dev=(--device pocl --panel 128)
+  run "paths-np$np-$be" 0 "$np" --input "$T/neg.edges" "${dev[@]}" --paths --verify --query 0 5 \
+    --query 332 0 --output "$T/pd.npy" --paths-output "$T/via.npy" || continue
+  expect "paths-np$np-$be-verified" grep -q "^verify    ok" "$T/out"
+  expect "paths-np$np-$be-checked" grep -q "^check     paths ok" "$T/out"
+  expect "paths-np$np-$be-no-path" grep -q "^path 332 -> 0: no path" "$T/out"
+  same "paths-np$np-$be-distances" "$T/pd_ref.npy" "$T/pd.npy"
+  same "paths-np$np-$be-via" "$T/via_ref.npy" "$T/via.npy"
+done
+expect paths-expanded "$PY" -c "
+import numpy as np
+d = np.load('$T/pd.npy'); via = np.load('$T/via.npy'); n = d.shape[0]
+w = {}
+for line in open('$T/neg.edges'):
+    u, v, x = map(int, line.split())
+    if u != v: w[(u, v)] = min(w.get((u, v), 1 << 40), x)
+def path(i, j, depth=0):
+    assert depth < n, ('loop', i, j)
+    k = via[i, j]
+    return [i, j] if k < 0 else path(i, k, depth + 1)[:-1] + path(k, j, depth + 1)
+for i in range(0, n, 11):
+    for j in range(n):
+        if i == j or d[i, j] == 1073741823: continue
+        p = path(i, j)
+        assert sum(w[(a, b)] for a, b in zip(p, p[1:])) == d[i, j], (i, j, p)"
+expect paths-query-line grep -q "^path 0 -> 5: 0 -> .* -> 5 (length " "$T/out"
+run paths-json 0 2 --input "$T/neg.edges" --backend openmp --panel 32 --paths --query 0 5 --json
+expect paths-json-fields "$PY" -c "
+import json; r=json.load(open('$T/out'))
+q=r['queries'][0]
+assert r['paths'] and q['from']==0 and q['to']==5 and q['path'][0]==0 and q['path'][-1]==5, r"
+run paths-neg-cycle 3 2 --input "$T/cyc.edges" --backend openmp --panel 32 --paths-output "$T/cycvia.npy"
+expect paths-neg-cycle-no-file test ! -e "$T/cycvia.npy"
+printf '0 1 0.5\n1 2 1.25\n2 0 3\n' >"$T/frac.edges"
+run paths-float-fraction 2 2 --input "$T/frac.edges" --type float32 --backend openmp --paths
+expect paths-float-message grep -q "exact float32 sums" "$T/err"
 
 # A rank that fails (a device spec only rank 1 gets) ends the job: error naming
 # the rank, no output file, no hang.

@@ -80,7 +80,7 @@ for args in "--panel 128" "--panel 128 --device-memory 600K" "--panel 128 --spli
     --query 0 5 --output "$T/pd.npy" --paths-output "$T/via.npy" || continue
   expect "paths$name-verified" grep -q "verify    ok" "$T/out"
   expect "paths$name-checked" grep -q "check     paths ok" "$T/out"
-  expect "paths$name-recovered" grep -q "recovered on the host" "$T/out"
+  expect "paths$name-rebuilt" grep -q "rebuilt on the device" "$T/out"
   expect "paths$name-same-distances" cmp -s "$T/pd.npy" "$T/pd1.npy"
   expect "paths$name-expanded" "$PY" -c "
 import numpy as np

@@ -73,6 +73,7 @@ tunables[paths.cl]="BLOCK=8,WPT=1,WG=4 BLOCK=8,WPT=8,WG=8 BLOCK=16,WPT=2,WG=16 \
 BLOCK=16,WPT=4,WG=32 BLOCK=32,WPT=1,WG=4 BLOCK=32,WPT=8,WG=8 BLOCK=64,WPT=4,WG=16 \
 BLOCK=64,WPT=2,WG=32"
 tunables[fw_paths_packed.cl]="WPT=4 WPT=8 WPT=16"  # 64 x 64 tiles fixed
+tunables[paths_rebuild.cl]="WG=64,VW=32 WG=256,VW=32"
 # CPU-shaped FW (TILED=2): every BLOCK the host takes (128 reads the column
 # operand in place: one 64 KiB tile of __local memory, as on GPUs' limit).
 tunables[fw_cpu.cl]="BLOCK=32 BLOCK=64 BLOCK=128"

@@ -1,0 +1,40 @@
+// --paths beyond the single buffer at the distances' speed (issue 26): the fast
+// distance kernels run in whatever placement the plan chose, then the path
+// matrix is rebuilt from the distances on the device (kernels/paths_rebuild.cl):
+// the input's tight edges (w(k,j) = d(k,j), solvers/panel_paths.hpp) go up once
+// as CSR, the distances in bands of source rows (or straight from a device
+// buffer that already holds them), and via / hops come back band by band into
+// the PathMatrix. The result equals the host's recover_paths (same hops, same
+// via: the smallest k of the level before). Exact sums are needed as there.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "graph/matrix.hpp"
+#include "solvers/opencl_base.hpp"
+#include "solvers/panel_paths.hpp"
+
+namespace ocl_sp::detail {
+
+template <typename T>
+class PathRebuild {
+ public:
+  // Rebuilds p from the solved distances d (host) and the input's edges on the
+  // core's device, within `device_bytes` of its memory (0: the device's own).
+  // dev_d: the distances already on the device (ld x ld, row pitch ld), read in
+  // place of uploading d. Returns false, doing nothing, when the tight edges and
+  // one band do not fit (the caller recovers on the host). Device work goes into
+  // st (T_k, T_h, bytes); st.paths_kernels says what ran.
+  bool run(OpenClCore& core, const InputEdges<T>& edges, const DistMatrix<T>& d, PathMatrix& p,
+           RunStats& st, uint64_t device_bytes, cl::Buffer* dev_d = nullptr, int64_t ld = 0);
+
+ private:
+  void build(OpenClCore& core);
+  bool built_ = false;
+  int wg_ = 256, vw_ = 32;
+  std::string cache_;
+  cl::Program program_;
+  cl::Kernel kernel_;
+};
+
+}  // namespace ocl_sp::detail
