@@ -26,7 +26,8 @@ std::string read_file(const std::string& path) {
 }
 
 int usage() {
-  std::cerr << "usage: ocl_sp_floor [--platform SUBSTR] [--type int32|float32] [--defines STR]\n"
+  std::cerr << "usage: ocl_sp_floor [--platform SUBSTR] [--type int32|float32|int64|float64]\n"
+               "                    [--tile T] [--block B] [--kc K] [--defines STR]\n"
                "                    [--options STR] [--groups G] [--iters I] [--reps R]\n"
                "                    [--root REPO] [--binary FILE]\n";
   return 2;
@@ -37,6 +38,7 @@ int usage() {
 int main(int argc, char** argv) try {
   std::string platform_want, type = "int32", defines, options, root = ".", binary;
   int groups = 132 * 2 * 16, iters = 200, reps = 5;
+  int tile = 8, block = 128, kc = 32;  // TM = TN = tile
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (i + 1 >= argc) return usage();
@@ -50,9 +52,17 @@ int main(int argc, char** argv) try {
     else if (a == "--reps") reps = std::atoi(v.c_str());
     else if (a == "--root") root = v;
     else if (a == "--binary") binary = v;
+    else if (a == "--tile") tile = std::atoi(v.c_str());
+    else if (a == "--block") block = std::atoi(v.c_str());
+    else if (a == "--kc") kc = std::atoi(v.c_str());
     else return usage();
   }
-  if (type != "int32" && type != "float32") return usage();
+  if (type != "int32" && type != "float32" && type != "int64" && type != "float64") return usage();
+  if (tile != 4 && tile != 8) return usage();
+  if (block != 32 && block != 64 && block != 128) return usage();
+  if (kc != 8 && kc != 16 && kc != 32) return usage();
+  const bool wide = type == "int64" || type == "float64";
+  const size_t vs = wide ? 8 : 4;
   if (groups < 1 || iters < 1 || reps < 1) return usage();
 
   std::vector<cl::Platform> platforms;
@@ -76,8 +86,13 @@ int main(int argc, char** argv) try {
   const std::string src = read_file(root + "/kernels/common.cl") +
                           read_file(root + "/kernels/minplus_tiled.cl") +
                           read_file(root + "/bench/floor/floor.cl");
-  const std::string opts = std::string(type == "int32" ? "-DVALUE_INT32" : "-DVALUE_FLOAT32") +
-                           " -DBLOCK=128 -DTM=8 -DTN=8 -DKC=32 -DTILED_PANEL -cl-std=CL1.2 " +
+  std::string value_define = "-DVALUE_INT32";
+  if (type == "float32") value_define = "-DVALUE_FLOAT32";
+  if (type == "int64") value_define = "-DVALUE_INT64";
+  if (type == "float64") value_define = "-DVALUE_FLOAT64";
+  const std::string opts = value_define + " -DBLOCK=" + std::to_string(block) +
+                           " -DTM=" + std::to_string(tile) + " -DTN=" + std::to_string(tile) +
+                           " -DKC=" + std::to_string(kc) + " -DTILED_PANEL -cl-std=CL1.2 " +
                            defines + " " + options;
   cl::Context ctx(dev);
   cl::Program prog(ctx, src);
@@ -93,20 +108,29 @@ int main(int argc, char** argv) try {
     std::ofstream(binary, std::ios::binary).write(reinterpret_cast<const char*>(bins[0].data()),
                                                   static_cast<std::streamsize>(bins[0].size()));
   }
-  constexpr int kBlock = 128, kT = 8, kKc = 32, kNtx = kBlock / kT, kNt = kNtx * kNtx;
-  const size_t in_count = 2 * kKc * kBlock + kNt;
-  std::vector<int32_t> h(in_count);
-  for (size_t i = 0; i < h.size(); ++i) {
+  const int kBlock = block, kT = tile, kKc = kc, kNtx = kBlock / kT, kNt = kNtx * kNtx;
+  const size_t in_count = static_cast<size_t>(2 * kKc * kBlock + kNt);
+  std::vector<char> h(in_count * vs);
+  for (size_t i = 0; i < in_count; ++i) {
     const int v = static_cast<int>((i * 2654435761u) % 1000);
-    if (type == "int32") h[i] = v;
-    else {
-      const float f = static_cast<float>(v);
-      std::memcpy(&h[i], &f, 4);
+    char* at = h.data() + i * vs;
+    if (type == "int32") {
+      const int32_t x = v;
+      std::memcpy(at, &x, 4);
+    } else if (type == "float32") {
+      const float x = static_cast<float>(v);
+      std::memcpy(at, &x, 4);
+    } else if (type == "int64") {
+      const int64_t x = v;
+      std::memcpy(at, &x, 8);
+    } else {
+      const double x = v;
+      std::memcpy(at, &x, 8);
     }
   }
   cl::CommandQueue q(ctx, dev, CL_QUEUE_PROFILING_ENABLE);
-  cl::Buffer in(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, in_count * 4, h.data());
-  cl::Buffer out(ctx, CL_MEM_WRITE_ONLY, size_t(groups) * kNt * 4);
+  cl::Buffer in(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, in_count * vs, h.data());
+  cl::Buffer out(ctx, CL_MEM_WRITE_ONLY, size_t(groups) * kNt * vs);
   cl::Kernel k(prog, "floor_relax");
   k.setArg(0, in);
   k.setArg(1, out);
@@ -125,8 +149,10 @@ int main(int argc, char** argv) try {
   }
   std::sort(t.begin(), t.end());
   const double rate = double(groups) * kNt * kT * kT * kKc * iters / t[t.size() / 2] / 1e12;
-  std::printf("opencl %-7s %-40s groups %d iters %d: %.2f T relax/s (median of %d, %.3f ms)\n",
-              type.c_str(), (defines + " " + options).c_str(), groups, iters, rate, reps,
+  std::printf("opencl %-7s tile %dx%d block %d kc %d %-30s groups %d iters %d: %.2f T relax/s "
+              "(median of %d, %.3f ms)\n",
+              type.c_str(), kT, kT, kBlock, kKc, (defines + " " + options).c_str(), groups, iters,
+              rate, reps,
               t[t.size() / 2] * 1e3);
   return 0;
 } catch (const cl::Error& e) {

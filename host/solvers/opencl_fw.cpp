@@ -8,6 +8,7 @@
 //  2: kernels/fw_cpu.cl, CPU-shaped: one work-item (and work-group) per tile with
 //     explicit 16-wide vectors, for PoCL; BLOCK only (32, 64, 128).
 #include <algorithm>
+#include <type_traits>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -69,11 +70,17 @@ class FwDevice final : public PanelDevice {
       // fit the 48 KiB of __local memory; H100 n = 10 000 87.1 -> 76.4 ms).
       const bool gpu = core_.is_gpu();
       const int stages = default_stages(dev);
+      // 64-bit types (H100 sweep at n = 10 000, bench/NOTES.md "float64 and int64"):
+      // BLOCK 64 keeps the ring within 48 KiB (2 x 16 x 2 x 64 x 8 B = 32 KiB);
+      // int64 8 x 8 (T_k 334 ms), float64 4 x 8 (341 ms) per work-item.
+      const bool wide = sizeof(T) == 8;
       Tunables defaults =
           !gpu ? Tunables{{"TILED", 2}, {"BLOCK", kCpuBlock}}
           : dev.vendor_key() == "nvidia"
-              ? Tunables{{"TILED", 1}, {"BLOCK", 128}, {"TM", 8}, {"TN", 8},
-                         {"KC", stages > 1 ? 16 : 32}, {"OUTER", kNvidiaOuter}}
+              ? (wide ? Tunables{{"TILED", 1}, {"BLOCK", 64}, {"TM", std::is_integral_v<T> ? 8 : 4},
+                                 {"TN", 8}, {"KC", 16}, {"OUTER", kNvidiaOuter}}
+                      : Tunables{{"TILED", 1}, {"BLOCK", 128}, {"TM", 8}, {"TN", 8},
+                                 {"KC", stages > 1 ? 16 : 32}, {"OUTER", kNvidiaOuter}})
               : Tunables{{"TILED", 1}, {"BLOCK", 64}, {"TM", 4}, {"TN", 8}, {"KC", 16}};
       if (gpu && stages > 1) defaults["STAGES"] = stages;
       auto rules = tiled_rules();
@@ -290,7 +297,8 @@ class FwDevice final : public PanelDevice {
     const int nv_kc = stages > 1 ? 16 : 32;
     gemm_t_ = family_ == 1 ? Tunables{{"BLOCK", block_}, {"TM", t_.at("TM")}, {"TN", t_.at("TN")},
                                       {"KC", t_.at("KC")}}
-              : nvidia     ? Tunables{{"BLOCK", 128}, {"TM", 8}, {"TN", 8}, {"KC", nv_kc}}
+              : nvidia     ? (sizeof(T) == 8 ? Tunables{{"BLOCK", 64}, {"TM", 8}, {"TN", 8}, {"KC", 16}}
+                                             : Tunables{{"BLOCK", 128}, {"TM", 8}, {"TN", 8}, {"KC", nv_kc}})
                            : Tunables{{"BLOCK", 64}, {"TM", 4}, {"TN", 8}, {"KC", 16}};
     // The ring where the solver's own tiling has it, or by default (NVIDIA sm_80+).
     if (family_ == 1 ? t_.count("STAGES") > 0 : stages > 1)
