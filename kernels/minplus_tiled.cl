@@ -71,8 +71,11 @@
 #endif
 
 // The helpers below take the accumulator array by pointer: unless they are
-// inlined, compilers move it to (slow) private memory in the stack frame.
-#define HELPER __attribute__((always_inline))
+// inlined, compilers move it to (slow) private memory in the stack frame. They
+// are static: with external linkage clang (nvptx, amdgcn, PoCL) also emits each
+// one as a function of its own, to be compiled at every cold start (nvptx: half
+// the PTX). NVIDIA's driver drops them either way (same PTX, H100).
+#define HELPER static inline __attribute__((always_inline, unused))
 
 #if defined(VALUE_FLOAT32)
 typedef float4 value4_t;
@@ -464,6 +467,33 @@ HELPER void relax_one(value_t c[TM][TN], const value_t a[TM], const value_t b[TN
 // the panel engine's GEMM-accumulate (-DTILED_PANEL) as separate programs:
 // NVIDIA compiles a cached program's PTX again at every start, so each solver
 // pays only for its own kernels. Without any of them, all.
+//
+// A cold start's build is mostly NVIDIA compiling update_tile (below), once per
+// kernel that has it. ONE_FW_KERNEL (the host sets it with the staging ring,
+// STAGES > 1, where the register prefetch that sets the phases apart from the
+// long-k GEMM does not exist): fw_tiled_phase3 also runs phase 2 (part
+// FW_PART_PHASE2) and the outer GEMM (part FW_PART_OUTER), one copy of the code
+// instead of three (H100, empty caches: program build 2.30 -> 1.17 s, T_k no
+// worse; bench/NOTES.md "Cold start"). Otherwise, with TILED_FW, FW_ONLY = 2, 3
+// or 4 keeps fw_tiled_phase2, fw_tiled_phase3 or fw_tiled_outer alone: the host
+// builds the three as programs of their own, side by side on threads (the H100's
+// driver runs most of those compiles one after another all the same: 3.13 ->
+// 2.90 s).
+#if defined(FW_ONLY) && (FW_ONLY < 2 || FW_ONLY > 4 || !defined(TILED_FW))
+#error "FW_ONLY (2, 3 or 4) goes with TILED_FW"
+#endif
+#if defined(ONE_FW_KERNEL) && (STAGES == 1 || defined(FW_ONLY))
+#error "ONE_FW_KERNEL needs STAGES > 1 and no FW_ONLY"
+#endif
+// `part` of the fw kernels (all take ld, kb, d, n, o0, pt, part): 0-2 phase 3
+// (fw_tiled_phase3), FW_PART_PHASE2 and FW_PART_OUTER the others' work.
+#define FW_PART_PHASE2 3
+#define FW_PART_OUTER 4
+#if defined(FW_ONLY)
+#define FW_KERNEL(i) (FW_ONLY == (i))
+#else
+#define FW_KERNEL(i) 1
+#endif
 #if !defined(TILED_PRODUCT) && !defined(TILED_PANEL)
 // Floyd-Warshall inside the BLOCK x BLOCK tile held in the work-group's
 // registers c (phase 1). Row and column k are broadcast through __local memory
@@ -551,7 +581,7 @@ HELPER void close_tile(value_t c[TM][TN], __local value_t rowbuf[2][BLOCK],
 #endif
 
 // Phase 1 (closing the pivot tile) has no kernel of its own: round 0's is
-// fw_tiled_outer with an empty product, the later ones run inside the phase 3 or
+// fw_tiled_outer (ONE_FW_KERNEL: its part of fw_tiled_phase3) with an empty product, the later ones run inside the phase 3 or
 // outer GEMM before them (below). Each statically indexed copy of close_tile is
 // large code (NVIDIA's first compile grows with each).
 //
@@ -562,12 +592,24 @@ HELPER void close_tile(value_t c[TM][TN], __local value_t rowbuf[2][BLOCK],
 // is a walk inside it, P, followed or preceded by one step of the old tile). A
 // tile is staged before it is written and only its own work-group touches it, so
 // the product runs in place, with phase 3's parallel GEMM loop.
-__kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase2(
-    const int ld, const int kb, __global value_t* d) {
-  const int tiles = ld / BLOCK;
+//
+// Phase 2's tile (bi, bj) for this group in round kb; false for the pivot.
+HELPER bool phase2_tile(int tiles, int kb, int* bi, int* bj) {
   const int g = get_group_id(0);
   const int is_col = g >= tiles, idx = is_col ? g - tiles : g;
-  if (idx == kb) return;
+  *bi = is_col ? idx : kb;
+  *bj = is_col ? kb : idx;
+  return idx != kb;
+}
+
+#if !defined(ONE_FW_KERNEL) && FW_KERNEL(2)
+__kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase2(
+    const int ld, const int kb, __global value_t* d, const int n, const int o0, const int pt,
+    const int part) {
+  const int tiles = ld / BLOCK;
+  int bi, bj;
+  if (!phase2_tile(tiles, kb, &bi, &bj)) return;
+  const int is_col = bj == kb, idx = is_col ? bi : bj;
   STAGED_PANELS;
   __global const value_t* p = d + (size_t)kb * BLOCK * ld + kb * BLOCK;
   __global value_t* t = is_col ? d + (size_t)idx * BLOCK * ld + kb * BLOCK
@@ -578,11 +620,13 @@ __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase2
   merge_acc(c, t, ld);
   store_acc(c, t, ld);
 }
+#endif
 
 // Tile (bi, bj) += the (min,+) product of its row's panel of columns ko*BLOCK ..
-// +klen and its column's panel of those rows, in place (the tile is neither
-// operand); then closed in registers when `close` (the next round's phase 1) and
-// stored. n: the real vertices.
+// +klen and its column's panel of those rows, in place (the tile is no operand,
+// except in phase 2, where it is staged before it is written); then closed in
+// registers when `close` (the next round's phase 1) and stored. n: the real
+// vertices.
 HELPER void update_tile(AS_PANELS(As), BS_PANELS(Bs), __local value_t rowbuf[2][BLOCK],
                         __local value_t colbuf[2][BLOCK], __global value_t* d, int ld, int n,
                         int bi, int bj, int ko, int klen, bool close, const int prefetch) {
@@ -622,36 +666,69 @@ HELPER void update_tile(AS_PANELS(As), BS_PANELS(Bs), __local value_t rowbuf[2][
 // closing the next pivot first; 2 = the other tiles of the cross (its grid);
 // 0 = all of them. Phase 2 of round kb + 1 needs part 1 only, and writes no tile
 // part 2 reads or writes, so it runs beside part 2.
+// Phase 3's tile (bi, bj) for this group (the grid above); false when it has none.
+HELPER bool phase3_tile(int tiles, int kb, int o0, int pt, int part, int* bi, int* bj) {
+  const int next = kb + 1;
+  const int g = get_group_id(0), in_rows = pt * tiles, r = next - o0;  // 1 <= r <= pt
+  if (part == 1) {
+    if (g < tiles) {
+      *bi = next;
+      *bj = (g + next) % tiles;  // group 0: the next pivot
+    } else {
+      *bi = g - tiles;
+      *bj = next;
+      if (*bi == next) return false;
+    }
+  } else if (g < in_rows) {
+    *bi = o0 + (g / tiles + r) % pt;
+    *bj = (g % tiles + next) % tiles;
+  } else {
+    const int h = g - in_rows, i = h / pt;  // i-th tile row outside the block
+    *bi = i < o0 ? i : i + pt;
+    *bj = o0 + (h % pt + r) % pt;
+  }
+  return !(*bi == kb || *bj == kb || (part == 2 && (*bi == next || *bj == next)));
+}
+
+// The outer GEMM's tile (bi, bj) for this group (fw_tiled_outer, below).
+HELPER void outer_tile(int tiles, int o0, int pt, int* bi, int* bj) {
+  const int rest = tiles - pt;
+  const int ci = (get_group_id(1) + o0) % rest, cj = (get_group_id(0) + o0) % rest;
+  *bi = ci < o0 ? ci : ci + pt;
+  *bj = cj < o0 ? cj : cj + pt;
+}
+
+#if FW_KERNEL(3)
 __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase3(
     const int ld, const int kb, __global value_t* d, const int n, const int o0, const int pt,
     const int part) {
-  const int tiles = ld / BLOCK, next = kb + 1;
-  const int g = get_group_id(0), in_rows = pt * tiles, r = next - o0;  // 1 <= r <= pt
-  int bi, bj;
-  if (part == 1) {
-    if (g < tiles) {
-      bi = next;
-      bj = (g + next) % tiles;  // group 0: the next pivot
-    } else {
-      bi = g - tiles;
-      bj = next;
-      if (bi == next) return;
-    }
-  } else if (g < in_rows) {
-    bi = o0 + (g / tiles + r) % pt;
-    bj = (g % tiles + next) % tiles;
-  } else {
-    const int h = g - in_rows, i = h / pt;  // i-th tile row outside the block
-    bi = i < o0 ? i : i + pt;
-    bj = o0 + (h % pt + r) % pt;
-  }
+  const int tiles = ld / BLOCK;
+  int bi, bj, ko = kb, klen = BLOCK;
+  bool close;
   // Whole work-groups leave: no barrier is split.
-  if (bi == kb || bj == kb || (part == 2 && (bi == next || bj == next))) return;
+#ifdef ONE_FW_KERNEL
+  if (part == FW_PART_PHASE2) {
+    // Phase 2 as update_tile: tile (bi, bj) of the pivot row or column += tile
+    // (bi, kb) (x) tile (kb, bj), one of which is the pivot, the other the tile
+    // itself (staged before it is written; padded rows skipped as in phase 3).
+    if (!phase2_tile(tiles, kb, &bi, &bj)) return;
+    close = false;
+  } else if (part == FW_PART_OUTER) {
+    outer_tile(tiles, o0, pt, &bi, &bj);
+    ko = o0;
+    klen = pt * BLOCK;
+    close = bi == o0 + pt && bj == o0 + pt;
+  } else
+#endif
+  {
+    if (!phase3_tile(tiles, kb, o0, pt, part, &bi, &bj)) return;
+    close = bi == kb + 1 && bj == kb + 1;
+  }
   STAGED_PANELS;
   __local value_t rowbuf[2][BLOCK], colbuf[2][BLOCK];
-  update_tile(As, Bs, rowbuf, colbuf, d, ld, n, bi, bj, kb, BLOCK,
-              bi == kb + 1 && bj == kb + 1, PF_PHASES);
+  update_tile(As, Bs, rowbuf, colbuf, d, ld, n, bi, bj, ko, klen, close, PF_PHASES);
 }
+#endif
 
 // After the rounds of the outer block o0 .. o0+pt-1 (fw_tiled_phase3): every tile
 // outside its cross += the block's column panel (x) its row panel, k = pt * BLOCK
@@ -659,16 +736,18 @@ __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_phase3
 // grid is rotated so that group (0, 0) updates tile (o0 + pt, o0 + pt), the next
 // block's first pivot, and closes it (its phase 1). With o0 = pt = 0 and one
 // group: round 0's phase 1 (an empty product, then the close of tile (0, 0)).
+#if !defined(ONE_FW_KERNEL) && FW_KERNEL(4)
 __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_outer(
-    const int ld, const int o0, __global value_t* d, const int n, const int pt) {
-  const int rest = ld / BLOCK - pt;
-  const int ci = (get_group_id(1) + o0) % rest, cj = (get_group_id(0) + o0) % rest;
-  const int bi = ci < o0 ? ci : ci + pt, bj = cj < o0 ? cj : cj + pt;
+    const int ld, const int kb, __global value_t* d, const int n, const int o0, const int pt,
+    const int part) {
+  int bi, bj;
+  outer_tile(ld / BLOCK, o0, pt, &bi, &bj);
   STAGED_PANELS;
   __local value_t rowbuf[2][BLOCK], colbuf[2][BLOCK];
   update_tile(As, Bs, rowbuf, colbuf, d, ld, n, bi, bj, o0, pt * BLOCK,
               bi == o0 + pt && bj == o0 + pt, PF_GEMM);
 }
+#endif
 
 #endif  // !TILED_PRODUCT && !TILED_PANEL
 

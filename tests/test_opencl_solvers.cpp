@@ -309,6 +309,47 @@ TEST_SUITE("opencl_solvers") {
     CHECK_THROWS_AS(make_opencl_solver<int32_t>(spec(Algo::fw, {{"STAGES", 5}})), UsageError);
   }
 
+  // Cold start (kernels/minplus_tiled.cl ONE_FW_KERNEL): with the ring one kernel
+  // does fw's phases 2 and 3 and the outer GEMM, one program; without it (or with
+  // OCL_SP_FW_SEPARATE_KERNELS=1) the three kernels are three programs built on
+  // threads (OCL_SP_BUILD_SERIAL=1: one after another). All bit-exact, one and two
+  // level, negative cycles; a second solver finds every program in the cache.
+  TEST_CASE("fw's programs: one kernel with the ring, three parts without; cached") {
+    struct Case {
+      int stages;
+      const char* separate;
+      const char* serial;
+      size_t programs;
+    };
+    for (const Case c :
+         {Case{2, "0", "0", 1}, Case{2, "1", "0", 3}, Case{1, "0", "0", 3}, Case{1, "0", "1", 3}}) {
+      const ocl_sp_test::EnvGuard sep("OCL_SP_FW_SEPARATE_KERNELS", std::string(c.separate));
+      const ocl_sp_test::EnvGuard serial("OCL_SP_BUILD_SERIAL", std::string(c.serial));
+      Tunables t = kTiledShapes.front();
+      t["STAGES"] = c.stages;
+      INFO("STAGES=" << c.stages << " separate=" << c.separate << " serial=" << c.serial);
+      const SolverSpec one_level = spec(Algo::fw, t);  // spec() sets the suite's cache
+      t["OUTER"] = 2;
+      const SolverSpec two_levels = spec(Algo::fw, t);
+      std::unique_ptr<Solver<int32_t>> fw, fw2;
+      {
+        const ocl_sp_test::TempDir dir("ocl_sp_fw_programs");
+        const ocl_sp_test::EnvGuard cache("OCL_SP_CACHE_DIR", dir.path());
+        fw = make_opencl_solver<int32_t>(one_level);
+        CHECK(fw->info().cache == "miss");
+        size_t files = 0;
+        for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+          files += e.path().extension() == ".oclbin";
+        CHECK(files == c.programs);
+        fw2 = make_opencl_solver<int32_t>(two_levels);
+        CHECK(fw2->info().cache == "hit");  // OUTER is no build option
+      }
+      check_against_reference(*fw);
+      check_against_reference(*fw2);
+      check_negative_cycles<int32_t>(Algo::fw, t);
+    }
+  }
+
   // Where the ring is the default (NVIDIA sm_80+) and what a KC chosen without
   // STAGES does to it: a ring that no longer fits __local memory falls back to one
   // buffer instead of refusing the KC (H100: 48 KiB; KC=32 needs 64 KiB in two).

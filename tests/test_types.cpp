@@ -93,6 +93,9 @@ std::vector<std::pair<std::string, SolverSpec>> placements() {
   out.push_back({"fw pocl split 2", split});
   SolverSpec tiled1 = spec(Algo::fw, {{"TILED", 1}});
   out.push_back({"fw pocl TILED=1", tiled1});
+  // The staging ring (NVIDIA's default): one fw kernel for phases 2, 3 and the GEMM.
+  SolverSpec ring = spec(Algo::fw, {{"TILED", 1}, {"BLOCK", 64}, {"KC", 16}, {"STAGES", 2}});
+  out.push_back({"fw pocl TILED=1 STAGES=2", ring});
   SolverSpec sq_tiled = spec(Algo::squaring, {{"TILED", 1}});
   out.push_back({"squaring pocl TILED=1", sq_tiled});
   return out;

@@ -9,6 +9,7 @@
 #include <optional>
 #include <utility>
 
+#include "api/options_spec.hpp"
 #include "cl/cl.hpp"
 #include "cl/cl_error.hpp"
 #include "cl/device.hpp"
@@ -43,31 +44,11 @@ auto translated(const F& f) -> decltype(f()) {
   }
 }
 
-SolverSpec make_spec(const Options& o) {
-  SolverSpec spec;
-  spec.algo = parse_algo(o.algo);
-  spec.device = o.device;
-  spec.use_tuned = o.use_tuned;
-  spec.params = o.params;
-  if (o.block) spec.params["BLOCK"] = o.block;
-  if (o.wg) spec.params["WG"] = o.wg;
-  spec.panel = o.panel;
-  spec.device_memory = o.device_memory;
-  spec.split = o.split;
-  if (!o.backend.empty())
-    spec.backend = parse_backend(o.backend);
-  else if (o.device.empty() && !std::getenv("OCL_SP_DEVICE") && list_devices().empty())
-    spec.backend = Backend::openmp;  // as the command line: no OpenCL device at all
-  if (!o.device.empty() && spec.backend != Backend::opencl)
-    throw UsageError("Options::device selects an OpenCL device; it cannot be used with backend '" +
-                     std::string(to_string(spec.backend)) + "'");
-  return spec;
-}
-
 template <typename T>
 Result<T> solve_all_pairs(int64_t n, const std::vector<Edge>& edges, const Options& o) {
   if (n <= 0) throw UsageError("all_pairs: n must be at least 1, got " + std::to_string(n));
-  SolverSpec spec = make_spec(o);
+  SolverSpec spec;
+  apply_options(spec, o);
   Graph g;
   g.n = n;
   g.edges = edges;
@@ -118,6 +99,28 @@ Result<T> solve_all_pairs(int64_t n, const std::vector<Edge>& edges, const Optio
 }
 
 }  // namespace
+
+void apply_options(SolverSpec& spec, const Options& o, const OptionWords& words, bool* fell_back) {
+  spec.algo = parse_algo(o.algo);
+  spec.device = o.device;
+  spec.use_tuned = o.use_tuned;
+  for (const auto& [name, value] : o.params) spec.params[name] = value;
+  if (o.block) spec.params["BLOCK"] = o.block;
+  if (o.wg) spec.params["WG"] = o.wg;
+  spec.panel = o.panel;
+  spec.device_memory = o.device_memory;
+  spec.split = o.split;
+  spec.backend = Backend::opencl;
+  if (!o.backend.empty()) {
+    spec.backend = parse_backend(o.backend);
+  } else if (o.device.empty() && !std::getenv("OCL_SP_DEVICE") && list_devices().empty()) {
+    spec.backend = Backend::openmp;
+    if (fell_back) *fell_back = true;
+  }
+  if (!o.device.empty() && spec.backend != Backend::opencl)
+    throw UsageError(words.device + " selects an OpenCL device; it cannot be used with " +
+                     words.backend_before + to_string(spec.backend) + words.backend_after);
+}
 
 template <typename T>
 Result<T> all_pairs(int64_t n, const std::vector<Edge>& edges, const Options& options) {

@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <mutex>
+#include <set>
 #include <sstream>
 
 #include "cl/cl_error.hpp"
@@ -257,9 +259,15 @@ BuiltProgram build_program(const cl::Context& ctx, const cl::Device& dev,
     gpu = (dev.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_GPU) != 0;
   } catch (const cl::Error&) {
   }
-  if (gpu)
-    std::cerr << "note: compiling kernels for " << strip_nul(device_name(dev))
-              << " (first run; cached afterwards)" << std::endl;
+  // Once per device and process: a solver may build several programs at once.
+  if (gpu) {
+    static std::mutex mutex;
+    static std::set<cl_device_id> noted;
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (noted.insert(dev()).second)
+      std::cerr << "note: compiling kernels for " << strip_nul(device_name(dev))
+                << " (first run; cached afterwards)" << std::endl;
+  }
   out.program = build_from_source(ctx, dev, files, src, options);
   out.cache = "miss";
   try {

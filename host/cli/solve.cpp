@@ -11,6 +11,7 @@
 #include <iostream>
 #include <optional>
 
+#include "api/options_spec.hpp"
 #include "cl/device.hpp"
 #include "cli/commands.hpp"
 #include "cli/row_select.hpp"
@@ -293,13 +294,15 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
       (out_target && out_target->is_stdout()) || (paths_target && paths_target->is_stdout());
   std::ostream& report_out = report_to_stderr ? std::cerr : std::cout;
 
-  SolverSpec spec;
-  spec.algo = parse_algo(o.algo);
   std::unique_ptr<Solver<T>> solver_keep;  // released last (profiling: its teardown timed)
-  spec.device = o.device;
-  spec.use_tuned = !o.no_tuned;
-  if (o.wg) spec.params["WG"] = *o.wg;
-  if (o.block) spec.params["BLOCK"] = *o.block;
+  // The choices become the SolverSpec as in the C++ API (api/options_spec.hpp).
+  Options choice;
+  choice.algo = o.algo;
+  choice.device = o.device;
+  choice.backend = o.backend;
+  choice.use_tuned = !o.no_tuned;
+  if (o.wg) choice.params["WG"] = *o.wg;
+  if (o.block) choice.params["BLOCK"] = *o.block;
   for (const auto& p : o.params) {
     const auto eq = p.find('=');
     int v = 0;
@@ -311,24 +314,20 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
     }
     if (eq == std::string::npos || eq == 0 || used == 0 || eq + 1 + used != p.size())
       throw UsageError("--param expects NAME=INTEGER (e.g. TILED=1), got '" + p + "'");
-    spec.params[p.substr(0, eq)] = v;
+    choice.params[p.substr(0, eq)] = v;
   }
-  if (!o.backend.empty()) {
-    spec.backend = parse_backend(o.backend);
-  } else if (o.device.empty() && std::getenv("OCL_SP_DEVICE") == nullptr &&
-             list_devices().empty()) {
-    spec.backend = Backend::openmp;
+  choice.panel = o.panel.value_or(0);
+  choice.split = o.split;
+  if (!o.device_memory.empty())
+    choice.device_memory = parse_size(o.device_memory, "--device-memory");
+  SolverSpec spec;
+  bool fell_back = false;
+  apply_options(spec, choice, {"--device", "--backend ", ""}, &fell_back);
+  if (fell_back) {
     std::cerr << "note: no OpenCL device found, using the OpenMP backend (" << no_platform_hint()
               << ")\n";
     rep.notes.push_back("no OpenCL device found: fell back to the OpenMP backend");
   }
-  if (!o.device.empty() && spec.backend != Backend::opencl)
-    throw UsageError("--device selects an OpenCL device; it cannot be used with --backend " +
-                     std::string(to_string(spec.backend)));
-
-  spec.panel = o.panel.value_or(0);
-  spec.split = o.split;
-  if (!o.device_memory.empty()) spec.device_memory = parse_size(o.device_memory, "--device-memory");
   spec.progress = !o.quiet && !o.json && Progress::stderr_is_terminal();
   if (spec.backend != Backend::opencl && (o.panel || o.split > 1 || !o.device_memory.empty()))
     throw UsageError("--panel, --split and --device-memory apply to the OpenCL backend");

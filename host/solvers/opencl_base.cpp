@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <cstring>
 #include <cstdlib>
+#include <exception>
 #include <iostream>
+#include <thread>
 
 #include "cl/cl_error.hpp"
 #include "cl/program.hpp"
@@ -195,8 +197,7 @@ void OpenClCore::check_group(const std::string& what, const std::vector<size_t>&
                      "' has " + std::to_string(dev_.local_mem) + "; choose a smaller value");
 }
 
-BuiltProgram OpenClCore::build_separate(const std::string& file, const Tunables& t,
-                                        const std::string& defines) const {
+std::string OpenClCore::build_options(const Tunables& t, const std::string& defines) const {
   std::string options = value_type_define(type_);
   if (!defines.empty()) options += " " + defines;
   for (const auto& [name, value] : t) options += " -D" + name + "=" + std::to_string(value);
@@ -208,18 +209,63 @@ BuiltProgram OpenClCore::build_separate(const std::string& file, const Tunables&
   // elsewhere the same ring with plain copies.
   if (t.count("STAGES") && t.at("STAGES") > 1 && nv_cp_async(dev_)) options += " -DNV_CP_ASYNC";
   // Extra compiler options for experiments (part of the cache key like the rest).
-  if (const char* extra = std::getenv("OCL_SP_EXTRA_BUILD_OPTIONS")) options += std::string(" ") + extra;
-  Stopwatch sw;
-  BuiltProgram bp = build_program(ctx_, dev_.device, {"common.cl", file}, options);
-  program_seconds_ += sw.seconds();
-  profile("program " + file + " (cache " + bp.cache + ")", sw.seconds());
-  return bp;
+  if (const char* extra = std::getenv("OCL_SP_EXTRA_BUILD_OPTIONS"))
+    options += std::string(" ") + extra;
+  return options;
 }
 
-void OpenClCore::build(const std::string& file, const Tunables& t, const std::string& defines) {
-  const BuiltProgram bp = build_separate(file, t, defines);
-  program_ = bp.program;
-  cache_ = bp.cache;
+std::vector<BuiltProgram> OpenClCore::build_parts(const std::string& file, const Tunables& t,
+                                                  const std::string& defines,
+                                                  const std::vector<std::string>& parts) const {
+  Stopwatch sw;
+  const size_t count = std::max<size_t>(parts.size(), 1);
+  std::vector<BuiltProgram> out(count);
+  std::vector<std::exception_ptr> errors(count);
+  const auto one = [&](size_t i) {
+    try {
+      const std::string part = i < parts.size() ? parts[i] : "";
+      const std::string d = defines.empty() ? part : part.empty() ? defines : defines + " " + part;
+      Stopwatch each;
+      out[i] = build_program(ctx_, dev_.device, {"common.cl", file}, build_options(t, d));
+      profile(
+          "program " + file + (part.empty() ? "" : " " + part) + " (cache " + out[i].cache + ")",
+          each.seconds());
+    } catch (...) {
+      errors[i] = std::current_exception();
+    }
+  };
+  if (count == 1 || env_flag("OCL_SP_BUILD_SERIAL")) {
+    for (size_t i = 0; i < count; ++i) one(i);
+  } else {
+    // clBuildProgram is thread-safe (OpenCL 1.2, 5.6.2): the parts compile side by
+    // side; this thread builds the first.
+    std::vector<std::thread> threads;
+    for (size_t i = 1; i < count; ++i) threads.emplace_back(one, i);
+    one(0);
+    for (auto& th : threads) th.join();
+  }
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  program_seconds_ += sw.seconds();
+  if (count > 1) profile("programs " + file + " (all parts)", sw.seconds());
+  return out;
+}
+
+BuiltProgram OpenClCore::build_separate(const std::string& file, const Tunables& t,
+                                        const std::string& defines) const {
+  return build_parts(file, t, defines, {}).front();
+}
+
+void OpenClCore::build(const std::string& file, const Tunables& t, const std::string& defines,
+                       const std::vector<std::string>& parts) {
+  const std::vector<BuiltProgram> bps = build_parts(file, t, defines, parts);
+  parts_.clear();
+  for (const auto& bp : bps) parts_.push_back(bp.program);
+  program_ = parts_.front();
+  // hit when every part came from the cache, miss when one was compiled.
+  cache_ = bps.front().cache;
+  for (const auto& bp : bps)
+    if (bp.cache == "miss") cache_ = "miss";
   with_cl_errors("cannot create the helper kernels", [&] {
     pad_ = cl::Kernel(program_, "fill_padding");
     diag_ = cl::Kernel(program_, "negative_diagonal");
@@ -235,7 +281,15 @@ cl::Kernel OpenClCore::kernel(const std::string& name, const std::string& what,
   unsigned long long lmem = 0;
   cl::array<size_t, 3> compiled{0, 0, 0};
   with_cl_errors("cannot create kernel " + name, [&] {
-    k = cl::Kernel(from ? *from : program_, name.c_str());
+    const cl::Program* in = from ? from : &program_;
+    // Several parts (build()): the one whose kernels include `name`.
+    if (!from && parts_.size() > 1)
+      for (const auto& p : parts_) {
+        std::string names = ";" + p.getInfo<CL_PROGRAM_KERNEL_NAMES>() + ";";
+        names.erase(std::remove(names.begin(), names.end(), '\0'), names.end());
+        if (names.find(";" + name + ";") != std::string::npos) in = &p;
+      }
+    k = cl::Kernel(*in, name.c_str());
     wg = k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dev_.device);
     lmem = k.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dev_.device);
     compiled = k.getWorkGroupInfo<CL_KERNEL_COMPILE_WORK_GROUP_SIZE>(dev_.device);

@@ -78,7 +78,13 @@ class OpenClCore {
 
   // Builds common.cl + `file` with -DVALUE_... and -DNAME=value per tunable.
   // defines: further -D options that select a file's kernels (not tunables).
-  void build(const std::string& file, const Tunables& t, const std::string& defines = "");
+  // parts: one program per entry, each with defines + that entry's options
+  // (e.g. -DFW_ONLY=2: one kernel each), built at the same time on threads, each
+  // its own cache entry: a cold start then waits for the slowest compile instead
+  // of their sum (NVIDIA compiles a program's kernels one after another).
+  // OCL_SP_BUILD_SERIAL=1 builds the parts one after another (comparisons).
+  void build(const std::string& file, const Tunables& t, const std::string& defines = "",
+             const std::vector<std::string>& parts = {});
   // Builds common.cl + `file` the same way into a program of its own, leaving the
   // solver's program, helper kernels and cache status alone (the path kernels,
   // built on the first solve that asks for paths).
@@ -95,6 +101,7 @@ class OpenClCore {
                     const std::vector<size_t>& local,
                     const std::function<void(cl::Kernel&)>& probe_args,
                     const cl::Program* from = nullptr);  // default: the solver's program
+                                                         // (the part that has it)
 
   // Fills info (device, vendor, driver, params, cache, t_o = time since construction).
   void finish_info(SolverInfo& info, const Tunables& t) const;
@@ -190,7 +197,8 @@ class OpenClCore {
   ValueType type_;
   cl::Context ctx_;
   cl::CommandQueue queue_;
-  cl::Program program_;
+  cl::Program program_;             // the solver's program (its first part)
+  std::vector<cl::Program> parts_;  // all its parts (build's `parts`), program_ first
   std::string cache_ = "n/a";
   std::string source_ = "built-in";
   Stopwatch since_;  // T_o runs from construction to finish_info()
@@ -221,6 +229,12 @@ class OpenClCore {
   int scan_result_ = 0;  // host side of scratch_
   void retire_oldest_kernels();
   std::string invalid_reason(const Tunables& params, const std::vector<TunableRule>& rules) const;
+  std::string build_options(const Tunables& t, const std::string& defines) const;
+  // One program per entry of `parts` (build()), concurrently; the wall time counts
+  // in t_program.
+  std::vector<BuiltProgram> build_parts(const std::string& file, const Tunables& t,
+                                        const std::string& defines,
+                                        const std::vector<std::string>& parts) const;
 };
 
 // Host memory pinned for DMA (CL_MEM_ALLOC_HOST_PTR, mapped for the host): copies

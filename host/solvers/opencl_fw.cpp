@@ -50,6 +50,11 @@ int default_wpt(int block, size_t max_wg, bool gpu) {
   return wpt;
 }
 
+// `part` of the register-tiled kernels beside phase 3's 0-2 (kernels/minplus_tiled.cl
+// FW_PART_PHASE2, FW_PART_OUTER): the work of fw_tiled_phase2 and fw_tiled_outer,
+// which with ONE_FW_KERNEL are parts of fw_tiled_phase3.
+constexpr int kPartPhase2 = 3, kPartOuter = 4;
+
 // One device of an fw solve: its context, the FW kernels of the chosen family and
 // the panel engine's primitives (close a panel, GEMM-accumulate).
 template <typename T>
@@ -165,32 +170,52 @@ class FwDevice final : public PanelDevice {
       // OUTER is a run-time argument of the kernels, not part of the program.
       Tunables build_t = t_;
       build_t.erase("OUTER");
-      core_.build(file, build_t, family_ == 1 ? "-DTILED_FW" : "");
+      // TILED=1 (kernels/minplus_tiled.cl, "cold start"): with the staging ring one
+      // kernel does phases 2 and 3 and the outer GEMM (ONE_FW_KERNEL: the driver
+      // compiles their code once); else each kernel is a program of its own, the
+      // three compiled side by side. OCL_SP_FW_SEPARATE_KERNELS=1: the three
+      // kernels with the ring too (comparisons).
+      const bool one_kernel = family_ == 1 && build_t.count("STAGES") &&
+                              build_t.at("STAGES") > 1 &&
+                              !env_flag("OCL_SP_FW_SEPARATE_KERNELS");
+      std::vector<std::string> parts;
+      if (family_ == 1 && !one_kernel) parts = {"-DFW_ONLY=2", "-DFW_ONLY=3", "-DFW_ONLY=4"};
+      core_.build(file, build_t,
+                  family_ != 1 ? "" : one_kernel ? "-DTILED_FW -DONE_FW_KERNEL" : "-DTILED_FW",
+                  parts);
       // Probe (see OpenClCore::kernel): one work-group on a 2 x 2 tile matrix, round 0
       // (phase 2's group 0 is tile (0, 1), phase 3's is tile (1, 1); the outer
-      // GEMM's of block 0 with one tile is tile (1, 1)).
+      // GEMM's of block 0 with one tile is tile (1, 1)). TILED=1: every kernel
+      // takes (ld, kb, d, n, o0, pt, part); `part` selects the work of the one
+      // kernel and is set once here.
       const cl::Buffer probe(core_.context(), CL_MEM_READ_WRITE, 4 * b * b * sizeof(T));
+      const auto tiled_args = [&](cl::Kernel& k, int pt, int part) {
+        k.setArg(0, static_cast<cl_int>(2 * b));
+        k.setArg(1, 0);
+        k.setArg(2, probe);
+        k.setArg(3, static_cast<cl_int>(2 * b));
+        k.setArg(4, 0);
+        k.setArg(5, pt);
+        k.setArg(6, part);
+      };
       for (int i = family_ == 1 ? 1 : 0; i < 3; ++i)  // TILED=1: no phase-1 kernel
-        k_[i] = core_.kernel(prefix + std::to_string(i + 1), what, {local_[0], local_[1]},
-                             [&](cl::Kernel& k) {
+        k_[i] = core_.kernel(one_kernel ? "fw_tiled_phase3" : prefix + std::to_string(i + 1),
+                             what, {local_[0], local_[1]}, [&](cl::Kernel& k) {
+                               if (family_ == 1) return tiled_args(k, 2, i == 1 ? kPartPhase2 : 0);
                                k.setArg(0, static_cast<cl_int>(2 * b));
                                k.setArg(1, 0);
                                k.setArg(2, probe);
-                               if (family_ == 1 && i == 2) {
-                                 k.setArg(3, static_cast<cl_int>(2 * b));
-                                 k.setArg(4, 0);
-                                 k.setArg(5, 2);
-                                 k.setArg(6, 0);
-                               }
                              });
       if (family_ == 1)
-        outer_k_ = core_.kernel("fw_tiled_outer", what, {local_[0], local_[1]}, [&](cl::Kernel& k) {
-          k.setArg(0, static_cast<cl_int>(2 * b));
-          k.setArg(1, 0);
-          k.setArg(2, probe);
-          k.setArg(3, static_cast<cl_int>(2 * b));
-          k.setArg(4, 1);
-        });
+        outer_k_ = core_.kernel(one_kernel ? "fw_tiled_phase3" : "fw_tiled_outer", what,
+                                {local_[0], local_[1]},
+                                [&](cl::Kernel& k) { tiled_args(k, 1, kPartOuter); });
+      if (family_ == 1) {  // the arguments enqueue_tiled leaves alone (a probe may not run)
+        k_[1].setArg(4, 0);
+        k_[1].setArg(5, 0);
+        k_[1].setArg(6, kPartPhase2);
+        outer_k_.setArg(6, kPartOuter);
+      }
       core_.finish_info(info_, t_);
     });
   }
@@ -236,12 +261,16 @@ class FwDevice final : public PanelDevice {
     const size_t lx = local_[0], ly = local_[1];
     const cl::NDRange local(lx, ly);
     const int tiles = static_cast<int>(ld / block_);
+    // Arguments (ld, kb, d, n, o0, pt, part); part stays as the constructor set it,
+    // except phase 3's. Phase 2 reads ld, kb, d (and n as a part of the one kernel).
+    k_[1].setArg(3, static_cast<cl_int>(n));
     k_[2].setArg(3, static_cast<cl_int>(n));
     outer_k_.setArg(0, static_cast<cl_int>(ld));
     outer_k_.setArg(1, 0);
     outer_k_.setArg(2, buf);
     outer_k_.setArg(3, static_cast<cl_int>(n));
-    outer_k_.setArg(4, 0);
+    outer_k_.setArg(4, 0);  // o0
+    outer_k_.setArg(5, 0);  // pt
     cl::Event ev = core_.launch_after(outer_k_, cl::NDRange(lx, ly), local, {});
     if (tiles == 1) return ev;
     const int step = outer_ > 1 ? outer_ : tiles;  // OUTER = 1: one level
@@ -276,8 +305,8 @@ class FwDevice final : public PanelDevice {
         }
       }
       if (rest == 0) continue;
-      outer_k_.setArg(1, static_cast<cl_int>(o0));
-      outer_k_.setArg(4, static_cast<cl_int>(pt));
+      outer_k_.setArg(4, static_cast<cl_int>(o0));
+      outer_k_.setArg(5, static_cast<cl_int>(pt));
       const size_t r = static_cast<size_t>(rest);
       ev = core_.launch_after(outer_k_, cl::NDRange(lx * r, ly * r), local, {});
     }

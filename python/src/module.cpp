@@ -35,6 +35,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "api/options_spec.hpp"
 #include "cl/device.hpp"
 #include "graph/csr.hpp"
 #include "graph/matrix.hpp"
@@ -893,15 +894,16 @@ PYBIND11_MODULE(_core, m) {
               throw UsageError("index " + std::to_string(r) + " out of range [0, " +
                                std::to_string(n) + ")");
         }
-        rq.spec.algo = parse_algo(algo);
-        rq.spec.backend = backend.empty() ? Backend::opencl : parse_backend(backend);
+        // The choices become the SolverSpec as in the C++ API (api/options_spec.hpp);
+        // without backend= the fallback to OpenMP is decided in solve().
+        ocl_sp::Options choice;
+        choice.algo = algo;
+        choice.backend = backend.empty() ? "opencl" : backend;
+        choice.device = device;
+        choice.use_tuned = use_tuned;
+        choice.params = params;
+        apply_options(rq.spec, choice, {"device=", "backend='", "'"});
         rq.backend_given = !backend.empty();
-        rq.spec.device = device;
-        rq.spec.use_tuned = use_tuned;
-        for (const auto& [k, v] : params) rq.spec.params[k] = v;
-        if (!device.empty() && rq.spec.backend != Backend::opencl)
-          throw UsageError("device= selects an OpenCL device; it cannot be used with backend='" +
-                           std::string(to_string(rq.spec.backend)) + "'");
         return solve(rq);
       },
       py::arg("kind"), py::arg("a"), py::arg("b"), py::arg("c"), py::arg("n"),
