@@ -23,6 +23,7 @@ OpenCL devices. See README.md, section "Python".
 
 from ._api import (
     INT32_INF,
+    INT64_INF,
     Device,
     NegativeCycleError,
     PrecisionWarning,
@@ -47,6 +48,7 @@ _atexit.register(clear_cache)
 
 __all__ = [
     "INT32_INF",
+    "INT64_INF",
     "Device",
     "NegativeCycleError",
     "PrecisionWarning",

@@ -38,6 +38,7 @@ except ImportError:  # pragma: no cover - exercised only without scipy
 
 __all__ = [
     "INT32_INF",
+    "INT64_INF",
     "Device",
     "NegativeCycleError",
     "PrecisionWarning",
@@ -55,6 +56,8 @@ __all__ = [
 
 #: "No path" in int32 results (``dtype=numpy.int32``): 2**30 - 1, the CLI's INF.
 INT32_INF = int(_core.INT32_INF)
+#: "No path" in int64 results (``dtype=numpy.int64``): 2**62 - 1, the CLI's INF.
+INT64_INF = int(_core.INT64_INF)
 
 
 class NegativeCycleError(_ScipyNegativeCycleError):
@@ -281,17 +284,21 @@ def _graph_arrays(csgraph):
 
 
 def _dtype_mode(dtype):
-    """(computation: auto | int32 | float32, native output?) for the dtype argument."""
+    """(computation: auto | int32 | int64 | float32 | float64, native output?) for the
+    dtype argument."""
     if dtype is None:
         return "auto", False
     dt = np.dtype(dtype)
     if dt == np.float64:
-        return "auto", False
+        return "float64", False
     if dt == np.float32:
         return "float32", True
     if dt == np.int32:
         return "int32", True
-    raise ValueError(f"dtype must be None, numpy.float64, numpy.float32 or numpy.int32, not {dt}")
+    if dt == np.int64:
+        return "int64", True
+    raise ValueError("dtype must be None, numpy.float64, numpy.float32, numpy.int64 or "
+                     f"numpy.int32, not {dt}")
 
 
 def shortest_path(csgraph, method="auto", directed=True, return_predecessors=False,
@@ -452,14 +459,15 @@ def _run(csgraph, method, directed, return_predecessors, unweighted, overwrite, 
 def _precision_warnings(rep, mode):
     if mode != "auto" or rep.get("dtype") != "float32":
         return
-    refused = rep.get("int32_refused", "")
+    refused = rep.get("int64_refused", "") or rep.get("int32_refused", "")
     if rep.get("inexact"):
         warnings.warn(
-            "ocl_sp: some weights are not exactly representable in float32 and were rounded "
-            "to it (the solve runs in float32, about 7 significant digits); pass "
-            "dtype=numpy.float32 to accept this without a warning",
+            "ocl_sp: the OpenCL device has no float64 (cl_khr_fp64) and some weights are not "
+            "exactly representable in float32: they were rounded to it (the solve runs in "
+            "float32, about 7 significant digits); pass dtype=numpy.float32 to accept this "
+            "without a warning, or backend='openmp' for float64",
             PrecisionWarning, stacklevel=4)
-    elif "int32 range" in refused:
+    elif "int64 range" in refused or "int32 range" in refused:
         warnings.warn(
             f"ocl_sp: integer weights too large for exact int32 path lengths ({refused}); "
             "solved in float32, where sums above 2**24 round; pass dtype=numpy.float32 to "
@@ -538,7 +546,8 @@ def _rows(csgraph, algo, mode, native, directed=True, return_predecessors=False,
         shape = (n,)
 
     if n == 0 or (rows is not None and not rows and not min_only):
-        out_dtype = np.float64 if not native else {"float32": np.float32, "int32": np.int32}[mode]
+        out_dtype = np.float64 if not native else {"float32": np.float32, "int32": np.int32,
+                                                             "int64": np.int64}[mode]
         shape = shape if shape is not None else (n, n)
         pred = np.full(shape, -9999, dtype=np.int32) if return_predecessors else None
         src = np.full(shape, -9999, dtype=np.int32) if return_predecessors and min_only else None
@@ -597,7 +606,8 @@ def _solve(csgraph, algo, mode, native, directed=True, return_predecessors=False
         rows = flat.tolist()
 
     if n == 0:
-        out_dtype = np.float64 if not native else {"float32": np.float32, "int32": np.int32}[mode]
+        out_dtype = np.float64 if not native else {"float32": np.float32, "int32": np.int32,
+                                                             "int64": np.int64}[mode]
         shape = out_shape if out_shape is not None else (0, 0)
         pred = np.zeros(shape, dtype=np.int32) if return_predecessors else None
         return np.zeros(shape, dtype=out_dtype), pred, {}

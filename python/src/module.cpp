@@ -115,13 +115,15 @@ class FailureSlot {
 template <typename T>
 inline Bad convert_weight(double w, T& out, Stats& st) {
   const double a = std::fabs(w);
-  if constexpr (std::is_same_v<T, int32_t>) {
+  if constexpr (std::is_integral_v<T>) {
     if (std::floor(w) != w) return Bad::non_integer;
-    if (a >= ValueTraits<int32_t>::finite_limit) return Bad::int_range;
-    out = static_cast<int32_t>(w);
+    // int64: past 2^53 a double no longer holds every integer.
+    if (a >= static_cast<double>(ValueTraits<T>::finite_limit) || a > 9007199254740992.0)
+      return Bad::int_range;
+    out = static_cast<T>(w);
   } else {
-    if (a > static_cast<double>(FLT_MAX)) return Bad::float_range;
-    out = static_cast<float>(w);
+    if (a > static_cast<double>(std::numeric_limits<T>::max())) return Bad::float_range;
+    out = static_cast<T>(w);
     if (static_cast<double>(out) != w) st.inexact = true;
   }
   st.max_abs = std::max(st.max_abs, a);
@@ -271,25 +273,26 @@ void symmetrize_min(DistMatrix<T>& m) {
         }
 }
 
-// The int32 exactness rule of the CLI (graph.cpp check_int32_range) on the built
+// The integer exactness rule of the CLI (graph.cpp check_range) on the built
 // matrix: the n-1 largest |w| must add up to less than the finite limit.
-double int32_path_bound(const DistMatrix<int32_t>& m, const Stats& st) {
-  const double limit = ValueTraits<int32_t>::finite_limit;
+template <typename T>
+double int_path_bound(const DistMatrix<T>& m, const Stats& st) {
+  const double limit = static_cast<double>(ValueTraits<T>::finite_limit);
   const int64_t n = m.n();
   const double k = static_cast<double>(std::max<int64_t>(n - 1, 0));
   if (st.max_abs * k < limit) return st.max_abs * k;
   if (st.sum_abs < limit) return st.sum_abs;
-  std::vector<int32_t> mags;
+  std::vector<T> mags;
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < n; ++j) {
-      const int32_t v = m(i, j);
-      if (i != j && v != ValueTraits<int32_t>::inf) mags.push_back(v < 0 ? -v : v);
+      const T v = m(i, j);
+      if (i != j && v != ValueTraits<T>::inf) mags.push_back(v < 0 ? -v : v);
     }
   const size_t take = std::min(mags.size(), static_cast<size_t>(k));
   std::nth_element(mags.begin(), mags.begin() + static_cast<std::ptrdiff_t>(take), mags.end(),
-                   std::greater<int32_t>());
+                   std::greater<T>());
   double bound = 0;
-  for (size_t i = 0; i < take; ++i) bound += mags[i];
+  for (size_t i = 0; i < take; ++i) bound += static_cast<double>(mags[i]);
   return bound;
 }
 
@@ -382,18 +385,19 @@ std::string format_weight(double w) {
   return buf;
 }
 
-std::string describe(const Failure& f) {
+std::string describe(const Failure& f, const char* type = "int32") {
   const std::string edge = "edge " + std::to_string(f.i) + " -> " + std::to_string(f.j) +
                            " (weight " + format_weight(f.w) + ")";
   switch (f.bad) {
     case Bad::non_integer:
-      return edge + " is not an integer; int32 needs integer weights (use dtype=numpy.float32)";
+      return edge + " is not an integer; " + type + " needs integer weights (use dtype=numpy.float64)";
     case Bad::int_range:
-      return edge + " is outside the exact int32 range (|w| < " +
-             std::to_string(ValueTraits<int32_t>::finite_limit) +
-             "); use dtype=numpy.float32 or smaller weights";
+      return edge + " is outside the exact " + type + " range (|w| < " +
+             (std::string(type) == "int32" ? std::to_string(ValueTraits<int32_t>::finite_limit)
+                                           : std::string("2^53")) +
+             "); use dtype=numpy.float64 or smaller weights";
     case Bad::float_range:
-      return edge + " does not fit in float32";
+      return edge + " does not fit in " + type;
     case Bad::bad_index:
       return "malformed sparse matrix: index out of range (row/column " + std::to_string(f.i) +
              ", " + std::to_string(f.j) + ")";
@@ -411,11 +415,19 @@ struct CachedSolver {
   std::string key;
   std::unique_ptr<Solver<int32_t>> s32;
   std::unique_ptr<Solver<float>> s32f;
+  std::unique_ptr<Solver<int64_t>> s64;
+  std::unique_ptr<Solver<double>> s64f;
   std::mutex solving;  // one solve at a time per solver object
   template <typename T>
+  std::unique_ptr<Solver<T>>& slot() {
+    if constexpr (std::is_same_v<T, int32_t>) return s32;
+    else if constexpr (std::is_same_v<T, float>) return s32f;
+    else if constexpr (std::is_same_v<T, int64_t>) return s64;
+    else return s64f;
+  }
+  template <typename T>
   Solver<T>* get() {
-    if constexpr (std::is_same_v<T, int32_t>) return s32.get();
-    else return s32f.get();
+    return slot<T>().get();
   }
 };
 
@@ -450,8 +462,7 @@ std::shared_ptr<CachedSolver> get_solver(const SolverSpec& spec, bool& reused) {
   auto entry = std::make_shared<CachedSolver>();
   entry->key = key;
   auto solver = make_solver<T>(spec);  // may take seconds (OpenCL JIT): outside the lock
-  if constexpr (std::is_same_v<T, int32_t>) entry->s32 = std::move(solver);
-  else entry->s32f = std::move(solver);
+  entry->template slot<T>() = std::move(solver);
   reused = false;
   std::lock_guard<std::mutex> lock(g_cache_mu);
   g_cache.push_front(entry);
@@ -771,11 +782,88 @@ bool build(const Request& rq, DistMatrix<T>& m, Stats& st, Failure& why) {
   return why.bad == Bad::none;
 }
 
+// Does every device a solve of `spec` may run on compute in float64?
+bool spec_has_fp64(const SolverSpec& spec) {
+  if (spec.backend != Backend::opencl) return true;
+  try {
+    for (const auto& d : select_devices(spec.device, 1))
+      if (!d.has_extension("cl_khr_fp64")) return false;
+  } catch (const std::exception&) {
+  }
+  return true;
+}
+
+// The value type of one call, and the call in it. dtype 'auto': int32 when the
+// weights keep int32 sums exact, int64 when only int64 does, float32 for float32
+// input, float64 otherwise (float32 with report["inexact"] -> PrecisionWarning
+// where the device has no float64); 'int32' | 'int64' | 'float32' | 'float64':
+// that type or a ValueError. build(T{}, stats, why, bound*) -> (ok, input);
+// run(T{}, input) -> the result tuple.
+template <typename Build, typename Run>
+py::tuple with_chosen_type(Request& rq, py::dict& report, py::list& notes, const Stopwatch& t_in,
+                           Build&& build_in, Run&& run) {
+  const std::string& want = rq.dtype;
+  const auto finish = [&](auto t, const Stats& st, const std::shared_ptr<void>& input,
+                          bool inexact) {
+    report["edges"] = st.edges;
+    report["dtype"] = ValueTraits<decltype(t)>::name();
+    report["inexact"] = inexact;
+    report["t_input"] = t_in.seconds();
+    report["notes"] = notes;
+    return run(t, input);
+  };
+  bool integers = true;  // no weight was refused as a non-integer
+  const auto try_int = [&](auto t, std::shared_ptr<void>& input, Stats& st) {
+    using T = decltype(t);
+    const char* name = ValueTraits<T>::name();
+    Failure why;
+    double bound = 0;
+    auto [ok, built] = build_in(t, st, why, &bound);
+    if (!ok && why.bad == Bad::bad_index) throw UsageError(describe(why));
+    if (ok && bound >= static_cast<double>(ValueTraits<T>::finite_limit)) {
+      ok = false;
+      const std::string msg = std::string("path lengths could exceed the exact ") + name +
+                              " range: the n-1 largest |weights| add up to " + format_weight(bound) +
+                              " (limit " + std::to_string(ValueTraits<T>::finite_limit) + ")";
+      if (want == name) throw UsageError(msg + "; use dtype=numpy.float64 or smaller weights");
+      report[(std::string(name) + "_refused").c_str()] = msg;
+    } else if (!ok) {
+      if (want == name) throw UsageError(describe(why, name));
+      if (why.bad == Bad::non_integer) integers = false;
+      report[(std::string(name) + "_refused").c_str()] = describe(why, name);
+    }
+    if (ok) input = built;
+    return ok;
+  };
+  std::shared_ptr<void> input;
+  Stats st;
+  if (want == "auto" || want == "int32") {
+    if (try_int(int32_t{}, input, st)) return finish(int32_t{}, st, input, false);
+  }
+  if (want == "int64" || (want == "auto" && integers)) {
+    st = Stats();
+    if (try_int(int64_t{}, input, st)) return finish(int64_t{}, st, input, false);
+  }
+  const bool f64 = want == "float64" ||
+                   (want == "auto" && rq.in.vtype != VType::f32 && spec_has_fp64(rq.spec));
+  Failure why;
+  st = Stats();
+  if (f64) {
+    auto [ok, built] = build_in(double{}, st, why, nullptr);
+    if (!ok) throw UsageError(describe(why, "float64"));
+    return finish(double{}, st, built, false);
+  }
+  if (want == "auto" && rq.in.vtype != VType::f32)
+    notes.append("the OpenCL device has no float64 (cl_khr_fp64): computed in float32");
+  auto [ok, built] = build_in(float{}, st, why, nullptr);
+  if (!ok) throw UsageError(describe(why, "float32"));
+  return finish(float{}, st, built, st.inexact);
+}
+
 py::tuple solve(Request& rq) {
   const Stopwatch wall;
   py::dict report;
   py::list notes;
-  const std::string& want = rq.dtype;
   report["n"] = rq.in.n;
   // Backend: as the CLI, OpenCL unless no OpenCL device exists at all.
   if (!rq.backend_given && rq.spec.device.empty() && std::getenv("OCL_SP_DEVICE") == nullptr &&
@@ -784,46 +872,20 @@ py::tuple solve(Request& rq) {
     notes.append("no OpenCL device found: fell back to the OpenMP backend");
   }
   Stopwatch t_in;
-  if (want == "auto" || want == "int32") {
-    DistMatrix<int32_t> m;
-    Stats st;
-    Failure why;
-    bool ok = build(rq, m, st, why);
-    if (!ok && why.bad == Bad::bad_index) throw UsageError(describe(why));
-    if (ok) {
-      const double bound = int32_path_bound(m, st);
-      if (bound >= ValueTraits<int32_t>::finite_limit) {
-        ok = false;
-        const std::string msg =
-            "path lengths could exceed the exact int32 range: the n-1 largest |weights| add "
-            "up to " + format_weight(bound) + " (limit " +
-            std::to_string(ValueTraits<int32_t>::finite_limit) + ")";
-        if (want == "int32") throw UsageError(msg + "; use dtype=numpy.float32 or smaller weights");
-        report["int32_refused"] = msg;
-      }
-    } else {
-      if (want == "int32") throw UsageError(describe(why));
-      report["int32_refused"] = describe(why);
-    }
-    if (ok) {
-      report["edges"] = st.edges;
-      report["dtype"] = "int32";
-      report["inexact"] = false;
-      report["t_input"] = t_in.seconds();
-      report["notes"] = notes;
-      return solve_typed<int32_t>(rq, m, report, wall);
-    }
-  }
-  DistMatrix<float> m;
-  Stats st;
-  Failure why;
-  if (!build(rq, m, st, why)) throw UsageError(describe(why));
-  report["edges"] = st.edges;
-  report["dtype"] = "float32";
-  report["inexact"] = st.inexact;
-  report["t_input"] = t_in.seconds();
-  report["notes"] = notes;
-  return solve_typed<float>(rq, m, report, wall);
+  return with_chosen_type(
+      rq, report, notes, t_in,
+      [&](auto t, Stats& st, Failure& why, double* bound) {
+        using T = decltype(t);
+        auto m = std::make_shared<DistMatrix<T>>();
+        const bool ok = build(rq, *m, st, why);
+        if constexpr (std::is_integral_v<T>)
+          if (ok && bound) *bound = int_path_bound(*m, st);
+        return std::make_pair(ok, std::shared_ptr<void>(m));
+      },
+      [&](auto t, const std::shared_ptr<void>& built) {
+        using T = decltype(t);
+        return solve_typed<T>(rq, *std::static_pointer_cast<DistMatrix<T>>(built), report, wall);
+      });
 }
 
 // scipy's single-source methods over rows (issue 24): _core.rows().
@@ -838,6 +900,7 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "ocl_sp C++ core (use the ocl_sp package, not this module)";
   m.attr("version") = OCL_SP_VERSION;
   m.attr("INT32_INF") = ValueTraits<int32_t>::inf;
+  m.attr("INT64_INF") = ValueTraits<int64_t>::inf;
 
   static py::exception<NegativeCycleError> neg_cycle(m, "NegativeCycle");
   py::register_exception_translator([](std::exception_ptr p) {

@@ -44,9 +44,10 @@ def test_random_negative_weights_with_predecessors(backend):
 def test_random_float_weights(backend):
     g = random_dense(40, density=0.2, seed=3, low=0.5, high=20.0, floats=True)
     want = scipy_fw(g)
-    got = ocl_sp.floyd_warshall(g, **backend)  # float32-exact weights: no warning
-    assert ocl_sp.last_report().dtype == "float32"
+    got = ocl_sp.floyd_warshall(g, **backend)  # real weights: float64, as scipy
+    assert ocl_sp.last_report().dtype == "float64"
     assert_same_distances(got, want, exact=False)
+    np.testing.assert_allclose(got, want, rtol=1e-12)
 
 
 def test_predecessors_positive_weights(backend):

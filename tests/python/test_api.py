@@ -52,8 +52,9 @@ def test_dtype_float64_is_the_default():
     a = ocl_sp.floyd_warshall(g, dtype=np.float64, backend="openmp")
     b = ocl_sp.floyd_warshall(g, backend="openmp")
     assert a.dtype == b.dtype == np.float64 and np.array_equal(a, b)
+    assert ocl_sp.last_report().dtype == "int32"  # integers: exact int32 by default
     with pytest.raises(ValueError, match="dtype"):
-        ocl_sp.floyd_warshall(g, dtype=np.int64)
+        ocl_sp.floyd_warshall(g, dtype=np.int16)
 
 
 def test_int32_refuses_rather_than_rounds():
@@ -61,11 +62,11 @@ def test_int32_refuses_rather_than_rounds():
     g[0, 1] = 2.5
     with pytest.raises(ValueError, match="not an integer"):
         ocl_sp.floyd_warshall(g, dtype=np.int32, backend="openmp")
-    # default: non-integer weights are solved in float32, exactly here (2.5 fits)
+    # default: non-integer weights are solved in float64, as scipy
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert_same_distances(ocl_sp.floyd_warshall(g, backend="openmp"), scipy_fw(g))
-    assert ocl_sp.last_report().dtype == "float32"
+    assert ocl_sp.last_report().dtype == "float64"
 
 
 def test_int32_path_length_range():
@@ -74,21 +75,23 @@ def test_int32_path_length_range():
     g = 4 * random_dense(30, density=0.5, seed=5, low=2**23, high=2**23 + 1000)
     with pytest.raises(ValueError, match="exact int32 range"):
         ocl_sp.floyd_warshall(g, dtype=np.int32, backend="openmp")
-    with pytest.warns(ocl_sp.PrecisionWarning, match="int32"):
+    with warnings.catch_warnings():  # default: exact int64 sums, no warning
+        warnings.simplefilter("error")
         got = ocl_sp.floyd_warshall(g, backend="openmp")
-    assert ocl_sp.last_report().dtype == "float32"
-    np.testing.assert_allclose(got, scipy_fw(g), rtol=1e-6)
+    assert ocl_sp.last_report().dtype == "int64"
+    assert np.array_equal(got, scipy_fw(g))
     with pytest.raises(ValueError, match="exact int32 range"):
         ocl_sp.floyd_warshall(np.array([[0, 2.0**29], [0, 0]]), dtype=np.int32, backend="serial")
 
 
-def test_inexact_float64_weights_warn():
+def test_float64_weights_are_not_rounded():
     g = random_dense(25, density=0.3, seed=6, floats=True) + 0.1  # 0.1 is not a float32
     np.fill_diagonal(g, 0)
-    with pytest.warns(ocl_sp.PrecisionWarning, match="float32"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
         got = ocl_sp.floyd_warshall(g, backend="openmp")
-    assert ocl_sp.last_report().dtype == "float32"
-    np.testing.assert_allclose(got, scipy_fw(g), rtol=1e-6)
+    assert ocl_sp.last_report().dtype == "float64"
+    np.testing.assert_allclose(got, scipy_fw(g), rtol=1e-12)
     with warnings.catch_warnings():  # asking for float32 is explicit: no warning
         warnings.simplefilter("error")
         ocl_sp.floyd_warshall(g, dtype=np.float32, backend="openmp")
@@ -97,7 +100,9 @@ def test_inexact_float64_weights_warn():
 
 def test_float32_range():
     with pytest.raises(ValueError, match="float32"):
-        ocl_sp.floyd_warshall(np.array([[0, 1e300], [0, 0]]), backend="openmp")
+        ocl_sp.floyd_warshall(np.array([[0, 1e300], [0, 0]]), dtype=np.float32, backend="openmp")
+    got = ocl_sp.floyd_warshall(np.array([[0, 1e300], [0, 0]]), backend="openmp")  # float64
+    assert got[0, 1] == 1e300
 
 
 # --- report, devices, solver reuse -------------------------------------------------
