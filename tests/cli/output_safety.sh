@@ -19,6 +19,16 @@ expect full-msg-enospc grep -q "No space left" "$T/err"
 expect full-still-chardev test -c "$T/full"
 expect full-no-temp sh -c "! ls '$T' | grep -q 'full.tmp'"
 
+# The 64-bit types the same (8-byte values, a larger file to fail on).
+for t in int64 float64; do
+  check "full-$t" 1 "$BIN" --n 300 --backend serial --type "$t" --output "$T/full" --output-format npy
+  expect "full-$t-enospc" grep -q "No space left" "$T/err"
+  expect "full-$t-still-chardev" test -c "$T/full"
+  expect "full-$t-no-temp" sh -c "! ls '$T' | grep -q 'full.tmp'"
+  check "stdout-$t" 0 sh -c "'$BIN' --n 30 --backend serial --type $t --output - --output-format bin > '$T/$t.bin'"
+  expect "stdout-$t-size" test "$(stat -c %s "$T/$t.bin")" -eq $((30 * 30 * 8))
+done
+
 # A private /dev/null: exit 0, still a device node.
 mknod "$T/null" c 1 3
 check null 0 "$BIN" --n 30 --backend serial --output "$T/null" --output-format bin

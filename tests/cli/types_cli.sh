@@ -90,6 +90,20 @@ assert a.dtype == np.int64, a.dtype
 assert (a == b).all()"
 done
 
+# MPI ranks: the same bytes as one process (2 ranks, OpenMP and PoCL panels).
+if command -v mpirun >/dev/null; then
+  for t in int64 float64; do
+    check "mpi-ref-$t" 0 "$BIN" --input "$T/big.edges" --type "$t" --backend serial --quiet \
+      --output "$T/ref_$t.npy"
+    check "mpi-np2-$t" 0 timeout 120 mpirun --oversubscribe --allow-run-as-root -np 2 "$BIN" \
+      --input "$T/big.edges" --type "$t" --backend openmp --panel 32 --quiet --output "$T/mpi_$t.npy" &&
+      expect "mpi-np2-$t-bytes" cmp -s "$T/ref_$t.npy" "$T/mpi_$t.npy"
+  done
+else
+  echo "FAIL: mpirun not found (scripts/setup.sh installs openmpi-bin)"
+  fails=$((fails + 1))
+fi
+
 # Formats: bin holds 8-byte values, csv the full precision, unreachable as documented.
 check bin64 0 "$BIN" --input "$T/big.edges" --backend serial --output "$T/i.bin" --quiet
 expect bin64-size test "$(stat -c %s "$T/i.bin")" = $((90 * 90 * 8))
