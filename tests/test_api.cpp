@@ -63,6 +63,17 @@ TEST_SUITE("api") {
       const auto f = ocl_sp::all_pairs<float>(5, kEdges, o);
       check_small(f);
       CHECK(std::isinf(f(3, 0)));
+      const auto l = ocl_sp::all_pairs<int64_t>(5, kEdges, o);
+      check_small(l);
+      CHECK(l(3, 0) == ocl_sp::kInt64Unreachable);
+      const auto d = ocl_sp::all_pairs<double>(5, kEdges, o);
+      check_small(d);
+      CHECK(std::isinf(d(3, 0)));
+      // Weights a float32 cannot hold, sums an int32 cannot: exact in double / int64.
+      const auto fine = ocl_sp::all_pairs<double>(3, {{0, 1, 0.1}, {1, 2, 0.2}}, o);
+      CHECK(fine(0, 2) == 0.1 + 0.2);
+      const auto big = ocl_sp::all_pairs<int64_t>(3, {{0, 1, 1e12}, {1, 2, 3}}, o);
+      CHECK(big(0, 2) == 1000000000003LL);
     }
   }
 
