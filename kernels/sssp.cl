@@ -54,25 +54,20 @@ typedef int bits_t;
 #define GLOBAL_MIN(p, v) atom_min((p), (v))
 #define LOCAL_MIN(p, v) atom_min((p), (v))
 #else
-// atom_min from compare-and-swap: returns the old value as atomic_min does.
-bits_t global_min64(volatile __global bits_t* p, bits_t v) {
-  bits_t old = *p;
-  while (v < old) {
-    const bits_t seen = atom_cmpxchg(p, old, v);
-    if (seen == old) break;
-    old = seen;
+// atom_min from compare-and-swap: returns the old value as atomic_min does (one
+// body, both address spaces: OpenCL C 1.2 has no generic pointers).
+#define MIN64_BY_CAS(name, space)                        \
+  bits_t name(volatile space bits_t* p, bits_t v) {      \
+    bits_t old = *p;                                     \
+    while (v < old) {                                    \
+      const bits_t seen = atom_cmpxchg(p, old, v);       \
+      if (seen == old) break;                            \
+      old = seen;                                        \
+    }                                                    \
+    return old;                                          \
   }
-  return old;
-}
-bits_t local_min64(volatile __local bits_t* p, bits_t v) {
-  bits_t old = *p;
-  while (v < old) {
-    const bits_t seen = atom_cmpxchg(p, old, v);
-    if (seen == old) break;
-    old = seen;
-  }
-  return old;
-}
+MIN64_BY_CAS(global_min64, __global)
+MIN64_BY_CAS(local_min64, __local)
 #define GLOBAL_MIN(p, v) global_min64((p), (v))
 #define LOCAL_MIN(p, v) local_min64((p), (v))
 #endif

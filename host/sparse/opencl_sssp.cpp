@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <numeric>
 #include <thread>
 
@@ -76,7 +77,10 @@ class OpenClSsspEngine final : public SsspEngine<T> {
                              "cl_khr_int64_base_atomics): --algo sssp cannot run in " +
                              std::string(ValueTraits<T>::name()) +
                              " there; use --algo fw or --backend openmp");
-          if (dev.has_extension("cl_khr_int64_extended_atomics")) defines = "-DHAVE_ATOM_MIN64";
+          // OCL_SP_NO_ATOM_MIN64=1: the compare-and-swap loop anyway (tests, comparisons).
+          const char* no_min = std::getenv("OCL_SP_NO_ATOM_MIN64");
+          if (dev.has_extension("cl_khr_int64_extended_atomics") && !(no_min && *no_min == '1'))
+            defines = "-DHAVE_ATOM_MIN64";
         }
         core.build("sssp.cl", {{"WG", d.t.at("WG")}}, defines);
         // Probe (OpenClCore::kernel): one source on a one-vertex graph.

@@ -12,16 +12,7 @@
 # $OUT/log.txt and prints a summary (median t_program per variant). DEV and N
 # (default nvidia, 10000) try it elsewhere, e.g. DEV=pocl N=200.
 set -u
-D=$(cd "$(dirname "$0")" && pwd)
-B=$D/ocl_sp
-O=${OUT:-/tmp/issue25_out}
-mkdir -p "$O" /etc/OpenCL/vendors
-[ -f /etc/OpenCL/vendors/nvidia.icd ] || echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
-for l in libOpenCL.so.1 libgomp.so.1; do
-  ldconfig -p | grep -q "$l" || export LD_LIBRARY_PATH=$D/lib
-done
-exec > >(tee "$O/log.txt") 2>&1
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+source "$(dirname "$0")/issue25_cold_start_common.sh"
 "$B" --version
 
 # variant name -> environment
@@ -35,17 +26,6 @@ declare -A env_of=(
 declare -A runs_of=([before]=4 [static_one]=4 [split_serial]=4 [split_extern]=3 [new]=6)
 order="new before static_one split_serial split_extern"
 
-cold() {  # variant run
-  local c
-  c=$(mktemp -d)
-  env ${env_of[$1]} CUDA_CACHE_DISABLE=1 OCL_SP_CACHE_DIR="$c" OCL_SP_PROFILE=1 \
-    "$B" --device "${DEV:-nvidia}" --n "${N:-10000}" --json --quiet >"$O/j" 2>"$O/e"
-  echo "{\"variant\":\"$1\",\"run\":$2,\"report\":$(cat "$O/j")}" >>"$O/cold.jsonl"
-  grep "profile: program" "$O/e" | sed "s/^/  $1 #$2 /"
-  # The first run of each variant keeps its cache entries: what the driver made.
-  [ "$2" = 1 ] && cp -r "$c" "/tmp/cache_$1"
-  rm -rf "$c"
-}
 for i in 1 2 3 4 5 6; do
   for v in $order; do
     [ "$i" -le "${runs_of[$v]}" ] && cold "$v" "$i"

@@ -4,28 +4,9 @@
 # first call, issue25_cold_start.txt, 3.17 against 3.13 s), interleaved, empty
 # caches as in issue25_cold_start.sh; then two warm runs and two --verify checks.
 set -u
-D=$(cd "$(dirname "$0")" && pwd)
-B=$D/ocl_sp
-O=${OUT:-/tmp/issue25_out}
-mkdir -p "$O" /etc/OpenCL/vendors
-[ -f /etc/OpenCL/vendors/nvidia.icd ] || echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
-for l in libOpenCL.so.1 libgomp.so.1; do
-  ldconfig -p | grep -q "$l" || export LD_LIBRARY_PATH=$D/lib
-done
-exec > >(tee "$O/log.txt") 2>&1
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+source "$(dirname "$0")/issue25_cold_start_common.sh"
 "$B" --version | head -2
 declare -A env_of=([new]="X=1" [before]="OCL_SP_FW_SEPARATE_KERNELS=1 OCL_SP_BUILD_SERIAL=1")
-cold() {  # variant run
-  local c
-  c=$(mktemp -d)
-  env ${env_of[$1]} CUDA_CACHE_DISABLE=1 OCL_SP_CACHE_DIR="$c" OCL_SP_PROFILE=1 \
-    "$B" --device "${DEV:-nvidia}" --n "${N:-10000}" --json --quiet >"$O/j" 2>"$O/e"
-  echo "{\"variant\":\"$1\",\"run\":$2,\"report\":$(cat "$O/j")}" >>"$O/cold.jsonl"
-  grep "profile: program" "$O/e" | sed "s/^/  $1 #$2 /"
-  [ "$2" = 1 ] && cp -r "$c" "/tmp/cache_$1"
-  rm -rf "$c"
-}
 for i in 1 2 3 4; do
   cold new "$i"
   [ "$i" -le 2 ] && cold before "$i"
