@@ -106,6 +106,7 @@ else
   run doctest-paths-cpu env "$HOST_LEAKS" "$TESTS" -ts=paths -tce="OpenCL*"
   run doctest-opencl-device-program-panels env "$LEAKS_OFF" "$TESTS" \
     -ts=opencl_device,opencl_program,panel_engine,api
+  run doctest-value-types env "$LEAKS_OFF" "$TESTS" "-ts=value types*"
   run doctest-pocl-subset env "$LEAKS_OFF" "$TESTS" -ts=opencl_solvers \
     -tc="fw-naive int32*,int32 saturation*,bad tunables*,limits:*,SolverInfo and reuse*,squaring stops early*,negative cycles raise*"
 fi
