@@ -200,4 +200,12 @@ int64_t generated_max_abs_weight(const GeneratorParams& p) {
   return std::max(lo < 0 ? -lo : lo, hi < 0 ? -hi : hi);
 }
 
+// --type auto for a generated graph (graph.hpp): its weights are integers.
+ValueType auto_value_type(const GeneratorParams& p) {
+  const double bound = static_cast<double>(generated_max_abs_weight(p)) *
+                       static_cast<double>(std::max<int64_t>(generated_vertices(p) - 1, 0));
+  return bound < static_cast<double>(ValueTraits<int32_t>::finite_limit) ? ValueType::int32
+                                                                         : ValueType::int64;
+}
+
 }  // namespace ocl_sp

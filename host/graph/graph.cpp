@@ -103,13 +103,6 @@ ValueType auto_value_type(const Graph& g) {
   return ValueType::float64;
 }
 
-ValueType auto_value_type(const GeneratorParams& p) {
-  const double bound = static_cast<double>(generated_max_abs_weight(p)) *
-                       static_cast<double>(std::max<int64_t>(generated_vertices(p) - 1, 0));
-  return bound < static_cast<double>(ValueTraits<int32_t>::finite_limit) ? ValueType::int32
-                                                                         : ValueType::int64;
-}
-
 ValueType parse_value_type(const std::string& s) {
   std::string t;
   for (char c : s) t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
