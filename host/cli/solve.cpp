@@ -550,40 +550,26 @@ bool mpi_takes(const SolveOptions& o) {
          lower(o.backend) != "serial";
 }
 
-// Does every device the solve may run on compute in float64 (cl_khr_fp64)? CPU
-// backends do; device errors are left to the solve to report.
-bool devices_have_fp64(const SolveOptions& o) {
-  if (!o.backend.empty() && lower(o.backend) != "opencl") return true;
-  try {
-    for (const auto& d : select_devices(o.device, 1))
-      if (!d.has_extension("cl_khr_fp64")) return false;
-  } catch (const std::exception&) {
-  }
-  return true;
-}
-
 // --type auto (DESIGN.md): the narrowest exact type for the weights, narrowed to
 // float32 (with a warning) where a device has no float64. Reads the input file
 // (kept in o.preloaded for the solve). Sets o.type to the type that will run.
 void resolve_value_type(SolveOptions& o) {
   if (lower(o.type) != "auto") return;
   ValueType t;
-  std::string why;
+  std::string source;  // (the solve names it again)
   if (o.n && o.input.empty()) {
-    t = auto_value_type(generator_params(o, why));
-    why = t == ValueType::int32 ? "integer weights, int32 sums exact"
-                                : "integer weights whose sums need int64";
+    t = auto_value_type(generator_params(o, source));
   } else {
-    std::string source;
     const std::string a = lower(o.algo);
     o.preloaded = std::make_shared<Graph>(
         load_graph(o, source, a == "auto" || a == "sssp" ? kMaxSparseVertices : kMaxVertices));
     t = auto_value_type(*o.preloaded);
-    why = t == ValueType::int32   ? "integer weights, int32 sums exact"
-          : t == ValueType::int64 ? "integer weights whose sums need int64"
-                                  : "real-valued weights";
   }
-  if (t == ValueType::float64 && !devices_have_fp64(o)) {
+  std::string why = t == ValueType::int32   ? "integer weights, int32 sums exact"
+                    : t == ValueType::int64 ? "integer weights whose sums need int64"
+                                            : "real-valued weights";
+  const bool opencl = o.backend.empty() || lower(o.backend) == "opencl";  // CPUs have float64
+  if (t == ValueType::float64 && opencl && !detail::devices_compute_in(o.device, t)) {
     std::cerr << "warning: the OpenCL device has no float64 (cl_khr_fp64): computing in "
                  "float32 (about 7 significant digits); use --backend openmp for float64\n";
     t = ValueType::float32;

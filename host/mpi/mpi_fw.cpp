@@ -432,7 +432,7 @@ int run_typed(const MpiSolveOptions& o, const Stopwatch& wall, const Session& s)
       const std::vector<int32_t> via_row = row_to_root(lay, lp.via, u, s.rank);
       out.step([&] {
         if (s.rank != 0) return;
-        Report::Query q;
+        PathQuery q;
         q.from = u;
         q.to = v;
         q.vertices = walk_path(d_row, via_row, u, v);

@@ -57,20 +57,7 @@ void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay
       j.field("paths_kernels", rep.paths_detail).field("paths_output", rep.paths_output);
       if (!rep.paths_check.empty())
         j.field("paths_check", rep.paths_check).field("paths_check_detail", rep.paths_check_detail);
-      j.key("queries").begin_array();
-      for (const auto& q : rep.queries) {
-        j.begin_object().field("from", static_cast<long long>(q.from));
-        j.field("to", static_cast<long long>(q.to)).field("reachable", !q.vertices.empty());
-        j.key("path").begin_array();
-        for (int64_t v : q.vertices) j.value(static_cast<long long>(v));
-        j.end_array();
-        if (q.vertices.empty())
-          j.key("length").null();
-        else
-          j.field("length", q.length);
-        j.end_object();
-      }
-      j.end_array();
+      write_queries(j, rep.queries);
     }
     if (!rep.output.empty())
       j.field("output", rep.output).field("output_mode", rep.output_mode);
@@ -131,14 +118,7 @@ void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay
     if (!rep.paths_check.empty())
       os << "check     paths " << rep.paths_check << " (" << rep.paths_check_detail << ")\n";
     if (!rep.paths_output.empty()) os << "via       " << rep.paths_output << "\n";
-    for (const auto& q : rep.queries) {
-      PathQuery pq;
-      pq.from = q.from;
-      pq.to = q.to;
-      pq.vertices = q.vertices;
-      pq.length = q.length;
-      os << format_query(pq) << "\n";
-    }
+    for (const auto& q : rep.queries) os << format_query(q) << "\n";
   }
   if (!rep.output.empty()) {
     os << "output    " << rep.output << " (" << rep.output_mode;

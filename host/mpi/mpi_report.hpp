@@ -6,6 +6,7 @@
 
 #include "mpi/mpi_fw.hpp"
 #include "mpi/mpi_layout.hpp"
+#include "report/report.hpp"
 
 namespace ocl_sp::mpi {
 
@@ -24,12 +25,7 @@ struct Report {
   // and the --query answers (from, to, vertices, length).
   bool paths = false;
   std::string paths_detail, paths_check, paths_check_detail, paths_output;
-  struct Query {
-    int64_t from = 0, to = 0;
-    std::vector<int64_t> vertices;
-    double length = 0;
-  };
-  std::vector<Query> queries;
+  std::vector<PathQuery> queries;  // --query answers (report/report.hpp)
 };
 
 // This rank's device budget (OpenCL) or host memory (OpenMP), the weakest over

@@ -97,6 +97,23 @@ void print_human(std::ostream& out, const SolveReport& r) {
 }
 
 
+void write_queries(JsonWriter& j, const std::vector<PathQuery>& queries) {
+  j.key("queries").begin_array();
+  for (const auto& q : queries) {
+    j.begin_object().field("from", static_cast<long long>(q.from));
+    j.field("to", static_cast<long long>(q.to)).field("reachable", !q.vertices.empty());
+    j.key("path").begin_array();
+    for (int64_t v : q.vertices) j.value(static_cast<long long>(v));
+    j.end_array();
+    if (q.vertices.empty())
+      j.key("length").null();
+    else
+      j.field("length", q.length);
+    j.end_object();
+  }
+  j.end_array();
+}
+
 std::string format_query(const PathQuery& q) {
   std::string s = "path " + std::to_string(q.from) + " -> " + std::to_string(q.to) + ": ";
   if (q.vertices.empty()) return s + "no path";
@@ -153,20 +170,7 @@ void write_json_fields(JsonWriter& j, const SolveReport& r) {
     j.field("paths_setup", r.stats.paths_setup).field("paths_cache", r.stats.paths_cache);
     j.field("paths_check", r.paths_check).field("paths_check_detail", r.paths_check_detail);
     j.field("paths_output", r.paths_output);
-    j.key("queries").begin_array();
-    for (const auto& q : r.queries) {
-      j.begin_object().field("from", static_cast<long long>(q.from));
-      j.field("to", static_cast<long long>(q.to)).field("reachable", !q.vertices.empty());
-      j.key("path").begin_array();
-      for (int64_t v : q.vertices) j.value(static_cast<long long>(v));
-      j.end_array();
-      if (q.vertices.empty())
-        j.key("length").null();
-      else
-        j.field("length", q.length);
-      j.end_object();
-    }
-    j.end_array();
+    write_queries(j, r.queries);
   }
   j.key("notes").begin_array();
   for (const auto& n : r.notes) j.value(n);

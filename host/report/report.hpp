@@ -53,6 +53,9 @@ struct SolveReport {
 void print_human(std::ostream& out, const SolveReport& r);
 // "path 3 -> 7: 3 -> 5 -> 7 (length 12)" or "path 3 -> 7: no path".
 std::string format_query(const PathQuery& q);
+// "queries": [{from, to, reachable, path, length}, ...] into an open JSON object
+// (the one-process and the MPI reports).
+void write_queries(JsonWriter& j, const std::vector<PathQuery>& queries);
 // Writes the report's fields into an already open JSON object.
 void write_json_fields(JsonWriter& j, const SolveReport& r);
 std::string format_seconds(double s);  // "12.3 ms", "1.52 s"

@@ -97,8 +97,21 @@ std::string value_type_define(ValueType t) {
   return "-DVALUE_INT32";
 }
 
+bool computes_in(const DeviceEntry& dev, ValueType t) {
+  return t != ValueType::float64 || dev.has_extension("cl_khr_fp64");
+}
+
+bool devices_compute_in(const std::string& device_spec, ValueType t) {
+  try {
+    for (const auto& d : select_devices(device_spec, 1))
+      if (!computes_in(d, t)) return false;
+  } catch (const std::exception&) {
+  }
+  return true;
+}
+
 void check_value_type(const DeviceEntry& dev, ValueType t) {
-  if (t == ValueType::float64 && !dev.has_extension("cl_khr_fp64"))
+  if (!computes_in(dev, t))
     throw UsageError("device '" + dev.name +
                      "' has no double precision (extension cl_khr_fp64): --type float64 "
                      "cannot run there; use --type float32 or int64, or another device");

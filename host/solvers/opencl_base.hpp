@@ -44,6 +44,11 @@ std::string value_type_define(ValueType t);
 // UsageError (exit 2) naming the device and the extension when it cannot compute
 // in t (float64 needs cl_khr_fp64); every OpenCL solver checks before any work.
 void check_value_type(const DeviceEntry& dev, ValueType t);
+// Can dev compute in t (float64: cl_khr_fp64)? And every device device_spec
+// selects (the CLI's --device; "" = the default order)? Selection errors answer
+// true: the solve reports them itself.
+bool computes_in(const DeviceEntry& dev, ValueType t);
+bool devices_compute_in(const std::string& device_spec, ValueType t);
 
 class OpenClCore {
  public:

@@ -39,6 +39,7 @@
 #include "cl/device.hpp"
 #include "graph/csr.hpp"
 #include "graph/matrix.hpp"
+#include "solvers/opencl_base.hpp"
 #include "solvers/solver.hpp"
 #include "sparse/auto_algo.hpp"
 #include "sparse/sssp.hpp"
@@ -440,17 +441,6 @@ bool build(const Request& rq, DistMatrix<T>& m, Stats& st, Failure& why) {
   return why.bad == Bad::none;
 }
 
-// Does every device a solve of `spec` may run on compute in float64?
-bool spec_has_fp64(const SolverSpec& spec) {
-  if (spec.backend != Backend::opencl) return true;
-  try {
-    for (const auto& d : select_devices(spec.device, 1))
-      if (!d.has_extension("cl_khr_fp64")) return false;
-  } catch (const std::exception&) {
-  }
-  return true;
-}
-
 // The value type of one call, and the call in it. dtype 'auto': int32 when the
 // weights keep int32 sums exact, int64 when only int64 does, float32 for float32
 // input, float64 otherwise (float32 with report["inexact"] -> PrecisionWarning
@@ -503,7 +493,9 @@ py::tuple with_chosen_type(Request& rq, py::dict& report, py::list& notes, const
     if (try_int(int64_t{}, input, st)) return finish(int64_t{}, st, input, false);
   }
   const bool f64 = want == "float64" ||
-                   (want == "auto" && rq.in.vtype != VType::f32 && spec_has_fp64(rq.spec));
+                   (want == "auto" && rq.in.vtype != VType::f32 &&
+                    (rq.spec.backend != Backend::opencl ||
+                     detail::devices_compute_in(rq.spec.device, ValueType::float64)));
   Failure why;
   st = Stats();
   if (f64) {
