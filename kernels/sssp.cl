@@ -213,3 +213,68 @@ void sssp_near_far(const int n, __global const int* off, __global const int* col
 #undef l_far
 #undef l_far2
 #undef l_min
+
+#ifdef HAVE_FP64
+// --stats without the rows (host/sparse/stats_sink.hpp): per row of a finished
+// batch the four figures the per-vertex table is made of, so 32 bytes come back
+// instead of n values. One work-group per row, strided partial sums, a tree in
+// __local memory: the order is fixed by FIG_WG, so the result is deterministic.
+// figures[4 r ..]: reach (finite entries, the source included), the largest
+// finite value, their sum, the sum of 1 / value over the non-zero ones (only when
+// want_harmonic). Integer sums are exact in long (int32: |d| < 2^30, n < 2^31);
+// the other types sum in double, as the host reduction does.
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define FIG_WG (WG < 256 ? WG : 256)
+#if defined(VALUE_INT32)
+typedef long sum_t;
+#else
+typedef double sum_t;
+#endif
+
+__kernel __attribute__((reqd_work_group_size(FIG_WG, 1, 1)))
+void sssp_row_figures(const int n, const int count, __global const bits_t* dist_all,
+                      const int want_harmonic, __global double* figures) {
+  const int g = get_group_id(0);
+  if (g >= count) return;
+  const int lid = get_local_id(0);
+  __global const bits_t* row = dist_all + (size_t)g * n;
+  long reach = 0;
+  sum_t sum = 0;
+  double harm = 0;
+  bits_t top = 0;  // finite values are >= 0: their bit patterns order as they do
+  for (int j = lid; j < n; j += FIG_WG) {
+    const bits_t b = row[j];
+    if (b == RAW_INF_BITS) continue;
+    ++reach;
+    top = max(top, b);
+    const value_t x = AS_VALUE(b);
+    sum += (sum_t)x;
+    if (want_harmonic && x != 0) harm += 1.0 / (double)x;
+  }
+  __local long l_reach[FIG_WG];
+  __local sum_t l_sum[FIG_WG];
+  __local double l_harm[FIG_WG];
+  __local bits_t l_top[FIG_WG];
+  l_reach[lid] = reach;
+  l_sum[lid] = sum;
+  l_harm[lid] = harm;
+  l_top[lid] = top;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int s = FIG_WG / 2; s > 0; s >>= 1) {
+    if (lid < s) {
+      l_reach[lid] += l_reach[lid + s];
+      l_sum[lid] += l_sum[lid + s];
+      l_harm[lid] += l_harm[lid + s];
+      l_top[lid] = max(l_top[lid], l_top[lid + s]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) {
+    __global double* f = figures + 4 * (size_t)g;
+    f[0] = (double)l_reach[0];
+    f[1] = l_reach[0] ? (double)AS_VALUE(l_top[0]) : 0.0;
+    f[2] = (double)l_sum[0];
+    f[3] = l_harm[0];
+  }
+}
+#endif

@@ -97,7 +97,10 @@ void solve_streamed(const SolverSpec& spec, const Csr<T>& csr, const RowsRequest
     rep.stats = solver->solve_rows(csr, req.sources, tee, false);
   }
   rep.info = solver->info();
-  if (stats) rep.stats.kernel_seconds["stats: row reduction (host)"] = stats->seconds();
+  if (stats && stats->rows_reduced_here() > 0)
+    rep.stats.kernel_seconds["stats: row reduction (host)"] = stats->seconds();
+  if (stats && stats->rows_reduced_by_engine() > 0)
+    rep.notes.push_back("stats: rows reduced on the device (only their figures read back)");
   throw_if_cancelled();
   if (file) {
     file->finish();

@@ -39,8 +39,8 @@ class OpenClSsspEngine final : public SsspEngine<T> {
   struct Device {
     std::unique_ptr<detail::OpenClCore> core;
     Tunables t;
-    cl::Kernel kernel;
-    cl::Buffer off, col, w, src, dist, scratch;
+    cl::Kernel kernel, figures;  // figures: sssp_row_figures (devices with fp64)
+    cl::Buffer off, col, w, src, dist, scratch, fig;
     int64_t batch = 0;  // sources per launch for the prepared graph
     uint64_t budget = 0, max_alloc = 0;
     RunStats st;
@@ -82,6 +82,9 @@ class OpenClSsspEngine final : public SsspEngine<T> {
           if (dev.has_extension("cl_khr_int64_extended_atomics") && !(no_min && *no_min == '1'))
             defines = "-DHAVE_ATOM_MIN64";
         }
+        // --stats reduces rows on the device where it has doubles (the sums).
+        const bool fp64 = core.device().has_extension("cl_khr_fp64");
+        if (fp64) defines += " -DHAVE_FP64";
         core.build("sssp.cl", {{"WG", d.t.at("WG")}}, defines);
         // Probe (OpenClCore::kernel): one source on a one-vertex graph.
         const cl_int zero[2] = {0, 0};
@@ -92,6 +95,15 @@ class OpenClSsspEngine final : public SsspEngine<T> {
         d.kernel = core.kernel("sssp_near_far", what, {local}, [&](cl::Kernel& k) {
           set_args(k, 1, poff, pone, pone, poff, 1, T(1), 0, pdist, pone);
         });
+        if (fp64) {
+          const size_t fig_wg = std::min<size_t>(local, 256);  // sssp.cl FIG_WG
+          const cl::Buffer pfig(core.context(), CL_MEM_READ_WRITE, sizeof(RowFigures));
+          d.figures = core.kernel("sssp_row_figures", what, {fig_wg}, [&](cl::Kernel& k) {
+            set_args(k, 1, 1, pdist, 1, pfig);
+          });
+        } else {
+          reduces_ = false;
+        }
         core.finish_info(info_, d.t);
       });
       devices_.push_back(std::move(d));
@@ -177,6 +189,8 @@ class OpenClSsspEngine final : public SsspEngine<T> {
         d.dist = cl::Buffer(ctx, CL_MEM_READ_WRITE, static_cast<size_t>(d.batch * n_) * sizeof(T));
         d.scratch =
             cl::Buffer(ctx, CL_MEM_READ_WRITE, static_cast<size_t>(d.batch * n_) * 4 * kScratchRows);
+        if (reduces_)
+          d.fig = cl::Buffer(ctx, CL_MEM_READ_WRITE, static_cast<size_t>(d.batch) * sizeof(RowFigures));
         RunStats upload;
         core.finish(upload);
         st.t_h += upload.t_h;
@@ -198,7 +212,24 @@ class OpenClSsspEngine final : public SsspEngine<T> {
 
   int host_threads() const override { return omp_get_max_threads(); }
   void run(const int64_t* sources, int64_t count, T* out, RunStats& st) override {
-    // Shares in proportion to the devices' batches.
+    deal(count, st, [&](Device& d, int64_t a, int64_t c) {
+      run_on(d, sources + a, c, out + a * n_, false, nullptr);
+    });
+  }
+
+  bool reduces_rows() const override { return reduces_; }
+  void run_figures(const int64_t* sources, int64_t count, bool harmonic, RowFigures* out,
+                   RunStats& st) override {
+    deal(count, st, [&](Device& d, int64_t a, int64_t c) {
+      run_on(d, sources + a, c, nullptr, harmonic, out + a);
+    });
+  }
+
+ private:
+  // Sources [0, count) dealt to the devices in proportion to their batches, each
+  // share run in batches by `chunk(device, first, count)`, on a thread per device.
+  template <typename F>
+  void deal(int64_t count, RunStats& st, const F& chunk) {
     const int64_t total = batch(n_);
     std::vector<int64_t> first(devices_.size() + 1, 0);
     for (size_t i = 0; i < devices_.size(); ++i)
@@ -210,7 +241,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
       try {
         const int64_t lo = first[i], hi = first[i + 1];
         Device& d = devices_[i];
-        for (int64_t a = lo; a < hi; a += d.batch) run_on(d, sources + a, std::min(d.batch, hi - a), out + a * n_);
+        for (int64_t a = lo; a < hi; a += d.batch) chunk(d, a, std::min(d.batch, hi - a));
       } catch (...) {
         errors[i] = std::current_exception();
       }
@@ -237,14 +268,15 @@ class OpenClSsspEngine final : public SsspEngine<T> {
     st.t_h += th;
   }
 
- private:
   template <typename... A>
   static void set_args(cl::Kernel& k, A&&... a) {
     cl_uint i = 0;
     (k.setArg(i++, std::forward<A>(a)), ...);
   }
 
-  void run_on(Device& d, const int64_t* sources, int64_t count, T* out) {
+  // One batch on one device: its rows into `out`, or (out null) their figures.
+  void run_on(Device& d, const int64_t* sources, int64_t count, T* out, bool harmonic,
+              RowFigures* fig) {
     auto& core = *d.core;
     core.run_guarded("sssp on '" + core.device().name + "' failed", [&] {
       core.begin_solve();
@@ -255,19 +287,32 @@ class OpenClSsspEngine final : public SsspEngine<T> {
                d.scratch);
       const size_t wg = static_cast<size_t>(d.t.at("WG"));
       core.launch(d.kernel, cl::NDRange(static_cast<size_t>(count) * wg), cl::NDRange(wg));
-      core.read(d.dist, 0, static_cast<size_t>(count * n_) * sizeof(T), out);
+      double bytes = 4.0 * static_cast<double>(count);
+      if (out) {
+        core.read(d.dist, 0, static_cast<size_t>(count * n_) * sizeof(T), out);
+        bytes += static_cast<double>(count) * static_cast<double>(n_) * sizeof(T);
+      } else {
+        const size_t fwg = std::min<size_t>(wg, 256);  // sssp.cl FIG_WG
+        set_args(d.figures, static_cast<cl_int>(n_), static_cast<cl_int>(count), d.dist,
+                 static_cast<cl_int>(harmonic), d.fig);
+        core.launch(d.figures, cl::NDRange(static_cast<size_t>(count) * fwg), cl::NDRange(fwg));
+        static_assert(sizeof(RowFigures) == 4 * sizeof(double), "sssp.cl writes 4 doubles a row");
+        core.read(d.fig, 0, static_cast<size_t>(count) * sizeof(RowFigures), fig);
+        bytes += static_cast<double>(count) * sizeof(RowFigures);
+      }
       RunStats st;
       core.finish(st);
       d.st.t_k += st.t_k;
       d.st.t_h += st.t_h;
       d.st.kernel_launches += st.kernel_launches;
-      d.st.bytes_moved += static_cast<double>(count) * (4.0 + static_cast<double>(n_) * sizeof(T));
+      d.st.bytes_moved += bytes;
       for (const auto& [k, v] : st.kernel_seconds) d.st.kernel_seconds[k] += v;
     });
   }
 
   std::vector<Device> devices_;
   std::string chosen_;  // "VW 4, buckets 1006% of the mean weight"
+  bool reduces_ = true;  // every device has doubles: --stats reduces rows there
   SolverInfo info_;
   int64_t n_ = 0;
 };

@@ -10,10 +10,24 @@
 
 namespace ocl_sp {
 
+// What --stats keeps of a row (stats_sink.hpp), when an engine can reduce rows
+// where they are computed (kernels/sssp.cl sssp_row_figures): the entries that
+// are finite (reach), the largest, their sum and the sum of their reciprocals
+// (zeros skipped; only when asked for).
+struct RowFigures {
+  double reach = 0, largest = 0, sum = 0, harmonic = 0;
+};
+
 template <typename T>
 class RowSink {
  public:
   virtual ~RowSink() = default;
+  // A sink that needs only each row's figures says so (and which): the solver
+  // then lets an engine that can reduce rows hand over figures instead of rows.
+  // Figures of rows first .. first + count - 1; only called when takes_figures().
+  virtual bool takes_figures() const { return false; }
+  virtual bool figures_need_harmonic() const { return false; }
+  virtual void figures(int64_t /*first*/, int64_t /*count*/, const RowFigures* /*f*/) {}
   // Rows first .. first + count - 1 of the result (indices into the solve's list
   // of sources), each n values; via and hops (same shape) only when the solve
   // computes paths, else null. The memory is the caller's: copy what is kept.

@@ -45,6 +45,12 @@ class SsspEngine {
   // Rows of sources[0..count) into out (count x n, row-major): distances over the
   // prepared graph, kRawInf where unreachable.
   virtual void run(const int64_t* sources, int64_t count, T* out, RunStats& st) = 0;
+  // Engines that can reduce their rows where they compute them (the OpenCL one
+  // on devices with cl_khr_fp64): run() but only each row's RowFigures come back
+  // (raw distances: kRawInf is the unreachable one).
+  virtual bool reduces_rows() const { return false; }
+  virtual void run_figures(const int64_t* /*sources*/, int64_t /*count*/, bool /*harmonic*/,
+                           RowFigures* /*out*/, RunStats& /*st*/) {}
 };
 
 // The CPU engines: Dijkstra with a radix heap per source, sources in parallel with

@@ -5,6 +5,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <type_traits>
 
 #include "graph/paths.hpp"
@@ -77,9 +78,29 @@ RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& 
   // order with the input's weights, so they do not depend on the potentials.
   const bool resum = negative && std::is_floating_point_v<T>;
   const bool trees = paths || resum;
+  // A sink that keeps only each row's figures (--stats) gets them from an engine
+  // that reduces rows where it computes them: no row crosses to the host. Not
+  // with trees (paths, float resums) or potentials to undo: those need the rows.
+  // OCL_SP_STATS_ON_HOST=1 reduces on the host anyway (tests, comparisons).
+  const char* on_host = std::getenv("OCL_SP_STATS_ON_HOST");
+  const bool reduce = sink.takes_figures() && !trees && !negative && engine_->reduces_rows() &&
+                      !(on_host && *on_host == '1');
   int64_t batch = std::min<int64_t>(engine_->batch(n), static_cast<int64_t>(sources.size()));
-  if (max_batch_ > 0) batch = std::min(batch, max_batch_);
+  if (max_batch_ > 0 && !reduce) batch = std::min(batch, max_batch_);  // host rows' memory
   batch = std::max<int64_t>(1, batch);
+  if (reduce) {
+    const bool harmonic = sink.figures_need_harmonic();
+    std::vector<RowFigures> fig(static_cast<size_t>(batch));
+    for (size_t first = 0; first < sources.size(); first += static_cast<size_t>(batch)) {
+      throw_if_cancelled();
+      const int64_t count = std::min<int64_t>(batch, static_cast<int64_t>(sources.size() - first));
+      engine_->run_figures(sources.data() + first, count, harmonic, fig.data(), st);
+      sink.figures(static_cast<int64_t>(first), count, fig.data());
+    }
+    st.relaxations = sssp_relaxations(static_cast<int64_t>(sources.size()), g.m());
+    st.total = total.seconds();
+    return st;
+  }
   std::vector<T> rows(static_cast<size_t>(batch * n));
   std::vector<int32_t> via(trees ? rows.size() : 0), hops(trees ? rows.size() : 0);
   st.paths = paths;

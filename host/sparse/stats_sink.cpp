@@ -62,7 +62,6 @@ template <typename T>
 void StatsSink<T>::rows(int64_t first, int64_t count, int64_t n, const T* d, const int32_t*,
                         const int32_t*) {
   const Stopwatch t;
-  const double others = static_cast<double>(n_ - 1);
   const bool harmonic = pass_ & to;  // the divisions only where they are used
 #pragma omp parallel for schedule(static) if (count > 1 && count * n >= 65536)
   for (int64_t r = 0; r < count; ++r) {
@@ -78,21 +77,33 @@ void StatsSink<T>::rows(int64_t first, int64_t count, int64_t n, const T* d, con
       sum += v;
       if (harmonic && v != 0) harm += 1.0 / v;
     }
-    if (reach == 0) ecc = 0;
-    const int64_t v = first + r;
-    if (pass_ & from) {
-      s_.reach[v] = reach;
-      s_.eccentricity[v] = ecc;
-      s_.sum_from[v] = sum;
-    }
-    if (pass_ & to) {
-      // networkx: (len(sp) - 1) / totsp * (len(sp) - 1) / (n - 1) when totsp > 0.
-      const double k = static_cast<double>(reach - 1);
-      s_.closeness[v] = sum > 0 && n_ > 1 ? k / sum * (k / others) : 0.0;
-      s_.harmonic[v] = harm;
-    }
+    store(first + r, {static_cast<double>(reach), reach ? ecc : 0.0, sum, harm});
   }
+  host_rows_ += count;
   seconds_ += t.seconds();
+}
+
+template <typename T>
+void StatsSink<T>::figures(int64_t first, int64_t count, const RowFigures* f) {
+  for (int64_t r = 0; r < count; ++r) store(first + r, f[r]);
+  engine_rows_ += count;
+}
+
+template <typename T>
+void StatsSink<T>::store(int64_t v, const RowFigures& f) {
+  const int64_t reach = static_cast<int64_t>(f.reach);
+  if (pass_ & from) {
+    s_.reach[v] = reach;
+    s_.eccentricity[v] = f.largest;
+    s_.sum_from[v] = f.sum;
+  }
+  if (pass_ & to) {
+    // networkx: (len(sp) - 1) / totsp * (len(sp) - 1) / (n - 1) when totsp > 0.
+    const double k = static_cast<double>(reach - 1);
+    const double others = static_cast<double>(n_ - 1);
+    s_.closeness[v] = f.sum > 0 && n_ > 1 ? k / f.sum * (k / others) : 0.0;
+    s_.harmonic[v] = f.harmonic;
+  }
 }
 
 template <typename T>

@@ -37,12 +37,20 @@ class StatsSink final : public RowSink<T> {
   void set_pass(Pass p) { pass_ = p; }
   void rows(int64_t first, int64_t count, int64_t n, const T* d, const int32_t* via,
             const int32_t* hops) override;
+  // Rows reduced by the engine (on the device): only the figures arrive.
+  bool takes_figures() const override { return true; }
+  bool figures_need_harmonic() const override { return pass_ & to; }
+  void figures(int64_t first, int64_t count, const RowFigures* f) override;
   const VertexStats& vertices() const { return s_; }
   GraphStats summary() const;
-  double seconds() const { return seconds_; }  // spent in rows()
+  double seconds() const { return seconds_; }  // spent reducing rows on the host
+  int64_t rows_reduced_here() const { return host_rows_; }  // rows() reduced them
+  int64_t rows_reduced_by_engine() const { return engine_rows_; }  // via figures()
 
  private:
+  void store(int64_t v, const RowFigures& f);
   double seconds_ = 0;
+  int64_t host_rows_ = 0, engine_rows_ = 0;
   int64_t n_;
   Pass pass_ = both;
   VertexStats s_;

@@ -104,6 +104,47 @@ expect "stats with an output: the distances are fw's" cmp -s "$T/d.bin" "$T/dfw.
 check "no --json: report has no stats" 0 "$BIN" --input "$T/directed.txt" --algo sssp --backend serial --json
 expect "stats null without --stats" grep -q '"stats":null' "$T/out"
 
+# The OpenCL engine reduces the rows on the device (PoCL has doubles): only each
+# row's figures come back. The host reduction of the same rows
+# (OCL_SP_STATS_ON_HOST=1) gives the same reach, eccentricity and closeness bit
+# for bit and the harmonic sums within 1e-13 (another summation order); with a
+# stats pass that also streams the rows (a file sink) or negative weights
+# (potentials to undo) the rows come to the host.
+check "pocl: rows reduced on the device" 0 "$BIN" --input "$T/directed.txt" --algo sssp --device pocl \
+  --stats "$T/dev.csv" --json
+expect "pocl: the device note" grep -q "rows reduced on the device" "$T/out"
+OCL_SP_STATS_ON_HOST=1 check "pocl: rows reduced on the host" 0 "$BIN" --input "$T/directed.txt" \
+  --algo sssp --device pocl --stats "$T/host.csv" --json
+expect "pocl host: no device note" sh -c "! grep -q 'reduced on the device' '$T/out'"
+expect "device and host reductions agree" "$PY" - "$T/dev.csv" "$T/host.csv" <<'PY'
+import sys, numpy as np
+a, b = (np.genfromtxt(p, delimiter=",", names=True) for p in sys.argv[1:3])
+same = all(np.array_equal(a[k], b[k]) for k in ("vertex", "reach", "eccentricity", "closeness"))
+close = np.allclose(a["harmonic"], b["harmonic"], rtol=1e-13, atol=0)
+sys.exit(0 if same and close and len(a) == 60 else 1)
+PY
+check "pocl: stats and streamed rows" 0 "$BIN" --input "$T/directed.txt" --algo sssp --device pocl \
+  --stats "$T/dev2.csv" --output "$T/dpocl.bin" --json
+expect "pocl streamed: the rows are fw's" cmp -s "$T/dpocl.bin" "$T/dfw.bin"
+"$PY" - "$T/directed.txt" "$T/negative.txt" <<'PY'
+import sys
+# The directed graph reweighted by potentials, w + p(u) - p(v): negative edges,
+# every cycle's weight unchanged (no negative cycle), other distances.
+out = open(sys.argv[2], "w")
+p = lambda x: (7 * x) % 11
+for line in open(sys.argv[1]):
+    if line.startswith("#"): out.write(line); continue
+    u, v, w = map(int, line.split())
+    out.write(f"{u} {v} {w + p(u) - p(v)}\n")
+PY
+if "$BIN" --input "$T/negative.txt" --algo sssp --backend serial --stats "$T/neg_cpu.csv" >/dev/null 2>&1; then
+  check "pocl: negative weights" 0 "$BIN" --input "$T/negative.txt" --algo sssp --device pocl --stats "$T/neg_dev.csv" --json
+  expect "pocl negative: reduced on the host" sh -c "! grep -q 'reduced on the device' '$T/out'"
+  expect "pocl negative: equals the CPU" cmp -s "$T/neg_dev.csv" "$T/neg_cpu.csv"
+else
+  expect "negative-weight graph has no negative cycle" false
+fi
+
 # Refusals before any work.
 check "stats with --sources" 2 "$BIN" --input "$T/directed.txt" --algo sssp --backend serial --stats "$T/x.csv" --sources 1
 expect "stats with --sources: says why" grep -q "^error: --stats covers every vertex" "$T/err"
