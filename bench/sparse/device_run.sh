@@ -6,12 +6,16 @@
 #   tune   T_k of the tunables (WG, VW, DELTA) per family at n = 10 000, then the
 #          10^5 graphs with the defaults and WG=1024 / VW=32;
 #   final  the target rows with the defaults (bench, medians) and the random
-#          degree-20 n = 10^5 graph under BATCH / DELTA variants.
+#          degree-20 n = 10^5 graph under BATCH / DELTA variants;
+#   stats  --stats with the rows reduced on the device (issue 24): T_k of 1 024
+#          spread sources of the 1000 x 1000 grid per WG / DELTA / VW, the 316 x 316
+#          grid's whole --stats against the host reduction, then the 10^6 grid's
+#          whole --stats with the fastest variant (STATS_FULL=0 skips it).
 # Run from the repository root with the binary in build-gpu/ (device tool: carry
 # build-gpu); results under $OUT.  Usage: bench/sparse/device_run.sh STEP... [DEVICE=nvidia]
 set -uo pipefail
 DEV=${DEVICE:-nvidia}
-B=build-gpu/ocl_sp
+B=${B:-build-gpu/ocl_sp}
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 export OCL_SP_CACHE_DIR=/tmp/ocl_sp_cache
@@ -61,9 +65,55 @@ final() {
   "$B" bench --generator geometric --degree 6 --sizes 100000 --algos sssp,auto --devices "$DEV" --reps 3 --warmup 0 --time-limit 400 --csv "$OUT/geometric6_100k.csv"
 }
 
+stats() {
+  local grid="--generator grid --n ${GRID_N:-1000000}" best="" best_tk=999999 p tk_p
+  python3 -c "print('\n'.join(str(i * (${GRID_N:-1000000} // 1024)) for i in range(1024)))" >/tmp/spread.txt
+  for p in "--param WG=1024" "--param WG=512" "--param WG=256" "--param WG=128"; do
+    # shellcheck disable=SC2086
+    tk_p=$(tk $grid --sources @/tmp/spread.txt $p)
+    echo "grid 1000x1000, 1024 sources, $p: T_k $tk_p"
+    if python3 -c "import sys; sys.exit(0 if float('${tk_p%% *}') < $best_tk else 1)"; then
+      best_tk=${tk_p%% *} best=$p
+    fi
+  done
+  local wg=$best
+  for p in "$wg --param DELTA=400" "$wg --param DELTA=1600" "$wg --param VW=2" "$wg --param VW=8"; do
+    # shellcheck disable=SC2086
+    tk_p=$(tk $grid --sources @/tmp/spread.txt $p)
+    echo "grid 1000x1000, 1024 sources, $p: T_k $tk_p"
+    if python3 -c "import sys; sys.exit(0 if float('${tk_p%% *}') < $best_tk else 1)"; then
+      best_tk=${tk_p%% *} best=$p
+    fi
+  done
+  echo "fastest: $best (T_k $best_tk s for 1024 sources)"
+  for mode in device host; do
+    local env=""
+    [ $mode = host ] && env="OCL_SP_STATS_ON_HOST=1"
+    for r in 1 2 3; do
+      # shellcheck disable=SC2086
+      /usr/bin/time -f "%e s wall, %M KB peak" env $env "$B" --generator grid --n ${SMALL_N:-100000} --algo sssp \
+        --device "$DEV" --stats "/tmp/st316_$mode.csv" --json --quiet >"$OUT/stats316_${mode}_$r.json" 2>"/tmp/time.txt"
+      echo "grid 316x316 --stats ($mode reduction) run $r: $(tail -1 /tmp/time.txt); $(python3 -c "import json; r=json.load(open('$OUT/stats316_${mode}_$r.json')); print('total', r['total'], 't_k', r['t_k'], 't_h', r['t_h'], 'stats', r['stats'])")"
+    done
+  done
+  python3 - /tmp/st316_device.csv /tmp/st316_host.csv <<'PY'
+import sys, csv
+a, b = (list(csv.reader(open(p))) for p in sys.argv[1:3])
+worst = max(abs(float(x[4]) - float(y[4])) / max(abs(float(y[4])), 1e-300) for x, y in zip(a[1:], b[1:]))
+same = all(x[:4] == y[:4] for x, y in zip(a, b)) and len(a) == len(b)
+print(f"316x316 device vs host stats: reach/eccentricity/closeness identical: {same}; harmonic max rel diff {worst:.3g}")
+PY
+  if [ "${STATS_FULL:-1}" = 1 ]; then
+    # shellcheck disable=SC2086
+    /usr/bin/time -f "%e s wall, %M KB peak" timeout "${STATS_TIMEOUT:-420}" "$B" $grid --algo sssp --device "$DEV" $best \
+      --stats "$OUT/stats_grid1000.npy" --json --quiet >"$OUT/stats_grid1000.json" 2>/tmp/time.txt
+    echo "grid 1000x1000 --stats ($best): $(tail -1 /tmp/time.txt); $(python3 -c "import json; r=json.load(open('$OUT/stats_grid1000.json')); print('total', r['total'], 't_k', r['t_k'], 't_h', r['t_h'], 'stats', r['stats'], 'kernels', r.get('kernel_seconds'), 'notes', r['notes'])" 2>&1)"
+  fi
+}
+
 for step in "$@"; do
   case $step in
-    check | tune | final) $step 2>&1 | tee -a "$OUT/device_$step.log" ;;
-    *) echo "unknown step '$step' (check, tune, final)" >&2; exit 2 ;;
+    check | tune | final | stats) $step 2>&1 | tee -a "$OUT/device_$step.log" ;;
+    *) echo "unknown step '$step' (check, tune, final, stats)" >&2; exit 2 ;;
   esac
 done

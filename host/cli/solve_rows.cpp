@@ -91,6 +91,8 @@ void solve_streamed(const SolverSpec& spec, const Csr<T>& csr, const RowsRequest
       rep.stats.t_k += back.t_k;
       rep.stats.t_h += back.t_h;
       rep.stats.relaxations += back.relaxations;
+      rep.stats.kernel_launches += back.kernel_launches;
+      for (const auto& [k, v] : back.kernel_seconds) rep.stats.kernel_seconds[k] += v;
       rep.notes.push_back("stats: a second pass over the reversed graph (distances to each vertex)");
     }
   } else {

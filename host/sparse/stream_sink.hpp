@@ -45,6 +45,20 @@ class TeeSink final : public RowSink<T> {
             const int32_t* hops) override {
     for (auto* s : sinks_) s->rows(first, count, n, d, via, hops);
   }
+  // Figures instead of rows only when every sink is content with them.
+  bool takes_figures() const override {
+    for (auto* s : sinks_)
+      if (!s->takes_figures()) return false;
+    return !sinks_.empty();
+  }
+  bool figures_need_harmonic() const override {
+    for (auto* s : sinks_)
+      if (s->figures_need_harmonic()) return true;
+    return false;
+  }
+  void figures(int64_t first, int64_t count, const RowFigures* f) override {
+    for (auto* s : sinks_) s->figures(first, count, f);
+  }
 
  private:
   std::vector<RowSink<T>*> sinks_;

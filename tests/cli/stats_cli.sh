@@ -113,6 +113,8 @@ expect "stats null without --stats" grep -q '"stats":null' "$T/out"
 check "pocl: rows reduced on the device" 0 "$BIN" --input "$T/directed.txt" --algo sssp --device pocl \
   --stats "$T/dev.csv" --json
 expect "pocl: the device note" grep -q "rows reduced on the device" "$T/out"
+expect "pocl: both passes on the device (no host reduction)" sh -c "! grep -q 'row reduction (host)' '$T/out'"
+expect "pocl: the figures kernel ran" grep -q '"sssp_row_figures"' "$T/out"
 OCL_SP_STATS_ON_HOST=1 check "pocl: rows reduced on the host" 0 "$BIN" --input "$T/directed.txt" \
   --algo sssp --device pocl --stats "$T/host.csv" --json
 expect "pocl host: no device note" sh -c "! grep -q 'reduced on the device' '$T/out'"
