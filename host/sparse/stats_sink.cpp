@@ -59,26 +59,28 @@ StatsSink<T>::StatsSink(int64_t n) : n_(n) {
 }
 
 template <typename T>
+RowFigures row_figures(const T* row, int64_t len, bool harmonic) {
+  int64_t reach = 0;
+  double ecc = -std::numeric_limits<double>::infinity(), sum = 0, harm = 0;
+  for (int64_t j = 0; j < len; ++j) {
+    const T x = row[j];
+    if (!finite(x)) continue;
+    ++reach;
+    const double v = static_cast<double>(x);
+    ecc = std::max(ecc, v);
+    sum += v;
+    if (harmonic && v != 0) harm += 1.0 / v;
+  }
+  return {static_cast<double>(reach), reach ? ecc : 0.0, sum, harm};
+}
+
+template <typename T>
 void StatsSink<T>::rows(int64_t first, int64_t count, int64_t n, const T* d, const int32_t*,
                         const int32_t*) {
   const Stopwatch t;
   const bool harmonic = pass_ & to;  // the divisions only where they are used
 #pragma omp parallel for schedule(static) if (count > 1 && count * n >= 65536)
-  for (int64_t r = 0; r < count; ++r) {
-    const T* row = d + r * n;
-    int64_t reach = 0;
-    double ecc = -std::numeric_limits<double>::infinity(), sum = 0, harm = 0;
-    for (int64_t j = 0; j < n; ++j) {
-      const T x = row[j];
-      if (!finite(x)) continue;
-      ++reach;
-      const double v = static_cast<double>(x);
-      ecc = std::max(ecc, v);
-      sum += v;
-      if (harmonic && v != 0) harm += 1.0 / v;
-    }
-    store(first + r, {static_cast<double>(reach), reach ? ecc : 0.0, sum, harm});
-  }
+  for (int64_t r = 0; r < count; ++r) store(first + r, row_figures(d + r * n, n, harmonic));
   host_rows_ += count;
   seconds_ += t.seconds();
 }
@@ -199,6 +201,10 @@ void write_stats_file(const std::string& path, const VertexStats& v, const Graph
   });
 }
 
+template RowFigures row_figures(const int32_t*, int64_t, bool);
+template RowFigures row_figures(const float*, int64_t, bool);
+template RowFigures row_figures(const double*, int64_t, bool);
+template RowFigures row_figures(const int64_t*, int64_t, bool);
 template class StatsSink<int32_t>;
 template class StatsSink<float>;
 template class StatsSink<double>;

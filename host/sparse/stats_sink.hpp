@@ -5,6 +5,7 @@
 // them (closeness_centrality with wf_improved, harmonic_centrality: distances
 // *to* the vertex). On a symmetric graph one pass gives both.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -27,6 +28,16 @@ struct GraphStats {
   long long reachable_pairs = 0;     // ordered pairs u != v with v reachable from u
   double average_shortest_path_length = 0;  // over those pairs (0 when none)
 };
+
+// The figures of one row, or of a stretch of it (a rank's or a block's columns):
+// stretches combine() into the row's figures (sums add, the largest is the max).
+template <typename T>
+RowFigures row_figures(const T* row, int64_t len, bool harmonic);
+inline RowFigures combine(const RowFigures& a, const RowFigures& b) {
+  // An empty stretch's largest (0) is no value: distances may be negative.
+  const double largest = a.reach == 0 ? b.largest : b.reach == 0 ? a.largest : std::max(a.largest, b.largest);
+  return {a.reach + b.reach, largest, a.sum + b.sum, a.harmonic + b.harmonic};
+}
 
 template <typename T>
 class StatsSink final : public RowSink<T> {
