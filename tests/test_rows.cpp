@@ -98,6 +98,37 @@ TEST_SUITE("rows") {
     CHECK(select_block(d, {}, {2, 2}) == std::vector<int32_t>{2, 2, 12, 12, 22, 22});
   }
 
+  TEST_CASE("hand_rows: a dense result's rows in order, in blocks, selected rows copied") {
+    struct Recorder final : RowSink<int32_t> {
+      std::vector<int64_t> firsts, counts;
+      std::vector<int32_t> values;
+      void rows(int64_t first, int64_t count, int64_t n, const int32_t* d, const int32_t*,
+                const int32_t*) override {
+        firsts.push_back(first);
+        counts.push_back(count);
+        values.insert(values.end(), d, d + count * n);
+      }
+    };
+    DistMatrix<int32_t> d(7);
+    for (int64_t i = 0; i < 7; ++i)
+      for (int64_t j = 0; j < 7; ++j) d(i, j) = static_cast<int32_t>(10 * i + j);
+    Recorder all;
+    hand_rows(d, {}, all, 3 * 7 * 4);  // three rows a block
+    CHECK(all.firsts == std::vector<int64_t>{0, 3, 6});
+    CHECK(all.counts == std::vector<int64_t>{3, 3, 1});
+    CHECK(all.values == d.values());
+    Recorder some;
+    hand_rows(d, {5, 1, 5}, some, 2 * 7 * 4);
+    CHECK(some.firsts == std::vector<int64_t>{0, 2});
+    CHECK(some.counts == std::vector<int64_t>{2, 1});
+    REQUIRE(some.values.size() == 21);
+    for (int r = 0; r < 3; ++r)
+      for (int j = 0; j < 7; ++j) CHECK(some.values[r * 7 + j] == d(r == 1 ? 1 : 5, j));
+    Recorder tiny;
+    hand_rows(d, {}, tiny, 1);  // below one row: a row a block
+    CHECK(tiny.counts.size() == 7);
+  }
+
   TEST_CASE("streamed sink: the bytes of the matrix writers, in every format") {
     RowsDir t;
     DistMatrix<float> d(5);

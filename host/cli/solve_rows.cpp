@@ -22,6 +22,29 @@ bool symmetric(const Csr<T>& a, const Csr<T>& b) {
   return a.off == b.off && a.col == b.col && a.w == b.w;
 }
 
+// Where a solve's rows go, the same for every algorithm: the output file
+// (streamed as rows arrive) and the stats, teed. Not movable (the tee points in).
+template <typename T>
+struct SolveSinks {
+  std::optional<StreamingFileSink<T>> file;
+  std::optional<StatsSink<T>> stats;
+  NullSink<T> none;
+  std::optional<TeeSink<T>> tee;
+
+  SolveSinks(const RowsRequest& req, int64_t n) {
+    if (req.output) file.emplace(*req.output, req.format, req.rows(n), n, req.targets);
+    if (!req.stats.empty()) stats.emplace(n);
+    std::vector<RowSink<T>*> sinks;
+    if (file) sinks.push_back(&*file);
+    if (stats) sinks.push_back(&*stats);
+    if (sinks.empty()) sinks.push_back(&none);
+    tee.emplace(sinks);
+  }
+  SolveSinks(const SolveSinks&) = delete;
+  SolveSinks& operator=(const SolveSinks&) = delete;
+  RowSink<T>& all() { return *tee; }
+};
+
 template <typename T>
 void fill_stats(const StatsSink<T>& s, const RowsRequest& req, SolveReport& rep) {
   const GraphStats g = s.summary();
@@ -67,16 +90,10 @@ void solve_streamed(const SolverSpec& spec, const Csr<T>& csr, const RowsRequest
   const int64_t n = csr.n;
   auto solver = make_sssp_solver<T>(spec);
   solver->set_max_batch(max_batch);
-  std::optional<StreamingFileSink<T>> file;
-  if (req.output) file.emplace(*req.output, req.format, req.rows(n), n, req.targets);
-  std::optional<StatsSink<T>> stats;
-  if (!req.stats.empty()) stats.emplace(n);
-  NullSink<T> none;
-  std::vector<RowSink<T>*> sinks;
-  if (file) sinks.push_back(&*file);
-  if (stats) sinks.push_back(&*stats);
-  if (sinks.empty()) sinks.push_back(&none);
-  TeeSink<T> tee(sinks);
+  SolveSinks<T> sinks(req, n);
+  auto& file = sinks.file;
+  auto& stats = sinks.stats;
+  RowSink<T>& tee = sinks.all();
   if (stats) {
     // A symmetric graph's rows are its columns: one pass gives every figure.
     Csr<T> rev = transpose(csr);
@@ -114,20 +131,18 @@ void solve_streamed(const SolverSpec& spec, const Csr<T>& csr, const RowsRequest
 
 template <typename T>
 void write_dense_results(const DistMatrix<T>& d, const RowsRequest& req, SolveReport& rep) {
-  const int64_t n = d.n();
-  if (req.output) {
-    if (req.selected()) {
-      const std::vector<T> block = select_block(d, req.sources, req.targets);
-      write_rect_matrix(block.data(), req.rows(n), req.cols(n), req.output->path, req.format);
-    } else {
-      write_matrix(d, req.output->path, req.format);
-    }
+  // The matrix's rows go to the same sinks as the streamed solve's, in blocks.
+  SolveSinks<T> sinks(req, d.n());
+  if (sinks.stats) sinks.stats->set_pass(StatsSink<T>::from);
+  hand_rows(d, req.sources, sinks.all());
+  throw_if_cancelled();
+  if (sinks.file) {
+    sinks.file->finish();
     rep.output = req.output->path;
   }
-  if (!req.stats.empty()) {
-    StatsSink<T> s(n);
-    stats_from_matrix(d, s);
-    fill_stats(s, req, rep);
+  if (sinks.stats) {
+    stats_from_columns(d, *sinks.stats);
+    fill_stats(*sinks.stats, req, rep);
   }
 }
 

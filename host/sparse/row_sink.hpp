@@ -55,4 +55,29 @@ class MatrixSink final : public RowSink<T> {
   PathMatrix* p_;
 };
 
+// A dense result handed to a sink the way the solvers hand theirs: the rows of
+// `sources` (every vertex when empty) in that order, in blocks of about
+// `block_bytes` (fw, squaring and the panel engine deliver their matrix here).
+template <typename T>
+void hand_rows(const DistMatrix<T>& d, const std::vector<int64_t>& sources, RowSink<T>& sink,
+               int64_t block_bytes = int64_t{64} << 20) {
+  const int64_t n = d.n();
+  const int64_t rows = sources.empty() ? n : static_cast<int64_t>(sources.size());
+  const int64_t per_block = block_bytes / static_cast<int64_t>(sizeof(T) * (n > 0 ? n : 1));
+  const int64_t block = per_block < 1 ? 1 : per_block;
+  std::vector<T> buf;
+  for (int64_t first = 0; first < rows; first += block) {
+    const int64_t count = rows - first < block ? rows - first : block;
+    if (sources.empty()) {
+      sink.rows(first, count, n, d.data() + first * n, nullptr, nullptr);
+      continue;
+    }
+    buf.resize(static_cast<size_t>(count * n));
+    for (int64_t r = 0; r < count; ++r)
+      std::memcpy(buf.data() + r * n, d.data() + sources[static_cast<size_t>(first + r)] * n,
+                  static_cast<size_t>(n) * sizeof(T));
+    sink.rows(first, count, n, buf.data(), nullptr, nullptr);
+  }
+}
+
 }  // namespace ocl_sp

@@ -128,6 +128,12 @@ void stats_from_matrix(const DistMatrix<T>& d, StatsSink<T>& sink) {
   const int64_t n = d.n();
   sink.set_pass(StatsSink<T>::from);
   sink.rows(0, n, n, d.data(), nullptr, nullptr);
+  stats_from_columns(d, sink);
+}
+
+template <typename T>
+void stats_from_columns(const DistMatrix<T>& d, StatsSink<T>& sink) {
+  const int64_t n = d.n();
   // Columns as rows, a block at a time (the transpose of a slab).
   const int64_t b = std::max<int64_t>(1, std::min<int64_t>(n, (int64_t{16} << 20) / (sizeof(T) * std::max<int64_t>(n, 1))));
   std::vector<T> block(static_cast<size_t>(b * n));
@@ -210,8 +216,12 @@ template class StatsSink<float>;
 template class StatsSink<double>;
 template class StatsSink<int64_t>;
 template void stats_from_matrix(const DistMatrix<int32_t>&, StatsSink<int32_t>&);
+template void stats_from_columns(const DistMatrix<int32_t>&, StatsSink<int32_t>&);
 template void stats_from_matrix(const DistMatrix<float>&, StatsSink<float>&);
+template void stats_from_columns(const DistMatrix<float>&, StatsSink<float>&);
 template void stats_from_matrix(const DistMatrix<double>&, StatsSink<double>&);
+template void stats_from_columns(const DistMatrix<double>&, StatsSink<double>&);
 template void stats_from_matrix(const DistMatrix<int64_t>&, StatsSink<int64_t>&);
+template void stats_from_columns(const DistMatrix<int64_t>&, StatsSink<int64_t>&);
 
 }  // namespace ocl_sp

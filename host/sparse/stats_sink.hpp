@@ -70,6 +70,9 @@ class StatsSink final : public RowSink<T> {
 // Both passes from a dense result: its rows, then its columns in blocks.
 template <typename T>
 void stats_from_matrix(const DistMatrix<T>& d, StatsSink<T>& sink);
+// The second half alone (the rows came through hand_rows with the from pass).
+template <typename T>
+void stats_from_columns(const DistMatrix<T>& d, StatsSink<T>& sink);
 
 // The per-vertex table to `path` (csv: header vertex,reach,eccentricity,closeness,
 // harmonic; npy: a structured array with those fields; json: one array per field
