@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <thread>
 
 #include "graph/csr.hpp"
 #include "graph/io.hpp"
@@ -250,4 +251,48 @@ TEST_CASE("sssp CPU queues: Dial's buckets (small weights, wrap-around) and the 
       CHECK(d == want);
     }
   }
+}
+
+// An engine that computes "elsewhere": the solver overlaps its runs with the
+// host's work on the previous batch (sssp_solver.cpp). Wraps the serial Dijkstra
+// engine in small batches; records the threads its runs came from; can fail.
+namespace {
+struct ElsewhereEngine final : SsspEngine<int32_t> {
+  std::unique_ptr<SsspEngine<int32_t>> inner = make_dijkstra_engine<int32_t>(cpu_spec(Backend::serial));
+  std::vector<std::thread::id> callers;
+  int fail_at = -1;  // the run that throws (-1: none)
+  SolverInfo& info() override { return inner->info(); }
+  void prepare(const Csr<int32_t>& g, RunStats& st) override { inner->prepare(g, st); }
+  int64_t batch(int64_t) const override { return 7; }
+  int host_threads() const override { return 2; }
+  bool computes_elsewhere() const override { return true; }
+  void run(const int64_t* sources, int64_t count, int32_t* out, RunStats& st) override {
+    callers.push_back(std::this_thread::get_id());
+    if (static_cast<int>(callers.size()) - 1 == fail_at) throw RuntimeError("device lost");
+    inner->run(sources, count, out, st);
+  }
+};
+}  // namespace
+
+TEST_CASE("sssp: the next batch overlaps the host's work; rows, paths, errors unchanged") {
+  auto g = ocl_sp_test::random_graph<int32_t>(61, 5);
+  g(3, 4) = -2;  // a negative edge: potentials to undo on every row
+  const auto want = fw_reference(g);
+  const Csr<int32_t> c = csr_from_matrix(g);
+  auto engine = std::make_unique<ElsewhereEngine>();
+  ElsewhereEngine* e = engine.get();
+  SsspSolver<int32_t> solver(std::move(engine));
+  DistMatrix<int32_t> d(61);
+  PathMatrix p;
+  size_path_matrix(p, 61);
+  MatrixSink<int32_t> sink(d, &p);
+  solver.solve_rows(c, {}, sink, true);
+  CHECK(d.values() == want.values());
+  CHECK(check_paths(g, d, p).empty());
+  REQUIRE(e->callers.size() == 9);  // ceil(61 / 7)
+  for (const auto& id : e->callers) CHECK(id != std::this_thread::get_id());
+  // A run that fails mid-way: the error comes through, after the batch in flight.
+  e->callers.clear();
+  e->fail_at = 4;
+  CHECK_THROWS_WITH_AS(solver.solve_rows(c, {}, sink, false), "device lost", RuntimeError);
 }

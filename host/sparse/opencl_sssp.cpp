@@ -211,6 +211,12 @@ class OpenClSsspEngine final : public SsspEngine<T> {
   }
 
   int host_threads() const override { return omp_get_max_threads(); }
+  // PoCL's CPU devices compute on the host's cores: no overlap there.
+  bool computes_elsewhere() const override {
+    for (const auto& d : devices_)
+      if (!d.core->is_gpu() && d.core->device().type != "accelerator") return false;
+    return true;
+  }
   void run(const int64_t* sources, int64_t count, T* out, RunStats& st) override {
     deal(count, st, [&](Device& d, int64_t a, int64_t c) {
       run_on(d, sources + a, c, out + a * n_, false, nullptr);

@@ -42,6 +42,10 @@ class SsspEngine {
   virtual int64_t batch(int64_t n) const = 0;
   // Host threads the solver may use on each batch's rows (1 for the serial backend).
   virtual int host_threads() const = 0;
+  // Whether run() computes off the host's cores (a device): the solver then
+  // overlaps the next batch's run with the host's work on this one. run() is
+  // then called from a worker thread, one call at a time.
+  virtual bool computes_elsewhere() const { return false; }
   // Rows of sources[0..count) into out (count x n, row-major): distances over the
   // prepared graph, kRawInf where unreachable.
   virtual void run(const int64_t* sources, int64_t count, T* out, RunStats& st) = 0;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <future>
 #include <type_traits>
 
 #include "graph/paths.hpp"
@@ -101,8 +102,14 @@ RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& 
     st.total = total.seconds();
     return st;
   }
-  std::vector<T> rows(static_cast<size_t>(batch * n));
-  std::vector<int32_t> via(trees ? rows.size() : 0), hops(trees ? rows.size() : 0);
+  // Engines that compute elsewhere (a device) run batch k + 1 while the host maps
+  // back and hands on batch k: two row buffers, the engine's calls one after
+  // another on a worker thread. CPU engines share the cores: one buffer, inline.
+  const bool overlap = engine_->computes_elsewhere() && sources.size() > static_cast<size_t>(batch);
+  std::vector<T> buffers[2];
+  buffers[0].resize(static_cast<size_t>(batch * n));
+  if (overlap) buffers[1].resize(buffers[0].size());
+  std::vector<int32_t> via(trees ? buffers[0].size() : 0), hops(trees ? buffers[0].size() : 0);
   st.paths = paths;
   if (paths) {
     st.paths_bytes = 8.0 * static_cast<double>(batch) * static_cast<double>(n);
@@ -110,10 +117,31 @@ RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& 
   }
   double post = 0;
   const int threads = engine_->host_threads();
+  const auto count_at = [&](size_t first) {
+    return std::min<int64_t>(batch, static_cast<int64_t>(sources.size() - first));
+  };
+  // The next batch's run (declared after the buffers: destroyed, i.e. waited
+  // for, before them when an exception unwinds).
+  std::future<void> next;
+  const auto start = [&](size_t first, std::vector<T>& into) {
+    return std::async(std::launch::async, [this, &sources, &st, &into, first, count_at] {
+      engine_->run(sources.data() + first, count_at(first), into.data(), st);
+    });
+  };
+  if (overlap) next = start(0, buffers[0]);
+  int cur = 0;
   for (size_t first = 0; first < sources.size(); first += static_cast<size_t>(batch)) {
     throw_if_cancelled();
-    const int64_t count = std::min<int64_t>(batch, static_cast<int64_t>(sources.size() - first));
-    engine_->run(sources.data() + first, count, rows.data(), st);
+    const int64_t count = count_at(first);
+    std::vector<T>& rows = buffers[cur];
+    if (overlap) {
+      next.get();  // batch `first` is in rows; the engine's st updates are done
+      const size_t after = first + static_cast<size_t>(batch);
+      if (after < sources.size()) next = start(after, buffers[1 - cur]);
+      cur = 1 - cur;
+    } else {
+      engine_->run(sources.data() + first, count, rows.data(), st);
+    }
     const Stopwatch t;
 #pragma omp parallel num_threads(threads) if (threads > 1 && count > 1 && n * count >= 4096)
     {
