@@ -714,15 +714,7 @@ void OpenClCore::download(void* host, int64_t n, int64_t ld, cl::Buffer& buf, si
   const size_t vs = elem ? elem : value_size();
   const size_t row = static_cast<size_t>(n) * vs, pitch = static_cast<size_t>(ld) * vs;
   if (staged(row * static_cast<size_t>(n))) {
-    // Two reads in flight; the host copies chunk c out of its stage while the
-    // next one arrives, then reuses the stage for chunk c + 2.
-    auto* dst = static_cast<char*>(host);
-    Stager& st = matrix_stager(row);
-    st.download(kCompute, buf, {static_cast<size_t>(n), row, pitch},
-                [&](const void* chunk, size_t r0, size_t r1) {
-                  parallel_copy(dst + r0 * row, chunk, (r1 - r0) * row);
-                });
-    st.settle();
+    download_staged(host, static_cast<size_t>(n), row, pitch, buf);
     profile("download (pinned chunks)", sw.seconds());
     return;
   }
@@ -738,6 +730,25 @@ void OpenClCore::download(void* host, int64_t n, int64_t ld, cl::Buffer& buf, si
                                nullptr, &ev);
   transfer_events_.push_back(ev);
   profile("download", sw.seconds());
+}
+
+void OpenClCore::download_rows(void* host, size_t rows, size_t row_bytes, cl::Buffer& buf) {
+  if (staged(rows * row_bytes))
+    download_staged(host, rows, row_bytes, row_bytes, buf);
+  else
+    read(buf, 0, rows * row_bytes, host);
+}
+
+void OpenClCore::download_staged(void* host, size_t rows, size_t row_bytes, size_t pitch,
+                                 cl::Buffer& buf) {
+  // Two reads in flight; the host copies chunk c out of its stage while the
+  // next one arrives, then reuses the stage for chunk c + 2.
+  auto* dst = static_cast<char*>(host);
+  Stager& st = matrix_stager(row_bytes);
+  st.download(kCompute, buf, {rows, row_bytes, pitch}, [&](const void* chunk, size_t r0, size_t r1) {
+    parallel_copy(dst + r0 * row_bytes, chunk, (r1 - r0) * row_bytes);
+  });
+  st.settle();
 }
 
 void OpenClCore::launch(cl::Kernel& k, const cl::NDRange& global, const cl::NDRange& local) {

@@ -125,6 +125,10 @@ class OpenClCore {
   void upload(const void* host, int64_t n, int64_t ld, cl::Buffer& buf);
   // elem: bytes per element, 0 = the value type's (int32 path matrices pass 4).
   void download(void* host, int64_t n, int64_t ld, cl::Buffer& buf, size_t elem = 0);
+  // `rows` contiguous rows of `row_bytes` from the start of buf into host, the way
+  // download() moves a matrix: pinned chunks on GPUs for large reads (the host
+  // copies, spread over the cores, overlap the next chunk's DMA), else one read.
+  void download_rows(void* host, size_t rows, size_t row_bytes, cl::Buffer& buf);
   void write(cl::Buffer& buf, size_t offset, size_t bytes, const void* host, bool blocking);
   void read(cl::Buffer& buf, size_t offset, size_t bytes, void* host);
   void launch(cl::Kernel& k, const cl::NDRange& global, const cl::NDRange& local);
@@ -214,6 +218,8 @@ class OpenClCore {
   cl::CommandQueue extra_[3];  // kUpload, kDownload, kSide
   std::unique_ptr<Stager> stagers_[2];  // by StageUse
   bool staged(size_t bytes) const;
+  // download()'s pinned-chunk path: rows of r.row_bytes, r.pitch apart in buf.
+  void download_staged(void* host, size_t rows, size_t row_bytes, size_t pitch, cl::Buffer& buf);
   double bytes_up_ = 0, bytes_down_ = 0;
   void record_kernel(const cl::Event& ev, cl::Kernel& k);
   void record_kernel(const cl::Event& ev, const std::string* name);

@@ -295,7 +295,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
       core.launch(d.kernel, cl::NDRange(static_cast<size_t>(count) * wg), cl::NDRange(wg));
       double bytes = 4.0 * static_cast<double>(count);
       if (out) {
-        core.read(d.dist, 0, static_cast<size_t>(count * n_) * sizeof(T), out);
+        core.download_rows(out, static_cast<size_t>(count), static_cast<size_t>(n_) * sizeof(T), d.dist);
         bytes += static_cast<double>(count) * static_cast<double>(n_) * sizeof(T);
       } else {
         const size_t fwg = std::min<size_t>(wg, 256);  // sssp.cl FIG_WG
