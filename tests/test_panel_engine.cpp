@@ -542,6 +542,20 @@ TEST_SUITE("panel_engine") {
         CHECK(check_paths(w, d, p) == "");
         if (budget && n > 8) CHECK(st.paths_kernels.find("bands of 3 rows") != std::string::npos);
       }
+      // Through a given stager: chunks of two rows (many chunks per band, the ring
+      // reused by the uploads and downloads), then chunks below one row (the core's
+      // matrix stager instead).
+      for (const size_t chunk : {size_t(2 * n * 4), size_t(n * 4 - 1)}) {
+        if (chunk == 0) continue;
+        INFO(name << ", stager chunks of " << chunk << " bytes");
+        Stager& sg = core.stager(OpenClCore::StageUse::kPanels, 3, chunk);
+        PathMatrix p;
+        RunStats st;
+        REQUIRE(rebuild.run(core, e, d, p, st, (tight + queues + 6 * n * 12) * 10 / 9 + 64,
+                            nullptr, 0, &sg));
+        CHECK(p.hops == host.hops);
+        CHECK(p.via == host.via);
+      }
       // From a device buffer of ld x ld (padding never read).
       const int64_t ld = n + 5;
       std::vector<int32_t> padded(static_cast<size_t>(ld * ld), -7);

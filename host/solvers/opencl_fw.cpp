@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <map>
+#include <future>
 #include <optional>
 
 #include "solvers/opencl_base.hpp"
@@ -781,8 +782,15 @@ class OpenClFw final : public Solver<T> {
   RunStats solve_panels_paths(DistMatrix<T>& d, const PanelPlan& pl, PathMatrix& p) {
     Stopwatch sw;
     const InputEdges<T> edges = input_edges(d);
+    profile("paths: input edges", sw.seconds());
+    std::future<void> sized = size_path_matrix_async(p, d.n());  // while the distances run
     RunStats st = solve_panels(d, pl);
-    if (rebuild_mode() == "0" || !rebuild_.run(core_, edges, d, p, st, spec_.device_memory))
+    const Stopwatch wait;
+    sized.get();
+    profile("paths: path matrix sized (waited)", wait.seconds());
+    if (rebuild_mode() == "0" ||
+        !rebuild_.run(core_, edges, d, p, st, spec_.device_memory, nullptr, 0,
+                      &panel_stager(core_, pl.p, sizeof(T))))
       recover_on_host(edges, d, p, st);
     st.total = sw.seconds();
     return st;

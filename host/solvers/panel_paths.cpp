@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -15,11 +16,6 @@ namespace ocl_sp::detail {
 
 namespace {
 
-template <typename T>
-bool is_edge(const DistMatrix<T>& w, int64_t u, int64_t v) {
-  return u != v && w(u, v) != ValueTraits<T>::inf;
-}
-
 // Edges per row of w (a first pass of input_edges and input_edge_bytes).
 template <typename T>
 std::vector<int64_t> row_counts(const DistMatrix<T>& w) {
@@ -27,8 +23,9 @@ std::vector<int64_t> row_counts(const DistMatrix<T>& w) {
   std::vector<int64_t> c(static_cast<size_t>(n) + 1, 0);
 #pragma omp parallel for schedule(static) if (n >= 1024)
   for (int64_t u = 0; u < n; ++u) {
+    const T* row = w.data() + u * n;
     int64_t k = 0;
-    for (int64_t v = 0; v < n; ++v) k += is_edge(w, u, v);
+    for (int64_t v = 0; v < n; ++v) k += (row[v] != ValueTraits<T>::inf) & (v != u);
     c[static_cast<size_t>(u) + 1] = k;
   }
   for (int64_t u = 0; u < n; ++u) c[static_cast<size_t>(u) + 1] += c[static_cast<size_t>(u)];
@@ -50,21 +47,38 @@ InputEdges<T> input_edges(const DistMatrix<T>& w) {
                         " edges kept to recover --paths beyond one device buffer");
   e.dst.resize(static_cast<size_t>(e.start.back()));
   e.w.resize(e.dst.size());
-  double largest = 0;
-  bool integral = true;
-#pragma omp parallel for schedule(static) if (n >= 1024) reduction(max : largest) reduction(&& : integral)
-  for (int64_t u = 0; u < n; ++u) {
-    size_t k = static_cast<size_t>(e.start[static_cast<size_t>(u)]);
-    for (int64_t v = 0; v < n; ++v) {
-      if (!is_edge(w, u, v)) continue;
-      const T x = w(u, v);
-      e.dst[k] = static_cast<int32_t>(v);
-      e.w[k++] = x;
-      largest = std::max(largest, std::fabs(static_cast<double>(x)));
-      integral = integral && std::floor(static_cast<double>(x)) == static_cast<double>(x);
+  // Each row gathered without branches into scratch of n + 1 (every entry is
+  // written, the count advances on edges only), then copied to its place: the
+  // scan of the n x n matrix runs at memory speed whatever the density.
+#pragma omp parallel if (n >= 1024)
+  {
+    std::vector<int32_t> col(static_cast<size_t>(n) + 1);
+    std::vector<T> val(static_cast<size_t>(n) + 1);
+#pragma omp for schedule(static)
+    for (int64_t u = 0; u < n; ++u) {
+      const T* row = w.data() + u * n;
+      size_t k = 0;
+      for (int64_t v = 0; v < n; ++v) {
+        const T x = row[v];
+        col[k] = static_cast<int32_t>(v);
+        val[k] = x;
+        k += static_cast<size_t>((x != ValueTraits<T>::inf) & (v != u));
+      }
+      const size_t at = static_cast<size_t>(e.start[static_cast<size_t>(u)]);
+      std::copy(col.begin(), col.begin() + static_cast<std::ptrdiff_t>(k), e.dst.begin() + static_cast<std::ptrdiff_t>(at));
+      std::copy(val.begin(), val.begin() + static_cast<std::ptrdiff_t>(k), e.w.begin() + static_cast<std::ptrdiff_t>(at));
     }
   }
   if constexpr (std::is_floating_point_v<T>) {
+    double largest = 0;
+    bool integral = true;
+    const int64_t m = static_cast<int64_t>(e.w.size());
+#pragma omp parallel for schedule(static) if (m >= (int64_t{1} << 20)) reduction(max : largest) reduction(&& : integral)
+    for (int64_t x = 0; x < m; ++x) {
+      const double v = static_cast<double>(e.w[static_cast<size_t>(x)]);
+      largest = std::max(largest, std::fabs(v));
+      integral = integral && std::floor(v) == v;
+    }
     constexpr int digits = std::numeric_limits<T>::digits;  // 24 or 53
     if (!integral ||
         largest * static_cast<double>(std::max<int64_t>(n - 1, 1)) >= std::ldexp(1.0, digits))
@@ -88,24 +102,41 @@ InputEdges<T> tight_edges(const InputEdges<T>& e, const DistMatrix<T>& d) {
   t.start.assign(static_cast<size_t>(n) + 1, 0);
 #pragma omp parallel for schedule(static) if (n >= 1024)
   for (int64_t u = 0; u < n; ++u) {
+    const T* du = d.data() + u * n;
     int64_t k = 0;
     for (int64_t x = e.start[static_cast<size_t>(u)]; x < e.start[static_cast<size_t>(u) + 1]; ++x)
-      k += e.w[static_cast<size_t>(x)] == d(u, e.dst[static_cast<size_t>(x)]);
+      k += e.w[static_cast<size_t>(x)] == du[e.dst[static_cast<size_t>(x)]];
     t.start[static_cast<size_t>(u) + 1] = k;
   }
   for (int64_t u = 0; u < n; ++u)
     t.start[static_cast<size_t>(u) + 1] += t.start[static_cast<size_t>(u)];
   t.dst.resize(static_cast<size_t>(t.start.back()));
   t.w.resize(t.dst.size());
-#pragma omp parallel for schedule(static) if (n >= 1024)
-  for (int64_t u = 0; u < n; ++u) {
-    size_t k = static_cast<size_t>(t.start[static_cast<size_t>(u)]);
-    for (int64_t x = e.start[static_cast<size_t>(u)]; x < e.start[static_cast<size_t>(u) + 1];
-         ++x) {
-      const int32_t v = e.dst[static_cast<size_t>(x)];
-      if (e.w[static_cast<size_t>(x)] != d(u, v)) continue;
-      t.dst[k] = v;
-      t.w[k++] = e.w[static_cast<size_t>(x)];
+  // Rows written without branches into scratch (as input_edges), then copied.
+#pragma omp parallel if (n >= 1024)
+  {
+    std::vector<int32_t> col;
+    std::vector<T> val;
+#pragma omp for schedule(static)
+    for (int64_t u = 0; u < n; ++u) {
+      const T* du = d.data() + u * n;
+      const size_t x0 = static_cast<size_t>(e.start[static_cast<size_t>(u)]);
+      const size_t x1 = static_cast<size_t>(e.start[static_cast<size_t>(u) + 1]);
+      if (col.size() < x1 - x0 + 1) {
+        col.resize(x1 - x0 + 1);
+        val.resize(x1 - x0 + 1);
+      }
+      size_t k = 0;
+      for (size_t x = x0; x < x1; ++x) {
+        const int32_t v = e.dst[x];
+        const T wx = e.w[x];
+        col[k] = v;
+        val[k] = wx;
+        k += static_cast<size_t>(wx == du[v]);
+      }
+      const auto at = static_cast<std::ptrdiff_t>(t.start[static_cast<size_t>(u)]);
+      std::copy(col.begin(), col.begin() + static_cast<std::ptrdiff_t>(k), t.dst.begin() + at);
+      std::copy(val.begin(), val.begin() + static_cast<std::ptrdiff_t>(k), t.w.begin() + at);
     }
   }
   return t;
