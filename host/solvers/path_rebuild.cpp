@@ -181,12 +181,17 @@ bool PathRebuild<T>::run(OpenClCore& core, const InputEdges<T>& edges, const Dis
   return true;
 }
 
+void lower_thread_priority() {
+#ifdef SYS_gettid
+  // Nice 19 for the calling thread alone (Linux), and the threads it starts, so
+  // OpenMP's team of a side thread yields to the solve's.
+  setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 19);
+#endif
+}
+
 std::future<void> size_path_matrix_async(PathMatrix& p, int64_t n) {
   return std::async(std::launch::async, [&p, n] {
-#ifdef SYS_gettid
-    // Below the solve's own threads: only idle cores zero the matrix.
-    setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 19);
-#endif
+    lower_thread_priority();  // only idle cores zero the matrix
     size_path_matrix(p, n);
   });
 }

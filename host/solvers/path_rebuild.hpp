@@ -18,6 +18,10 @@
 
 namespace ocl_sp::detail {
 
+// The calling thread (and the threads it starts later) at the lowest priority:
+// side work that should take only idle cores.
+void lower_thread_priority();
+
 // size_path_matrix(p, n) on a thread of its own at the lowest priority: the zero
 // fill of the 8 n^2 bytes (one thread, page faults included: seconds at n = 50 000)
 // runs while the distances are computed. get() before p is used; p must outlive it.
