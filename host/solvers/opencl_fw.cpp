@@ -12,8 +12,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <map>
 #include <future>
+#include <map>
 #include <optional>
 
 #include "solvers/opencl_base.hpp"
