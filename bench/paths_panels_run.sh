@@ -6,7 +6,9 @@
 #   bash bench/paths_panels_run.sh OCL_SP OUT [SET]
 # SET: "recover" (default; the first session's host recovery), "rebuild" (the
 # device rebuild of the second session: checks with --verify, then n = 10 000 /
-# 50 000 distances against paths in the single buffer and on panels).
+# 50 000 distances against paths in the single buffer and on panels), "staged"
+# (the third session: the same checks, then n = 10 000 / 50 000 panels, distances
+# and paths interleaved, three of each, OCL_SP_PROFILE=1's phases in stderr.log).
 # ENVV="NAME=value ..." before solve() runs that case under those variables.
 set -uo pipefail
 B=$1 O=$2 SET=${3:-recover}
@@ -21,6 +23,7 @@ solve() {
     local t0=$(date +%s%N)
     out=$(timeout "$limit" env ${ENVV:-} "$B" --device "${DEV:-nvidia}" "$@" --json 2>"$O/stderr.txt")
     rc=$?
+    { echo "== ${ENVV:+$ENVV }$*"; cat "$O/stderr.txt"; } >> "$O/stderr.log"
     local wall=$(python3 -c "print(($(date +%s%N) - $t0) / 1e9)")
     echo "{\"command\": \"${ENVV:+$ENVV }ocl_sp --device nvidia $* --json\", \"rc\": $rc, \"process_s\": $wall, \"report\": ${out:-null}}" >> "$O/runs.jsonl"
     echo "$out" | python3 -c '
@@ -38,6 +41,27 @@ print(("%s %s" % (__import__("os").environ.get("ENVV", ""), args)).strip() + ": 
 ' "$*" "$rc" "$wall"
   done
 }
+if [ "$SET" = staged ]; then
+  export ENVV
+  solve 1 60 --n 2000 --panel 1024 --paths > /dev/null   # build and cache the programs
+  ENVV=OCL_SP_PATHS_REBUILD=1 solve 1 60 --n 2000 --paths > /dev/null
+  echo "== checks: --paths --verify (every pair's path expanded) in each placement"
+  solve 1 60 --n 3001 --panel 1024 --paths --verify
+  solve 1 60 --n 3001 --negative --panel 1024 --paths --verify
+  solve 1 60 --n 3001 --device-memory 20M --paths --verify
+  ENVV=OCL_SP_PATHS_REBUILD=1 solve 1 60 --n 3001 --negative --paths --verify
+  echo "== n = 10 000, panels P = 5120 (2 x 2): distances / paths, interleaved"
+  for rep in 1 2 3; do
+    solve 1 60 --n 10000 --panel 5120
+    ENVV=OCL_SP_PROFILE=1 solve 1 60 --n 10000 --panel 5120 --paths
+  done
+  echo "== n = 50 000, panels P = 12544 (4 x 4): distances / paths, interleaved"
+  for rep in 1 2 3; do
+    solve 1 60 --n 50000 --panel 12544
+    ENVV=OCL_SP_PROFILE=1 solve 1 60 --n 50000 --panel 12544 --paths
+  done
+  exit 0
+fi
 if [ "$SET" = rebuild ]; then
   export ENVV
   solve 1 60 --n 2000 --paths > /dev/null   # build and cache the programs

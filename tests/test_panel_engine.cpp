@@ -495,6 +495,71 @@ TEST_SUITE("panel_engine") {
     }
   }
 
+  // run_fw_panels' before_store runs once, before the first download into d, in
+  // each placement (one device, out of core, two devices): until then d holds the
+  // input (solve_panels_paths reads its edges beside the solve). A device that
+  // computes nothing (markers only) leaves the panels as uploaded.
+  TEST_CASE("PoCL: panels: before_store runs once, before d is written") {
+    // gemm_acc in both forms, with and without the real-column count (the
+    // look-ahead work adds it), so that this fake fits either interface; hence no
+    // `override` on any member.
+    class Idle : public PanelDevice {
+     public:
+      explicit Idle(OpenClCore& c) : c_(c) {}
+      OpenClCore& core() { return c_; }
+      cl::Event close_panel(cl::Buffer&, int64_t, int64_t) { return marker(); }
+      cl::Event gemm_acc(cl::Buffer&, cl::Buffer&, cl::Buffer&, int64_t, int64_t) {
+        return marker();
+      }
+      cl::Event gemm_acc(cl::Buffer&, cl::Buffer&, cl::Buffer&, int64_t, int64_t, int64_t) {
+        return marker();
+      }
+      int panel_multiple() const { return 32; }
+
+     private:
+      cl::Event marker() {
+        cl::Event ev;
+        c_.queue().enqueueMarkerWithWaitList(nullptr, &ev);
+        return ev;
+      }
+      OpenClCore& c_;
+    };
+    const int64_t n = 300;
+    const DistMatrix<int32_t> w = graph<int32_t>(n, kSeed);
+    for (const auto& [devices, memory] : {std::pair<int, uint64_t>{1, 0}, {1, 128ull * 128 * 4 * 9},
+                                          {2, 0}}) {
+      SolverSpec s = spec(Algo::fw);
+      s.panel = 128;
+      s.device_memory = memory;
+      s.split = devices;
+      const auto entries = select_devices(s.device, devices);
+      REQUIRE(static_cast<int>(entries.size()) == devices);
+      const PanelPlan plan = plan_fw(n, 4, entries, s, 1ull << 40);
+      INFO(plan.describe());
+      CHECK(plan.placement == (memory ? Placement::out_of_core : Placement::resident));
+      CHECK(plan.devices == devices);
+      std::vector<std::unique_ptr<OpenClCore>> cores;
+      std::vector<std::unique_ptr<Idle>> idle;
+      std::vector<PanelDevice*> devs;
+      for (const auto& e : entries) {
+        cores.push_back(std::make_unique<OpenClCore>(e, Algo::fw, ValueType::int32));
+        idle.push_back(std::make_unique<Idle>(*cores.back()));
+        devs.push_back(idle.back().get());
+      }
+      DistMatrix<int32_t> d = w;
+      int calls = 0;
+      bool unchanged = false;
+      RunStats st;
+      run_fw_panels(plan, devs, d, false, st, [&] {
+        ++calls;
+        unchanged = d == w;
+      });
+      CHECK(calls == 1);
+      CHECK(unchanged);
+      CHECK(d == w);  // nothing computed: the panels came back as they went
+    }
+  }
+
   // The device rebuild itself (kernels/paths_rebuild.cl) against the host's
   // recover_paths, byte for byte (hops and via), and fw_serial's hop counts:
   // n = 1, 2, not a multiple of anything, negative edges, zero-weight cycles, an
@@ -541,6 +606,20 @@ TEST_SUITE("panel_engine") {
         CHECK(p.via == host.via);
         CHECK(check_paths(w, d, p) == "");
         if (budget && n > 8) CHECK(st.paths_kernels.find("bands of 3 rows") != std::string::npos);
+      }
+      // Through a given stager: chunks of two rows (many chunks per band, the ring
+      // reused by the uploads and downloads), then chunks below one row (the core's
+      // matrix stager instead).
+      for (const size_t chunk : {size_t(2 * n * 4), size_t(n * 4 - 1)}) {
+        if (chunk == 0) continue;
+        INFO(name << ", stager chunks of " << chunk << " bytes");
+        Stager& sg = core.stager(OpenClCore::StageUse::kPanels, 3, chunk);
+        PathMatrix p;
+        RunStats st;
+        REQUIRE(rebuild.run(core, e, d, p, st, (tight + queues + 6 * n * 12) * 10 / 9 + 64,
+                            nullptr, 0, &sg));
+        CHECK(p.hops == host.hops);
+        CHECK(p.via == host.via);
       }
       // From a device buffer of ld x ld (padding never read).
       const int64_t ld = n + 5;

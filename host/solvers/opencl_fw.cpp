@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <future>
 #include <map>
 #include <optional>
 
@@ -777,12 +778,37 @@ class OpenClFw final : public Solver<T> {
 
   // Paths beyond one buffer: the panels' distances, then the path matrix rebuilt
   // on the first device from them and the input's edges (solvers/path_rebuild.hpp;
-  // on the host where that does not fit, solvers/panel_paths.hpp).
+  // on the host where that does not fit, solvers/panel_paths.hpp). The edges are
+  // read from d on a thread of its own while the panels go up and the kernels
+  // run (integer types; the first download into d waits for it), and the path
+  // matrix is sized on another; float types check their weights first, before
+  // the solve, as the scan may refuse them.
   RunStats solve_panels_paths(DistMatrix<T>& d, const PanelPlan& pl, PathMatrix& p) {
     Stopwatch sw;
-    const InputEdges<T> edges = input_edges(d);
-    RunStats st = solve_panels(d, pl);
-    if (rebuild_mode() == "0" || !rebuild_.run(core_, edges, d, p, st, spec_.device_memory))
+    InputEdges<T> edges;
+    std::future<void> scanned;
+    if constexpr (std::is_integral_v<T>) {
+      scanned = std::async(std::launch::async, [&] {
+        lower_thread_priority();  // the solve's own copies come first
+        const Stopwatch scan;
+        edges = input_edges(d);
+        profile("paths: input edges (beside the solve)", scan.seconds());
+      });
+    } else {
+      edges = input_edges(d);
+      profile("paths: input edges", sw.seconds());
+    }
+    std::future<void> sized = size_path_matrix_async(p, d.n());  // while the distances run
+    RunStats st = solve_panels(d, pl, [&] {
+      if (scanned.valid()) scanned.wait();
+    });
+    const Stopwatch wait;
+    if (scanned.valid()) scanned.get();  // its error, if any
+    sized.get();
+    profile("paths: edges and path matrix ready (waited)", wait.seconds());
+    if (rebuild_mode() == "0" ||
+        !rebuild_.run(core_, edges, d, p, st, spec_.device_memory, nullptr, 0,
+                      &panel_stager(core_, pl.p, sizeof(T))))
       recover_on_host(edges, d, p, st);
     st.total = sw.seconds();
     return st;
@@ -804,7 +830,9 @@ class OpenClFw final : public Solver<T> {
     st.paths_kernels = buf;
   }
 
-  RunStats solve_panels(DistMatrix<T>& d, const PanelPlan& pl) {
+  // before_store: run_fw_panels' (runs before the first download into d).
+  RunStats solve_panels(DistMatrix<T>& d, const PanelPlan& pl,
+                        const std::function<void()>& before_store = {}) {
     Stopwatch sw;
     RunStats st;
     std::vector<PanelDevice*> devs;
@@ -812,7 +840,7 @@ class OpenClFw final : public Solver<T> {
       x->build_gemm();
       devs.push_back(x.get());
     }
-    run_fw_panels(pl, devs, d, spec_.progress, st);
+    run_fw_panels(pl, devs, d, spec_.progress, st, before_store);
     st.relaxations = relaxation_count(Algo::fw, d.n(), 0);
     st.total = sw.seconds();
     return st;

@@ -408,6 +408,8 @@ class FwPanels {
     lookahead_ = devs_.size() > 1 && resident_;
   }
 
+  std::function<void()> before_store;  // run_fw_panels'
+
   void run(RunStats& st) {
     for (auto& ds : devs_) ds->core->begin_solve();
     wall_.reset();
@@ -504,6 +506,7 @@ class FwPanels {
   // matrix when its staging chunks are settled (settle(), or when reused).
   cl::Event download(Dev& ds, cl::Buffer& src, int64_t pi, int64_t pj,
                      const std::vector<cl::Event>& wait) {
+    if (before_store) std::call_once(stored_, before_store);
     ds.keep.insert(ds.keep.end(), wait.begin(), wait.end());
     return download_panel(*ds.stager, OpenClCore::kDownload, src, d_, p_, pi, pj, wait);
   }
@@ -792,6 +795,7 @@ class FwPanels {
 
   const PanelPlan& plan_;
   DistMatrix<T>& d_;
+  std::once_flag stored_;  // before_store has run
   const int64_t n_, p_, q_;
   const size_t pbytes_;
   const bool resident_;
@@ -810,12 +814,14 @@ class FwPanels {
 
 template <typename T>
 void run_fw_panels(const PanelPlan& plan, const std::vector<PanelDevice*>& devices,
-                   DistMatrix<T>& d, bool progress, RunStats& st) {
+                   DistMatrix<T>& d, bool progress, RunStats& st,
+                   const std::function<void()>& before_store) {
   const double q = static_cast<double>(plan.q);
   Progress meter(progress, q * q * q,
                  std::string("fw, ") + to_string(plan.placement) + ", P = " + std::to_string(plan.p) +
                      (plan.devices > 1 ? ", " + std::to_string(plan.devices) + " devices" : ""));
   FwPanels<T> run(plan, devices, d, meter);
+  run.before_store = before_store;
   run.run(st);
   // The diagonal of the result: a negative entry means a negative cycle.
   const int64_t n = d.n();
@@ -824,12 +830,16 @@ void run_fw_panels(const PanelPlan& plan, const std::vector<PanelDevice*>& devic
 }
 
 template void run_fw_panels<int32_t>(const PanelPlan&, const std::vector<PanelDevice*>&,
-                                     DistMatrix<int32_t>&, bool, RunStats&);
+                                     DistMatrix<int32_t>&, bool, RunStats&,
+                                     const std::function<void()>&);
 template void run_fw_panels<float>(const PanelPlan&, const std::vector<PanelDevice*>&,
-                                   DistMatrix<float>&, bool, RunStats&);
+                                   DistMatrix<float>&, bool, RunStats&,
+                                   const std::function<void()>&);
 template void run_fw_panels<double>(const PanelPlan&, const std::vector<PanelDevice*>&,
-                                   DistMatrix<double>&, bool, RunStats&);
+                                    DistMatrix<double>&, bool, RunStats&,
+                                    const std::function<void()>&);
 template void run_fw_panels<int64_t>(const PanelPlan&, const std::vector<PanelDevice*>&,
-                                   DistMatrix<int64_t>&, bool, RunStats&);
+                                     DistMatrix<int64_t>&, bool, RunStats&,
+                                     const std::function<void()>&);
 
 }  // namespace ocl_sp::detail

@@ -7,6 +7,7 @@
 // size and the devices' memory before any graph exists; run_fw_panels() executes it.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -127,9 +128,11 @@ cl::Event download_panel(Stager& st, OpenClCore::QueueId q, cl::Buffer& src, Dis
 // Runs blocked FW over the panel plan on the given devices (one host thread
 // each), replacing d by the distances. NegativeCycleError as the other solvers;
 // CancelledError when a stop was requested. Fills the placement fields of st and
-// adds the devices' T_h / T_k.
+// adds the devices' T_h / T_k. before_store, when given, runs once before the
+// first panel is downloaded into d (until then d holds the input, only read).
 template <typename T>
 void run_fw_panels(const PanelPlan& plan, const std::vector<PanelDevice*>& devices,
-                   DistMatrix<T>& d, bool progress, RunStats& st);
+                   DistMatrix<T>& d, bool progress, RunStats& st,
+                   const std::function<void()>& before_store = {});
 
 }  // namespace ocl_sp::detail

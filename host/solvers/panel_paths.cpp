@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
+#include <omp.h>
 #include <string>
 #include <type_traits>
 
@@ -15,24 +17,54 @@ namespace ocl_sp::detail {
 
 namespace {
 
-template <typename T>
-bool is_edge(const DistMatrix<T>& w, int64_t u, int64_t v) {
-  return u != v && w(u, v) != ValueTraits<T>::inf;
-}
-
-// Edges per row of w (a first pass of input_edges and input_edge_bytes).
-template <typename T>
-std::vector<int64_t> row_counts(const DistMatrix<T>& w) {
-  const int64_t n = w.n();
-  std::vector<int64_t> c(static_cast<size_t>(n) + 1, 0);
-#pragma omp parallel for schedule(static) if (n >= 1024)
-  for (int64_t u = 0; u < n; ++u) {
-    int64_t k = 0;
-    for (int64_t v = 0; v < n; ++v) k += is_edge(w, u, v);
-    c[static_cast<size_t>(u) + 1] = k;
+// CSR of rows 0 .. n-1 in one parallel pass: each thread takes a contiguous block
+// of rows and gathers them into buffers of its own, row(u, col, val, k) writing
+// row u's entries from index k on (room for width(u) of them given) and returning
+// the new end; then the rows' offsets, check(edges) (may throw), and every
+// thread's block copied to its place.
+template <typename T, typename Width, typename Row, typename Check>
+void gather_rows(int64_t n, InputEdges<T>& out, const Width& width, const Row& row,
+                 const Check& check) {
+  out.n = n;
+  out.start.assign(static_cast<size_t>(n) + 1, 0);
+  const int threads = n >= 1024 ? omp_get_max_threads() : 1;
+  std::vector<UninitVector<int32_t>> cols(static_cast<size_t>(threads));
+  std::vector<UninitVector<T>> vals(static_cast<size_t>(threads));
+  std::vector<size_t> at(static_cast<size_t>(threads) + 1, 0);
+#pragma omp parallel num_threads(threads)
+  {
+    const int t = omp_get_thread_num(), tn = omp_get_num_threads();
+    const int64_t u0 = n * t / tn, u1 = n * (t + 1) / tn;
+    UninitVector<int32_t>& col = cols[static_cast<size_t>(t)];
+    UninitVector<T>& val = vals[static_cast<size_t>(t)];
+    size_t k = 0;
+    for (int64_t u = u0; u < u1; ++u) {
+      const size_t room = k + static_cast<size_t>(width(u));
+      if (col.size() < room) {
+        const size_t grow = std::max(col.size() * 2, room);
+        col.resize(grow);
+        val.resize(grow);
+      }
+      const size_t k0 = k;
+      k = row(u, col.data(), val.data(), k);
+      out.start[static_cast<size_t>(u) + 1] = static_cast<int64_t>(k - k0);
+    }
+    at[static_cast<size_t>(t) + 1] = k;
   }
-  for (int64_t u = 0; u < n; ++u) c[static_cast<size_t>(u) + 1] += c[static_cast<size_t>(u)];
-  return c;
+  for (size_t t = 0; t < at.size() - 1; ++t) at[t + 1] += at[t];
+  for (int64_t u = 0; u < n; ++u)
+    out.start[static_cast<size_t>(u) + 1] += out.start[static_cast<size_t>(u)];
+  check(at.back());
+  out.dst.resize(at.back());
+  out.w.resize(at.back());
+#pragma omp parallel for schedule(static, 1) num_threads(threads)
+  for (int t = 0; t < threads; ++t) {
+    const size_t a = at[static_cast<size_t>(t)], m = at[static_cast<size_t>(t) + 1] - a;
+    std::copy_n(cols[static_cast<size_t>(t)].begin(), m, out.dst.begin() + static_cast<std::ptrdiff_t>(a));
+    std::copy_n(vals[static_cast<size_t>(t)].begin(), m, out.w.begin() + static_cast<std::ptrdiff_t>(a));
+    UninitVector<int32_t>().swap(cols[static_cast<size_t>(t)]);
+    UninitVector<T>().swap(vals[static_cast<size_t>(t)]);
+  }
 }
 
 }  // namespace
@@ -41,30 +73,37 @@ template <typename T>
 InputEdges<T> input_edges(const DistMatrix<T>& w) {
   InputEdges<T> e;
   const int64_t n = w.n();
-  e.n = n;
-  e.start = row_counts(w);
-  // The edges, and at most as many again for recover_paths' pruned copy.
-  check_host_memory(2 * (static_cast<uint64_t>(n + 1) * 8 +
-                         static_cast<uint64_t>(e.start.back()) * (4 + sizeof(T))),
-                    "the input's " + std::to_string(e.start.back()) +
-                        " edges kept to recover --paths beyond one device buffer");
-  e.dst.resize(static_cast<size_t>(e.start.back()));
-  e.w.resize(e.dst.size());
-  double largest = 0;
-  bool integral = true;
-#pragma omp parallel for schedule(static) if (n >= 1024) reduction(max : largest) reduction(&& : integral)
-  for (int64_t u = 0; u < n; ++u) {
-    size_t k = static_cast<size_t>(e.start[static_cast<size_t>(u)]);
-    for (int64_t v = 0; v < n; ++v) {
-      if (!is_edge(w, u, v)) continue;
-      const T x = w(u, v);
-      e.dst[k] = static_cast<int32_t>(v);
-      e.w[k++] = x;
-      largest = std::max(largest, std::fabs(static_cast<double>(x)));
-      integral = integral && std::floor(static_cast<double>(x)) == static_cast<double>(x);
-    }
-  }
+  // One read of the matrix; each row gathered without branches (every entry is
+  // written, the end advances on edges only): memory speed whatever the density.
+  gather_rows(
+      n, e, [n](int64_t) { return n; },
+      [&w, n](int64_t u, int32_t* col, T* val, size_t k) {
+        const T* row = w.data() + u * n;
+        for (int64_t v = 0; v < n; ++v) {
+          const T x = row[v];
+          col[k] = static_cast<int32_t>(v);
+          val[k] = x;
+          k += static_cast<size_t>((x != ValueTraits<T>::inf) & (v != u));
+        }
+        return k;
+      },
+      [n](size_t edges) {
+        // The edges, and at most as many again for recover_paths' pruned copy.
+        check_host_memory(2 * (static_cast<uint64_t>(n + 1) * 8 +
+                               static_cast<uint64_t>(edges) * (4 + sizeof(T))),
+                          "the input's " + std::to_string(edges) +
+                              " edges kept to recover --paths beyond one device buffer");
+      });
   if constexpr (std::is_floating_point_v<T>) {
+    double largest = 0;
+    bool integral = true;
+    const int64_t m = static_cast<int64_t>(e.w.size());
+#pragma omp parallel for schedule(static) if (m >= (int64_t{1} << 20)) reduction(max : largest) reduction(&& : integral)
+    for (int64_t x = 0; x < m; ++x) {
+      const double v = static_cast<double>(e.w[static_cast<size_t>(x)]);
+      largest = std::max(largest, std::fabs(v));
+      integral = integral && std::floor(v) == v;
+    }
     constexpr int digits = std::numeric_limits<T>::digits;  // 24 or 53
     if (!integral ||
         largest * static_cast<double>(std::max<int64_t>(n - 1, 1)) >= std::ldexp(1.0, digits))
@@ -84,30 +123,24 @@ template <typename T>
 InputEdges<T> tight_edges(const InputEdges<T>& e, const DistMatrix<T>& d) {
   const int64_t n = d.n();
   InputEdges<T> t;
-  t.n = n;
-  t.start.assign(static_cast<size_t>(n) + 1, 0);
-#pragma omp parallel for schedule(static) if (n >= 1024)
-  for (int64_t u = 0; u < n; ++u) {
-    int64_t k = 0;
-    for (int64_t x = e.start[static_cast<size_t>(u)]; x < e.start[static_cast<size_t>(u) + 1]; ++x)
-      k += e.w[static_cast<size_t>(x)] == d(u, e.dst[static_cast<size_t>(x)]);
-    t.start[static_cast<size_t>(u) + 1] = k;
-  }
-  for (int64_t u = 0; u < n; ++u)
-    t.start[static_cast<size_t>(u) + 1] += t.start[static_cast<size_t>(u)];
-  t.dst.resize(static_cast<size_t>(t.start.back()));
-  t.w.resize(t.dst.size());
-#pragma omp parallel for schedule(static) if (n >= 1024)
-  for (int64_t u = 0; u < n; ++u) {
-    size_t k = static_cast<size_t>(t.start[static_cast<size_t>(u)]);
-    for (int64_t x = e.start[static_cast<size_t>(u)]; x < e.start[static_cast<size_t>(u) + 1];
-         ++x) {
-      const int32_t v = e.dst[static_cast<size_t>(x)];
-      if (e.w[static_cast<size_t>(x)] != d(u, v)) continue;
-      t.dst[k] = v;
-      t.w[k++] = e.w[static_cast<size_t>(x)];
-    }
-  }
+  gather_rows(
+      n, t,
+      [&e](int64_t u) {
+        return e.start[static_cast<size_t>(u) + 1] - e.start[static_cast<size_t>(u)];
+      },
+      [&e, &d, n](int64_t u, int32_t* col, T* val, size_t k) {
+        const T* du = d.data() + u * n;
+        const size_t x1 = static_cast<size_t>(e.start[static_cast<size_t>(u) + 1]);
+        for (size_t x = static_cast<size_t>(e.start[static_cast<size_t>(u)]); x < x1; ++x) {
+          const int32_t v = e.dst[x];
+          const T wx = e.w[x];
+          col[k] = v;
+          val[k] = wx;
+          k += static_cast<size_t>(wx == du[v]);
+        }
+        return k;
+      },
+      [](size_t) {});
   return t;
 }
 
@@ -116,8 +149,8 @@ void recover_row(const InputEdges<T>& t, int64_t i, const T* di, int32_t* hops, 
                  std::vector<int32_t>& queue) {
   const int64_t n = t.n;
   const std::vector<int64_t>& start = t.start;
-  const std::vector<int32_t>& dst = t.dst;
-  const std::vector<T>& wt = t.w;
+  const auto& dst = t.dst;
+  const auto& wt = t.w;
   queue.resize(static_cast<size_t>(n));
   // hops doubles as the visited mark (-1: not reached yet).
   for (int64_t j = 0; j < n; ++j) {

@@ -13,11 +13,37 @@
 // int32, or float32 holding integers whose path lengths stay below 2^24.
 #pragma once
 #include <cstdint>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "graph/matrix.hpp"
 
 namespace ocl_sp::detail {
+
+// std::allocator whose resize leaves new elements uninitialized: the edge arrays
+// (2 GB at n = 50 000) are written in parallel right after, not zero-filled on one
+// thread first.
+template <typename V>
+struct UninitAllocator : std::allocator<V> {
+  template <typename U>
+  struct rebind {
+    using other = UninitAllocator<U>;
+  };
+  UninitAllocator() = default;
+  template <typename U>
+  UninitAllocator(const UninitAllocator<U>&) noexcept {}
+  template <typename U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <typename U, typename... A>
+  void construct(U* p, A&&... a) {
+    ::new (static_cast<void*>(p)) U(std::forward<A>(a)...);
+  }
+};
+template <typename V>
+using UninitVector = std::vector<V, UninitAllocator<V>>;
 
 // The input's edges by source (finite off-diagonal entries of the adjacency
 // matrix), taken before the solve overwrites it.
@@ -25,8 +51,8 @@ template <typename T>
 struct InputEdges {
   int64_t n = 0;
   std::vector<int64_t> start;  // n + 1 offsets into dst / w
-  std::vector<int32_t> dst;
-  std::vector<T> w;
+  UninitVector<int32_t> dst;
+  UninitVector<T> w;
   size_t bytes() const { return start.size() * 8 + dst.size() * 4 + w.size() * sizeof(T); }
 };
 

@@ -1,8 +1,13 @@
 // The path matrix rebuilt on the device (see path_rebuild.hpp).
 #include "solvers/path_rebuild.hpp"
 
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
+#include <future>
 #include <vector>
 
 #include "graph/paths.hpp"
@@ -31,7 +36,7 @@ void PathRebuild<T>::build(OpenClCore& core) {
 template <typename T>
 bool PathRebuild<T>::run(OpenClCore& core, const InputEdges<T>& edges, const DistMatrix<T>& d,
                          PathMatrix& p, RunStats& st, uint64_t device_bytes, cl::Buffer* dev_d,
-                         int64_t ld) {
+                         int64_t ld, Stager* stage) {
   const Stopwatch sw;
   const int64_t n = d.n();
   const DeviceEntry& dev = core.device();
@@ -54,6 +59,10 @@ bool PathRebuild<T>::run(OpenClCore& core, const InputEdges<T>& edges, const Dis
   // within one allocation; 4096 rows at most (enough to fill the device).
   int64_t band = static_cast<int64_t>(std::min<uint64_t>((budget - fixed) / (2 * row_bytes), 4096));
   band = std::min<int64_t>(band, static_cast<int64_t>(dev.max_alloc / (nn * std::max<size_t>(4, sizeof(T)))));
+  // Several bands (8 where each keeps every group busy twice) so that the copies
+  // of one overlap the kernels of the others; whole rounds of the groups each.
+  const int64_t g = static_cast<int64_t>(groups_max);
+  band = std::min<int64_t>(band, std::max<int64_t>(2 * g, ((n + 7) / 8 + g - 1) / g * g));
   band = std::max<int64_t>(1, std::min<int64_t>(band, n));
   const int64_t groups = std::min<int64_t>(static_cast<int64_t>(groups_max), band);
   const size_t words = (static_cast<size_t>(n) + 31) / 32;
@@ -65,7 +74,8 @@ bool PathRebuild<T>::run(OpenClCore& core, const InputEdges<T>& edges, const Dis
       build(core);
       setup = b.seconds();
     });
-  size_path_matrix(p, n);
+  size_path_matrix(p, n);  // a no-op after size_path_matrix_async
+  profile("paths: tight edges, sizes", sw.seconds());
   RunStats part;
   core.run_guarded("path rebuild on '" + dev.name + "' failed", [&] {
     core.begin_solve();
@@ -96,42 +106,62 @@ bool PathRebuild<T>::run(OpenClCore& core, const InputEdges<T>& edges, const Dis
     k.setArg(11, queue);
     k.setArg(12, cl::Local(bitmap ? words * 4 : 4));
     k.setArg(13, static_cast<cl_int>(bitmap ? words : 0));
+    // Rows move through pinned chunks, the host's side copied on all threads: band
+    // b + 1's distances go up and band b - 1's via / hops come down while band b's
+    // kernel runs (one host thread: each call returns once its rows are staged).
+    Stager& sg = stage && stage->chunk_bytes() >= nb * sizeof(T)
+                     ? *stage
+                     : core.matrix_stager(nb * sizeof(T));
     const int64_t bands = (n + band - 1) / band;
-    std::vector<cl::Event> up(2), down[2];
+    cl::Event up[2], ke[2];
+    const auto rows_of = [&](int64_t b) { return std::min(band, n - b * band); };
     const auto upload = [&](int64_t b) {  // band b's distance rows (host d only)
       if (dev_d) return;
       const int s = static_cast<int>(b % 2);
-      const int64_t r0 = b * band, rows = std::min(band, n - r0);
-      std::vector<cl::Event> wait = down[s];  // the set's last kernel has run
-      up[s] = core.write_async(OpenClCore::kUpload, db[s], static_cast<size_t>(rows) * nb * sizeof(T),
-                               d.data() + r0 * n, wait);
+      const size_t row = nb * sizeof(T);
+      const char* from = reinterpret_cast<const char*>(d.data() + b * band * n);
+      up[s] = sg.upload(OpenClCore::kUpload, db[s], {static_cast<size_t>(rows_of(b)), row, row},
+                        [&, from, row](void* chunk, size_t r0, size_t r1) {
+                          parallel_copy(chunk, from + r0 * row, (r1 - r0) * row);
+                        });
+    };
+    const auto download = [&](int64_t b) {  // band b's via and hops, into p
+      const int s = static_cast<int>(b % 2);
+      const size_t row = nb * 4, rows = static_cast<size_t>(rows_of(b));
+      const auto into = [row](int32_t* to) {
+        return [to, row](const void* chunk, size_t r0, size_t r1) {
+          parallel_copy(reinterpret_cast<char*>(to) + r0 * row, chunk, (r1 - r0) * row);
+        };
+      };
+      sg.download(OpenClCore::kDownload, vb[s], {rows, row, row}, into(p.via.data() + b * band * n),
+                  {ke[s]});
+      sg.download(OpenClCore::kDownload, hb[s], {rows, row, row}, into(p.hops.data() + b * band * n),
+                  {ke[s]});
+      sg.settle();  // the rows are in p and the set's buffers free again
     };
     upload(0);
     for (int64_t b = 0; b < bands; ++b) {
       const int s = static_cast<int>(b % 2);
-      const int64_t r0 = b * band, rows = std::min(band, n - r0);
+      const int64_t rows = rows_of(b);
       k.setArg(1, static_cast<cl_int>(rows));
-      k.setArg(2, static_cast<cl_int>(r0));
+      k.setArg(2, static_cast<cl_int>(b * band));
       k.setArg(3, dev_d ? *dev_d : db[s]);
-      k.setArg(4, static_cast<cl_ulong>(dev_d ? static_cast<uint64_t>(r0) * static_cast<uint64_t>(ld) : 0));
+      k.setArg(4, static_cast<cl_ulong>(dev_d ? static_cast<uint64_t>(b * band) * static_cast<uint64_t>(ld) : 0));
       k.setArg(5, static_cast<cl_ulong>(dev_d ? ld : n));
       k.setArg(9, hb[s]);
       k.setArg(10, vb[s]);
-      std::vector<cl::Event> wait = down[s];
+      std::vector<cl::Event> wait;
       if (!dev_d) wait.push_back(up[s]);
       const size_t gl = static_cast<size_t>(std::min<int64_t>(groups, rows)) * static_cast<size_t>(wg_);
-      const cl::Event ke = core.launch_after(k, cl::NDRange(gl), cl::NDRange(static_cast<size_t>(wg_)), wait);
-      if (b + 1 < bands) upload(b + 1);  // overlaps this band's kernel
-      const size_t bytes = static_cast<size_t>(rows) * nb * 4;
-      down[s] = {core.read_async(OpenClCore::kDownload, hb[s], bytes, p.hops.data() + r0 * n, {ke}),
-                 core.read_async(OpenClCore::kDownload, vb[s], bytes, p.via.data() + r0 * n, {ke})};
+      ke[s] = core.launch_after(k, cl::NDRange(gl), cl::NDRange(static_cast<size_t>(wg_)), wait);
       core.flush_all();
+      if (b > 0) download(b - 1);       // waits for the kernel before this one
+      if (b + 1 < bands) upload(b + 1);  // into the set just emptied
     }
-    core.flush_all();
-    for (auto& set : down)
-      for (auto& e : set) e.wait();
+    download(bands - 1);
     core.finish(part);
   });
+  profile("paths: rebuilt (" + std::to_string((n + band - 1) / band) + " bands)", sw.seconds());
   st.t_k += part.t_k;
   st.t_h += part.t_h;
   st.kernel_launches += part.kernel_launches;
@@ -149,6 +179,21 @@ bool PathRebuild<T>::run(OpenClCore& core, const InputEdges<T>& edges, const Dis
                 static_cast<long long>(band), bitmap ? "" : " (no __local bitmap)", sw.seconds());
   st.paths_kernels = buf;
   return true;
+}
+
+void lower_thread_priority() {
+#ifdef SYS_gettid
+  // Nice 19 for the calling thread alone (Linux), and the threads it starts, so
+  // OpenMP's team of a side thread yields to the solve's.
+  setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 19);
+#endif
+}
+
+std::future<void> size_path_matrix_async(PathMatrix& p, int64_t n) {
+  return std::async(std::launch::async, [&p, n] {
+    lower_thread_priority();  // only idle cores zero the matrix
+    size_path_matrix(p, n);
+  });
 }
 
 template class PathRebuild<int32_t>;

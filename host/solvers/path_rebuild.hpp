@@ -4,10 +4,12 @@
 // the input's tight edges (w(k,j) = d(k,j), solvers/panel_paths.hpp) go up once
 // as CSR, the distances in bands of source rows (or straight from a device
 // buffer that already holds them), and via / hops come back band by band into
-// the PathMatrix. The result equals the host's recover_paths (same hops, same
+// the PathMatrix, all through pinned chunks copied on every host thread while the
+// next band's kernel runs. The result equals the host's recover_paths (same hops, same
 // via: the smallest k of the level before). Exact sums are needed as there.
 #pragma once
 #include <cstdint>
+#include <future>
 #include <string>
 
 #include "graph/matrix.hpp"
@@ -15,6 +17,15 @@
 #include "solvers/panel_paths.hpp"
 
 namespace ocl_sp::detail {
+
+// The calling thread (and the threads it starts later) at the lowest priority:
+// side work that should take only idle cores.
+void lower_thread_priority();
+
+// size_path_matrix(p, n) on a thread of its own at the lowest priority: the zero
+// fill of the 8 n^2 bytes (one thread, page faults included: seconds at n = 50 000)
+// runs while the distances are computed. get() before p is used; p must outlive it.
+std::future<void> size_path_matrix_async(PathMatrix& p, int64_t n);
 
 template <typename T>
 class PathRebuild {
@@ -25,8 +36,11 @@ class PathRebuild {
   // place of uploading d. Returns false, doing nothing, when the tight edges and
   // one band do not fit (the caller recovers on the host). Device work goes into
   // st (T_k, T_h, bytes); st.paths_kernels says what ran.
+  // stage: pinned chunks to move the rows through (the panel engine's, already
+  // pinned); nullptr or too small for a row: the core's matrix stager.
   bool run(OpenClCore& core, const InputEdges<T>& edges, const DistMatrix<T>& d, PathMatrix& p,
-           RunStats& st, uint64_t device_bytes, cl::Buffer* dev_d = nullptr, int64_t ld = 0);
+           RunStats& st, uint64_t device_bytes, cl::Buffer* dev_d = nullptr, int64_t ld = 0,
+           Stager* stage = nullptr);
 
  private:
   void build(OpenClCore& core);
