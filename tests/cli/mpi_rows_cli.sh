@@ -7,7 +7,7 @@
 # rank 0); --stats (csv, npy, json) gives the same bytes as one process, exactly
 # (the figures travel in vertex order: harmonic sums in the same order), and the
 # report the same stats object; --stats with --output writes both. n = 150 is not
-# a multiple of --panel 32, weights are negative. Bad SPECs and refused
+# a multiple of --panel 32, weights are negative; OpenMP and OpenCL (PoCL) ranks. Bad SPECs and refused
 # combinations exit 2 with one error: naming the token and no file; a failing
 # write or a negative cycle leaves no file. Fails, never skips, without mpirun.
 # Usage: mpi_rows_cli.sh /path/to/ocl_sp
@@ -112,6 +112,15 @@ assert any(r['reach']=='1' for r in rows) and any(int(r['reach'])>1 for r in row
 check ref-both 0 "$BIN" "${G[@]}" "${REF[@]}" --stats "$T/rb.json" --output "$T/rb.npy"
 run both-np2 0 2 "${G[@]}" "${D[@]}" --stats "$T/mb.json" --output "$T/mb.npy" &&
   same both-np2-output "$T/rb.npy" "$T/mb.npy" && same both-np2-stats "$T/rb.json" "$T/mb.json"
+# The OpenCL backend on PoCL (panels resident on the device, read back once):
+# n = 300 on 3 x 3 panels of 128, selection and stats in one job each.
+check ref-pocl-sel 0 "$BIN" --n 300 --negative "${REF[@]}" --sources 299,0-9,128 --targets 5-140,299 --output "$T/rp.npy"
+run pocl-sel-np2 0 2 --n 300 --negative --device pocl --panel 128 --sources 299,0-9,128 --targets 5-140,299 \
+  --output "$T/mp.npy" && same pocl-sel-np2 "$T/rp.npy" "$T/mp.npy"
+expect pocl-sel-opencl grep -q "^backend   opencl" "$T/out"
+check ref-pocl-stats 0 "$BIN" --n 300 --negative "${REF[@]}" --stats "$T/rp.csv"
+run pocl-stats-np4 0 4 --n 300 --negative --device pocl --panel 128 --stats "$T/mp.csv" &&
+  same pocl-stats-np4 "$T/rp.csv" "$T/mp.csv"
 
 # Refusals: exit 2 on every rank, one error naming the token, no file.
 for np in 1 2; do
