@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <exception>
 #include <optional>
 #include <ostream>
 
@@ -105,10 +106,26 @@ int write_selection(const Layout& lay, const std::vector<T>& local, const std::v
     for (size_t k = 0; k < my_lc.size(); ++k) dst[k] = row[my_lc[k]];
   };
 
+  // Strips of output rows: at most ~4 MiB of values.
+  const int64_t h = std::max<int64_t>(1, std::min<int64_t>(nr, (int64_t{4} << 20) / static_cast<int64_t>(sizeof(T)) /
+                                                                   std::max<int64_t>(nc, 1)));
+  if (h * nc > INT_MAX) throw RuntimeError("--targets: " + std::to_string(nc) + " columns are too many for one MPI message");
+  std::vector<std::vector<int64_t>> cols_of_b(static_cast<size_t>(lay.pc));  // output columns of each process column
+  int64_t runs = 0;  // runs of consecutive output columns of one process column
+  for (int64_t c = 0; c < nc; ++c) {
+    const int b = col_owner(lay, cols[static_cast<size_t>(c)]);
+    cols_of_b[static_cast<size_t>(b)].push_back(c);
+    runs += c == 0 || b != col_owner(lay, cols[static_cast<size_t>(c - 1)]);
+  }
+
   RankWriter w;
   w.header = matrix_file_header<T>(fmt, nr, nc);
   w.bytes = w.header.size() + static_cast<uint64_t>(nr) * static_cast<uint64_t>(nc) * sizeof(T);
-  w.write_mine = [&](int fd, const std::string& path) {
+  const auto offset = [&](int64_t r, int64_t c) {
+    return static_cast<off_t>(w.header.size() + static_cast<uint64_t>(r * nc + c) * sizeof(T));
+  };
+  // Each rank its runs (long runs: ranges of targets, one process column).
+  const auto write_runs = [&](int fd, const std::string& path) {
     std::vector<T> vals(my_c.size());
     std::vector<char> buf(my_c.size() * sizeof(T));
     for (int64_t r = 0; r < nr && !my_c.empty(); ++r) {
@@ -118,24 +135,67 @@ int write_selection(const Layout& lay, const std::vector<T>& local, const std::v
       for (size_t k0 = 0; k0 < my_c.size();) {  // runs of consecutive output columns
         size_t k1 = k0 + 1;
         while (k1 < my_c.size() && my_c[k1] == my_c[k1 - 1] + 1) ++k1;
-        pwrite_all(fd, buf.data() + k0 * sizeof(T), (k1 - k0) * sizeof(T),
-                   static_cast<off_t>(w.header.size() + static_cast<uint64_t>(r * nc + my_c[k0]) * sizeof(T)),
-                   path);
+        pwrite_all(fd, buf.data() + k0 * sizeof(T), (k1 - k0) * sizeof(T), offset(r, my_c[k0]), path);
         k0 = k1;
       }
     }
   };
+  // Short runs (targets interleaving the process columns): the ranks of a process
+  // row gather a strip of their output rows on one of them, turn by turn, which
+  // writes each row with one pwrite (a write error is kept until the strips end:
+  // the others are in the gathers).
+  const auto write_assembled = [&](int fd, const std::string& path) {
+    const GridComms comms(lay);
+    std::vector<int64_t> my_r;
+    for (int64_t r = 0; r < nr; ++r)
+      if (owns_row(r)) my_r.push_back(r);
+    std::vector<T> vals, got, row(static_cast<size_t>(nc));
+    std::vector<char> buf(static_cast<size_t>(nc) * sizeof(T));
+    std::vector<int> counts(static_cast<size_t>(lay.pc)), displs(static_cast<size_t>(lay.pc));
+    std::exception_ptr failed;
+    const int64_t mine_rows = static_cast<int64_t>(my_r.size());
+    for (int64_t k = 0; k * h < mine_rows; ++k) {
+      const int64_t i0 = k * h, i1 = std::min(mine_rows, i0 + h);
+      const int writer = static_cast<int>(k % lay.pc);
+      vals.resize(static_cast<size_t>(i1 - i0) * my_c.size());
+      for (int64_t i = i0; i < i1 && !my_c.empty(); ++i)
+        pick(my_r[static_cast<size_t>(i)], vals.data() + (i - i0) * static_cast<int64_t>(my_c.size()));
+      int total = 0;
+      for (int b = 0; b < lay.pc; ++b) {
+        const int64_t cnt = (i1 - i0) * static_cast<int64_t>(cols_of_b[static_cast<size_t>(b)].size());
+        counts[static_cast<size_t>(b)] = static_cast<int>(cnt);
+        displs[static_cast<size_t>(b)] = total;
+        total += static_cast<int>(cnt);
+      }
+      got.resize(static_cast<size_t>(lay.pcol == writer ? total : 0));
+      MPI_Gatherv(vals.data(), static_cast<int>(vals.size()), mpi_type<T>(), got.data(), counts.data(),
+                  displs.data(), mpi_type<T>(), writer, comms.row);
+      if (lay.pcol != writer || failed) continue;
+      try {
+        for (int64_t i = i0; i < i1; ++i) {
+          for (int b = 0; b < lay.pc; ++b) {
+            const auto& cb = cols_of_b[static_cast<size_t>(b)];
+            const T* src = got.data() + displs[static_cast<size_t>(b)] + (i - i0) * static_cast<int64_t>(cb.size());
+            for (size_t x = 0; x < cb.size(); ++x) row[static_cast<size_t>(cb[x])] = src[x];
+          }
+          to_le(row.data(), row.size(), buf.data());
+          pwrite_all(fd, buf.data(), buf.size(), offset(my_r[static_cast<size_t>(i)], 0), path);
+        }
+      } catch (...) {
+        failed = std::current_exception();
+      }
+    }
+    if (failed) std::rethrow_exception(failed);
+  };
+  // Assembled when the runs average fewer than 16 values.
+  const bool assemble = lay.pc > 1 && nc < 16 * runs;
+  w.write_mine = assemble ? std::function<void(int, const std::string&)>(write_assembled)
+                          : std::function<void(int, const std::string&)>(write_runs);
+  w.in_place_mode = assemble ? "each process row assembled its selected rows, written in place"
+                             : "each rank wrote its selected rows and columns";
 
   // Streamed: strips of output rows; every rank sends its values of the strip
   // (rows it owns x its columns, in output order), rank 0 places them.
-  const int64_t h = std::max<int64_t>(1, std::min<int64_t>(nr, (int64_t{4} << 20) / static_cast<int64_t>(sizeof(T)) /
-                                                                   std::max<int64_t>(nc, 1)));
-  if (h * nc > INT_MAX) throw RuntimeError("--targets: " + std::to_string(nc) + " columns are too many for one MPI message");
-  std::vector<std::vector<int64_t>> cols_of_b;  // rank 0: the output columns of each process column
-  if (s.rank == 0) {
-    cols_of_b.resize(static_cast<size_t>(lay.pc));
-    for (int64_t c = 0; c < nc; ++c) cols_of_b[static_cast<size_t>(col_owner(lay, cols[static_cast<size_t>(c)]))].push_back(c);
-  }
   std::vector<T> strip, mine, got;
   w.steps = (nr + h - 1) / h;
   w.exchange = [&](int64_t k) {
@@ -179,7 +239,6 @@ int write_selection(const Layout& lay, const std::vector<T>& local, const std::v
   w.write = [&](int64_t k, std::ostream& os) {
     write_matrix_rows(os, fmt, strip.data(), std::min(nr, k * h + h) - k * h, nc);
   };
-  w.in_place_mode = "each rank wrote its selected rows and columns";
   w.streamed_mode = "selected rows streamed to rank 0";
   return write_ranked(w, target, fmt, s, st);
 }

@@ -30,8 +30,10 @@ int select_vertices(const std::string& sources, const std::string& targets, int6
 // `cols`, in that order, repeats allowed; every rank passes the same lists) to
 // rank 0's target in fmt, as the single-process solve writes it. Regular bin / npy
 // file: every rank writes its values at their offsets (runs of consecutive output
-// columns); csv, standard output, FIFOs: strips of output rows gathered to rank 0
-// (at most ~4 MiB of values a strip). Returns the agreed exit code; on failure
+// columns; runs under 16 values on average: a process row's ranks gather strips of
+// their rows on one of them, turn by turn, which writes whole rows); csv, standard
+// output, FIFOs: strips of output rows gathered to rank 0 (at most ~4 MiB of
+// values a strip). Returns the agreed exit code; on failure
 // nothing is left.
 template <typename T>
 int write_selection(const Layout& lay, const std::vector<T>& local, const std::vector<int64_t>& rows,

@@ -41,6 +41,9 @@ if ! grep -q "^mpi       2 ranks" "$T/out"; then
 fi
 
 # --sources x --targets: out of order, ranges, repeats, the last (short) panel.
+# In place, targets that alternate between process columns (short runs) are
+# assembled per process row; long runs (all targets, one process column) are
+# written by each rank.
 S=140-149,3,0,77,3,149,31-33
 TG=149,0-5,31-33,5,100,64
 for fmt in bin npy csv; do
@@ -56,7 +59,7 @@ expect sel-csv-streamed grep -q "^output    .*(18 x 13, selected rows streamed t
 run sel-bin-mode 0 4 "${G[@]}" "${D[@]}" --sources $S --targets $TG --output "$T/m.bin" --json
 expect sel-bin-in-place "$PY" -c "
 import json; r=json.load(open('$T/out'))
-assert r['output_mode']=='each rank wrote its selected rows and columns', r
+assert r['output_mode']=='each process row assembled its selected rows, written in place', r
 assert (r['rows'], r['cols'])==(18, 13), r
 assert r['bytes_output_to_rank0']==0 and r['stats'] is None, r"
 expect sel-no-temp sh -c "! ls '$T' | grep -q 'tmp'"
@@ -74,6 +77,7 @@ expect sel-stdout-report-on-stderr grep -q "^mpi       4 ranks" "$T/err"
 printf '# rows\n149\n\n7\n7\n0 # first\n' >"$T/ids.txt"
 check ref-src 0 "$BIN" "${G[@]}" "${REF[@]}" --sources @"$T/ids.txt" --output "$T/rs.npy"
 run src-np2 0 2 "${G[@]}" "${D[@]}" --sources @"$T/ids.txt" --output "$T/ms.npy" && same src-np2 "$T/rs.npy" "$T/ms.npy"
+expect src-np2-runs grep -q "^output    .*(4 x 150, each rank wrote its selected rows and columns)" "$T/out"
 check ref-tgt 0 "$BIN" "${G[@]}" "${REF[@]}" --targets 140-149,0 --output "$T/rt.bin"
 run tgt-np4 0 4 "${G[@]}" "${D[@]}" --targets 140-149,0 --output "$T/mt.bin" && same tgt-np4 "$T/rt.bin" "$T/mt.bin"
 # The full matrix as npy on standard output (streamed): with its npy header.
