@@ -150,7 +150,7 @@ void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay
     os << "stats     diameter " << len(g.diameter) << ", radius " << len(g.radius) << ", reachable pairs "
        << g.reachable_pairs << ", average shortest path " << len(g.average_shortest_path_length)
        << " (per vertex: " << rep.stats_output << "; reduced by the ranks holding the rows and columns, "
-       << len(rep.t_stats) << " s)\n";
+       << format_seconds(rep.t_stats) << ")\n";
   }
   os << "memory    peak resident per rank:";
   for (size_t k = 0; k < rep.peak_rss.size(); ++k)
