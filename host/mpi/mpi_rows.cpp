@@ -26,8 +26,9 @@ int64_t local_col(const Layout& lay, int64_t u) { return lay.lcol(u / lay.p) * l
 int row_owner(const Layout& lay, int64_t v) { return static_cast<int>((v / lay.p) % lay.pr); }
 int col_owner(const Layout& lay, int64_t u) { return static_cast<int>((u / lay.p) % lay.pc); }
 
-// Figures held by some ranks (`mine`, figs values) to rank 0, where entry x of
-// rank k's list is vertex vertex_of(k, x); into out (n figures, rank 0).
+// Figures held by some ranks (holder: this rank's `mine`) to rank 0: rank k sends
+// count_of(k) figures, its x-th is vertex vertex_of(k, x) (padding vertices, >= n,
+// dropped); into out (n figures, on rank 0).
 template <typename V>
 void gather_figures(const Layout& lay, const std::vector<RowFigures>& mine, bool holder,
                     const std::function<int64_t(int)>& count_of, V&& vertex_of,
