@@ -116,6 +116,15 @@ assert any(r['reach']=='1' for r in rows) and any(int(r['reach'])>1 for r in row
 check ref-both 0 "$BIN" "${G[@]}" "${REF[@]}" --stats "$T/rb.json" --output "$T/rb.npy"
 run both-np2 0 2 "${G[@]}" "${D[@]}" --stats "$T/mb.json" --output "$T/mb.npy" &&
   same both-np2-output "$T/rb.npy" "$T/mb.npy" && same both-np2-stats "$T/rb.json" "$T/mb.json"
+# n = 1 (three of four ranks own nothing) and n = 33 (a one-vertex last panel).
+for nn in 1 33; do
+  check "ref-small-sel-n$nn" 0 "$BIN" --n $nn "${REF[@]}" --sources 0,$((nn - 1)),0 --targets $((nn - 1)),0,0 --output "$T/rn.bin"
+  run "small-sel-n$nn-np4" 0 4 --n $nn "${D[@]}" --sources 0,$((nn - 1)),0 --targets $((nn - 1)),0,0 --output "$T/mn.bin" &&
+    same "small-sel-n$nn-np4" "$T/rn.bin" "$T/mn.bin"
+  check "ref-small-stats-n$nn" 0 "$BIN" --n $nn "${REF[@]}" --stats "$T/rn.csv"
+  run "small-stats-n$nn-np4" 0 4 --n $nn "${D[@]}" --stats "$T/mn.csv" && same "small-stats-n$nn-np4" "$T/rn.csv" "$T/mn.csv"
+done
+
 # The OpenCL backend on PoCL (panels resident on the device, read back once):
 # n = 300 on 3 x 3 panels of 128, selection and stats in one job each.
 check ref-pocl-sel 0 "$BIN" --n 300 --negative "${REF[@]}" --sources 299,0-9,128 --targets 5-140,299 --output "$T/rp.npy"
