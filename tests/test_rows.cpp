@@ -236,4 +236,49 @@ TEST_SUITE("rows") {
     CHECK(g.reachable_pairs == 3);
     CHECK(g.average_shortest_path_length == doctest::Approx(10.0 / 3));
   }
+
+  TEST_CASE("stats: stretches continued in order give exactly the whole row's figures") {
+    // Negative and fractional distances, INF, zeros: the sums' rounding depends
+    // on the order, so continued stretches must add in the row's order. The
+    // distributed solve (host/mpi/mpi_rows.cpp) relies on it for its bytes.
+    const double I = ValueTraits<double>::inf;
+    std::mt19937 rng(26);
+    std::uniform_real_distribution<double> w(-3.0, 50.0);
+    const int64_t rows = 37, cols = 29;
+    std::vector<double> a(static_cast<size_t>(rows * cols));
+    for (auto& x : a) x = rng() % 7 == 0 ? I : (rng() % 11 == 0 ? 0.0 : w(rng));
+    for (int64_t r = 0; r < rows; ++r) {
+      const double* row = a.data() + r * cols;
+      const RowFigures whole = row_figures(row, cols, true);
+      RowFigures f;
+      for (int64_t c0 = 0; c0 < cols; c0 += 5) continue_figures(f, row + c0, std::min<int64_t>(5, cols - c0), 1, true);
+      CHECK(f.reach == whole.reach);
+      CHECK(f.largest == whole.largest);
+      CHECK(f.sum == whole.sum);  // exactly: the same additions in the same order
+      CHECK(f.harmonic == whole.harmonic);
+    }
+    // Columns: blocks of rows continued down the columns = row_figures of the transpose.
+    std::vector<RowFigures> colf(static_cast<size_t>(cols));
+    for (int64_t r0 = 0; r0 < rows; r0 += 8)
+      column_figures(a.data() + r0 * cols, std::min<int64_t>(8, rows - r0), cols, cols, true, colf.data());
+    std::vector<double> col(static_cast<size_t>(rows));
+    for (int64_t c = 0; c < cols; ++c) {
+      for (int64_t r = 0; r < rows; ++r) col[static_cast<size_t>(r)] = a[static_cast<size_t>(r * cols + c)];
+      const RowFigures t = row_figures(col.data(), rows, true);
+      CHECK(colf[static_cast<size_t>(c)].reach == t.reach);
+      CHECK(colf[static_cast<size_t>(c)].largest == t.largest);
+      CHECK(colf[static_cast<size_t>(c)].sum == t.sum);
+      CHECK(colf[static_cast<size_t>(c)].harmonic == t.harmonic);
+    }
+    // An all-INF stretch first, then negative values: largest is the negative
+    // maximum, not the empty stretch's 0.
+    const double neg[3] = {I, -4.0, -2.5};
+    RowFigures f;
+    continue_figures(f, neg, 1, 1, false);
+    CHECK(f.reach == 0);
+    continue_figures(f, neg + 1, 2, 1, false);
+    CHECK(f.reach == 2);
+    CHECK(f.largest == -2.5);
+    CHECK(f.sum == -6.5);
+  }
 }

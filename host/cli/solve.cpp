@@ -530,8 +530,6 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
 std::string mpi_unsupported(const SolveOptions& o) {
   std::vector<std::string> no;
   if (o.split > 1) no.push_back("--split");
-  if (!o.sources.empty() || !o.targets.empty() || !o.stats.empty())
-    no.push_back("--sources/--targets/--stats");
   if (!o.device_memory.empty()) no.push_back("--device-memory");
   if (o.wg || o.block || !o.params.empty()) no.push_back("--wg/--block/--param");
   std::string s;
@@ -601,6 +599,24 @@ int run_mpi(const SolveOptions& o, const Stopwatch& wall) {
   m.queries = o.queries;
   m.paths_output = o.paths_output;
   m.paths_output_format = o.paths_output_format;
+  m.sources = o.sources;
+  m.targets = o.targets;
+  m.stats = o.stats;
+  // The single-process solve's refusals (run_typed), before any work.
+  m.check_rows = [&o] {
+    const bool selecting = !o.sources.empty() || !o.targets.empty();
+    if (selecting && (o.paths || !o.queries.empty() || !o.paths_output.empty()))
+      throw UsageError("--sources/--targets select rows and columns of the distances; they cannot "
+                       "be combined with --paths, --query or --paths-output");
+    if (o.stats.empty()) return;
+    if (selecting)
+      throw UsageError("--stats covers every vertex; it cannot be combined with --sources/--targets");
+    check_stats_path(o.stats);
+    const OutputTarget st = resolve_output(o.stats);
+    check_not_input(st, o.input, "--stats");
+    if (!o.output.empty() && same_file(resolve_output(o.output), st))
+      throw UsageError("--output and --stats name the same file '" + o.output + "'");
+  };
   m.unsupported = mpi_unsupported(o);
   return mpi::run_solve(m, wall);
 }

@@ -6,6 +6,7 @@
 //   mpi_backend*  a rank's primitives: OpenMP (cpu) or its OpenCL device (cl)
 //   mpi_rounds    the broadcast rounds with look-ahead
 //   mpi_output    every rank writes its panels into the one output file
+//   mpi_rows      --sources / --targets selections and --stats, without a gather
 //   mpi_report    the report (rank 0)
 //
 // Errors: set-up steps (options, devices, graph, scatter) end in a collective
@@ -51,6 +52,7 @@ int run_solve(const MpiSolveOptions&, const Stopwatch&) {
 #include "mpi/mpi_layout.hpp"
 #include "mpi/mpi_output.hpp"
 #include "mpi/mpi_paths.hpp"
+#include "mpi/mpi_rows.hpp"
 #include "mpi/mpi_report.hpp"
 #include "mpi/mpi_rounds.hpp"
 #include "mpi/mpi_session.hpp"
@@ -137,6 +139,7 @@ int run_typed(const MpiSolveOptions& o, const Stopwatch& wall, const Session& s)
                                                      : parse_output_format(o.paths_output_format);
       if (s.rank == 0) paths_target = resolve_output(o.paths_output);
     }
+    if (s.rank == 0 && o.check_rows) o.check_rows();
     if (!o.output.empty()) {  // rank 0 creates the file, every rank writes into it
       output_format = o.output_format == "auto" ? detect_output_format(o.output)
                                                 : parse_output_format(o.output_format);
@@ -175,6 +178,11 @@ int run_typed(const MpiSolveOptions& o, const Stopwatch& wall, const Session& s)
                          std::to_string(n) + ")");
   });
   if (int c = agree(out, s)) return c;
+  std::vector<int64_t> sel_rows, sel_cols;  // --sources / --targets (mpi_rows.hpp)
+  if (int c = select_vertices(o.sources, o.targets, n, s, sel_rows, sel_cols)) return c;
+  const bool selected = !sel_rows.empty();
+  rep.rows = static_cast<long long>(sel_rows.size());
+  rep.cols = static_cast<long long>(sel_cols.size());
 
   // 2. This rank's device (or host memory): what the panel plan must fit.
   DeviceEntry entry;
@@ -213,6 +221,9 @@ int run_typed(const MpiSolveOptions& o, const Stopwatch& wall, const Session& s)
     // gathered blocks, the P x n distance strip and its via / hops rows
     uint64_t need = mat * (o.verify || o.paths ? 2 : 1) + bufs + (opencl ? plan.host_bytes : 0) +
                     (o.paths ? lay.local_elems() * 8 + p * static_cast<uint64_t>(lay.n) * (2 * vs + 8) : 0);
+    // --stats: the running figures of the rows and columns, n of each way on rank 0
+    if (!o.stats.empty())
+      need += 32 * static_cast<uint64_t>(lay.mr() + lay.mc()) + (s.rank == 0 ? 112 * static_cast<uint64_t>(lay.n) : 0);
     const bool whole = s.rank == 0 && o.verify;
     if (whole) need += static_cast<uint64_t>(lay.n) * lay.n * vs * 3;
     check_host_memory(need, "rank " + std::to_string(s.rank) + ": " + format_bytes(static_cast<double>(mat)) +
@@ -417,12 +428,20 @@ int run_typed(const MpiSolveOptions& o, const Stopwatch& wall, const Session& s)
   if (!o.output.empty() && !failed) {
     Stopwatch w;
     OutputStats ost;
-    if (int c = write_distributed(lay, local, s.rank == 0 ? &*target : nullptr, output_format, s, ost))
+    const OutputTarget* to = s.rank == 0 ? &*target : nullptr;
+    if (int c = selected ? write_selection(lay, local, sel_rows, sel_cols, to, output_format, s, ost)
+                         : write_distributed(lay, local, to, output_format, s, ost))
       return c;
     rep.output = o.output;
     rep.output_mode = ost.mode;
     rep.bytes_output = ost.bytes_to_root;
     rep.t_write = w.seconds();
+  }
+  if (!o.stats.empty() && !failed) {
+    Stopwatch w;
+    if (int c = write_stats(lay, local, o.stats, s, rep.graph_stats)) return c;
+    rep.stats_output = o.stats;
+    rep.t_stats = w.seconds();
   }
   if (o.paths && !failed) {
     // --query: row u of the distances and of via on rank 0, the predecessor walk.

@@ -39,6 +39,11 @@ struct MpiSolveOptions {
   bool paths = false;
   std::vector<int64_t> queries;  // U0 V0 U1 V1 ...
   std::string paths_output, paths_output_format = "auto";
+  // --sources / --targets SPECs (the |S| x |T| block to --output) and --stats FILE
+  // (mpi_rows.hpp); check_rows: the single-process solve's refusals of their
+  // combinations and file names, run on rank 0 before any work.
+  std::string sources, targets, stats;
+  std::function<void()> check_rows;
   // Options the distributed solve does not take (named in the refusal).
   std::string unsupported;
 };

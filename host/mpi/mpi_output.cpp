@@ -19,34 +19,6 @@ namespace ocl_sp::mpi {
 
 namespace {
 
-// count values little-endian into dst (what the single-process writers emit).
-template <typename T>
-void to_le(const T* src, size_t count, char* dst) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  std::memcpy(dst, src, count * sizeof(T));
-#else
-  for (size_t k = 0; k < count; ++k) {
-    std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t> v;
-    std::memcpy(&v, src + k, sizeof v);
-    for (size_t b = 0; b < sizeof v; ++b)
-      dst[sizeof v * k + b] = static_cast<char>((v >> (8 * b)) & 0xff);
-  }
-#endif
-}
-
-// All of buf at offset off of fd (short writes and EINTR retried).
-void pwrite_all(int fd, const char* buf, size_t len, off_t off, const std::string& path) {
-  while (len > 0) {
-    const ssize_t w = ::pwrite(fd, buf, len, off);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0)
-      throw RuntimeError("write to '" + path + "' failed: " + std::strerror(w < 0 ? errno : EIO));
-    buf += w;
-    len -= static_cast<size_t>(w);
-    off += w;
-  }
-}
-
 // The temporary file's name, rank 0's to every rank.
 std::string bcast_string(std::string s) {
   long long len = static_cast<long long>(s.size());
@@ -84,12 +56,9 @@ void write_own_rows(const Layout& lay, const std::vector<T>& local, int fd, size
 
 // The direct way: returns false (nothing written, nothing left) when some rank
 // cannot open rank 0's temporary file, so the caller streams instead.
-template <typename T>
-bool write_in_place(const Layout& lay, const std::vector<T>& local, const OutputTarget* target,
-                    OutputFormat fmt, const Session& s, int& code) {
+bool write_in_place(const RankWriter& w, const OutputTarget* target, const Session& s, int& code) {
   Outcome out;
   std::string tmp;
-  const std::string header = matrix_file_header<T>(fmt, lay.n);
   const auto remove_tmp = [&] {
     if (s.rank == 0 && !tmp.empty()) ::unlink(tmp.c_str());
   };
@@ -102,11 +71,10 @@ bool write_in_place(const Layout& lay, const std::vector<T>& local, const Output
       tmp.clear();
       throw RuntimeError("cannot write '" + target->path + "': " + std::strerror(errno));
     }
-    const off_t size = static_cast<off_t>(header.size() + static_cast<size_t>(lay.n * lay.n) * sizeof(T));
     int err = 0;
     try {
-      pwrite_all(fd, header.data(), header.size(), 0, target->path);
-      if (::ftruncate(fd, size) != 0) err = errno;
+      pwrite_all(fd, w.header.data(), w.header.size(), 0, target->path);
+      if (::ftruncate(fd, static_cast<off_t>(w.bytes)) != 0) err = errno;
     } catch (...) {
       ::close(fd);
       throw;
@@ -134,7 +102,7 @@ bool write_in_place(const Layout& lay, const std::vector<T>& local, const Output
     const int f = fd;
     fd = -1;
     try {
-      write_own_rows(lay, local, f, header.size(), target ? target->path : tmp);
+      w.write_mine(f, target ? target->path : tmp);
     } catch (...) {
       ::close(f);
       throw;
@@ -162,51 +130,38 @@ bool write_in_place(const Layout& lay, const std::vector<T>& local, const Output
   return true;
 }
 
-// The streamed way: per panel row, rank 0 says go (or stop: its file could not be
-// opened, or writing failed), the blocks' owners send them, rank 0 writes the rows.
-template <typename T>
-int write_streamed(const Layout& lay, const std::vector<T>& local, const OutputTarget* target,
-                   OutputFormat fmt, const Session& s, double& bytes) {
+// The streamed way: per step, rank 0 says go (or stop: its file could not be
+// opened, or writing failed), every rank exchanges, rank 0 writes the step.
+int write_streamed(const RankWriter& w, const OutputTarget* target, const Session& s) {
   Outcome out;
   if (s.rank != 0) {
     out.step([&] {
-      for (int64_t i = 0; i < lay.q; ++i) {
+      for (int64_t k = 0; k < w.steps; ++k) {
         int go = 0;
         MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
         if (!go) break;
-        if (!lay.has_row(i)) continue;
-        const int64_t count = lay.p * lay.mc();
-        if (count > 0) send_chunks(local.data() + lay.lrow(i) * count, count, 0);
+        w.exchange(k);
       }
     });
     return agree(out, s);
   }
-  int64_t sent_rows = 0;  // panel rows announced (go = 1) to the others
-  std::vector<T> strip, block;
+  int64_t announced = 0;  // steps announced (go = 1) to the others
   out.step([&] {
-    strip.assign(static_cast<size_t>(lay.p * lay.n), T(0));
     write_output(*target, [&](std::ostream& os) {
-      std::exception_ptr failed;  // formatting failed: keep receiving, rethrow at the end
-      for (int64_t i = 0; i < lay.q; ++i) {
+      std::exception_ptr failed;  // formatting failed: keep exchanging, rethrow at the end
+      try {
+        os.write(w.header.data(), static_cast<std::streamsize>(w.header.size()));
+      } catch (...) {
+        failed = std::current_exception();
+      }
+      for (int64_t k = 0; k < w.steps; ++k) {
         int go = 1;
         MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
-        ++sent_rows;
-        for (int b = 0; b < lay.pc; ++b) {
-          const int src = lay.rank_of(static_cast<int>(i % lay.pr), b);
-          const int64_t count = lay.p * lay.cols_of(b) * lay.p;
-          if (count <= 0) continue;
-          const T* blk = local.data() + (src == 0 ? lay.lrow(i) * lay.p * lay.mc() : 0);
-          if (src != 0) {
-            block.resize(static_cast<size_t>(count));
-            recv_chunks(block.data(), count, src);
-            blk = block.data();
-            bytes += static_cast<double>(count) * sizeof(T);
-          }
-          unpack_block(lay, i, b, blk, strip.data());
-        }
+        ++announced;
+        w.exchange(k);
         if (failed) continue;
         try {
-          write_matrix_rows(os, fmt, strip.data(), lay.real(i), lay.n);
+          w.write(k, os);
         } catch (...) {
           failed = std::current_exception();
         }
@@ -214,7 +169,7 @@ int write_streamed(const Layout& lay, const std::vector<T>& local, const OutputT
       if (failed) std::rethrow_exception(failed);
     });
   });
-  if (sent_rows < lay.q) {  // the others wait for a word on the next panel row
+  if (announced < w.steps) {  // the others wait for a word on the next step
     int go = 0;
     MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
   }
@@ -223,20 +178,71 @@ int write_streamed(const Layout& lay, const std::vector<T>& local, const OutputT
 
 }  // namespace
 
-template <typename T>
-int write_distributed(const Layout& lay, const std::vector<T>& local, const OutputTarget* target,
-                      OutputFormat fmt, const Session& s, OutputStats& st) {
+void pwrite_all(int fd, const char* buf, size_t len, off_t off, const std::string& path) {
+  while (len > 0) {
+    const ssize_t w = ::pwrite(fd, buf, len, off);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0)
+      throw RuntimeError("write to '" + path + "' failed: " + std::strerror(w < 0 ? errno : EIO));
+    buf += w;
+    len -= static_cast<size_t>(w);
+    off += w;
+  }
+}
+
+int write_ranked(const RankWriter& w, const OutputTarget* target, OutputFormat fmt, const Session& s,
+                 OutputStats& st) {
   int direct = s.rank == 0 && target->kind == OutputTarget::Kind::file && fmt != OutputFormat::csv;
   MPI_Bcast(&direct, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (direct) {
     int code = 0;
-    if (write_in_place(lay, local, target, fmt, s, code)) {
-      st.mode = "each rank wrote its panels";
+    if (write_in_place(w, target, s, code)) {
+      st.mode = w.in_place_mode;
       return code;
     }
   }
-  st.mode = "panel rows streamed to rank 0";
-  return write_streamed(lay, local, target, fmt, s, st.bytes_to_root);
+  st.mode = w.streamed_mode;
+  return write_streamed(w, target, s);
+}
+
+template <typename T>
+int write_distributed(const Layout& lay, const std::vector<T>& local, const OutputTarget* target,
+                      OutputFormat fmt, const Session& s, OutputStats& st) {
+  RankWriter w;
+  w.header = matrix_file_header<T>(fmt, lay.n);
+  w.bytes = w.header.size() + static_cast<uint64_t>(lay.n) * static_cast<uint64_t>(lay.n) * sizeof(T);
+  w.write_mine = [&](int fd, const std::string& path) {
+    write_own_rows(lay, local, fd, w.header.size(), path);
+  };
+  // Streamed: panel row by panel row, the owners send their blocks to rank 0,
+  // which holds one P x n strip.
+  std::vector<T> strip, block;
+  w.steps = lay.q;
+  w.exchange = [&](int64_t i) {
+    if (s.rank != 0) {
+      const int64_t count = lay.p * lay.mc();
+      if (lay.has_row(i) && count > 0) send_chunks(local.data() + lay.lrow(i) * count, count, 0);
+      return;
+    }
+    strip.resize(static_cast<size_t>(lay.p * lay.n));
+    for (int b = 0; b < lay.pc; ++b) {
+      const int src = lay.rank_of(static_cast<int>(i % lay.pr), b);
+      const int64_t count = lay.p * lay.cols_of(b) * lay.p;
+      if (count <= 0) continue;
+      const T* blk = local.data() + (src == 0 ? lay.lrow(i) * lay.p * lay.mc() : 0);
+      if (src != 0) {
+        block.resize(static_cast<size_t>(count));
+        recv_chunks(block.data(), count, src);
+        blk = block.data();
+        st.bytes_to_root += static_cast<double>(count) * sizeof(T);
+      }
+      unpack_block(lay, i, b, blk, strip.data());
+    }
+  };
+  w.write = [&](int64_t i, std::ostream& os) { write_matrix_rows(os, fmt, strip.data(), lay.real(i), lay.n); };
+  w.in_place_mode = "each rank wrote its panels";
+  w.streamed_mode = "panel rows streamed to rank 0";
+  return write_ranked(w, target, fmt, s, st);
 }
 
 template int write_distributed<int32_t>(const Layout&, const std::vector<int32_t>&,

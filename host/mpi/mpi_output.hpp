@@ -2,7 +2,14 @@
 // its own panels into the one output file, which appears atomically (a temporary
 // file renamed by rank 0 once every rank has written) or not at all.
 #pragma once
+#include <sys/types.h>
+
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <ostream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "graph/io.hpp"
@@ -17,6 +24,48 @@ struct OutputStats {
   std::string mode;  // "each rank wrote its panels" / "panel rows streamed to rank 0"
   double bytes_to_root = 0;
 };
+
+// One output file written by every rank, its two ways (write_distributed below
+// tells them; mpi_rows.hpp writes --sources / --targets selections with them).
+struct RankWriter {
+  std::string header;  // the bytes before the values (npy), written by rank 0
+  uint64_t bytes = 0;  // the whole file's size, header included
+  // In place: this rank's values into the open file (pwrite_all at their offsets).
+  std::function<void(int fd, const std::string& path)> write_mine;
+  // Streamed: `steps` steps; before each rank 0 says go (or stop: its file failed),
+  // then every rank calls exchange(step) (the values of that step to rank 0) and
+  // rank 0 write(step, out), unless writing already failed (it keeps exchanging,
+  // then reports the failure).
+  int64_t steps = 0;
+  std::function<void(int64_t step)> exchange;
+  std::function<void(int64_t step, std::ostream& out)> write;
+  std::string in_place_mode, streamed_mode;  // OutputStats::mode of each way
+};
+
+// Collective: the file to rank 0's `target` (a regular file in bin or npy: in
+// place when every rank can open rank 0's temporary file; else streamed). Returns
+// the agreed exit code (0: written); on failure nothing is left.
+int write_ranked(const RankWriter& w, const OutputTarget* target, OutputFormat fmt, const Session& s,
+                 OutputStats& st);
+
+// count values little-endian into dst (what the single-process writers emit).
+template <typename T>
+void to_le(const T* src, size_t count, char* dst) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  std::memcpy(dst, src, count * sizeof(T));
+#else
+  for (size_t k = 0; k < count; ++k) {
+    std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t> v;
+    std::memcpy(&v, src + k, sizeof v);
+    for (size_t b = 0; b < sizeof v; ++b)
+      dst[sizeof v * k + b] = static_cast<char>((v >> (8 * b)) & 0xff);
+  }
+#endif
+}
+
+// All of buf at offset off of fd (short writes and EINTR retried); RuntimeError
+// naming path.
+void pwrite_all(int fd, const char* buf, size_t len, off_t off, const std::string& path);
 
 // Collective (every rank calls it): writes the n x n matrix the ranks' local
 // matrices hold to rank 0's `target` in `fmt` (bin, npy or csv).

@@ -61,6 +61,19 @@ void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay
     }
     if (!rep.output.empty())
       j.field("output", rep.output).field("output_mode", rep.output_mode);
+    if (rep.rows > 0) j.field("rows", rep.rows).field("cols", rep.cols);
+    // The single-process report's stats object (report/report.cpp).
+    j.key("stats");
+    if (rep.stats_output.empty()) {
+      j.null();
+    } else {
+      const GraphStats& g = rep.graph_stats;
+      j.begin_object().field("diameter", g.diameter).field("radius", g.radius);
+      j.field("reachable_pairs", g.reachable_pairs);
+      j.field("average_shortest_path_length", g.average_shortest_path_length);
+      j.field("file", rep.stats_output).end_object();
+      j.field("stats_s", rep.t_stats);
+    }
     j.field("bytes_output_to_rank0", rep.bytes_output);
     j.array_field("rank_peak_rss_bytes", rep.peak_rss);
     j.end_object();
@@ -121,9 +134,23 @@ void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay
     for (const auto& q : rep.queries) os << format_query(q) << "\n";
   }
   if (!rep.output.empty()) {
-    os << "output    " << rep.output << " (" << rep.output_mode;
+    os << "output    " << rep.output << " (";
+    if (rep.rows > 0) os << rep.rows << " x " << rep.cols << ", ";
+    os << rep.output_mode;
     if (rep.bytes_output > 0) os << ", " << format_bytes(rep.bytes_output) << " to rank 0";
     os << ")\n";
+  }
+  if (!rep.stats_output.empty()) {
+    const GraphStats& g = rep.graph_stats;
+    const auto len = [](double v) {
+      char b[32];
+      std::snprintf(b, sizeof b, "%.9g", v);
+      return std::string(b);
+    };
+    os << "stats     diameter " << len(g.diameter) << ", radius " << len(g.radius) << ", reachable pairs "
+       << g.reachable_pairs << ", average shortest path " << len(g.average_shortest_path_length)
+       << " (per vertex: " << rep.stats_output << "; reduced by the ranks holding the rows and columns, "
+       << format_seconds(rep.t_stats) << ")\n";
   }
   os << "memory    peak resident per rank:";
   for (size_t k = 0; k < rep.peak_rss.size(); ++k)

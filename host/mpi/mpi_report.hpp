@@ -7,6 +7,7 @@
 #include "mpi/mpi_fw.hpp"
 #include "mpi/mpi_layout.hpp"
 #include "report/report.hpp"
+#include "sparse/stats_sink.hpp"
 
 namespace ocl_sp::mpi {
 
@@ -26,6 +27,11 @@ struct Report {
   bool paths = false;
   std::string paths_detail, paths_check, paths_check_detail, paths_output;
   std::vector<PathQuery> queries;  // --query answers (report/report.hpp)
+  long long rows = 0, cols = 0;     // --sources / --targets: the output's shape
+  // --stats: the graph's figures and the per-vertex file (empty: no --stats).
+  std::string stats_output;
+  GraphStats graph_stats;
+  double t_stats = 0;
 };
 
 // This rank's device budget (OpenCL) or host memory (OpenMP), the weakest over

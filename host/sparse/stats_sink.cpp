@@ -59,19 +59,33 @@ StatsSink<T>::StatsSink(int64_t n) : n_(n) {
 }
 
 template <typename T>
-RowFigures row_figures(const T* row, int64_t len, bool harmonic) {
-  int64_t reach = 0;
-  double ecc = -std::numeric_limits<double>::infinity(), sum = 0, harm = 0;
+void continue_figures(RowFigures& f, const T* x, int64_t len, int64_t stride, bool harmonic) {
+  double reach = f.reach, sum = f.sum, harm = f.harmonic;
+  double ecc = f.reach > 0 ? f.largest : -std::numeric_limits<double>::infinity();
   for (int64_t j = 0; j < len; ++j) {
-    const T x = row[j];
-    if (!finite(x)) continue;
+    const T e = x[j * stride];
+    if (!finite(e)) continue;
     ++reach;
-    const double v = static_cast<double>(x);
+    const double v = static_cast<double>(e);
     ecc = std::max(ecc, v);
     sum += v;
     if (harmonic && v != 0) harm += 1.0 / v;
   }
-  return {static_cast<double>(reach), reach ? ecc : 0.0, sum, harm};
+  f = {reach, reach > 0 ? ecc : 0.0, sum, harm};
+}
+
+template <typename T>
+RowFigures row_figures(const T* row, int64_t len, bool harmonic) {
+  RowFigures f;
+  continue_figures(f, row, len, 1, harmonic);
+  return f;
+}
+
+template <typename T>
+void column_figures(const T* block, int64_t rows, int64_t cols, int64_t ld, bool harmonic,
+                    RowFigures* f) {
+#pragma omp parallel for schedule(static) if (cols > 1 && rows * cols >= 65536)
+  for (int64_t c = 0; c < cols; ++c) continue_figures(f[c], block + c, rows, ld, harmonic);
 }
 
 template <typename T>
@@ -207,6 +221,14 @@ void write_stats_file(const std::string& path, const VertexStats& v, const Graph
   });
 }
 
+#define OCL_SP_FIGURES(T)                                                                 \
+  template void continue_figures(RowFigures&, const T*, int64_t, int64_t, bool);          \
+  template void column_figures(const T*, int64_t, int64_t, int64_t, bool, RowFigures*);
+OCL_SP_FIGURES(int32_t)
+OCL_SP_FIGURES(float)
+OCL_SP_FIGURES(double)
+OCL_SP_FIGURES(int64_t)
+#undef OCL_SP_FIGURES
 template RowFigures row_figures(const int32_t*, int64_t, bool);
 template RowFigures row_figures(const float*, int64_t, bool);
 template RowFigures row_figures(const double*, int64_t, bool);

@@ -33,6 +33,17 @@ struct GraphStats {
 // stretches combine() into the row's figures (sums add, the largest is the max).
 template <typename T>
 RowFigures row_figures(const T* row, int64_t len, bool harmonic);
+// f continued over len more entries in order, `stride` values apart: a row's
+// stretches continued one after the other give exactly the whole row's figures
+// (the same sums in the same order), so a stretch held elsewhere can pick up
+// where the previous one ended (the distributed solve's --stats, host/mpi/).
+template <typename T>
+void continue_figures(RowFigures& f, const T* x, int64_t len, int64_t stride, bool harmonic);
+// The columns' figures of a rows x cols block (row-major, rows ld values apart):
+// f[c] continued down column c, rows in order.
+template <typename T>
+void column_figures(const T* block, int64_t rows, int64_t cols, int64_t ld, bool harmonic,
+                    RowFigures* f);
 inline RowFigures combine(const RowFigures& a, const RowFigures& b) {
   // An empty stretch's largest (0) is no value: distances may be negative.
   const double largest = a.reach == 0 ? b.largest : b.reach == 0 ? a.largest : std::max(a.largest, b.largest);
