@@ -255,6 +255,23 @@ void print_negative_cycle_json(const SolveOptions& o, const NegativeCycleError& 
   out << "\n";
 }
 
+// --sources/--targets/--stats against the rest of the command line (the
+// single-process and the distributed solve alike), before any work.
+void check_rows_options(const SolveOptions& o) {
+  const bool selecting = !o.sources.empty() || !o.targets.empty();
+  if (selecting && (o.paths || !o.queries.empty() || !o.paths_output.empty()))
+    throw UsageError("--sources/--targets select rows and columns of the distances; they cannot "
+                     "be combined with --paths, --query or --paths-output");
+  if (o.stats.empty()) return;
+  if (selecting)
+    throw UsageError("--stats covers every vertex; it cannot be combined with --sources/--targets");
+  check_stats_path(o.stats);
+  const OutputTarget st = resolve_output(o.stats);
+  check_not_input(st, o.input, "--stats");
+  if (!o.output.empty() && o.output != "-" && same_file(resolve_output(o.output), st))
+    throw UsageError("--output and --stats name the same file '" + o.output + "'");
+}
+
 template <typename T>
 int run_typed(const SolveOptions& o, const Stopwatch& wall) {
   SolveReport rep;
@@ -277,18 +294,7 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
     rows.format = o.output_format == "auto" ? detect_output_format(o.output)
                                             : parse_output_format(o.output_format);
   rows.stats = o.stats;
-  const bool selecting = !o.sources.empty() || !o.targets.empty();
-  if (selecting && want_paths)
-    throw UsageError("--sources/--targets select rows and columns of the distances; they cannot "
-                     "be combined with --paths, --query or --paths-output");
-  if (!o.stats.empty()) {
-    if (selecting)
-      throw UsageError("--stats covers every vertex; it cannot be combined with --sources/--targets");
-    check_stats_path(o.stats);
-    check_not_input(resolve_output(o.stats), o.input, "--stats");
-    if (out_target && same_file(*out_target, resolve_output(o.stats)))
-      throw UsageError("--output and --stats name the same file '" + o.output + "'");
-  }
+  check_rows_options(o);
   // With the matrix on standard output the report goes to stderr.
   const bool report_to_stderr =
       (out_target && out_target->is_stdout()) || (paths_target && paths_target->is_stdout());
@@ -603,20 +609,7 @@ int run_mpi(const SolveOptions& o, const Stopwatch& wall) {
   m.targets = o.targets;
   m.stats = o.stats;
   // The single-process solve's refusals (run_typed), before any work.
-  m.check_rows = [&o] {
-    const bool selecting = !o.sources.empty() || !o.targets.empty();
-    if (selecting && (o.paths || !o.queries.empty() || !o.paths_output.empty()))
-      throw UsageError("--sources/--targets select rows and columns of the distances; they cannot "
-                       "be combined with --paths, --query or --paths-output");
-    if (o.stats.empty()) return;
-    if (selecting)
-      throw UsageError("--stats covers every vertex; it cannot be combined with --sources/--targets");
-    check_stats_path(o.stats);
-    const OutputTarget st = resolve_output(o.stats);
-    check_not_input(st, o.input, "--stats");
-    if (!o.output.empty() && same_file(resolve_output(o.output), st))
-      throw UsageError("--output and --stats name the same file '" + o.output + "'");
-  };
+  m.check_rows = [&o] { check_rows_options(o); };
   m.unsupported = mpi_unsupported(o);
   return mpi::run_solve(m, wall);
 }
