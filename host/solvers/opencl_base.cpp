@@ -534,6 +534,14 @@ void Stager::settle() {
   for (size_t k = 0; k < slots_.size(); ++k) settle(slots_[(next_ + k) % slots_.size()]);
 }
 
+void Stager::settle_through(uint64_t ticket) {
+  for (size_t k = 0; k < slots_.size(); ++k) {
+    Slot& s = slots_[(next_ + k) % slots_.size()];
+    if (s.seq > ticket) break;  // the ring from next_ on runs oldest first
+    settle(s);
+  }
+}
+
 void Stager::discard() noexcept {
   for (Slot& s : slots_) {
     try {
@@ -581,6 +589,7 @@ cl::Event Stager::move(OpenClCore::QueueId q, cl::Buffer& buf, const Rows& at, c
       s.r1 = r1;
     }
     s.done = ev;
+    s.seq = ++moves_;
     core_.queue(q).flush();
   }
   return ev;
@@ -810,6 +819,31 @@ void OpenClCore::finish(RunStats& st) {
   st.kernel_seconds = per_kernel_;
   st.t_h = t_h_;
   st.kernel_launches = launches_;
+}
+
+double OpenClCore::kernel_busy_now(cl_ulong* last_end) {
+  size_t done = 0;
+  while (done < kernel_events_.size() &&
+         kernel_events_[done].getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() == CL_COMPLETE)
+    ++done;
+  for (size_t i = 0; i < done; ++i) retire_kernel(i);
+  kernel_events_.erase(kernel_events_.begin(), kernel_events_.begin() + static_cast<long>(done));
+  kernel_names_.erase(kernel_names_.begin(), kernel_names_.begin() + static_cast<long>(done));
+  std::sort(kernel_spans_.begin(), kernel_spans_.end());
+  cl_ulong busy = 0, start = 0, end = 0, last = 0;
+  for (const auto& [s0, s1] : kernel_spans_) {
+    last = std::max(last, s1);
+    if (s0 >= end) {
+      busy += end - start;
+      start = s0;
+      end = s1;
+    } else {
+      end = std::max(end, s1);
+    }
+  }
+  busy += end - start;
+  if (last_end) *last_end = last;
+  return t_k_ + static_cast<double>(busy) * 1e-9;
 }
 
 void OpenClCore::run_guarded(const std::string& what, const std::function<void()>& body) {

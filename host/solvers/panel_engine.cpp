@@ -12,8 +12,11 @@
 // Resident panels keep their own device buffers for the whole solve; out of core,
 // panel (i, j) of step 3 streams through a few device slots: upload (own queue),
 // GEMM (compute queue), download (own queue), chained by events so copies in both
-// directions overlap with the kernels.
+// directions overlap with the kernels. Out of core on one device, the rounds run
+// with look-ahead and without drains (panel_ooc.hpp); the code below serves it
+// with several devices.
 #include "solvers/panel_engine.hpp"
+#include "solvers/panel_ooc.hpp"
 
 #include <algorithm>
 #include <condition_variable>
@@ -411,7 +414,12 @@ class FwPanels {
   void run(RunStats& st) {
     for (auto& ds : devs_) ds->core->begin_solve();
     wall_.reset();
-    if (devs_.size() == 1) {
+    if (devs_.size() == 1 && !resident_) {  // out of core on one device: look-ahead
+      Dev& ds = *devs_[0];
+      ds.core->run_guarded("panel engine on '" + ds.core->device().name + "' failed", [&] {
+        run_ooc_lookahead<T>(*ds.dev, d_, p_, q_, progress_, wall_, setup_);
+      });
+    } else if (devs_.size() == 1) {
       device_main(*devs_[0]);
     } else {
       std::vector<std::thread> threads;
@@ -466,6 +474,10 @@ class FwPanels {
                     weights_[static_cast<size_t>(ds->index)] / weights_[0], part.t_k, part.t_h,
                     format_bytes(moved).c_str(), std::max(0.0, engine_wall - part.t_k));
       line << ds->core->device().name << buf;
+      if (setup_ >= 0) {  // of which buffers and pinned staging before the first copy
+        std::snprintf(buf, sizeof buf, " (setup %.3f s)", setup_);
+        line << buf;
+      }
       st.device_lines.push_back(line.str());
     }
     st.copy_exposed = std::max(0.0, engine_wall - max_tk);
@@ -797,6 +809,7 @@ class FwPanels {
   const bool resident_;
   bool sync_rounds_ = true;
   bool lookahead_ = false;
+  double setup_ = -1;  // out of core on one device: seconds before the first copy
   Progress& progress_;
   Stopwatch wall_;  // the engine's wall time (from run())
   Barrier barrier_;
