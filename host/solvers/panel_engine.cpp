@@ -283,7 +283,12 @@ Stager& panel_stager(OpenClCore& core, int64_t p, size_t value_size) {
   const size_t row = static_cast<size_t>(p) * value_size;
   const size_t rows = std::max<size_t>(
       1, std::min<size_t>(static_cast<size_t>(p), stage_bytes(kStageBytes) / row));
-  return core.stager(OpenClCore::StageUse::kPanels, kStagingBuffers, rows * row);
+  // OCL_SP_STAGE_CHUNKS (2-16): another chunk count (comparisons: pinning costs
+  // ~1.4-3 GB/s before the first copy; fewer chunks let the host run less ahead).
+  size_t chunks = kStagingBuffers;
+  if (const char* e = std::getenv("OCL_SP_STAGE_CHUNKS"); e && *e)
+    chunks = static_cast<size_t>(std::clamp(std::atoi(e), 2, 16));
+  return core.stager(OpenClCore::StageUse::kPanels, chunks, rows * row);
 }
 
 template <typename T>
@@ -702,7 +707,7 @@ class FwPanels {
       if (j == r) continue;
       cl::Buffer& row = row_view(ds, r, j);
       core.copy_buffer(row, ds.tmp, pbytes_, {});
-      ev = dev.gemm_acc(row, piv, ds.tmp, p_, real(r));
+      ev = dev.gemm_acc(row, piv, ds.tmp, p_, real(r), real(j));
       progress_.add(1);
     }
     core.queue(OpenClCore::kCompute).flush();
@@ -730,19 +735,19 @@ class FwPanels {
       after(ds, {upload(ds, *col, i, r, w)});
     }
     core.copy_buffer(*col, ds.tmp, pbytes_, {});
-    cl::Event ev = dev.gemm_acc(*col, ds.tmp, piv, p_, real(i));
+    cl::Event ev = dev.gemm_acc(*col, ds.tmp, piv, p_, real(i), real(r));
     progress_.add(1);
     for (int64_t j = 0; j < q_; ++j) {
       if (j == r) continue;
       cl::Buffer& rowj = row_view(ds, r, j);
       if (resident_) {
-        ev = dev.gemm_acc(ds.own[k][static_cast<size_t>(j)], *col, rowj, p_, real(i));
+        ev = dev.gemm_acc(ds.own[k][static_cast<size_t>(j)], *col, rowj, p_, real(i), real(j));
       } else {
         const size_t s = stream++ % ds.slot.size();
         std::vector<cl::Event> w;
         if (ds.slot_free[s]()) w.push_back(ds.slot_free[s]);
         after(ds, {upload(ds, ds.slot[s], i, j, w)});
-        ev = dev.gemm_acc(ds.slot[s], *col, rowj, p_, real(i));
+        ev = dev.gemm_acc(ds.slot[s], *col, rowj, p_, real(i), real(j));
         core.queue(OpenClCore::kCompute).flush();
         ds.slot_free[s] = download(ds, ds.slot[s], i, j, {ev});
       }

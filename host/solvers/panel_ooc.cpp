@@ -164,7 +164,7 @@ class OocLookahead {
       cl::Buffer& row = row_[static_cast<size_t>(j)];
       if (r == 0) after({upload(row, 0, j, {})});
       core_.copy_buffer(row, tmp_, pbytes_, {});
-      ev = dev_.gemm_acc(row, piv_, tmp_, p_, real(r));
+      ev = dev_.gemm_acc(row, piv_, tmp_, p_, real(r), real(j));
       progress_.add(1);
       core_.queue(OpenClCore::kCompute).flush();
       later_download(&row_down_[static_cast<size_t>(j)], &row, r, j, ev);
@@ -188,14 +188,14 @@ class OocLookahead {
       after({upload(*col, i, r, ready({&colbuf->free}))});
     }
     core_.copy_buffer(*col, tmp_, pbytes_, {});
-    cl::Event ev = dev_.gemm_acc(*col, tmp_, piv_, p_, real(i));
+    cl::Event ev = dev_.gemm_acc(*col, tmp_, piv_, p_, real(i), real(r));
     progress_.add(1);
     for (int64_t j = 0; j < q_; ++j) {
       if (j == r) continue;
       const size_t jj = static_cast<size_t>(j);
       Buf& s = take();
       after({upload(s.buf, i, j, ready({&s.free}))});
-      ev = dev_.gemm_acc(s.buf, *col, row_[jj], p_, real(i));
+      ev = dev_.gemm_acc(s.buf, *col, row_[jj], p_, real(i), real(j));
       row_read_[jj] = ev;
       progress_.add(1);
       core_.queue(OpenClCore::kCompute).flush();
