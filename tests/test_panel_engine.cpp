@@ -6,6 +6,7 @@
 // (sub-)devices. Graphs print their seed.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <numeric>
@@ -383,6 +384,51 @@ TEST_SUITE("panel_engine") {
     core.drain();
     st.settle();
     CHECK_FALSE(ran);
+  }
+
+  // gemm_acc(..., rows, cols): only the output tiles over the real rows x columns
+  // run (every BLOCK divides 128, so with 100 real ones the tiles from 128 on are
+  // skipped); cols = 0: every tile (squaring, MPI).
+  TEST_CASE("PoCL: the panel GEMM trimmed to the real rows and columns") {
+    SolverSpec s = spec(Algo::fw);
+    const auto entries = select_devices(s.device, 1);
+    REQUIRE(!entries.empty());
+    auto dev = make_fw_panel_device<int32_t>(entries[0], s, nullptr);
+    const int64_t p = 256, real = 100;
+    const size_t cells = static_cast<size_t>(p * p), bytes = cells * sizeof(int32_t);
+    std::vector<int32_t> a(cells), b(cells), c0(cells, 1000000);
+    for (size_t x = 0; x < cells; ++x) {
+      a[x] = static_cast<int32_t>((x * 7919) % 1000);
+      b[x] = static_cast<int32_t>((x * 104729) % 997);
+    }
+    OpenClCore& core = dev->core();
+    cl::CommandQueue& q = core.queue(OpenClCore::kCompute);
+    cl::Buffer ab(core.context(), CL_MEM_READ_WRITE, bytes), bb(core.context(), CL_MEM_READ_WRITE, bytes);
+    q.enqueueWriteBuffer(ab, CL_TRUE, 0, bytes, a.data());
+    q.enqueueWriteBuffer(bb, CL_TRUE, 0, bytes, b.data());
+    const auto run = [&](int64_t cols) {
+      cl::Buffer cb(core.context(), CL_MEM_READ_WRITE, bytes);
+      q.enqueueWriteBuffer(cb, CL_TRUE, 0, bytes, c0.data());
+      dev->gemm_acc(cb, ab, bb, p, real, cols).wait();
+      std::vector<int32_t> c(cells);
+      q.enqueueReadBuffer(cb, CL_TRUE, 0, bytes, c.data());
+      return c;
+    };
+    const std::vector<int32_t> trimmed = run(real), full = run(0);
+    for (int64_t i = 0; i < real; ++i)
+      for (int64_t j = 0; j < real; ++j) {
+        int32_t m = c0[static_cast<size_t>(i * p + j)];
+        for (int64_t k = 0; k < p; ++k)
+          m = std::min(m, a[static_cast<size_t>(i * p + k)] + b[static_cast<size_t>(k * p + j)]);
+        INFO("i " << i << ", j " << j);
+        REQUIRE(trimmed[static_cast<size_t>(i * p + j)] == m);
+        REQUIRE(full[static_cast<size_t>(i * p + j)] == m);
+      }
+    // Past the real part's tiles: untouched when trimmed, computed in full.
+    CHECK(trimmed[static_cast<size_t>(200 * p + 10)] == 1000000);
+    CHECK(trimmed[static_cast<size_t>(10 * p + 200)] == 1000000);
+    CHECK(trimmed[static_cast<size_t>(255 * p + 255)] == 1000000);
+    CHECK(full[static_cast<size_t>(10 * p + 200)] < 2000);
   }
 
   TEST_CASE("stager: settle_through hands over the downloads up to a ticket, no later ones") {
