@@ -189,6 +189,10 @@ class OpenClCore {
   void check_negative_cycle(cl::Buffer& buf, int64_t n, int64_t ld);
   // Waits for the queue and sums the events: RunStats t_h, t_k, kernel_launches.
   void finish(RunStats& st);
+  // Kernel seconds so far without waiting: retires the kernels already complete
+  // (in launch order) and returns T_k over them; last_end: the latest end among
+  // them (device clock, ns; 0 when none).
+  double kernel_busy_now(cl_ulong* last_end);
   // Waits for the queues without accounting and drops the stagers' pending
   // drains (used before rethrowing an error so nothing still reads or writes host
   // memory the caller may free).
@@ -301,6 +305,12 @@ class Stager {
                      const std::vector<cl::Event>& wait = {});
   // Waits for every chunk's copy and runs the pending drains, oldest first.
   void settle();
+  // Chunk copies started so far: right after download() returns, the ticket of
+  // that download for settle_through().
+  uint64_t moves() const { return moves_; }
+  // Settles (oldest first) only the chunks of copies up to `ticket`: a download's
+  // rows are in host memory afterwards, later copies keep running.
+  void settle_through(uint64_t ticket);
   // Waits for every chunk's copy and drops the pending drains (after an error:
   // their host memory may be gone by the next use).
   void discard() noexcept;
@@ -311,6 +321,7 @@ class Stager {
     cl::Event done;  // its last copy
     Drain drain;     // a download not yet handed over
     size_t r0 = 0, r1 = 0;
+    uint64_t seq = 0;  // moves_ when its last copy started
   };
   size_t rows_per_chunk(const Rows& at) const;
   // upload (fill given) or download (drain given).
@@ -323,6 +334,7 @@ class Stager {
   size_t chunk_bytes_;
   std::vector<Slot> slots_;
   size_t next_ = 0;  // the oldest slot, used next
+  uint64_t moves_ = 0;
 };
 
 // Staging chunk bytes: `fallback`, or OCL_SP_STAGE_BYTES when set (tests: many

@@ -355,9 +355,13 @@ class FwDevice final : public PanelDevice {
     });
   }
 
-  cl::Event gemm_acc(cl::Buffer& c, cl::Buffer& a, cl::Buffer& b, int64_t p,
-                     int64_t rows) override {
-    const int64_t tiles = p / gemm_t_.at("BLOCK");
+  cl::Event gemm_acc(cl::Buffer& c, cl::Buffer& a, cl::Buffer& b, int64_t p, int64_t rows,
+                     int64_t cols = 0) override {
+    const int64_t block = gemm_t_.at("BLOCK"), tiles = p / block;
+    // Trimmed: the row and column tiles that hold real vertices (group ids stay
+    // the tiles' indices, so the kernel is the same).
+    const int64_t rt = cols > 0 ? std::min(tiles, (rows + block - 1) / block) : tiles;
+    const int64_t ct = cols > 0 ? std::min(tiles, (cols + block - 1) / block) : tiles;
     gemm_.setArg(0, static_cast<cl_int>(p));
     gemm_.setArg(1, a);
     gemm_.setArg(2, b);
@@ -365,7 +369,7 @@ class FwDevice final : public PanelDevice {
     gemm_.setArg(4, static_cast<cl_int>(rows));
     return core_.launch_after(
         gemm_,
-        cl::NDRange(gemm_local_[0] * static_cast<size_t>(tiles), gemm_local_[1] * static_cast<size_t>(tiles)),
+        cl::NDRange(gemm_local_[0] * static_cast<size_t>(ct), gemm_local_[1] * static_cast<size_t>(rt)),
         cl::NDRange(gemm_local_[0], gemm_local_[1]), {});
   }
 

@@ -12,8 +12,11 @@
 // Resident panels keep their own device buffers for the whole solve; out of core,
 // panel (i, j) of step 3 streams through a few device slots: upload (own queue),
 // GEMM (compute queue), download (own queue), chained by events so copies in both
-// directions overlap with the kernels.
+// directions overlap with the kernels. Out of core on one device, the rounds run
+// with look-ahead and without drains (panel_ooc.hpp); the code below serves it
+// with several devices.
 #include "solvers/panel_engine.hpp"
+#include "solvers/panel_ooc.hpp"
 
 #include <algorithm>
 #include <condition_variable>
@@ -236,124 +239,6 @@ PanelPlan plan_panels(int64_t n, size_t vs, const std::vector<DeviceBudget>& dev
                      "--device-memory or more devices");
 }
 
-template <typename T>
-void pack_panel(T* dst, const DistMatrix<T>& d, int64_t p, int64_t pi, int64_t pj, int64_t a0,
-                int64_t a1) {
-  const int64_t n = d.n(), r0 = pi * p, c0 = pj * p;
-  const int64_t rows = std::max<int64_t>(0, std::min(p, n - r0));
-  const int64_t cols = std::max<int64_t>(0, std::min(p, n - c0));
-  const T inf = ValueTraits<T>::inf;
-  // Rows in parallel (one staging chunk or panel at a time).
-#pragma omp parallel for schedule(static)
-  for (int64_t a = a0; a < a1; ++a) {
-    T* row = dst + (a - a0) * p;
-    if (a < rows) {
-      std::memcpy(row, d.data() + (r0 + a) * n + c0, static_cast<size_t>(cols) * sizeof(T));
-      std::fill(row + cols, row + p, inf);
-    } else {
-      std::fill(row, row + p, inf);
-    }
-    if (pi == pj && a >= rows) row[a] = 0;
-  }
-}
-
-template <typename T>
-bool unpack_panel(const T* src, DistMatrix<T>& d, int64_t p, int64_t pi, int64_t pj, int64_t a0,
-                  int64_t a1, bool compare) {
-  const int64_t n = d.n(), r0 = pi * p, c0 = pj * p;
-  const int64_t rows = std::min(std::max<int64_t>(0, std::min(p, n - r0)), a1);
-  const int64_t cols = std::max<int64_t>(0, std::min(p, n - c0));
-  const size_t bytes = static_cast<size_t>(cols) * sizeof(T);
-  bool changed = false;
-#pragma omp parallel for schedule(static) reduction(|| : changed)
-  for (int64_t a = a0; a < rows; ++a) {
-    T* dst = d.data() + (r0 + a) * n + c0;
-    const T* s = src + (a - a0) * p;
-    if (compare && std::memcmp(dst, s, bytes) == 0) continue;
-    changed = changed || compare;
-    std::memcpy(dst, s, bytes);
-  }
-  return changed;
-}
-
-Stager& panel_stager(OpenClCore& core, int64_t p, size_t value_size) {
-  const size_t row = static_cast<size_t>(p) * value_size;
-  const size_t rows = std::max<size_t>(
-      1, std::min<size_t>(static_cast<size_t>(p), stage_bytes(kStageBytes) / row));
-  return core.stager(OpenClCore::StageUse::kPanels, kStagingBuffers, rows * row);
-}
-
-template <typename T>
-cl::Event upload_panel(Stager& st, OpenClCore::QueueId q, cl::Buffer& dst, const DistMatrix<T>& d,
-                       int64_t p, int64_t pi, int64_t pj, const std::vector<cl::Event>& wait) {
-  const size_t row = static_cast<size_t>(p) * sizeof(T);
-  return st.upload(
-      q, dst, {static_cast<size_t>(p), row, row},
-      [&](void* chunk, size_t a0, size_t a1) {
-        pack_panel(static_cast<T*>(chunk), d, p, pi, pj, static_cast<int64_t>(a0),
-                   static_cast<int64_t>(a1));
-      },
-      wait);
-}
-
-template <typename T>
-cl::Event download_panel(Stager& st, OpenClCore::QueueId q, cl::Buffer& src, DistMatrix<T>& d,
-                         int64_t p, int64_t pi, int64_t pj, const std::vector<cl::Event>& wait,
-                         bool* changed) {
-  const size_t row = static_cast<size_t>(p) * sizeof(T);
-  DistMatrix<T>* m = &d;
-  return st.download(
-      q, src, {static_cast<size_t>(p), row, row},
-      [m, p, pi, pj, changed](const void* chunk, size_t a0, size_t a1) {
-        const bool c = unpack_panel(static_cast<const T*>(chunk), *m, p, pi, pj,
-                                    static_cast<int64_t>(a0), static_cast<int64_t>(a1),
-                                    changed != nullptr);
-        if (c) *changed = true;
-      },
-      wait);
-}
-
-template cl::Event upload_panel<int32_t>(Stager&, OpenClCore::QueueId, cl::Buffer&,
-                                         const DistMatrix<int32_t>&, int64_t, int64_t, int64_t,
-                                         const std::vector<cl::Event>&);
-template cl::Event upload_panel<float>(Stager&, OpenClCore::QueueId, cl::Buffer&,
-                                       const DistMatrix<float>&, int64_t, int64_t, int64_t,
-                                       const std::vector<cl::Event>&);
-template cl::Event upload_panel<double>(Stager&, OpenClCore::QueueId, cl::Buffer&,
-                                       const DistMatrix<double>&, int64_t, int64_t, int64_t,
-                                       const std::vector<cl::Event>&);
-template cl::Event upload_panel<int64_t>(Stager&, OpenClCore::QueueId, cl::Buffer&,
-                                       const DistMatrix<int64_t>&, int64_t, int64_t, int64_t,
-                                       const std::vector<cl::Event>&);
-template cl::Event download_panel<int32_t>(Stager&, OpenClCore::QueueId, cl::Buffer&,
-                                           DistMatrix<int32_t>&, int64_t, int64_t, int64_t,
-                                           const std::vector<cl::Event>&, bool*);
-template cl::Event download_panel<float>(Stager&, OpenClCore::QueueId, cl::Buffer&,
-                                         DistMatrix<float>&, int64_t, int64_t, int64_t,
-                                         const std::vector<cl::Event>&, bool*);
-template cl::Event download_panel<double>(Stager&, OpenClCore::QueueId, cl::Buffer&,
-                                         DistMatrix<double>&, int64_t, int64_t, int64_t,
-                                         const std::vector<cl::Event>&, bool*);
-template cl::Event download_panel<int64_t>(Stager&, OpenClCore::QueueId, cl::Buffer&,
-                                         DistMatrix<int64_t>&, int64_t, int64_t, int64_t,
-                                         const std::vector<cl::Event>&, bool*);
-template void pack_panel<int32_t>(int32_t*, const DistMatrix<int32_t>&, int64_t, int64_t, int64_t,
-                                  int64_t, int64_t);
-template void pack_panel<float>(float*, const DistMatrix<float>&, int64_t, int64_t, int64_t,
-                                int64_t, int64_t);
-template void pack_panel<double>(double*, const DistMatrix<double>&, int64_t, int64_t, int64_t,
-                                int64_t, int64_t);
-template void pack_panel<int64_t>(int64_t*, const DistMatrix<int64_t>&, int64_t, int64_t, int64_t,
-                                int64_t, int64_t);
-template bool unpack_panel<int32_t>(const int32_t*, DistMatrix<int32_t>&, int64_t, int64_t,
-                                    int64_t, int64_t, int64_t, bool);
-template bool unpack_panel<float>(const float*, DistMatrix<float>&, int64_t, int64_t, int64_t,
-                                  int64_t, int64_t, bool);
-template bool unpack_panel<double>(const double*, DistMatrix<double>&, int64_t, int64_t, int64_t,
-                                  int64_t, int64_t, bool);
-template bool unpack_panel<int64_t>(const int64_t*, DistMatrix<int64_t>&, int64_t, int64_t, int64_t,
-                                  int64_t, int64_t, bool);
-
 namespace {
 
 // A barrier for the device threads that gives up when one of them failed.
@@ -413,7 +298,12 @@ class FwPanels {
   void run(RunStats& st) {
     for (auto& ds : devs_) ds->core->begin_solve();
     wall_.reset();
-    if (devs_.size() == 1) {
+    if (devs_.size() == 1 && !resident_) {  // out of core on one device: look-ahead
+      Dev& ds = *devs_[0];
+      ds.core->run_guarded("panel engine on '" + ds.core->device().name + "' failed", [&] {
+        run_ooc_lookahead<T>(*ds.dev, d_, p_, q_, progress_, wall_, setup_);
+      });
+    } else if (devs_.size() == 1) {
       device_main(*devs_[0]);
     } else {
       std::vector<std::thread> threads;
@@ -468,6 +358,10 @@ class FwPanels {
                     weights_[static_cast<size_t>(ds->index)] / weights_[0], part.t_k, part.t_h,
                     format_bytes(moved).c_str(), std::max(0.0, engine_wall - part.t_k));
       line << ds->core->device().name << buf;
+      if (setup_ >= 0) {  // of which buffers and pinned staging before the first copy
+        std::snprintf(buf, sizeof buf, " (setup %.3f s)", setup_);
+        line << buf;
+      }
       st.device_lines.push_back(line.str());
     }
     st.copy_exposed = std::max(0.0, engine_wall - max_tk);
@@ -693,7 +587,7 @@ class FwPanels {
       if (j == r) continue;
       cl::Buffer& row = row_view(ds, r, j);
       core.copy_buffer(row, ds.tmp, pbytes_, {});
-      ev = dev.gemm_acc(row, piv, ds.tmp, p_, real(r));
+      ev = dev.gemm_acc(row, piv, ds.tmp, p_, real(r), real(j));
       progress_.add(1);
     }
     core.queue(OpenClCore::kCompute).flush();
@@ -721,19 +615,19 @@ class FwPanels {
       after(ds, {upload(ds, *col, i, r, w)});
     }
     core.copy_buffer(*col, ds.tmp, pbytes_, {});
-    cl::Event ev = dev.gemm_acc(*col, ds.tmp, piv, p_, real(i));
+    cl::Event ev = dev.gemm_acc(*col, ds.tmp, piv, p_, real(i), real(r));
     progress_.add(1);
     for (int64_t j = 0; j < q_; ++j) {
       if (j == r) continue;
       cl::Buffer& rowj = row_view(ds, r, j);
       if (resident_) {
-        ev = dev.gemm_acc(ds.own[k][static_cast<size_t>(j)], *col, rowj, p_, real(i));
+        ev = dev.gemm_acc(ds.own[k][static_cast<size_t>(j)], *col, rowj, p_, real(i), real(j));
       } else {
         const size_t s = stream++ % ds.slot.size();
         std::vector<cl::Event> w;
         if (ds.slot_free[s]()) w.push_back(ds.slot_free[s]);
         after(ds, {upload(ds, ds.slot[s], i, j, w)});
-        ev = dev.gemm_acc(ds.slot[s], *col, rowj, p_, real(i));
+        ev = dev.gemm_acc(ds.slot[s], *col, rowj, p_, real(i), real(j));
         core.queue(OpenClCore::kCompute).flush();
         ds.slot_free[s] = download(ds, ds.slot[s], i, j, {ev});
       }
@@ -801,6 +695,7 @@ class FwPanels {
   const bool resident_;
   bool sync_rounds_ = true;
   bool lookahead_ = false;
+  double setup_ = -1;  // out of core on one device: seconds before the first copy
   Progress& progress_;
   Stopwatch wall_;  // the engine's wall time (from run())
   Barrier barrier_;

@@ -28,9 +28,11 @@ class PanelDevice {
   // Closes the P x P panel in buf: blocked FW over its `real` leading vertices
   // (the rest is padding, isolated vertices).
   virtual cl::Event close_panel(cl::Buffer& buf, int64_t p, int64_t real) = 0;
-  // c = min(c, a (x) b) for P x P panels; rows: the real rows of c.
+  // c = min(c, a (x) b) for P x P panels; rows: the real rows of c. cols > 0: the
+  // real columns of c, and only the output tiles over rows x cols are computed
+  // (FW's padding, isolated vertices, never changes); 0: every tile.
   virtual cl::Event gemm_acc(cl::Buffer& c, cl::Buffer& a, cl::Buffer& b, int64_t p,
-                             int64_t rows) = 0;
+                             int64_t rows, int64_t cols = 0) = 0;
   // Panel edges must be multiples of this (the kernels' tile edges).
   virtual int panel_multiple() const = 0;
 };
