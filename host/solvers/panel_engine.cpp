@@ -301,7 +301,7 @@ class FwPanels {
     if (devs_.size() == 1 && !resident_) {  // out of core on one device: look-ahead
       Dev& ds = *devs_[0];
       ds.core->run_guarded("panel engine on '" + ds.core->device().name + "' failed", [&] {
-        run_ooc_lookahead<T>(*ds.dev, d_, p_, q_, progress_, wall_, setup_);
+        run_ooc_lookahead<T>(*ds.dev, d_, p_, q_, progress_, wall_, setup_, before_store);
       });
     } else if (devs_.size() == 1) {
       device_main(*devs_[0]);

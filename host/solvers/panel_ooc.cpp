@@ -17,10 +17,11 @@ template <typename T>
 class OocLookahead {
  public:
   OocLookahead(PanelDevice& dev, DistMatrix<T>& d, int64_t p, int64_t q, Progress& progress,
-               const Stopwatch& wall)
+               const Stopwatch& wall, std::function<void()> before_store)
       : dev_(dev), core_(dev.core()), d_(d), n_(d.n()), p_(p), q_(q),
         pbytes_(static_cast<size_t>(p) * static_cast<size_t>(p) * sizeof(T)),
-        progress_(progress), wall_(wall), ticket_(static_cast<size_t>(q * q), 0) {}
+        progress_(progress), wall_(wall), ticket_(static_cast<size_t>(q * q), 0),
+        before_store_(std::move(before_store)) {}
 
   // The whole solve; returns the seconds before the first copy.
   double run() {
@@ -130,6 +131,10 @@ class OocLookahead {
     const int64_t id = i * q_ + j;
     later_.push_back({[this, out, src, i, j, id, after] {
                         hold({after});
+                        if (before_store_) {  // once, before anything reaches d
+                          before_store_();
+                          before_store_ = nullptr;
+                        }
                         *out = download_panel(*st_, OpenClCore::kDownload, *src, d_, p_, i, j,
                                               {after});
                         ticket_[static_cast<size_t>(id)] = st_->moves();
@@ -264,24 +269,30 @@ class OocLookahead {
   std::vector<cl::Event> keep_, keep_prev_, fence_;
   cl::Event first_;                   // the first copy (the idle figure's device-clock origin)
   double setup_ = 0;
+  std::function<void()> before_store_;  // run_fw_panels' hook, until it ran
 };
 
 }  // namespace
 
 template <typename T>
 void run_ooc_lookahead(PanelDevice& dev, DistMatrix<T>& d, int64_t p, int64_t q,
-                       Progress& progress, const Stopwatch& wall, double& setup) {
-  OocLookahead<T> run(dev, d, p, q, progress, wall);
+                       Progress& progress, const Stopwatch& wall, double& setup,
+                       const std::function<void()>& before_store) {
+  OocLookahead<T> run(dev, d, p, q, progress, wall, before_store);
   setup = run.run();
 }
 
 template void run_ooc_lookahead<int32_t>(PanelDevice&, DistMatrix<int32_t>&, int64_t, int64_t,
-                                         Progress&, const Stopwatch&, double&);
+                                         Progress&, const Stopwatch&, double&,
+                                         const std::function<void()>&);
 template void run_ooc_lookahead<float>(PanelDevice&, DistMatrix<float>&, int64_t, int64_t,
-                                       Progress&, const Stopwatch&, double&);
+                                       Progress&, const Stopwatch&, double&,
+                                         const std::function<void()>&);
 template void run_ooc_lookahead<double>(PanelDevice&, DistMatrix<double>&, int64_t, int64_t,
-                                        Progress&, const Stopwatch&, double&);
+                                        Progress&, const Stopwatch&, double&,
+                                         const std::function<void()>&);
 template void run_ooc_lookahead<int64_t>(PanelDevice&, DistMatrix<int64_t>&, int64_t, int64_t,
-                                         Progress&, const Stopwatch&, double&);
+                                         Progress&, const Stopwatch&, double&,
+                                         const std::function<void()>&);
 
 }  // namespace ocl_sp::detail

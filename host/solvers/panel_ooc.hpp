@@ -17,6 +17,7 @@
 // rewritten only after their last reader and download (events).
 #pragma once
 #include <cstdint>
+#include <functional>
 
 #include "graph/matrix.hpp"
 #include "solvers/panel_engine.hpp"
@@ -32,9 +33,11 @@ constexpr int kOocPool = kStreamSlots + 1;
 // Blocked FW over the q x q panels (edge p) of d out of core on one device.
 // progress: rounds, panels done and the device idle time so far. wall: the
 // engine's stopwatch (running). setup: set to the seconds before the first copy
-// (buffers, pinned staging).
+// (buffers, pinned staging). before_store (may be empty): run_fw_panels' hook,
+// called once before the first download can reach d.
 template <typename T>
 void run_ooc_lookahead(PanelDevice& dev, DistMatrix<T>& d, int64_t p, int64_t q,
-                       Progress& progress, const Stopwatch& wall, double& setup);
+                       Progress& progress, const Stopwatch& wall, double& setup,
+                       const std::function<void()>& before_store);
 
 }  // namespace ocl_sp::detail
