@@ -7,7 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <thread>
+#include <string>
 
 #include "graph/csr.hpp"
 #include "graph/io.hpp"
@@ -253,46 +253,84 @@ TEST_CASE("sssp CPU queues: Dial's buckets (small weights, wrap-around) and the 
   }
 }
 
-// An engine that computes "elsewhere": the solver overlaps its runs with the
-// host's work on the previous batch (sssp_solver.cpp). Wraps the serial Dijkstra
-// engine in small batches; records the threads its runs came from; can fail.
+// An engine with slots: the solver keeps the next batch in flight while the
+// host maps back and hands on the current one (sssp_solver.cpp). Wraps the
+// serial Dijkstra engine in batches of 7, computing a batch when it is waited
+// for; logs submits, waits and the sink's batches; can fail.
 namespace {
-struct ElsewhereEngine final : SsspEngine<int32_t> {
+struct SlotEngine final : SsspEngine<int32_t> {
   std::unique_ptr<SsspEngine<int32_t>> inner = make_dijkstra_engine<int32_t>(cpu_spec(Backend::serial));
-  std::vector<std::thread::id> callers;
-  int fail_at = -1;  // the run that throws (-1: none)
+  std::vector<int32_t> slot[2];
+  std::vector<int64_t> pending[2];
+  std::vector<std::string>* log = nullptr;
+  int fail_at = -1;  // the wait that throws (-1: none)
+  int waits = 0;
+  int64_t n = 0;
   SolverInfo& info() override { return inner->info(); }
-  void prepare(const Csr<int32_t>& g, RunStats& st) override { inner->prepare(g, st); }
+  void prepare(const Csr<int32_t>& g, RunStats& st) override {
+    n = g.n;
+    inner->prepare(g, st);
+  }
   int64_t batch(int64_t) const override { return 7; }
   int host_threads() const override { return 2; }
-  bool computes_elsewhere() const override { return true; }
-  void run(const int64_t* sources, int64_t count, int32_t* out, RunStats& st) override {
-    callers.push_back(std::this_thread::get_id());
-    if (static_cast<int>(callers.size()) - 1 == fail_at) throw RuntimeError("device lost");
-    inner->run(sources, count, out, st);
+  void run(const int64_t*, int64_t, int32_t*, RunStats&) override { FAIL("run() with slots"); }
+  bool slots(int64_t b) override {
+    for (auto& s : slot) s.assign(static_cast<size_t>(b * n), -1);
+    return true;
+  }
+  void submit(int k, const int64_t* sources, int64_t count) override {
+    log->push_back("submit " + std::to_string(sources[0]));
+    pending[k].assign(sources, sources + count);
+  }
+  void wait(int k, RunStats& st) override {
+    if (waits++ == fail_at) throw RuntimeError("device lost");
+    log->push_back("wait " + std::to_string(pending[k][0]));
+    inner->run(pending[k].data(), static_cast<int64_t>(pending[k].size()), slot[k].data(), st);
+  }
+  int32_t* slot_rows(int k) override { return slot[k].data(); }
+};
+struct LogSink final : RowSink<int32_t> {
+  MatrixSink<int32_t>* inner;
+  std::vector<std::string>* log;
+  void rows(int64_t first, int64_t count, int64_t n, const int32_t* d, const int32_t* via,
+            const int32_t* hops) override {
+    log->push_back("rows " + std::to_string(first));
+    inner->rows(first, count, n, d, via, hops);
   }
 };
 }  // namespace
 
-TEST_CASE("sssp: the next batch overlaps the host's work; rows, paths, errors unchanged") {
+TEST_CASE("sssp: the next batch is in flight while the host hands on this one; rows, paths, errors") {
   auto g = ocl_sp_test::random_graph<int32_t>(61, 5);
   g(3, 4) = -2;  // a negative edge: potentials to undo on every row
   const auto want = fw_reference(g);
   const Csr<int32_t> c = csr_from_matrix(g);
-  auto engine = std::make_unique<ElsewhereEngine>();
-  ElsewhereEngine* e = engine.get();
+  std::vector<std::string> log;
+  auto engine = std::make_unique<SlotEngine>();
+  SlotEngine* e = engine.get();
+  e->log = &log;
   SsspSolver<int32_t> solver(std::move(engine));
   DistMatrix<int32_t> d(61);
   PathMatrix p;
   size_path_matrix(p, 61);
-  MatrixSink<int32_t> sink(d, &p);
+  MatrixSink<int32_t> matrix(d, &p);
+  LogSink sink;
+  sink.inner = &matrix;
+  sink.log = &log;
   solver.solve_rows(c, {}, sink, true);
   CHECK(d.values() == want.values());
   CHECK(check_paths(g, d, p).empty());
-  REQUIRE(e->callers.size() == 9);  // ceil(61 / 7)
-  for (const auto& id : e->callers) CHECK(id != std::this_thread::get_id());
-  // A run that fails mid-way: the error comes through, after the batch in flight.
-  e->callers.clear();
+  // submit 0, wait 0, submit 7, rows 0, wait 7, submit 14, rows 7, ...
+  REQUIRE(log.size() == 9 * 3);
+  CHECK(log[0] == "submit 0");
+  for (int k = 0; k < 9; ++k) {
+    CAPTURE(k);
+    CHECK(log[static_cast<size_t>(1 + 3 * k)] == "wait " + std::to_string(7 * k));
+    if (k < 8) CHECK(log[static_cast<size_t>(2 + 3 * k)] == "submit " + std::to_string(7 * (k + 1)));
+    CHECK(log[static_cast<size_t>(k < 8 ? 3 + 3 * k : 2 + 3 * k)] == "rows " + std::to_string(7 * k));
+  }
+  // A batch that fails: the error comes through.
+  e->waits = 0;
   e->fail_at = 4;
   CHECK_THROWS_WITH_AS(solver.solve_rows(c, {}, sink, false), "device lost", RuntimeError);
 }

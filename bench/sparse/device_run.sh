@@ -10,7 +10,11 @@
 #   stats  --stats with the rows reduced on the device (issue 24): T_k of 1 024
 #          spread sources of the 1000 x 1000 grid per WG / DELTA / VW, the 316 x 316
 #          grid's whole --stats against the host reduction, then the 10^6 grid's
-#          whole --stats with the fastest variant (STATS_FULL=0 skips it).
+#          whole --stats with the fastest variant (STATS_FULL=0 skips it);
+#   overlap whole sssp solves (bench medians) of the binary B against B_OLD (the
+#          rows read back through the pinned stager and overlapped with the next
+#          batch vs one batch after another), grid 100 x 100, random degree 20
+#          n = 10^4, grid 316 x 316.
 # Run from the repository root with the binary in build-gpu/ (device tool: carry
 # build-gpu); results under $OUT.  Usage: bench/sparse/device_run.sh STEP... [DEVICE=nvidia]
 set -uo pipefail
@@ -111,9 +115,20 @@ PY
   fi
 }
 
+overlap() {
+  local b label
+  for b in "$B_OLD" "$B"; do
+    label=$(basename "$(dirname "$b")")/$(basename "$b")
+    "$b" --n 200 --algo sssp --device "$DEV" --quiet >/dev/null
+    "$b" bench --generator grid --sizes 10000 --algos sssp --devices "$DEV" --reps 7 --csv "$OUT/overlap_grid100_${label//\//_}.csv" 2>&1 | grep "^n=" | sed "s|^|[$label grid 100x100] |"
+    "$b" bench --generator random --degree 20 --sizes 10000 --algos sssp --devices "$DEV" --reps 7 --csv "$OUT/overlap_random20_${label//\//_}.csv" 2>&1 | grep "^n=" | sed "s|^|[$label random 20] |"
+    "$b" bench --generator grid --sizes 100000 --algos sssp --devices "$DEV" --reps 3 --warmup 0 --time-limit 400 --csv "$OUT/overlap_grid316_${label//\//_}.csv" 2>&1 | grep "^n=" | sed "s|^|[$label grid 316x316] |"
+  done
+}
+
 for step in "$@"; do
   case $step in
-    check | tune | final | stats) $step 2>&1 | tee -a "$OUT/device_$step.log" ;;
-    *) echo "unknown step '$step' (check, tune, final, stats)" >&2; exit 2 ;;
+    check | tune | final | stats | overlap) $step 2>&1 | tee -a "$OUT/device_$step.log" ;;
+    *) echo "unknown step '$step' (check, tune, final, stats, overlap)" >&2; exit 2 ;;
   esac
 done

@@ -36,6 +36,16 @@ std::vector<detail::TunableRule> sssp_rules() {
 
 template <typename T>
 class OpenClSsspEngine final : public SsspEngine<T> {
+  // A pinned host slot for a batch's rows (slots()), and the batch in it.
+  struct Slot {
+    cl::Buffer buf;
+    T* ptr = nullptr;
+    uint64_t bytes = 0;
+    std::vector<cl_int> src;
+    int64_t count = 0;
+    cl::Event write, kernel, read;
+    bool pending = false;
+  };
   struct Device {
     std::unique_ptr<detail::OpenClCore> core;
     Tunables t;
@@ -46,6 +56,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
     RunStats st;
     T delta = 1;     // near-far bucket width for the prepared graph
     int vw_log = 0;  // log2 of the virtual warp
+    Slot slot[2];
   };
 
  public:
@@ -118,7 +129,19 @@ class OpenClSsspEngine final : public SsspEngine<T> {
 
   SolverInfo& info() override { return info_; }
 
+  ~OpenClSsspEngine() override {
+    for (auto& d : devices_) {
+      try {
+        settle_slots(d);
+        for (auto& sl : d.slot) release(d, sl);
+        d.core->queue(detail::OpenClCore::kCompute).finish();
+      } catch (...) {  // a lost device: nothing to give back
+      }
+    }
+  }
+
   void prepare(const Csr<T>& g, RunStats& st) override {
+    for (auto& d : devices_) settle_slots(d);
     if (g.m() >= (int64_t{1} << 31))
       throw RuntimeError("sssp on OpenCL: " + std::to_string(g.m()) +
                          " edges; the kernel indexes edges with 32-bit ints (at most 2^31 - 1)");
@@ -211,12 +234,72 @@ class OpenClSsspEngine final : public SsspEngine<T> {
   }
 
   int host_threads() const override { return omp_get_max_threads(); }
-  // PoCL's CPU devices compute on the host's cores: no overlap there.
-  bool computes_elsewhere() const override {
-    for (const auto& d : devices_)
-      if (!d.core->is_gpu() && d.core->device().type != "accelerator") return false;
+
+  // Two batches in flight on one device: the rows come back into two pinned host
+  // slots (mapped CL_MEM_ALLOC_HOST_PTR buffers: DMA at full speed, no staging
+  // copy), one in-order queue (kernel k + 1 runs once rows k are read; their
+  // device buffers are shared). At most kSlotBytes a slot, else run().
+  static constexpr uint64_t kSlotBytes = uint64_t{1} << 30;
+  bool slots(int64_t batch) override {
+    if (devices_.size() != 1) return false;
+    const uint64_t bytes = static_cast<uint64_t>(batch) * static_cast<uint64_t>(n_) * sizeof(T);
+    Device& d = devices_[0];
+    if (bytes == 0 || bytes > kSlotBytes || batch > d.batch) return false;
+    try {  // no pinned memory to be had: run() instead
+      settle_slots(d);
+      for (auto& sl : d.slot) {
+        if (sl.bytes == bytes) continue;
+        release(d, sl);
+        auto& q = d.core->queue(detail::OpenClCore::kCompute);
+        sl.buf = cl::Buffer(d.core->context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes);
+        sl.ptr = static_cast<T*>(q.enqueueMapBuffer(sl.buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes));
+        sl.bytes = bytes;
+      }
+    } catch (const cl::Error&) {
+      for (auto& sl : d.slot) release(d, sl);
+      return false;
+    }
     return true;
   }
+  void submit(int slot, const int64_t* sources, int64_t count) override {
+    Device& d = devices_[0];
+    Slot& sl = d.slot[slot];
+    auto& core = *d.core;
+    core.run_guarded("sssp on '" + core.device().name + "' failed", [&] {
+      auto& q = core.queue(detail::OpenClCore::kCompute);
+      sl.src.assign(sources, sources + count);
+      sl.count = count;
+      q.enqueueWriteBuffer(d.src, CL_FALSE, 0, sl.src.size() * 4, sl.src.data(), nullptr, &sl.write);
+      set_args(d.kernel, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count),
+               d.delta, static_cast<cl_int>(d.vw_log), d.dist, d.scratch);
+      const size_t wg = static_cast<size_t>(d.t.at("WG"));
+      q.enqueueNDRangeKernel(d.kernel, cl::NullRange, cl::NDRange(static_cast<size_t>(count) * wg),
+                             cl::NDRange(wg), nullptr, &sl.kernel);
+      q.enqueueReadBuffer(d.dist, CL_FALSE, 0, static_cast<size_t>(count * n_) * sizeof(T), sl.ptr,
+                          nullptr, &sl.read);
+      q.flush();
+      sl.pending = true;
+    });
+  }
+  void wait(int slot, RunStats& st) override {
+    Device& d = devices_[0];
+    Slot& sl = d.slot[slot];
+    d.core->run_guarded("sssp on '" + d.core->device().name + "' failed", [&] {
+      sl.read.wait();
+      sl.pending = false;
+      const auto span = [](const cl::Event& e) {
+        return 1e-9 * static_cast<double>(e.getProfilingInfo<CL_PROFILING_COMMAND_END>() -
+                                          e.getProfilingInfo<CL_PROFILING_COMMAND_START>());
+      };
+      const double tk = span(sl.kernel), th = span(sl.read) + span(sl.write);
+      st.t_k += tk;
+      st.t_h += th;
+      st.kernel_launches += 1;
+      st.kernel_seconds["sssp_near_far"] += tk;
+      st.bytes_moved += static_cast<double>(sl.count) * (4.0 + static_cast<double>(n_) * sizeof(T));
+    });
+  }
+  T* slot_rows(int slot) override { return devices_[0].slot[slot].ptr; }
   void run(const int64_t* sources, int64_t count, T* out, RunStats& st) override {
     deal(count, st, [&](Device& d, int64_t a, int64_t c) {
       run_on(d, sources + a, c, out + a * n_, false, nullptr);
@@ -232,6 +315,20 @@ class OpenClSsspEngine final : public SsspEngine<T> {
   }
 
  private:
+  // A batch left in flight (an exception in the solver) finishes before the
+  // device's buffers or slots are used again.
+  static void settle_slots(Device& d) {
+    for (auto& sl : d.slot)
+      if (sl.pending) {
+        sl.read.wait();
+        sl.pending = false;
+      }
+  }
+  static void release(Device& d, Slot& sl) {
+    if (sl.ptr) d.core->queue(detail::OpenClCore::kCompute).enqueueUnmapMemObject(sl.buf, sl.ptr);
+    sl = Slot();
+  }
+
   // Sources [0, count) dealt to the devices in proportion to their batches, each
   // share run in batches by `chunk(device, first, count)`, on a thread per device.
   template <typename F>
@@ -284,6 +381,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
   void run_on(Device& d, const int64_t* sources, int64_t count, T* out, bool harmonic,
               RowFigures* fig) {
     auto& core = *d.core;
+    settle_slots(d);
     core.run_guarded("sssp on '" + core.device().name + "' failed", [&] {
       core.begin_solve();
       std::vector<cl_int> src(sources, sources + count);

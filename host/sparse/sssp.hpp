@@ -42,10 +42,18 @@ class SsspEngine {
   virtual int64_t batch(int64_t n) const = 0;
   // Host threads the solver may use on each batch's rows (1 for the serial backend).
   virtual int host_threads() const = 0;
-  // Whether run() computes off the host's cores (a device): the solver then
-  // overlaps the next batch's run with the host's work on this one. run() is
-  // then called from a worker thread, one call at a time.
-  virtual bool computes_elsewhere() const { return false; }
+  // Batches in flight (an engine on one device): rows land in the engine's own
+  // host memory (pinned), slot 0 or 1, so the host maps back and hands on one
+  // slot while the next batch computes and comes back into the other.
+  // slots(batch) says whether the engine can for batches of that size (and sets
+  // the slots up); then submit(slot, ...) starts a batch, wait(slot, st) waits for
+  // its rows (kRawInf unreachable, as run()) and adds its times to st, and
+  // slot_rows(slot) is where they are. A submitted batch may be left unwaited
+  // (an exception): the engine's next use waits for it.
+  virtual bool slots(int64_t /*batch*/) { return false; }
+  virtual void submit(int /*slot*/, const int64_t* /*sources*/, int64_t /*count*/) {}
+  virtual void wait(int /*slot*/, RunStats& /*st*/) {}
+  virtual T* slot_rows(int /*slot*/) { return nullptr; }
   // Rows of sources[0..count) into out (count x n, row-major): distances over the
   // prepared graph, kRawInf where unreachable.
   virtual void run(const int64_t* sources, int64_t count, T* out, RunStats& st) = 0;

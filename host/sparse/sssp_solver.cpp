@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <future>
 #include <type_traits>
 
 #include "graph/paths.hpp"
@@ -102,14 +101,13 @@ RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& 
     st.total = total.seconds();
     return st;
   }
-  // Engines that compute elsewhere (a device) run batch k + 1 while the host maps
-  // back and hands on batch k: two row buffers, the engine's calls one after
-  // another on a worker thread. CPU engines share the cores: one buffer, inline.
-  const bool overlap = engine_->computes_elsewhere() && sources.size() > static_cast<size_t>(batch);
-  std::vector<T> buffers[2];
-  buffers[0].resize(static_cast<size_t>(batch * n));
-  if (overlap) buffers[1].resize(buffers[0].size());
-  std::vector<int32_t> via(trees ? buffers[0].size() : 0), hops(trees ? buffers[0].size() : 0);
+  // An engine with slots computes batch k + 1 while the host maps back and hands
+  // on batch k (rows in the engine's pinned memory); otherwise one batch after
+  // another through the solver's own buffer.
+  const bool overlap = sources.size() > static_cast<size_t>(batch) && engine_->slots(batch);
+  std::vector<T> own(overlap ? 0 : static_cast<size_t>(batch * n));
+  const size_t batch_values = static_cast<size_t>(batch * n);
+  std::vector<int32_t> via(trees ? batch_values : 0), hops(trees ? batch_values : 0);
   st.paths = paths;
   if (paths) {
     st.paths_bytes = 8.0 * static_cast<double>(batch) * static_cast<double>(n);
@@ -120,27 +118,20 @@ RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& 
   const auto count_at = [&](size_t first) {
     return std::min<int64_t>(batch, static_cast<int64_t>(sources.size() - first));
   };
-  // The next batch's run (declared after the buffers: destroyed, i.e. waited
-  // for, before them when an exception unwinds).
-  std::future<void> next;
-  const auto start = [&](size_t first, std::vector<T>& into) {
-    return std::async(std::launch::async, [this, &sources, &st, &into, first, count_at] {
-      engine_->run(sources.data() + first, count_at(first), into.data(), st);
-    });
-  };
-  if (overlap) next = start(0, buffers[0]);
-  int cur = 0;
+  if (overlap) engine_->submit(0, sources.data(), count_at(0));
+  int slot = 0;
   for (size_t first = 0; first < sources.size(); first += static_cast<size_t>(batch)) {
     throw_if_cancelled();
     const int64_t count = count_at(first);
-    std::vector<T>& rows = buffers[cur];
+    T* rows = own.data();
     if (overlap) {
-      next.get();  // batch `first` is in rows; the engine's st updates are done
+      engine_->wait(slot, st);
+      rows = engine_->slot_rows(slot);
       const size_t after = first + static_cast<size_t>(batch);
-      if (after < sources.size()) next = start(after, buffers[1 - cur]);
-      cur = 1 - cur;
+      if (after < sources.size()) engine_->submit(1 - slot, sources.data() + after, count_at(after));
+      slot = 1 - slot;
     } else {
-      engine_->run(sources.data() + first, count, rows.data(), st);
+      engine_->run(sources.data() + first, count, rows, st);
     }
     const Stopwatch t;
 #pragma omp parallel num_threads(threads) if (threads > 1 && count > 1 && n * count >= 4096)
@@ -149,7 +140,7 @@ RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& 
 #pragma omp for schedule(dynamic, 1)
       for (int64_t r = 0; r < count; ++r) {
         const int64_t s = sources[first + r];
-        T* d = rows.data() + r * n;
+        T* d = rows + r * n;
         int32_t* pv = trees ? via.data() + r * n : nullptr;
         int32_t* ph = trees ? hops.data() + r * n : nullptr;
         if (trees) tight_tree(*eg, s, d, kRawInf<T>, pv, ph, scratch);
@@ -180,7 +171,7 @@ RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& 
       }
     }
     post += t.seconds();
-    sink.rows(static_cast<int64_t>(first), count, n, rows.data(), paths ? via.data() : nullptr,
+    sink.rows(static_cast<int64_t>(first), count, n, rows, paths ? via.data() : nullptr,
               paths ? hops.data() : nullptr);
   }
   if (post > 0) st.kernel_seconds["rows: map back / trees (host)"] = post;
