@@ -41,15 +41,19 @@ print(("%s %s" % (__import__("os").environ.get("ENVV", ""), args)).strip() + ": 
 ' "$*" "$rc" "$wall"
   done
 }
-if [ "$SET" = staged ]; then
-  export ENVV
-  solve 1 60 --n 2000 --panel 1024 --paths > /dev/null   # build and cache the programs
-  ENVV=OCL_SP_PATHS_REBUILD=1 solve 1 60 --n 2000 --paths > /dev/null
+# --paths --verify in each placement (the rebuild and staged sets open with it).
+verify_placements() {
   echo "== checks: --paths --verify (every pair's path expanded) in each placement"
   solve 1 60 --n 3001 --panel 1024 --paths --verify
   solve 1 60 --n 3001 --negative --panel 1024 --paths --verify
   solve 1 60 --n 3001 --device-memory 20M --paths --verify
   ENVV=OCL_SP_PATHS_REBUILD=1 solve 1 60 --n 3001 --negative --paths --verify
+}
+if [ "$SET" = staged ]; then
+  export ENVV
+  solve 1 60 --n 2000 --panel 1024 --paths > /dev/null   # build and cache the programs
+  ENVV=OCL_SP_PATHS_REBUILD=1 solve 1 60 --n 2000 --paths > /dev/null
+  verify_placements
   echo "== n = 10 000, panels P = 5120 (2 x 2): distances / paths, interleaved"
   for rep in 1 2 3; do
     solve 1 60 --n 10000 --panel 5120
@@ -67,11 +71,7 @@ if [ "$SET" = rebuild ]; then
   solve 1 60 --n 2000 --paths > /dev/null   # build and cache the programs
   solve 1 60 --n 2000 --panel 1024 --paths > /dev/null
   ENVV=OCL_SP_PATHS_REBUILD=1 solve 1 60 --n 2000 --paths > /dev/null
-  echo "== checks: --paths --verify (every pair's path expanded) in each placement"
-  solve 1 60 --n 3001 --panel 1024 --paths --verify
-  solve 1 60 --n 3001 --negative --panel 1024 --paths --verify
-  solve 1 60 --n 3001 --device-memory 20M --paths --verify
-  ENVV=OCL_SP_PATHS_REBUILD=1 solve 1 60 --n 3001 --negative --paths --verify
+  verify_placements
   echo "== n = 10 000: distances / paths, single buffer (packed keys, rebuild) and panels (P = 5120)"
   for rep in 1 2; do
     solve 1 60 --n 10000

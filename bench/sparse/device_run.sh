@@ -72,23 +72,19 @@ final() {
 stats() {
   local grid="--generator grid --n ${GRID_N:-1000000}" best="" best_tk=999999 p tk_p
   python3 -c "print('\n'.join(str(i * (${GRID_N:-1000000} // 1024)) for i in range(1024)))" >/tmp/spread.txt
-  for p in "--param WG=1024" "--param WG=512" "--param WG=256" "--param WG=128"; do
-    # shellcheck disable=SC2086
-    tk_p=$(tk $grid --sources @/tmp/spread.txt $p)
-    echo "grid 1000x1000, 1024 sources, $p: T_k $tk_p"
-    if python3 -c "import sys; sys.exit(0 if float('${tk_p%% *}') < $best_tk else 1)"; then
-      best_tk=${tk_p%% *} best=$p
-    fi
-  done
+  try() {  # try VARIANTS...: T_k of the spread sources per variant; keeps the fastest
+    for p in "$@"; do
+      # shellcheck disable=SC2086
+      tk_p=$(tk $grid --sources @/tmp/spread.txt $p)
+      echo "grid 1000x1000, 1024 sources, $p: T_k $tk_p"
+      if python3 -c "import sys; sys.exit(0 if float('${tk_p%% *}') < $best_tk else 1)"; then
+        best_tk=${tk_p%% *} best=$p
+      fi
+    done
+  }
+  try "--param WG=1024" "--param WG=512" "--param WG=256" "--param WG=128"
   local wg=$best
-  for p in "$wg --param DELTA=400" "$wg --param DELTA=1600" "$wg --param VW=2" "$wg --param VW=8"; do
-    # shellcheck disable=SC2086
-    tk_p=$(tk $grid --sources @/tmp/spread.txt $p)
-    echo "grid 1000x1000, 1024 sources, $p: T_k $tk_p"
-    if python3 -c "import sys; sys.exit(0 if float('${tk_p%% *}') < $best_tk else 1)"; then
-      best_tk=${tk_p%% *} best=$p
-    fi
-  done
+  try "$wg --param DELTA=400" "$wg --param DELTA=1600" "$wg --param VW=2" "$wg --param VW=8"
   echo "fastest: $best (T_k $best_tk s for 1024 sources)"
   for mode in device host; do
     local env=""

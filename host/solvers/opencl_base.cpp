@@ -38,6 +38,25 @@ namespace ocl_sp::detail {
 
 namespace {
 
+// Length of the union of [start, end) device intervals (sorts them); *last_end:
+// the latest end (when asked for).
+cl_ulong union_length(std::vector<std::pair<cl_ulong, cl_ulong>>& spans, cl_ulong* last_end) {
+  std::sort(spans.begin(), spans.end());
+  cl_ulong busy = 0, start = 0, end = 0, last = 0;
+  for (const auto& [s0, s1] : spans) {
+    last = std::max(last, s1);
+    if (s0 >= end) {
+      busy += end - start;
+      start = s0;
+      end = s1;
+    } else {
+      end = std::max(end, s1);
+    }
+  }
+  if (last_end) *last_end = last;
+  return busy + (end - start);
+}
+
 // Pinned staging chunk of upload()/download(): two of them (16 MiB pinned, a few
 // ms to allocate once), each DMA'd at the link's pinned rate while the host
 // copies the other; matrices below kStageMin go straight from pageable memory.
@@ -681,18 +700,7 @@ void OpenClCore::finish(RunStats& st) {
   kernel_names_.clear();
   transfer_events_.clear();
   // T_k: the union of the kernels' device intervals (one queue: their sum).
-  std::sort(kernel_spans_.begin(), kernel_spans_.end());
-  cl_ulong busy = 0, start = 0, end = 0;
-  for (const auto& [s0, s1] : kernel_spans_) {
-    if (s0 >= end) {
-      busy += end - start;
-      start = s0;
-      end = s1;
-    } else {
-      end = std::max(end, s1);
-    }
-  }
-  busy += end - start;
+  const cl_ulong busy = union_length(kernel_spans_, nullptr);
   kernel_spans_.clear();
   t_k_ += static_cast<double>(busy) * 1e-9;
   st.t_k = t_k_;
@@ -709,20 +717,7 @@ double OpenClCore::kernel_busy_now(cl_ulong* last_end) {
   for (size_t i = 0; i < done; ++i) retire_kernel(i);
   kernel_events_.erase(kernel_events_.begin(), kernel_events_.begin() + static_cast<long>(done));
   kernel_names_.erase(kernel_names_.begin(), kernel_names_.begin() + static_cast<long>(done));
-  std::sort(kernel_spans_.begin(), kernel_spans_.end());
-  cl_ulong busy = 0, start = 0, end = 0, last = 0;
-  for (const auto& [s0, s1] : kernel_spans_) {
-    last = std::max(last, s1);
-    if (s0 >= end) {
-      busy += end - start;
-      start = s0;
-      end = s1;
-    } else {
-      end = std::max(end, s1);
-    }
-  }
-  busy += end - start;
-  if (last_end) *last_end = last;
+  const cl_ulong busy = union_length(kernel_spans_, last_end);
   return t_k_ + static_cast<double>(busy) * 1e-9;
 }
 

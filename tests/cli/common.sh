@@ -60,3 +60,15 @@ finish_tests() {
   [ "$fails" -eq 0 ] || exit 1
   exit 0
 }
+
+use_mpi() {  # use_mpi: mpirun for the tests (fails, never skips, without it); sets MPI=(...)
+  if ! command -v mpirun >/dev/null; then
+    echo "FAIL: mpirun not found (apt-get install openmpi-bin libopenmpi-dev; scripts/setup.sh does)"
+    exit 1
+  fi
+  # Containers: root, more ranks than cores, no ptrace-based single copy.
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+  export OMP_NUM_THREADS=1
+  MPI=(timeout 60 mpirun --oversubscribe --allow-run-as-root)
+}

@@ -14,14 +14,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 use_python json numpy
 
-if ! command -v mpirun >/dev/null; then
-  echo "FAIL: mpirun not found (apt-get install openmpi-bin libopenmpi-dev; scripts/setup.sh does)"
-  exit 1
-fi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
-export OMP_NUM_THREADS=1
-MPI=(timeout 60 mpirun --oversubscribe --allow-run-as-root)
+use_mpi
 
 run() {  # run NAME EXPECTED_EXIT NP ARGS...: ocl_sp under mpirun -np NP
   local name=$1 want=$2 np=$3
