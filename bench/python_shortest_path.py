@@ -27,6 +27,7 @@ equal. Progress goes to stderr.
 import argparse
 import csv
 import gc
+import os
 import statistics
 import sys
 import time
@@ -35,30 +36,9 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import shortest_path as scipy_shortest_path
 
-
-def make_grid(k, seed):
-    """bench/sparse/cpu_peers.py make_grid."""
-    rng = np.random.default_rng(seed)
-    idx = np.arange(k * k).reshape(k, k)
-    right = np.stack([idx[:, :-1].ravel(), idx[:, 1:].ravel()], axis=1)
-    down = np.stack([idx[:-1, :].ravel(), idx[1:, :].ravel()], axis=1)
-    und = np.concatenate([right, down])
-    arcs = np.concatenate([und, und[:, ::-1]])
-    w = rng.integers(1, 101, size=len(arcs))
-    return k * k, arcs[:, 0], arcs[:, 1], w
-
-
-def make_random(n, degree, seed):
-    """bench/sparse/cpu_peers.py make_random."""
-    rng = np.random.default_rng(seed)
-    src = np.repeat(np.arange(n), degree)
-    dst = np.empty(n * degree, dtype=np.int64)
-    for u in range(n):
-        d = rng.choice(n - 1, size=degree, replace=False)
-        d[d >= u] += 1  # skip u itself
-        dst[u * degree:(u + 1) * degree] = d
-    w = rng.integers(1, 101, size=n * degree)
-    return n, src, dst, w
+# The graphs of the CPU peer comparison, the same generators and seeds.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "sparse"))
+from cpu_peers import make_grid, make_random  # noqa: E402
 
 
 def csr(n, src, dst, w):
