@@ -478,14 +478,7 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
     rep.verify_detail = v.detail + " vs " + v.reference;
     if (want_paths) {
       // Every pair's path: real edges of the input whose weights add up to d.
-      const std::string problem = check_paths(*input, d, paths);
-      rep.paths_check = problem.empty() ? "ok" : "FAILED";
-      rep.paths_check_detail =
-          problem.empty() ? "every pair: edges of the input, length = distance" : problem;
-      if (!problem.empty()) {
-        rep.verify = "FAILED";
-        rep.verify_detail += "; paths: " + problem;
-      }
+      record_paths_check(rep, check_paths(*input, d, paths));
     }
   }
   if (rep.verify != "FAILED") {

@@ -407,15 +407,7 @@ int run_typed(const MpiSolveOptions& o, const Stopwatch& wall, const Session& s)
         pm.n = lay.n;
         pm.via = std::move(via.values());
         pm.hops = std::move(hops.values());
-        const std::string problem = check_paths(input, d, pm);
-        rep.paths_check = problem.empty() ? "ok" : "FAILED";
-        rep.paths_check_detail =
-            problem.empty() ? "every pair: edges of the input, length = distance" : problem;
-        if (!problem.empty()) {
-          rep.verify = "FAILED";
-          rep.verify_detail += "; paths: " + problem;
-          failed = true;
-        }
+        if (!record_paths_check(rep, check_paths(input, d, pm))) failed = true;
       }
     });
     if (int c = agree(out, s)) return c;

@@ -59,6 +59,19 @@ void write_queries(JsonWriter& j, const std::vector<PathQuery>& queries);
 // Writes the report's fields into an already open JSON object.
 void write_json_fields(JsonWriter& j, const SolveReport& r);
 std::string format_seconds(double s);  // "12.3 ms", "1.52 s"
+// --verify's check of every pair's path (check_paths' answer: empty when they
+// hold) into a report's paths_check fields (SolveReport, the MPI report); a
+// problem fails the verify as well. Returns whether the paths held.
+template <typename Report>
+bool record_paths_check(Report& rep, const std::string& problem) {
+  rep.paths_check = problem.empty() ? "ok" : "FAILED";
+  rep.paths_check_detail =
+      problem.empty() ? "every pair: edges of the input, length = distance" : problem;
+  if (problem.empty()) return true;
+  rep.verify = "FAILED";
+  rep.verify_detail += "; paths: " + problem;
+  return false;
+}
 std::string format_rate(double per_s); // "6.21 T"
 
 }  // namespace ocl_sp
