@@ -72,3 +72,52 @@ use_mpi() {  # use_mpi: mpirun for the tests (fails, never skips, without it); s
   export OMP_NUM_THREADS=1
   MPI=(timeout 60 mpirun --oversubscribe --allow-run-as-root)
 }
+
+# The paths tests' graph (panel_cli, mpi_cli) to FILE: n = 333 (not a multiple of
+# the panels), 5 out-edges a vertex, negative edges from potentials (no negative
+# cycle), zero weights, and 300..332 reaching nothing below 300.
+write_paths_graph() {  # write_paths_graph FILE
+  "$PY" - "$1" <<'EOF2'
+import random, sys
+random.seed(26)
+n = 333
+pot = [random.randint(0, 30) for _ in range(n)]
+lines = []
+for u in range(n):
+    for v in random.sample(range(n), 5):
+        if u != v and not (u >= 300 > v):  # 300..332 reach nothing below 300
+            lines.append(f"{u} {v} {random.randint(0, 20) + pot[u] - pot[v]}\n")
+open(sys.argv[1], "w").write("".join(lines))
+EOF2
+}
+
+# The via matrix expanded independently of ocl_sp: for every STEP-th source and
+# the SOURCEs given, each reachable target's path runs over input edges (the
+# lightest of parallel ones) from i to j and adds up to the distance; no via for
+# unreachable pairs and the diagonal.
+expand_paths() {  # expand_paths DIST.npy VIA.npy EDGES STEP [SOURCE...]
+  "$PY" - "$@" <<'EOF2'
+import sys, numpy as np
+d, via = np.load(sys.argv[1]), np.load(sys.argv[2])
+step, extra = int(sys.argv[4]), [int(x) for x in sys.argv[5:]]
+n = d.shape[0]
+w = {}
+for line in open(sys.argv[3]):
+    u, v, x = map(int, line.split())
+    if u != v: w[(u, v)] = min(w.get((u, v), 1 << 40), x)
+INF = 1073741823
+def path(i, j, depth=0):
+    assert depth < n, ('loop', i, j)
+    k = via[i, j]
+    return [i, j] if k < 0 else path(i, k, depth + 1)[:-1] + path(k, j, depth + 1)
+for i in list(range(0, n, step)) + extra:
+    assert via[i, i] == -1
+    for j in range(n):
+        if i == j: continue
+        if d[i, j] == INF:
+            assert via[i, j] == -1, (i, j); continue
+        p = path(i, j)
+        assert p[0] == i and p[-1] == j, (i, j, p)
+        assert sum(w[(a, b)] for a, b in zip(p, p[1:])) == d[i, j], (i, j, p)
+EOF2
+}

@@ -223,18 +223,7 @@ run pocl-3x1 0 3 --n 300 --device pocl --panel 128 --grid 3x1 --quiet --output "
 # without a gather byte-equal to one process's (--panel on PoCL: the same rebuild),
 # an independent expansion in Python against the input, --query answered; negative
 # edges, zero weights, an unreachable part, n = 333 not a multiple of P.
-"$PY" - "$T/neg.edges" <<'EOF2'
-import random, sys
-random.seed(26)
-n = 333
-pot = [random.randint(0, 30) for _ in range(n)]
-lines = []
-for u in range(n):
-    for v in random.sample(range(n), 5):
-        if u != v and not (u >= 300 > v):  # 300..332 reach nothing below 300
-            lines.append(f"{u} {v} {random.randint(0, 20) + pot[u] - pot[v]}\n")
-open(sys.argv[1], "w").write("".join(lines))
-EOF2
+write_paths_graph "$T/neg.edges"
 check paths-ref 0 "$BIN" --input "$T/neg.edges" --device pocl --panel 128 --quiet \
   --output "$T/pd_ref.npy" --paths-output "$T/via_ref.npy"
 for case in "1:openmp" "2:openmp" "4:openmp" "2:pocl"; do
@@ -249,22 +238,7 @@ for case in "1:openmp" "2:openmp" "4:openmp" "2:pocl"; do
   same "paths-np$np-$be-distances" "$T/pd_ref.npy" "$T/pd.npy"
   same "paths-np$np-$be-via" "$T/via_ref.npy" "$T/via.npy"
 done
-expect paths-expanded "$PY" -c "
-import numpy as np
-d = np.load('$T/pd.npy'); via = np.load('$T/via.npy'); n = d.shape[0]
-w = {}
-for line in open('$T/neg.edges'):
-    u, v, x = map(int, line.split())
-    if u != v: w[(u, v)] = min(w.get((u, v), 1 << 40), x)
-def path(i, j, depth=0):
-    assert depth < n, ('loop', i, j)
-    k = via[i, j]
-    return [i, j] if k < 0 else path(i, k, depth + 1)[:-1] + path(k, j, depth + 1)
-for i in range(0, n, 11):
-    for j in range(n):
-        if i == j or d[i, j] == 1073741823: continue
-        p = path(i, j)
-        assert sum(w[(a, b)] for a, b in zip(p, p[1:])) == d[i, j], (i, j, p)"
+expect paths-expanded expand_paths "$T/pd.npy" "$T/via.npy" "$T/neg.edges" 11
 expect paths-query-line grep -q "^path 0 -> 5: 0 -> .* -> 5 (length " "$T/out"
 run paths-json 0 2 --input "$T/neg.edges" --backend openmp --panel 32 --paths --query 0 5 --json
 expect paths-json-fields "$PY" -c "

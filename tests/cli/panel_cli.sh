@@ -58,19 +58,8 @@ done
 # pair's path; the via file is then expanded independently in Python against the
 # input (negative edges, zero weights, an unreachable part, n = 333 not a multiple
 # of P = 128), and must give the single buffer's distances.
-"$PY" - "$T/neg.edges" <<'EOF2'
-import random, sys
-random.seed(26)
-n = 333
-pot = [random.randint(0, 30) for _ in range(n)]
-lines = []
-for u in range(n):
-    for v in random.sample(range(n), 5):
-        if u != v and not (u >= 300 > v):  # 300..332 reach nothing below 300
-            lines.append(f"{u} {v} {random.randint(0, 20) + pot[u] - pot[v]}\n")
-lines.append("332 332 0\n")
-open(sys.argv[1], "w").write("".join(lines))
-EOF2
+write_paths_graph "$T/neg.edges"
+echo "332 332 0" >>"$T/neg.edges"
 check paths-single 0 "$BIN" --input "$T/neg.edges" "${D[@]}" --output "$T/pd1.npy"
 for args in "--panel 128" "--panel 128 --device-memory 600K" "--panel 128 --split 2" \
             "--split 2 --device-memory 1M"; do
@@ -82,27 +71,8 @@ for args in "--panel 128" "--panel 128 --device-memory 600K" "--panel 128 --spli
   expect "paths$name-checked" grep -q "check     paths ok" "$T/out"
   expect "paths$name-rebuilt" grep -q "rebuilt on the device" "$T/out"
   expect "paths$name-same-distances" cmp -s "$T/pd.npy" "$T/pd1.npy"
-  expect "paths$name-expanded" "$PY" -c "
-import numpy as np
-d = np.load('$T/pd.npy'); via = np.load('$T/via.npy'); n = d.shape[0]
-w = {}
-for line in open('$T/neg.edges'):
-    u, v, x = map(int, line.split())
-    if u != v: w[(u, v)] = min(w.get((u, v), 1 << 40), x)
-INF = 1073741823
-def path(i, j, depth=0):
-    assert depth < n, ('loop', i, j)
-    k = via[i, j]
-    return [i, j] if k < 0 else path(i, k, depth + 1)[:-1] + path(k, j, depth + 1)
-for i in list(range(0, n, 7)) + [332]:  # every 7th source, one in the unreachable part
-    assert via[i, i] == -1
-    for j in range(n):
-        if i == j: continue
-        if d[i, j] == INF:
-            assert via[i, j] == -1, (i, j); continue
-        p = path(i, j)
-        assert p[0] == i and p[-1] == j, (i, j, p)
-        assert sum(w[(a, b)] for a, b in zip(p, p[1:])) == d[i, j], (i, j, p)"
+  # every 7th source, and one in the unreachable part
+  expect "paths$name-expanded" expand_paths "$T/pd.npy" "$T/via.npy" "$T/neg.edges" 7 332
 done
 check paths-panel-negcycle 3 "$BIN" --input "$T/cyc.edges" "${D[@]}" --panel 128 --paths \
   --paths-output "$T/cycvia.npy"
