@@ -270,9 +270,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
       sl.src.assign(sources, sources + count);
       sl.count = count;
       q.enqueueWriteBuffer(d.src, CL_FALSE, 0, sl.src.size() * 4, sl.src.data(), nullptr, &sl.write);
-      set_args(d.kernel, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count),
-               d.delta, static_cast<cl_int>(d.vw_log), d.dist, d.scratch);
-      const size_t wg = static_cast<size_t>(d.t.at("WG"));
+      const size_t wg = solve_args(d, count);
       q.enqueueNDRangeKernel(d.kernel, cl::NullRange, cl::NDRange(static_cast<size_t>(count) * wg),
                              cl::NDRange(wg), nullptr, &sl.kernel);
       q.enqueueReadBuffer(d.dist, CL_FALSE, 0, static_cast<size_t>(count * n_) * sizeof(T), sl.ptr,
@@ -377,6 +375,14 @@ class OpenClSsspEngine final : public SsspEngine<T> {
     (k.setArg(i++, std::forward<A>(a)), ...);
   }
 
+  // sssp_near_far's arguments for a batch of `count` sources (in d.src); returns
+  // its work-group size.
+  size_t solve_args(Device& d, int64_t count) {
+    set_args(d.kernel, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count),
+             d.delta, static_cast<cl_int>(d.vw_log), d.dist, d.scratch);
+    return static_cast<size_t>(d.t.at("WG"));
+  }
+
   // One batch on one device: its rows into `out`, or (out null) their figures.
   void run_on(Device& d, const int64_t* sources, int64_t count, T* out, bool harmonic,
               RowFigures* fig) {
@@ -386,10 +392,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
       core.begin_solve();
       std::vector<cl_int> src(sources, sources + count);
       core.write(d.src, 0, src.size() * 4, src.data(), false);
-      set_args(d.kernel, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src,
-               static_cast<cl_int>(count), d.delta, static_cast<cl_int>(d.vw_log), d.dist,
-               d.scratch);
-      const size_t wg = static_cast<size_t>(d.t.at("WG"));
+      const size_t wg = solve_args(d, count);
       core.launch(d.kernel, cl::NDRange(static_cast<size_t>(count) * wg), cl::NDRange(wg));
       double bytes = 4.0 * static_cast<double>(count);
       if (out) {
