@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -89,13 +90,26 @@ TEST_SUITE("rows") {
     CHECK(e.find("'7'") != std::string::npos);
   }
 
-  TEST_CASE("select_block: rows and columns in the given order") {
+  TEST_CASE("selections: rows and columns in the given order, repeats kept (hand_rows + file sink)") {
+    RowsDir t;
     DistMatrix<int32_t> d(3);
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) d(i, j) = 10 * i + j;
-    CHECK(select_block(d, {2, 0, 2}, {1}) == std::vector<int32_t>{21, 1, 21});
-    CHECK(select_block(d, {1}, {}) == std::vector<int32_t>{10, 11, 12});
-    CHECK(select_block(d, {}, {2, 2}) == std::vector<int32_t>{2, 2, 12, 12, 22, 22});
+    // The rows and columns the solve command writes for --sources / --targets.
+    const auto block = [&](const std::vector<int64_t>& rows, const std::vector<int64_t>& cols) {
+      const std::string path = t.path("sel.bin");
+      const int64_t nr = rows.empty() ? 3 : static_cast<int64_t>(rows.size());
+      StreamingFileSink<int32_t> s(resolve_output(path), OutputFormat::bin, nr, 3, cols);
+      hand_rows(d, rows, s);
+      s.finish();
+      const std::string bytes = read_all(path);
+      std::vector<int32_t> v(bytes.size() / 4);
+      std::memcpy(v.data(), bytes.data(), bytes.size());
+      return v;
+    };
+    CHECK(block({2, 0, 2}, {1}) == std::vector<int32_t>{21, 1, 21});
+    CHECK(block({1}, {}) == std::vector<int32_t>{10, 11, 12});
+    CHECK(block({}, {2, 2}) == std::vector<int32_t>{2, 2, 12, 12, 22, 22});
   }
 
   TEST_CASE("hand_rows: a dense result's rows in order, in blocks, selected rows copied") {
@@ -146,7 +160,8 @@ TEST_SUITE("rows") {
       }
       CHECK(read_all(t.path(std::string("s.") + ext)) == read_all(t.path(std::string("ref.") + ext)));
       // Columns 4, 0: the selected block's file.
-      const auto block = select_block(d, {}, {4, 0});
+      std::vector<float> block;
+      for (int i = 0; i < 5; ++i) block.insert(block.end(), {d(i, 4), d(i, 0)});
       write_rect_matrix(block.data(), 5, 2, t.path(std::string("bref.") + ext), fmt);
       {
         StreamingFileSink<float> s(resolve_output(t.path(std::string("b.") + ext)), fmt, 5, 5, {4, 0});

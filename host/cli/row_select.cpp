@@ -79,31 +79,4 @@ std::vector<int64_t> parse_vertex_spec(const std::string& spec, int64_t n, const
   return out;
 }
 
-template <typename T>
-std::vector<T> select_block(const DistMatrix<T>& d, const std::vector<int64_t>& rows,
-                            const std::vector<int64_t>& cols) {
-  const int64_t n = d.n();
-  const size_t nr = rows.empty() ? static_cast<size_t>(n) : rows.size();
-  const size_t nc = cols.empty() ? static_cast<size_t>(n) : cols.size();
-  std::vector<T> out(nr * nc);
-  for (size_t i = 0; i < nr; ++i) {
-    const T* src = d.data() + (rows.empty() ? static_cast<int64_t>(i) : rows[i]) * n;
-    T* dst = out.data() + i * nc;
-    if (cols.empty())
-      std::memcpy(dst, src, nc * sizeof(T));
-    else
-      for (size_t j = 0; j < nc; ++j) dst[j] = src[cols[j]];
-  }
-  return out;
-}
-
-template std::vector<int32_t> select_block(const DistMatrix<int32_t>&, const std::vector<int64_t>&,
-                                           const std::vector<int64_t>&);
-template std::vector<float> select_block(const DistMatrix<float>&, const std::vector<int64_t>&,
-                                         const std::vector<int64_t>&);
-template std::vector<double> select_block(const DistMatrix<double>&, const std::vector<int64_t>&,
-                                         const std::vector<int64_t>&);
-template std::vector<int64_t> select_block(const DistMatrix<int64_t>&, const std::vector<int64_t>&,
-                                         const std::vector<int64_t>&);
-
 }  // namespace ocl_sp

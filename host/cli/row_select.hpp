@@ -1,11 +1,10 @@
 // --sources / --targets (DESIGN.md "Sparse graphs and rows"): vertex lists from a
-// SPEC, and the |S| x |T| slice of a dense result in that order.
+// SPEC (the |S| x |T| slice itself: sparse/row_sink.hpp hand_rows and the file
+// sink's columns).
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include "graph/matrix.hpp"
 
 namespace ocl_sp {
 
@@ -14,10 +13,5 @@ namespace ocl_sp {
 // UsageError naming `flag` and the bad token for an id >= n, a negative id, a
 // reversed range, anything else that is not an id, an empty list, a missing file.
 std::vector<int64_t> parse_vertex_spec(const std::string& spec, int64_t n, const std::string& flag);
-
-// d's rows `rows` and columns `cols` (all when empty), row-major |rows| x |cols|.
-template <typename T>
-std::vector<T> select_block(const DistMatrix<T>& d, const std::vector<int64_t>& rows,
-                            const std::vector<int64_t>& cols);
 
 }  // namespace ocl_sp

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 
-#include "cli/row_select.hpp"
 #include "sparse/sssp.hpp"
 #include "sparse/stats_sink.hpp"
 #include "sparse/stream_sink.hpp"
