@@ -214,6 +214,248 @@ void sssp_near_far(const int n, __global const int* off, __global const int* col
 #undef l_far2
 #undef l_min
 
+// ---- Sources as lanes (LANES > 0 on the host: --stats in one pass) ----------
+// One work-group runs LANES sources together: their distances sit side by side,
+// dist[v LANES + l] (l: the source's lane), so a vertex's LANES values are one
+// contiguous line and one work-item relaxes all of them along each out-edge.
+// The queues hold vertices, not (vertex, source) pairs: a vertex is queued when
+// any lane improved, and its expansion relaxes every lane (a lane that did not
+// change finds nothing to improve: its reads cost what the line costs anyway).
+// Sources close in the graph (consecutive ids on a grid) share most of the
+// frontier, so a batch of LANES sources costs about as many rounds as one.
+// Near-far as sssp_near_far with one split for all lanes (each source's front is
+// at about the same distance from its own source):
+// - an improvement below split queues the vertex for the next near round (once a
+//   round: tag); otherwise, unless the vertex is queued near anyway, it goes on
+//   the far pile (once: infar);
+// - when the near queue runs dry, split moves to (smallest lane value >= split on
+//   the far pile) + DELTA; a far entry with a lane value in [old split, split)
+//   goes near, one with a finite lane value >= split stays, the others leave: every
+//   lane value below the old split was relaxed in a near round since (it was
+//   queued near when it fell below split, or moved near with its far entry when
+//   split passed it), and an expansion relaxes all the lanes it reads.
+#ifndef LANES
+#define LANES 8
+#endif
+#ifndef LANE_WG
+#define LANE_WG WG
+#endif
+#if LANES % 4 != 0 || LANES > 32
+#error LANES must be a multiple of 4, at most 32
+#endif
+#if defined(VALUE_FLOAT64) || defined(VALUE_INT64)
+typedef long4 bits4_t;
+#else
+typedef int4 bits4_t;
+#endif
+#define LANE_VECS (LANES / 4)
+// A launch's distances may span up to four buffers (one buffer holds at most the
+// device's largest allocation): per_buf groups each, group g's LANES x n values
+// in buffer g / per_buf.
+#define LANE_BUFFERS(Q) Q d0, Q d1, Q d2, Q d3, const int per_buf
+#define GROUP_DIST(g)                                                                      \
+  (((g) < per_buf ? d0 : (g) < 2 * per_buf ? d1 : (g) < 3 * per_buf ? d2 : d3) +           \
+   (size_t)((g) % per_buf) * n * LANES)
+
+// split + delta without leaving the type (integers saturate at the unreachable
+// value, floats step past split when delta is below its precision).
+value_t next_split(const value_t lo, const value_t delta) {
+#if defined(VALUE_IS_FLOAT)
+  value_t s = lo + delta;
+  if (!(s > lo)) s = nextafter(lo, (value_t)INFINITY);
+  return s;
+#else
+  return lo > (value_t)RAW_INF_BITS - delta ? (value_t)RAW_INF_BITS : lo + delta;
+#endif
+}
+
+// One lane of a relaxation along edge k of a chunk: the head's lane improves to
+// du + we when that is below the value read before. The atomic's result is not
+// waited for (a store-like reduction on GPUs, so a work-item's atomics are all in
+// flight at once): the head is queued on the value read, which is at least the
+// value the atomic met, so every real improvement queues it (a stale read queues
+// it once more than needed, never less).
+#define RELAX_LANE(K, DU, DV, L)                                                  \
+  if ((DU) != RAW_INF_BITS) {                                                     \
+    const bits_t nb = AS_BITS(AS_VALUE(DU) + we[K]);                              \
+    if (nb < (DV)) {                                                              \
+      GLOBAL_MIN(&dist[(size_t)v[K] * LANES + (L)], nb);                         \
+      hit[K] |= nb < split_bits ? 1 : 2;                                          \
+    }                                                                             \
+  }
+// Edges a chunk: their heads' rows are read before any of their atomics (about
+// 32 values in registers).
+#define EDGE_CHUNK (LANES >= 32 ? 1 : 32 / LANES)
+
+__kernel __attribute__((reqd_work_group_size(LANE_WG, 1, 1)))
+void sssp_lanes(const int n, __global const int* off, __global const int* col,
+                __global const value_t* w, __global const int* sources, const int count,
+                const value_t delta, LANE_BUFFERS(volatile __global bits_t*), __global int* scratch) {
+  const int g = get_group_id(0);
+  const int first = g * LANES;
+  if (first >= count) return;  // the whole group returns
+  const int lid = get_local_id(0);
+  volatile __global bits_t* dist = GROUP_DIST(g);
+  __global int* sc = scratch + (size_t)g * SCRATCH_ROWS * n;
+  __global int* near_a = sc;
+  __global int* near_b = sc + n;
+  __global int* far_a = sc + 2 * (size_t)n;
+  __global int* far_b = sc + 3 * (size_t)n;
+  volatile __global int* tag = sc + 4 * (size_t)n;    // round that queued v last
+  volatile __global int* infar = sc + 5 * (size_t)n;  // v is on the far pile
+  __local int counters[4];
+  __local bits_t l_min_bits[1];
+#define l_near counters[0]
+#define l_next counters[1]
+#define l_far counters[2]
+#define l_far2 counters[3]
+#define l_min l_min_bits[0]
+
+  for (size_t i = lid; i < (size_t)n * LANES; i += LANE_WG) dist[i] = RAW_INF_BITS;
+  for (int i = lid; i < n; i += LANE_WG) {
+    tag[i] = -1;
+    infar[i] = 0;
+  }
+  if (lid == 0) {
+    l_near = 0;
+    l_next = 0;
+    l_far = 0;
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  if (lid < LANES && first + lid < count) {  // lanes past count stay unreachable
+    const int s = sources[first + lid];
+    dist[(size_t)s * LANES + lid] = 0;
+    if (atomic_xchg(&tag[s], -2) != -2) near_a[atomic_inc(&l_near)] = s;  // repeated sources
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+
+  value_t split = delta;
+  int round = 0;
+  for (;;) {
+    const bits_t split_bits = AS_BITS(split);
+    while (l_near > 0) {
+      const int cnt = l_near;
+      for (int i = lid; i < cnt; i += LANE_WG) {
+        const int u = near_a[i];
+        const __global bits_t* ru = (const __global bits_t*)dist + (size_t)u * LANES;
+        bits4_t du[LANE_VECS];
+#pragma unroll
+        for (int c = 0; c < LANE_VECS; ++c) du[c] = vload4(c, ru);
+        const int end = off[u + 1];
+        for (int e0 = off[u]; e0 < end; e0 += EDGE_CHUNK) {
+          int v[EDGE_CHUNK], hit[EDGE_CHUNK];
+          value_t we[EDGE_CHUNK];
+          bits4_t dv[EDGE_CHUNK][LANE_VECS];
+#pragma unroll
+          for (int k = 0; k < EDGE_CHUNK; ++k) {
+            const int e = min(e0 + k, end - 1);  // past the end: the last edge again, no hit
+            v[k] = col[e];
+            we[k] = w[e];
+            hit[k] = 0;
+          }
+#pragma unroll
+          for (int k = 0; k < EDGE_CHUNK; ++k)
+#pragma unroll
+            for (int c = 0; c < LANE_VECS; ++c)
+              dv[k][c] = vload4(c, (const __global bits_t*)dist + (size_t)v[k] * LANES);
+#pragma unroll
+          for (int k = 0; k < EDGE_CHUNK; ++k) {
+            if (e0 + k < end) {
+#pragma unroll
+              for (int c = 0; c < LANE_VECS; ++c) {
+                RELAX_LANE(k, du[c].s0, dv[k][c].s0, 4 * c)
+                RELAX_LANE(k, du[c].s1, dv[k][c].s1, 4 * c + 1)
+                RELAX_LANE(k, du[c].s2, dv[k][c].s2, 4 * c + 2)
+                RELAX_LANE(k, du[c].s3, dv[k][c].s3, 4 * c + 3)
+              }
+            }
+          }
+#pragma unroll
+          for (int k = 0; k < EDGE_CHUNK; ++k) {
+            if (hit[k] & 1) {
+              if (tag[v[k]] != round && atomic_xchg(&tag[v[k]], round) != round)
+                near_b[atomic_inc(&l_next)] = v[k];
+            } else if (hit[k]) {
+              if (infar[v[k]] == 0 && atomic_xchg(&infar[v[k]], 1) == 0) far_a[atomic_inc(&l_far)] = v[k];
+            }
+          }
+        }
+      }
+      barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+      __global int* t = near_a;
+      near_a = near_b;
+      near_b = t;
+      ++round;
+      if (lid == 0) {
+        l_near = l_next;
+        l_next = 0;
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    const int fc = l_far;
+    if (fc == 0) break;
+    // The smallest lane value at or beyond split on the far pile.
+    if (lid == 0) l_min = RAW_INF_BITS;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    bits_t mine = RAW_INF_BITS;
+    for (int i = lid; i < fc; i += LANE_WG) {
+      const __global bits_t* r = (const __global bits_t*)dist + (size_t)far_a[i] * LANES;
+      for (int c = 0; c < LANE_VECS; ++c) {
+        const bits4_t dv = vload4(c, r);
+        const bits4_t keep = select((bits4_t)(RAW_INF_BITS), dv, dv >= (bits4_t)(split_bits));
+        mine = min(mine, min(min(keep.s0, keep.s1), min(keep.s2, keep.s3)));
+      }
+    }
+    LOCAL_MIN(&l_min, mine);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const bits_t old_bits = split_bits;
+    if (l_min != RAW_INF_BITS) split = next_split(AS_VALUE(l_min), delta);
+    const bits_t new_bits = AS_BITS(split);
+    if (lid == 0) {
+      l_next = 0;
+      l_far2 = 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int i = lid; i < fc; i += LANE_WG) {
+      const int v = far_a[i];
+      const __global bits_t* r = (const __global bits_t*)dist + (size_t)v * LANES;
+      int now = 0, later = 0;
+      for (int c = 0; c < LANE_VECS; ++c) {
+        const bits4_t dv = vload4(c, r);
+        const bits4_t a = (dv >= (bits4_t)(old_bits)) & (dv < (bits4_t)(new_bits));
+        const bits4_t b = (dv >= (bits4_t)(new_bits)) & (dv != (bits4_t)(RAW_INF_BITS));
+        now |= any(a);
+        later |= any(b);
+      }
+      if (now) {
+        infar[v] = 0;
+        near_a[atomic_inc(&l_next)] = v;
+      } else if (later) {
+        far_b[atomic_inc(&l_far2)] = v;
+      } else {
+        infar[v] = 0;  // every lane relaxed since
+      }
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    __global int* t = far_a;
+    far_a = far_b;
+    far_b = t;
+    if (lid == 0) {
+      l_near = l_next;
+      l_next = 0;
+      l_far = l_far2;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+#undef l_near
+#undef l_next
+#undef l_far
+#undef l_far2
+#undef l_min
+#undef RELAX_LANE
+#undef EDGE_CHUNK
+
 #ifdef HAVE_FP64
 // --stats without the rows (host/sparse/stats_sink.hpp): per row of a finished
 // batch the four figures the per-vertex table is made of, so 32 bytes come back
@@ -276,5 +518,87 @@ void sssp_row_figures(const int n, const int count, __global const bits_t* dist_
     f[2] = (double)l_sum[0];
     f[3] = l_harm[0];
   }
+}
+
+// The same figures for a lanes launch (sssp_lanes): one work-group per group of
+// LANES sources, work-item (slot, lane) strides over the vertices, a tree over
+// the slots per lane.
+#if FIG_WG % LANES != 0
+#error FIG_WG must be a multiple of LANES
+#endif
+#define FIG_SLOTS (FIG_WG / LANES)
+__kernel __attribute__((reqd_work_group_size(FIG_WG, 1, 1)))
+void sssp_lanes_row_figures(const int n, const int count, LANE_BUFFERS(__global const bits_t*),
+                            const int want_harmonic, __global double* figures) {
+  const int g = get_group_id(0);
+  if (g * LANES >= count) return;
+  const int lid = get_local_id(0), lane = lid % LANES, slot = lid / LANES;
+  __global const bits_t* d = GROUP_DIST(g);
+  long reach = 0;
+  sum_t sum = 0;
+  double harm = 0;
+  bits_t top = 0;
+  for (int v = slot; v < n; v += FIG_SLOTS) {
+    const bits_t b = d[(size_t)v * LANES + lane];
+    if (b == RAW_INF_BITS) continue;
+    ++reach;
+    top = max(top, b);
+    const value_t x = AS_VALUE(b);
+    sum += (sum_t)x;
+    if (want_harmonic && x != 0) harm += 1.0 / (double)x;
+  }
+  __local long l_reach[FIG_WG];
+  __local sum_t l_sum[FIG_WG];
+  __local double l_harm[FIG_WG];
+  __local bits_t l_top[FIG_WG];
+  l_reach[lid] = reach;
+  l_sum[lid] = sum;
+  l_harm[lid] = harm;
+  l_top[lid] = top;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int s = FIG_SLOTS / 2; s > 0; s >>= 1) {
+    if (slot < s) {
+      const int o = lid + s * LANES;
+      l_reach[lid] += l_reach[o];
+      l_sum[lid] += l_sum[o];
+      l_harm[lid] += l_harm[o];
+      l_top[lid] = max(l_top[lid], l_top[o]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  const int src = g * LANES + lane;
+  if (slot == 0 && src < count) {
+    __global double* f = figures + 4 * (size_t)src;
+    f[0] = (double)l_reach[lid];
+    f[1] = l_reach[lid] ? (double)AS_VALUE(l_top[lid]) : 0.0;
+    f[2] = (double)l_sum[lid];
+    f[3] = l_harm[lid];
+  }
+}
+
+// Columns: every vertex's figures over the sources of a lanes launch, continued
+// from acc (4 doubles a vertex, as sssp_row_figures writes them) in source order,
+// one value after another as the host's column reduction adds them
+// (stats_sink.cpp continue_figures): the same sums, bit for bit.
+__kernel void sssp_lanes_column_figures(const int n, const int count, LANE_BUFFERS(__global const bits_t*),
+                                        const int want_harmonic, __global double* acc) {
+  const int v = get_global_id(0);
+  if (v >= n) return;
+  __global double* f = acc + 4 * (size_t)v;
+  double reach = f[0], sum = f[2], harm = f[3];
+  double top = reach > 0 ? f[1] : -INFINITY;
+  for (int s = 0; s < count; ++s) {
+    const bits_t b = GROUP_DIST(s / LANES)[(size_t)v * LANES + s % LANES];
+    if (b == RAW_INF_BITS) continue;
+    reach += 1;
+    const double x = (double)AS_VALUE(b);
+    top = max(top, x);
+    sum += x;
+    if (want_harmonic && x != 0) harm += 1.0 / x;
+  }
+  f[0] = reach;
+  f[1] = reach > 0 ? top : 0.0;
+  f[2] = sum;
+  f[3] = harm;
 }
 #endif

@@ -11,6 +11,9 @@
 #          spread sources of the 1000 x 1000 grid per WG / DELTA / VW, the 316 x 316
 #          grid's whole --stats against the host reduction, then the 10^6 grid's
 #          whole --stats with the fastest variant (STATS_FULL=0 skips it);
+#   lanes  --stats in one pass with sources side by side (sssp_lanes): rows ==
+#          OpenMP, the 316 x 316 grid per variant against one source a group,
+#          then the 10^6 grid with the fastest (when 316 x 316 < FULL_IF_BELOW s);
 #   overlap whole sssp solves (bench medians) of the binary B against B_OLD (the
 #          rows read back through the pinned stager and overlapped with the next
 #          batch vs one batch after another), grid 100 x 100, random degree 20
@@ -111,6 +114,45 @@ PY
   fi
 }
 
+lanes() {  # --stats in one pass with sources side by side (sssp_lanes, issue 24)
+  local g316="--generator grid --n ${SMALL_N:-100000}" p best="" best_t=999999 t
+  "$B" --generator grid --n 22500 --algo sssp --device "$DEV" --param LANES=32 --quiet --output /tmp/gl.bin
+  "$B" --generator grid --n 22500 --algo sssp --backend openmp --quiet --output /tmp/go.bin
+  cmp /tmp/gl.bin /tmp/go.bin && echo "grid 150x150: lanes rows == openmp (bytes)"
+  summary() {  # JSON: total, T_k, kernels
+    python3 -c "import json; r=json.load(open('$1')); print('total', r['total'], 't_k', r['t_k'], 't_h', r['t_h'], 'kernels', {k: round(v, 3) for k, v in r.get('kernel_seconds', {}).items()}, 'params', r['params'], 'stats', r['stats'])"
+  }
+  # shellcheck disable=SC2086
+  "$B" $g316 --algo sssp --device "$DEV" --param LANES=1 --stats /tmp/p316.csv --json --quiet >"$OUT/lanes316_per_source.json"
+  echo "grid 316x316 --stats, one source a group (two passes): $(summary "$OUT/lanes316_per_source.json")"
+  try_lanes() {  # VARIANTS...: the 316 x 316 grid's --stats per variant; keeps the fastest
+    for p in "$@"; do
+      # shellcheck disable=SC2086
+      "$B" $g316 --algo sssp --device "$DEV" $p --stats /tmp/l316.csv --json --quiet >/tmp/l.json
+      t=$(python3 -c "import json; print(json.load(open('/tmp/l.json'))['t_k'])")
+      echo "grid 316x316 --stats lanes [${p:-defaults}]: $(summary /tmp/l.json)"
+      python3 - /tmp/l316.csv /tmp/p316.csv <<'PY'
+import sys, csv
+a, b = (list(csv.reader(open(p))) for p in sys.argv[1:3])
+worst = max(abs(float(x[4]) - float(y[4])) / max(abs(float(y[4])), 1e-300) for x, y in zip(a[1:], b[1:]))
+same = all(x[:4] == y[:4] for x, y in zip(a, b)) and len(a) == len(b)
+print(f"  against one source a group: reach/eccentricity/closeness identical: {same}; harmonic max rel diff {worst:.3g}")
+PY
+      if python3 -c "import sys; sys.exit(0 if $t < $best_t else 1)"; then best_t=$t best=$p; fi
+    done
+  }
+  try_lanes "" "--param LANE_WG=128" "--param LANE_WG=512" "--param LANES=16" "--param LANES=4"
+  local first=$best
+  try_lanes "$first --param DELTA=400" "$first --param DELTA=800" "$first --param DELTA=1600"
+  echo "fastest at 316x316: [${best:-defaults}] T_k $best_t s"
+  if python3 -c "import sys; sys.exit(0 if $best_t < ${FULL_IF_BELOW:-3} else 1)"; then
+    # shellcheck disable=SC2086
+    /usr/bin/time -f "%e s wall, %M KB peak" timeout "${STATS_TIMEOUT:-400}" "$B" --generator grid --n 1000000 --algo sssp \
+      --device "$DEV" $best --stats "$OUT/stats_grid1000.csv" --json --quiet >"$OUT/lanes_grid1000.json" 2>/tmp/time.txt
+    echo "grid 1000x1000 --stats [${best:-defaults}]: $(tail -1 /tmp/time.txt); $(summary "$OUT/lanes_grid1000.json" 2>&1)"
+  fi
+}
+
 overlap() {
   local b label
   for b in "$B_OLD" "$B"; do
@@ -124,7 +166,7 @@ overlap() {
 
 for step in "$@"; do
   case $step in
-    check | tune | final | stats | overlap) $step 2>&1 | tee -a "$OUT/device_$step.log" ;;
-    *) echo "unknown step '$step' (check, tune, final, stats, overlap)" >&2; exit 2 ;;
+    check | tune | final | stats | overlap | lanes) $step 2>&1 | tee -a "$OUT/device_$step.log" ;;
+    *) echo "unknown step '$step' (check, tune, final, stats, overlap, lanes)" >&2; exit 2 ;;
   esac
 done

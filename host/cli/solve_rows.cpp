@@ -93,7 +93,10 @@ void solve_streamed(const SolverSpec& spec, const Csr<T>& csr, const RowsRequest
   auto& file = sinks.file;
   auto& stats = sinks.stats;
   RowSink<T>& tee = sinks.all();
-  if (stats) {
+  if (stats && !file && req.sources.empty() && solver->solve_stats(csr, *stats, rep.stats)) {
+    // The engine reduced rows and columns where it computed them, in one pass.
+    rep.notes.push_back("stats: rows and columns reduced on the device in one pass (sources side by side)");
+  } else if (stats) {
     // A symmetric graph's rows are its columns: one pass gives every figure.
     Csr<T> rev = transpose(csr);
     const bool one_pass = symmetric(csr, rev);

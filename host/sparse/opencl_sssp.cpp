@@ -15,6 +15,8 @@
 #include "solvers/opencl_base.hpp"
 #include "solvers/panel_engine.hpp"
 #include "sparse/sssp.hpp"
+#include "sparse/stats_sink.hpp"
+#include "util/cancel.hpp"
 #include "util/errors.hpp"
 #include "util/sysinfo.hpp"
 #include "util/timer.hpp"
@@ -23,6 +25,8 @@ namespace ocl_sp {
 namespace {
 
 constexpr int kScratchRows = 6;  // sssp.cl SCRATCH_ROWS
+constexpr size_t kColumnWg = 64;  // work-items a group of sssp_lanes_column_figures
+constexpr uint64_t kLaneBuffers = 4;  // sssp.cl LANE_BUFFERS
 
 std::vector<detail::TunableRule> sssp_rules() {
   return {{"WG", {32, 64, 128, 256, 512, 1024}, "work-items per source's work-group"},
@@ -31,7 +35,12 @@ std::vector<detail::TunableRule> sssp_rules() {
           {"VW", {0, 1, 2, 4, 8, 16, 32},
            "work-items sharing a queued vertex's edges (0: from the mean degree)"},
           {"BATCH", {0, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384},
-           "sources per launch and device (0: from device memory)"}};
+           "sources per launch and device (0: from device memory)"},
+          {"LANES", {0, 1, 4, 8, 16, 32},
+           "sources side by side in one work-group (sssp_lanes): 0: 8 for --stats in one "
+           "pass, rows one source a group; 1: never; 4-32: every solve"},
+          {"LANE_WG", {0, 32, 64, 128, 256, 512, 1024},
+           "work-items of a lanes work-group (0: 256 on GPUs, else WG)"}};
 }
 
 template <typename T>
@@ -50,8 +59,14 @@ class OpenClSsspEngine final : public SsspEngine<T> {
     std::unique_ptr<detail::OpenClCore> core;
     Tunables t;
     cl::Kernel kernel, figures;  // figures: sssp_row_figures (devices with fp64)
-    cl::Buffer off, col, w, src, dist, scratch, fig;
-    int64_t batch = 0;  // sources per launch for the prepared graph
+    cl::Kernel lanes, lanes_fig, lanes_col;  // sssp_lanes and its figures (with fp64)
+    cl::Buffer off, col, w, src, dist, scratch, fig, acc;  // acc: column figures
+    int64_t batch = 0;  // sources per launch for the prepared graph, in the current mode
+    int64_t batch_sources = 0, batch_lanes = 0;  // the same, per mode
+    int mode = -1;  // what dist/scratch are sized for: 0 a group a source, 1 lanes
+    std::vector<cl::Buffer> lane_dist;  // lanes mode: the distances, per_buf groups a buffer
+    int per_buf = 1;
+    size_t lane_wg = 0;  // work-items of a sssp_lanes group
     uint64_t budget = 0, max_alloc = 0;
     RunStats st;
     T delta = 1;     // near-far bucket width for the prepared graph
@@ -74,8 +89,18 @@ class OpenClSsspEngine final : public SsspEngine<T> {
         // random, geometric and 316 x 316 grids (fewer sources resident: their
         // distance rows stay in L2), 256 wins only on small grids (13 vs 18 ms).
         const int wg = core.is_gpu() ? (core.device().max_work_group >= 1024 ? 1024 : 256) : 64;
-        d.t = core.resolve(spec, {{"WG", wg}, {"DELTA", 0}, {"BATCH", 0}, {"VW", 0}}, sssp_rules());
+        // Lanes (H100/H200, bench/NOTES.md "sources side by side"): 8 sources a
+        // group of 256 work-items beat 4, 16 and 32, and groups of 512 or 1024.
+        d.t = core.resolve(spec,
+                           {{"WG", wg}, {"DELTA", 0}, {"BATCH", 0}, {"VW", 0}, {"LANES", 0}, {"LANE_WG", 0}},
+                           sssp_rules());
         const size_t local = static_cast<size_t>(d.t.at("WG"));
+        const int lanes_param = d.t.at("LANES");
+        lanes_ = lanes_param >= 4 ? lanes_param : 8;
+        const int lane_wg = d.t.at("LANE_WG") > 0 ? d.t.at("LANE_WG") : core.is_gpu() ? 256 : d.t.at("WG");
+        d.lane_wg = static_cast<size_t>(lane_wg);
+        lanes_rows_ = lanes_param >= 4;
+        if (lanes_param == 1) lanes_stats_ = false;
         const std::string what = "WG=" + std::to_string(local);
         core.check_group(what, {local}, 0);
         std::string defines;
@@ -96,7 +121,8 @@ class OpenClSsspEngine final : public SsspEngine<T> {
         // --stats reduces rows on the device where it has doubles (the sums).
         const bool fp64 = core.device().has_extension("cl_khr_fp64");
         if (fp64) defines += " -DHAVE_FP64";
-        core.build("sssp.cl", {{"WG", d.t.at("WG")}}, defines);
+        core.check_group("LANE_WG=" + std::to_string(lane_wg), {d.lane_wg}, 0);
+        core.build("sssp.cl", {{"WG", d.t.at("WG")}, {"LANES", lanes_}, {"LANE_WG", lane_wg}}, defines);
         // Probe (OpenClCore::kernel): one source on a one-vertex graph.
         const cl_int zero[2] = {0, 0};
         const cl::Buffer poff(core.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
@@ -106,14 +132,25 @@ class OpenClSsspEngine final : public SsspEngine<T> {
         d.kernel = core.kernel("sssp_near_far", what, {local}, [&](cl::Kernel& k) {
           set_args(k, 1, poff, pone, pone, poff, 1, T(1), 0, pdist, pone);
         });
+        const cl::Buffer plane(core.context(), CL_MEM_READ_WRITE, sizeof(T) * static_cast<size_t>(lanes_));
+        d.lanes = core.kernel("sssp_lanes", "LANE_WG=" + std::to_string(lane_wg), {d.lane_wg}, [&](cl::Kernel& k) {
+          set_args(k, 1, poff, pone, pone, poff, 1, T(1), plane, plane, plane, plane, 1, pone);
+        });
         if (fp64) {
           const size_t fig_wg = std::min<size_t>(local, 256);  // sssp.cl FIG_WG
           const cl::Buffer pfig(core.context(), CL_MEM_READ_WRITE, sizeof(RowFigures));
           d.figures = core.kernel("sssp_row_figures", what, {fig_wg}, [&](cl::Kernel& k) {
             set_args(k, 1, 1, pdist, 1, pfig);
           });
+          d.lanes_fig = core.kernel("sssp_lanes_row_figures", what, {fig_wg}, [&](cl::Kernel& k) {
+            set_args(k, 1, 1, plane, plane, plane, plane, 1, 1, pfig);
+          });
+          d.lanes_col = core.kernel("sssp_lanes_column_figures", what, {kColumnWg}, [&](cl::Kernel& k) {
+            set_args(k, 1, 1, plane, plane, plane, plane, 1, 1, pfig);
+          });
         } else {
           reduces_ = false;
+          lanes_stats_ = false;
         }
         core.finish_info(info_, d.t);
       });
@@ -184,6 +221,13 @@ class OpenClSsspEngine final : public SsspEngine<T> {
       int64_t by_memory = static_cast<int64_t>(room / per_source);
       by_memory = std::min<int64_t>(by_memory, static_cast<int64_t>(
                                                    d.max_alloc / (static_cast<uint64_t>(n_) * 4 * kScratchRows)));
+      // Lanes: a group of lanes_ sources shares one set of queues; the distances
+      // of a launch are up to kLaneBuffers buffers of at most max_alloc each.
+      const uint64_t un = static_cast<uint64_t>(n_), ul = static_cast<uint64_t>(lanes_);
+      const uint64_t per_group = un * (ul * sizeof(T) + 4 * kScratchRows) + ul * (4 + sizeof(RowFigures));
+      const int64_t groups_by_memory = static_cast<int64_t>(
+          std::min<uint64_t>(room / per_group,
+                             kLaneBuffers * (d.max_alloc / std::max<uint64_t>(un * ul * sizeof(T), 1))));
       if (by_memory < 1)
         throw RuntimeError("sssp: n = " + std::to_string(n_) + " needs " +
                            std::to_string((graph_bytes + per_source) >> 20) + " MiB on '" +
@@ -195,7 +239,16 @@ class OpenClSsspEngine final : public SsspEngine<T> {
       const int64_t resident = static_cast<int64_t>(dev.compute_units) *
                                (d.core->is_gpu() ? std::max(1, 2048 / d.t.at("WG")) : 1);
       const int64_t wanted = d.t.at("BATCH") > 0 ? d.t.at("BATCH") : std::max<int64_t>(64, resident * 4);
-      d.batch = std::max<int64_t>(1, std::min({wanted, by_memory, int64_t{1} << 20}));
+      d.batch_sources = std::max<int64_t>(1, std::min({wanted, by_memory, int64_t{1} << 20}));
+      const int64_t resident_lanes =
+          static_cast<int64_t>(dev.compute_units) *
+          (d.core->is_gpu() ? std::max<int64_t>(1, 2048 / static_cast<int64_t>(d.lane_wg)) : 1);
+      // Lanes: one wave of resident groups (their sources take about as long each).
+      const int64_t wanted_groups = d.t.at("BATCH") > 0 ? (d.t.at("BATCH") + lanes_ - 1) / lanes_
+                                                         : std::max<int64_t>(2, resident_lanes);
+      d.batch_lanes = lanes_ * std::max<int64_t>(1, std::min({wanted_groups, groups_by_memory,
+                                                               (int64_t{1} << 20) / lanes_}));
+      d.mode = -1;
       auto& core = *d.core;
       core.run_guarded("sssp: cannot upload the graph to '" + dev.name + "'", [&] {
         core.begin_solve();
@@ -208,23 +261,21 @@ class OpenClSsspEngine final : public SsspEngine<T> {
           core.write(d.col, 0, g.col.size() * 4, g.col.data(), false);
           core.write(d.w, 0, g.w.size() * sizeof(T), g.w.data(), false);
         }
-        d.src = cl::Buffer(ctx, CL_MEM_READ_ONLY, static_cast<size_t>(d.batch) * 4);
-        d.dist = cl::Buffer(ctx, CL_MEM_READ_WRITE, static_cast<size_t>(d.batch * n_) * sizeof(T));
-        d.scratch =
-            cl::Buffer(ctx, CL_MEM_READ_WRITE, static_cast<size_t>(d.batch * n_) * 4 * kScratchRows);
-        if (reduces_)
-          d.fig = cl::Buffer(ctx, CL_MEM_READ_WRITE, static_cast<size_t>(d.batch) * sizeof(RowFigures));
+        d.src = cl::Buffer(ctx, CL_MEM_READ_ONLY,
+                           static_cast<size_t>(std::max(d.batch_sources, d.batch_lanes)) * 4);
         RunStats upload;
         core.finish(upload);
         st.t_h += upload.t_h;
       });
       st.bytes_moved += static_cast<double>(graph_bytes);
+      set_mode(d, lanes_rows_);
     }
     st.devices = static_cast<int>(devices_.size());
     st.placement = (devices_.size() > 1
                         ? "source batches on " + std::to_string(devices_.size()) + " devices"
                         : std::string("source batches")) +
-                   " (" + chosen_ + ")";
+                   " (" + chosen_ + (lanes_rows_ ? ", " + std::to_string(lanes_) + " sources a group" : "") +
+                   ")";
   }
 
   int64_t batch(int64_t) const override {
@@ -241,7 +292,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
   // device buffers are shared). At most kSlotBytes a slot, else run().
   static constexpr uint64_t kSlotBytes = uint64_t{1} << 30;
   bool slots(int64_t batch) override {
-    if (devices_.size() != 1) return false;
+    if (devices_.size() != 1 || lanes_rows_) return false;
     const uint64_t bytes = static_cast<uint64_t>(batch) * static_cast<uint64_t>(n_) * sizeof(T);
     Device& d = devices_[0];
     if (bytes == 0 || bytes > kSlotBytes || batch > d.batch) return false;
@@ -299,6 +350,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
   }
   T* slot_rows(int slot) override { return devices_[0].slot[slot].ptr; }
   void run(const int64_t* sources, int64_t count, T* out, RunStats& st) override {
+    for (auto& d : devices_) set_mode(d, lanes_rows_);
     deal(count, st, [&](Device& d, int64_t a, int64_t c) {
       run_on(d, sources + a, c, out + a * n_, false, nullptr);
     });
@@ -307,9 +359,50 @@ class OpenClSsspEngine final : public SsspEngine<T> {
   bool reduces_rows() const override { return reduces_; }
   void run_figures(const int64_t* sources, int64_t count, bool harmonic, RowFigures* out,
                    RunStats& st) override {
+    for (auto& d : devices_) set_mode(d, lanes_rows_);
     deal(count, st, [&](Device& d, int64_t a, int64_t c) {
       run_on(d, sources + a, c, nullptr, harmonic, out + a);
     });
+  }
+
+  // Every vertex a source, lanes_ side by side: each launch's row figures come
+  // back, its column figures continue on the device (acc) in source order.
+  bool reduces_columns() const override { return lanes_stats_; }
+  void run_all_figures(bool harmonic, RowFigures* rows, RowFigures* cols, RunStats& st) override {
+    std::vector<int64_t> all(static_cast<size_t>(n_));
+    std::iota(all.begin(), all.end(), int64_t{0});
+    const size_t acc_bytes = static_cast<size_t>(n_) * sizeof(RowFigures);
+    for (auto& d : devices_) {
+      set_mode(d, true);
+      d.core->run_guarded("sssp: cannot set up the column figures on '" + d.core->device().name + "'",
+                          [&] {
+                            d.acc = cl::Buffer(d.core->context(), CL_MEM_READ_WRITE, std::max<size_t>(acc_bytes, 1));
+                            const double zero = 0;
+                            d.core->queue(detail::OpenClCore::kCompute)
+                                .enqueueFillBuffer(d.acc, zero, 0, std::max<size_t>(acc_bytes, 8));
+                          });
+    }
+    deal(n_, st, [&](Device& d, int64_t a, int64_t c) {
+      throw_if_cancelled();
+      run_on(d, all.data() + a, c, nullptr, false, rows + a, true, harmonic);
+    });
+    // Devices took consecutive stretches of sources: their columns combine in order.
+    std::vector<RowFigures> part(static_cast<size_t>(n_));
+    for (size_t i = 0; i < devices_.size(); ++i) {
+      Device& d = devices_[i];
+      RowFigures* to = i == 0 ? cols : part.data();
+      d.core->run_guarded("sssp: cannot read the column figures from '" + d.core->device().name + "'",
+                          [&] {
+                            d.core->read(d.acc, 0, acc_bytes, to);
+                            RunStats rs;
+                            d.core->finish(rs);
+                            st.t_h += rs.t_h;
+                          });
+      if (i > 0)
+        for (int64_t v = 0; v < n_; ++v) cols[v] = combine(cols[v], part[static_cast<size_t>(v)]);
+      d.acc = cl::Buffer();
+    }
+    st.bytes_moved += static_cast<double>(acc_bytes * devices_.size());
   }
 
  private:
@@ -375,34 +468,112 @@ class OpenClSsspEngine final : public SsspEngine<T> {
     (k.setArg(i++, std::forward<A>(a)), ...);
   }
 
-  // sssp_near_far's arguments for a batch of `count` sources (in d.src); returns
-  // its work-group size.
+  // The solve kernel's arguments for a batch of `count` sources (in d.src):
+  // sssp_near_far's, or sssp_lanes' in lanes mode; returns its work-group size.
   size_t solve_args(Device& d, int64_t count) {
-    set_args(d.kernel, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count),
-             d.delta, static_cast<cl_int>(d.vw_log), d.dist, d.scratch);
+    if (d.mode == 1)
+      set_args(d.lanes, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count), d.delta,
+               lane_buf(d, 0), lane_buf(d, 1), lane_buf(d, 2), lane_buf(d, 3), d.per_buf, d.scratch);
+    if (d.mode == 1) return d.lane_wg;
+    else
+      set_args(d.kernel, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count),
+               d.delta, static_cast<cl_int>(d.vw_log), d.dist, d.scratch);
     return static_cast<size_t>(d.t.at("WG"));
   }
 
-  // One batch on one device: its rows into `out`, or (out null) their figures.
+  static const cl::Buffer& lane_buf(const Device& d, size_t i) {
+    return d.lane_dist[std::min(i, d.lane_dist.size() - 1)];
+  }
+
+  // The device's distance and queue buffers sized for one source a group (lanes
+  // false) or lanes_ sources a group; d.batch follows. Buffers of the other mode
+  // go first (device memory holds one set).
+  void set_mode(Device& d, bool lanes) {
+    if (d.mode == static_cast<int>(lanes)) return;
+    settle_slots(d);
+    auto& core = *d.core;
+    d.dist = cl::Buffer();
+    d.lane_dist.clear();
+    d.scratch = cl::Buffer();
+    d.fig = cl::Buffer();
+    d.mode = -1;
+    d.batch = lanes ? d.batch_lanes : d.batch_sources;
+    const size_t b = static_cast<size_t>(d.batch), un = static_cast<size_t>(n_);
+    const size_t groups = lanes ? b / static_cast<size_t>(lanes_) : b;
+    const size_t dist_values = lanes ? groups * static_cast<size_t>(lanes_) * un : b * un;
+    core.run_guarded("sssp: cannot allocate the batch buffers on '" + core.device().name + "'", [&] {
+      const cl::Context& ctx = core.context();
+      if (lanes) {
+        const size_t group_bytes = static_cast<size_t>(lanes_) * un * sizeof(T);
+        uint64_t per_buf = std::min<uint64_t>(groups, d.max_alloc / group_bytes);
+        // OCL_SP_LANE_GROUPS_PER_BUFFER=K: at most K groups a buffer (tests of the
+        // buffers' seams on devices whose largest allocation is roomy).
+        if (const char* e = std::getenv("OCL_SP_LANE_GROUPS_PER_BUFFER"); e && std::atoi(e) > 0)
+          per_buf = std::min<uint64_t>(per_buf, static_cast<uint64_t>(std::atoi(e)));
+        per_buf = std::max<uint64_t>({per_buf, 1, (groups + kLaneBuffers - 1) / kLaneBuffers});
+        d.per_buf = static_cast<int>(per_buf);
+        for (size_t g = 0; g < groups; g += static_cast<size_t>(d.per_buf))
+          d.lane_dist.emplace_back(ctx, CL_MEM_READ_WRITE,
+                                   std::min(groups - g, static_cast<size_t>(d.per_buf)) * group_bytes);
+      } else {
+        d.dist = cl::Buffer(ctx, CL_MEM_READ_WRITE, std::max<size_t>(dist_values, 1) * sizeof(T));
+      }
+      d.scratch = cl::Buffer(ctx, CL_MEM_READ_WRITE, std::max<size_t>(groups * un, 1) * 4 * kScratchRows);
+      if (reduces_) d.fig = cl::Buffer(ctx, CL_MEM_READ_WRITE, b * sizeof(RowFigures));
+    });
+    d.mode = static_cast<int>(lanes);
+  }
+
+  // One batch on one device: its rows into `out`, or (out null) their figures; in
+  // lanes mode with `columns` also the columns' figures continued in d.acc.
   void run_on(Device& d, const int64_t* sources, int64_t count, T* out, bool harmonic,
-              RowFigures* fig) {
+              RowFigures* fig, bool columns = false, bool col_harmonic = false) {
     auto& core = *d.core;
     settle_slots(d);
     core.run_guarded("sssp on '" + core.device().name + "' failed", [&] {
       core.begin_solve();
       std::vector<cl_int> src(sources, sources + count);
       core.write(d.src, 0, src.size() * 4, src.data(), false);
+      const bool lanes = d.mode == 1;
       const size_t wg = solve_args(d, count);
-      core.launch(d.kernel, cl::NDRange(static_cast<size_t>(count) * wg), cl::NDRange(wg));
+      const int64_t groups = lanes ? (count + lanes_ - 1) / lanes_ : count;
+      core.launch(lanes ? d.lanes : d.kernel, cl::NDRange(static_cast<size_t>(groups) * wg), cl::NDRange(wg));
       double bytes = 4.0 * static_cast<double>(count);
-      if (out) {
+      const size_t fwg = std::min<size_t>(static_cast<size_t>(d.t.at("WG")), 256);  // sssp.cl FIG_WG
+      if (out && lanes) {
+        // Lanes side by side come back as they are and are dealt into rows here.
+        const size_t ln = static_cast<size_t>(lanes_), un = static_cast<size_t>(n_);
+        std::vector<T> raw(static_cast<size_t>(groups) * ln * un);
+        for (int64_t g = 0; g < groups; g += d.per_buf)
+          core.download_rows(raw.data() + static_cast<size_t>(g) * ln * un,
+                             static_cast<size_t>(std::min<int64_t>(d.per_buf, groups - g)), un * ln * sizeof(T),
+                             d.lane_dist[static_cast<size_t>(g / d.per_buf)]);
+#pragma omp parallel for schedule(static) if (count * n_ >= 65536)
+        for (int64_t r = 0; r < count; ++r) {
+          const T* from = raw.data() + static_cast<size_t>(r / lanes_) * un * ln + static_cast<size_t>(r % lanes_);
+          T* to = out + static_cast<size_t>(r) * un;
+          for (size_t v = 0; v < un; ++v) to[v] = from[v * ln];
+        }
+        bytes += static_cast<double>(raw.size()) * sizeof(T);
+      } else if (out) {
         core.download_rows(out, static_cast<size_t>(count), static_cast<size_t>(n_) * sizeof(T), d.dist);
         bytes += static_cast<double>(count) * static_cast<double>(n_) * sizeof(T);
       } else {
-        const size_t fwg = std::min<size_t>(wg, 256);  // sssp.cl FIG_WG
-        set_args(d.figures, static_cast<cl_int>(n_), static_cast<cl_int>(count), d.dist,
-                 static_cast<cl_int>(harmonic), d.fig);
-        core.launch(d.figures, cl::NDRange(static_cast<size_t>(count) * fwg), cl::NDRange(fwg));
+        if (lanes)
+          set_args(d.lanes_fig, static_cast<cl_int>(n_), static_cast<cl_int>(count), lane_buf(d, 0), lane_buf(d, 1),
+                   lane_buf(d, 2), lane_buf(d, 3), d.per_buf, static_cast<cl_int>(harmonic), d.fig);
+        else
+          set_args(d.figures, static_cast<cl_int>(n_), static_cast<cl_int>(count), d.dist,
+                   static_cast<cl_int>(harmonic), d.fig);
+        cl::Kernel& k = lanes ? d.lanes_fig : d.figures;
+        core.launch(k, cl::NDRange(static_cast<size_t>(groups) * fwg), cl::NDRange(fwg));
+        if (columns) {
+          set_args(d.lanes_col, static_cast<cl_int>(n_), static_cast<cl_int>(count), lane_buf(d, 0),
+                   lane_buf(d, 1), lane_buf(d, 2), lane_buf(d, 3), d.per_buf, static_cast<cl_int>(col_harmonic),
+                   d.acc);
+          const size_t cg = (static_cast<size_t>(n_) + kColumnWg - 1) / kColumnWg * kColumnWg;
+          core.launch(d.lanes_col, cl::NDRange(cg), cl::NDRange(kColumnWg));
+        }
         static_assert(sizeof(RowFigures) == 4 * sizeof(double), "sssp.cl writes 4 doubles a row");
         core.read(d.fig, 0, static_cast<size_t>(count) * sizeof(RowFigures), fig);
         bytes += static_cast<double>(count) * sizeof(RowFigures);
@@ -420,6 +591,9 @@ class OpenClSsspEngine final : public SsspEngine<T> {
   std::vector<Device> devices_;
   std::string chosen_;  // "VW 4, buckets 1006% of the mean weight"
   bool reduces_ = true;  // every device has doubles: --stats reduces rows there
+  int lanes_ = 32;            // sources a group in lanes mode (LANES)
+  bool lanes_rows_ = false;   // rows in lanes mode too (LANES >= 4)
+  bool lanes_stats_ = true;   // --stats in one pass (LANES != 1, doubles)
   SolverInfo info_;
   int64_t n_ = 0;
 };

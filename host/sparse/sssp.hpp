@@ -20,6 +20,7 @@
 #include "graph/csr.hpp"
 #include "solvers/solver.hpp"
 #include "sparse/row_sink.hpp"
+#include "sparse/stats_sink.hpp"
 
 namespace ocl_sp {
 
@@ -63,6 +64,14 @@ class SsspEngine {
   virtual bool reduces_rows() const { return false; }
   virtual void run_figures(const int64_t* /*sources*/, int64_t /*count*/, bool /*harmonic*/,
                            RowFigures* /*out*/, RunStats& /*st*/) {}
+  // Engines that reduce the columns as well (the OpenCL one's lanes: sources side
+  // by side, kernels/sssp.cl sssp_lanes): every vertex a source, in order, and
+  // rows[v] / cols[v] the figures of row v / column v of the whole result (raw
+  // distances) in one pass; the columns' sums run down each column in source
+  // order, as continue_figures adds them (harmonic only when asked for).
+  virtual bool reduces_columns() const { return false; }
+  virtual void run_all_figures(bool /*harmonic*/, RowFigures* /*rows*/, RowFigures* /*cols*/,
+                               RunStats& /*st*/) {}
 };
 
 // The CPU engines: Dijkstra with a radix heap per source, sources in parallel with
@@ -86,6 +95,10 @@ class SsspSolver final : public Solver<T> {
   // Throws NegativeCycleError (with the cycle) before any row reaches the sink.
   RunStats solve_rows(const Csr<T>& g, const std::vector<int64_t>& sources, RowSink<T>& sink,
                       bool paths);
+  // --stats of g in one pass, rows' and columns' figures together, where the
+  // engine reduces columns (reduces_columns()) and g needs no reweighting; false
+  // (nothing done) otherwise: then the rows of g and of its reverse, as before.
+  bool solve_stats(const Csr<T>& g, StatsSink<T>& sink, RunStats& st);
   // At most this many sources per batch (host memory of a streamed solve); 0: the
   // engine's choice.
   void set_max_batch(int64_t b) { max_batch_ = b; }

@@ -42,6 +42,34 @@ RunStats SsspSolver<T>::solve(DistMatrix<T>& d, PathMatrix* paths) {
 }
 
 template <typename T>
+bool SsspSolver<T>::solve_stats(const Csr<T>& g, StatsSink<T>& sink, RunStats& st) {
+  // Potentials to undo (negative weights) need the rows; OCL_SP_STATS_ON_HOST=1
+  // reduces on the host (tests, comparisons).
+  const char* on_host = std::getenv("OCL_SP_STATS_ON_HOST");
+  if (!engine_->reduces_columns() || g.has_negative_weight() || (on_host && *on_host == '1'))
+    return false;
+  const Stopwatch total;
+  const int64_t n = g.n;
+  std::unique_ptr<Csr<T>> zeros;
+  const Csr<T>* eg = &g;
+  if constexpr (std::is_floating_point_v<T>) {
+    zeros = positive_zeros(g);
+    if (zeros) eg = zeros.get();
+  }
+  engine_->prepare(*eg, st);
+  std::vector<RowFigures> rows(static_cast<size_t>(n)), cols(static_cast<size_t>(n));
+  engine_->run_all_figures(true, rows.data(), cols.data(), st);
+  sink.set_pass(StatsSink<T>::from);
+  sink.figures(0, n, rows.data());
+  sink.set_pass(StatsSink<T>::to);
+  sink.figures(0, n, cols.data());
+  sink.set_pass(StatsSink<T>::both);
+  st.relaxations = sssp_relaxations(n, g.m());
+  st.total = total.seconds();
+  return true;
+}
+
+template <typename T>
 RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& sources_in,
                                    RowSink<T>& sink, bool paths) {
   const Stopwatch total;
