@@ -16,6 +16,7 @@
 #include "solvers/verify.hpp"
 #include "sparse/auto_algo.hpp"
 #include "sparse/sssp.hpp"
+#include "sparse/stats_sink.hpp"
 #include "test_opencl_common.hpp"
 #include "util/errors.hpp"
 
@@ -36,7 +37,9 @@ SolverSpec cpu_spec(Backend b) {
   return s;
 }
 
-// The backends sssp runs on in CI: serial, OpenMP, PoCL, PoCL split in two.
+// The backends sssp runs on in CI: serial, OpenMP, PoCL, PoCL split in two, and
+// PoCL with 8 sources side by side a work-group (kernels/sssp.cl sssp_lanes), on
+// one device and split in two.
 std::vector<std::pair<std::string, SolverSpec>> sssp_specs(Tunables t = {}) {
   std::vector<std::pair<std::string, SolverSpec>> out = {{"serial", cpu_spec(Backend::serial)},
                                                          {"openmp", cpu_spec(Backend::openmp)}};
@@ -44,6 +47,12 @@ std::vector<std::pair<std::string, SolverSpec>> sssp_specs(Tunables t = {}) {
   out.push_back({"pocl", cl});
   cl.split = 2;
   out.push_back({"pocl split 2", cl});
+  Tunables tl = t;
+  tl.emplace("LANES", 8);
+  SolverSpec lanes = spec(Algo::sssp, tl);
+  out.push_back({"pocl lanes", lanes});
+  lanes.split = 2;
+  out.push_back({"pocl lanes split 2", lanes});
   return out;
 }
 
@@ -126,6 +135,89 @@ TEST_CASE("sssp: tunables and batches smaller than the sources on PoCL") {
   }
   CHECK_THROWS_AS(make_solver<int32_t>(spec(Algo::sssp, {{"WG", 48}})), UsageError);
   CHECK_THROWS_AS(make_solver<int32_t>(spec(Algo::sssp, {{"TM", 4}})), UsageError);
+}
+
+TEST_CASE("sssp lanes: sources side by side equal fw for every lane count, group size and buffer seam") {
+  // 4, 16 and 32 lanes, groups of 32-128 work-items, batches that leave the last
+  // group part empty, and the distances spread over up to four buffers (at most 1
+  // or 2 groups a buffer): every row equals fw's on a random graph and a lattice.
+  const std::vector<DistMatrix<int32_t>> graphs = {ocl_sp_test::random_graph<int32_t>(150, 3), lattice(12)};
+  for (const char* per_buffer : {"", "1", "2"}) {
+    setenv("OCL_SP_LANE_GROUPS_PER_BUFFER", per_buffer, 1);
+    for (Tunables t : {Tunables{{"LANES", 4}, {"LANE_WG", 32}, {"BATCH", 64}},
+                       Tunables{{"LANES", 16}, {"LANE_WG", 64}, {"DELTA", 25}},
+                       Tunables{{"LANES", 32}, {"LANE_WG", 128}, {"BATCH", 128}, {"DELTA", 1600}}}) {
+      CAPTURE(per_buffer);
+      CAPTURE(to_string(t));
+      auto solver = make_solver<int32_t>(spec(Algo::sssp, t));
+      for (const auto& g : graphs) {
+        DistMatrix<int32_t> d = g;
+        solver->solve(d, nullptr);
+        CHECK(d == fw_reference(g));
+      }
+    }
+  }
+  unsetenv("OCL_SP_LANE_GROUPS_PER_BUFFER");
+  CHECK_THROWS_AS(make_solver<int32_t>(spec(Algo::sssp, {{"LANES", 3}})), UsageError);
+  CHECK_THROWS_AS(make_solver<int32_t>(spec(Algo::sssp, {{"LANE_WG", 48}})), UsageError);
+}
+
+TEST_CASE("sssp lanes: --stats in one pass equals the host's two passes bit for bit") {
+  // Row figures (reach, eccentricity, sums) and column figures (closeness,
+  // harmonic: the column sums continued in source order, as the host adds them)
+  // of a directed graph with unreachable pairs, from one lanes pass on PoCL (on
+  // one device and split in two), against the serial engine's rows of the graph
+  // and of its reverse reduced on the host. Negative weights (potentials to undo)
+  // and LANES=1 decline, leaving the sink untouched.
+  const auto nonnegative = [](int64_t n, uint64_t seed) {
+    DistMatrix<int32_t> m = ocl_sp_test::random_graph<int32_t>(n, seed);
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        if (m(i, j) != ValueTraits<int32_t>::inf) m(i, j) = std::abs(m(i, j));
+    return m;
+  };
+  for (uint64_t seed : {3u, 8u}) {
+    DistMatrix<int32_t> m = nonnegative(97, seed);
+    for (int64_t j = 0; j < 97; ++j)
+      if (j != 5) m(5, j) = ValueTraits<int32_t>::inf;  // 5 reaches nothing but itself
+    const Csr<int32_t> g = csr_from_matrix(m);
+    StatsSink<int32_t> host(g.n);
+    auto serial = make_sssp_solver<int32_t>(cpu_spec(Backend::serial));
+    host.set_pass(StatsSink<int32_t>::from);
+    serial->solve_rows(g, {}, host, false);
+    host.set_pass(StatsSink<int32_t>::to);
+    serial->solve_rows(transpose(g), {}, host, false);
+    for (int split : {1, 2}) {
+      CAPTURE(split);
+      SolverSpec s = spec(Algo::sssp, {});
+      s.split = split;
+      StatsSink<int32_t> dev(g.n);
+      RunStats st;
+      REQUIRE(make_sssp_solver<int32_t>(s)->solve_stats(g, dev, st));
+      CHECK(dev.rows_reduced_by_engine() == 2 * g.n);
+      CHECK(dev.vertices().reach == host.vertices().reach);
+      CHECK(dev.vertices().eccentricity == host.vertices().eccentricity);
+      CHECK(dev.vertices().sum_from == host.vertices().sum_from);
+      CHECK(dev.vertices().closeness == host.vertices().closeness);
+      if (split == 1) CHECK(dev.vertices().harmonic == host.vertices().harmonic);
+      for (int64_t v = 0; v < g.n; ++v)  // two devices' column stretches combine: rounding may differ
+        CHECK(dev.vertices().harmonic[v] == doctest::Approx(host.vertices().harmonic[v]).epsilon(1e-13));
+      CHECK(dev.vertices().reach[5] == 1);
+    }
+  }
+  StatsSink<int32_t> untouched(3);
+  RunStats st;
+  DistMatrix<int32_t> neg(3);
+  neg(0, 1) = -2;
+  neg(1, 2) = 3;
+  for (int64_t i = 0; i < 3; ++i) neg(i, i) = 0;
+  CHECK_FALSE(make_sssp_solver<int32_t>(spec(Algo::sssp, {}))->solve_stats(csr_from_matrix(neg), untouched, st));
+  const Csr<int32_t> small = csr_from_matrix(nonnegative(20, 2));
+  StatsSink<int32_t> taken(20);
+  CHECK(make_sssp_solver<int32_t>(spec(Algo::sssp, {}))->solve_stats(small, taken, st));  // the same graph is taken
+  CHECK_FALSE(make_sssp_solver<int32_t>(spec(Algo::sssp, {{"LANES", 1}}))->solve_stats(small, untouched, st));
+  CHECK_FALSE(make_sssp_solver<int32_t>(cpu_spec(Backend::openmp))->solve_stats(small, untouched, st));
+  CHECK(untouched.rows_reduced_by_engine() == 0);
 }
 
 TEST_CASE("sssp float32: the same bits on every backend, within 1e-5 of fw") {

@@ -14,6 +14,7 @@
 #   lanes  --stats in one pass with sources side by side (sssp_lanes): rows ==
 #          OpenMP, the 316 x 316 grid per variant against one source a group,
 #          then the 10^6 grid with the fastest (when 316 x 316 < FULL_IF_BELOW s);
+#   lanes_final  the defaults: the 316 x 316 and 1000 x 1000 grids' --stats, 3 runs;
 #   overlap whole sssp solves (bench medians) of the binary B against B_OLD (the
 #          rows read back through the pinned stager and overlapped with the next
 #          batch vs one batch after another), grid 100 x 100, random degree 20
@@ -141,9 +142,11 @@ PY
       if python3 -c "import sys; sys.exit(0 if $t < $best_t else 1)"; then best_t=$t best=$p; fi
     done
   }
-  try_lanes "" "--param LANE_WG=128" "--param LANE_WG=512" "--param LANES=16" "--param LANES=4"
+  try_lanes "--param LANE_MAP=0 --param LANE_WG=128 --param DELTA=400" "--param DELTA=400" \
+    "--param DELTA=400 --param LANES=16" "--param DELTA=400 --param LANES=32" "--param DELTA=400 --param LANE_WG=512" \
+    "--param DELTA=400 --param LANE_WG=128"
   local first=$best
-  try_lanes "$first --param DELTA=400" "$first --param DELTA=800" "$first --param DELTA=1600"
+  try_lanes "${first/DELTA=400/DELTA=200}" "${first/DELTA=400/DELTA=800}"
   echo "fastest at 316x316: [${best:-defaults}] T_k $best_t s"
   if python3 -c "import sys; sys.exit(0 if $best_t < ${FULL_IF_BELOW:-3} else 1)"; then
     # shellcheck disable=SC2086
@@ -151,6 +154,18 @@ PY
       --device "$DEV" $best --stats "$OUT/stats_grid1000.csv" --json --quiet >"$OUT/lanes_grid1000.json" 2>/tmp/time.txt
     echo "grid 1000x1000 --stats [${best:-defaults}]: $(tail -1 /tmp/time.txt); $(summary "$OUT/lanes_grid1000.json" 2>&1)"
   fi
+}
+
+lanes_final() {  # the defaults: grid 316 x 316 and 1000 x 1000 --stats, 3 runs each
+  local r n
+  for n in ${SMALL_N:-100000} 1000000; do
+    for r in 1 2 3; do
+      /usr/bin/time -f "%e s wall, %M KB peak" timeout "${STATS_TIMEOUT:-400}" "$B" --generator grid --n $n --algo sssp \
+        --device "$DEV" --stats "/tmp/final_$n.csv" --json --quiet >"$OUT/lanes_final_${n}_$r.json" 2>/tmp/time.txt
+      echo "grid n = $n --stats run $r: $(tail -1 /tmp/time.txt); $(python3 -c "import json; r=json.load(open('$OUT/lanes_final_${n}_$r.json')); print('total', r['total'], 't_k', r['t_k'], 'kernels', {k: round(v, 3) for k, v in r.get('kernel_seconds', {}).items()}, 'placement', r.get('placement'), 'params', r['params'])" 2>&1)"
+    done
+  done
+  head -3 /tmp/final_1000000.csv
 }
 
 overlap() {
@@ -166,7 +181,7 @@ overlap() {
 
 for step in "$@"; do
   case $step in
-    check | tune | final | stats | overlap | lanes) $step 2>&1 | tee -a "$OUT/device_$step.log" ;;
-    *) echo "unknown step '$step' (check, tune, final, stats, overlap, lanes)" >&2; exit 2 ;;
+    check | tune | final | stats | overlap | lanes | lanes_final) $step 2>&1 | tee -a "$OUT/device_$step.log" ;;
+    *) echo "unknown step '$step' (check, tune, final, stats, overlap, lanes, lanes_final)" >&2; exit 2 ;;
   esac
 done

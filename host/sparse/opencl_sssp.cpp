@@ -40,7 +40,7 @@ std::vector<detail::TunableRule> sssp_rules() {
            "sources side by side in one work-group (sssp_lanes): 0: 8 for --stats in one "
            "pass, rows one source a group; 1: never; 4-32: every solve"},
           {"LANE_WG", {0, 32, 64, 128, 256, 512, 1024},
-           "work-items of a lanes work-group (0: 256 on GPUs, else WG)"}};
+           "work-items of a lanes work-group (0: 128 on GPUs, else WG)"}};
 }
 
 template <typename T>
@@ -70,6 +70,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
     uint64_t budget = 0, max_alloc = 0;
     RunStats st;
     T delta = 1;     // near-far bucket width for the prepared graph
+    T delta_lanes = 1;  // the same for sssp_lanes
     int vw_log = 0;  // log2 of the virtual warp
     Slot slot[2];
   };
@@ -89,15 +90,15 @@ class OpenClSsspEngine final : public SsspEngine<T> {
         // random, geometric and 316 x 316 grids (fewer sources resident: their
         // distance rows stay in L2), 256 wins only on small grids (13 vs 18 ms).
         const int wg = core.is_gpu() ? (core.device().max_work_group >= 1024 ? 1024 : 256) : 64;
-        // Lanes (H100/H200, bench/NOTES.md "sources side by side"): 8 sources a
-        // group of 256 work-items beat 4, 16 and 32, and groups of 512 or 1024.
+        // Lanes (H200, bench/NOTES.md "Sources side by side"): 8 sources a group
+        // of 128 work-items beat 4, 16 and 32 sources, and groups of 256-1024.
         d.t = core.resolve(spec,
                            {{"WG", wg}, {"DELTA", 0}, {"BATCH", 0}, {"VW", 0}, {"LANES", 0}, {"LANE_WG", 0}},
                            sssp_rules());
         const size_t local = static_cast<size_t>(d.t.at("WG"));
         const int lanes_param = d.t.at("LANES");
         lanes_ = lanes_param >= 4 ? lanes_param : 8;
-        const int lane_wg = d.t.at("LANE_WG") > 0 ? d.t.at("LANE_WG") : core.is_gpu() ? 256 : d.t.at("WG");
+        const int lane_wg = d.t.at("LANE_WG") > 0 ? d.t.at("LANE_WG") : core.is_gpu() ? 128 : d.t.at("WG");
         d.lane_wg = static_cast<size_t>(lane_wg);
         lanes_rows_ = lanes_param >= 4;
         if (lanes_param == 1) lanes_stats_ = false;
@@ -192,11 +193,21 @@ class OpenClSsspEngine final : public SsspEngine<T> {
     for (auto& d : devices_) {
       // Measured on an H100 (bench/NOTES.md "sssp"): low-degree graphs (grids,
       // roads) want wide buckets (fewer rounds), high-degree ones narrow buckets
-      // (fewer relaxations repeated): DELTA ~ 16000 / degree^2 %.
-      const double pct = d.t.at("DELTA") > 0
-                             ? d.t.at("DELTA")
-                             : std::clamp(16000.0 / std::max(degree * degree, 1.0), 25.0, 1600.0);
-      const double width = std::max(mean, 1e-30) * pct / 100.0;
+      // (fewer relaxations repeated): DELTA ~ 16000 / degree^2 %. Lanes want
+      // narrower ones (H200, 316 x 316 grid: 400 % beat 200, 800 and 1000 %):
+      // 6400 / degree^2 %.
+      const auto percent = [&](double k) {
+        return d.t.at("DELTA") > 0 ? d.t.at("DELTA") : std::clamp(k / std::max(degree * degree, 1.0), 25.0, 1600.0);
+      };
+      const auto width_of = [&](double pct) -> T {
+        const double width = std::max(mean, 1e-30) * pct / 100.0;
+        if constexpr (std::is_integral_v<T>)
+          return static_cast<T>(
+              std::min(std::max(1.0, std::round(width)), static_cast<double>(ValueTraits<T>::inf)));
+        else
+          return static_cast<T>(width > 0 ? width : 1.0);
+      };
+      const double pct = percent(16000.0);
       // A virtual warp about as wide as the mean degree, at most the work-group.
       int vw = d.t.at("VW");
       if (vw == 0) {
@@ -210,11 +221,8 @@ class OpenClSsspEngine final : public SsspEngine<T> {
       if (&d == &devices_.front())  // the report's placement line shows what runs
         chosen_ = "VW " + std::to_string(1 << lg) + ", buckets " +
                   std::to_string(static_cast<int>(std::lround(pct))) + "% of the mean weight";
-      if constexpr (std::is_integral_v<T>)
-        d.delta = static_cast<T>(std::min(std::max(1.0, std::round(width)),
-                                          static_cast<double>(ValueTraits<T>::inf)));
-      else
-        d.delta = static_cast<T>(width > 0 ? width : 1.0);
+      d.delta = width_of(pct);
+      d.delta_lanes = width_of(percent(6400.0));
       const uint64_t graph_bytes = off.size() * 4 + g.col.size() * 4 + g.w.size() * sizeof(T);
       const uint64_t per_source = static_cast<uint64_t>(n_) * (sizeof(T) + 4 * kScratchRows) + 4;
       const uint64_t room = d.budget * 9 / 10 > graph_bytes ? d.budget * 9 / 10 - graph_bytes : 0;
@@ -403,6 +411,10 @@ class OpenClSsspEngine final : public SsspEngine<T> {
       d.acc = cl::Buffer();
     }
     st.bytes_moved += static_cast<double>(acc_bytes * devices_.size());
+    st.placement = "sources side by side, " + std::to_string(lanes_) + " a group of " +
+                   std::to_string(devices_[0].lane_wg) + " work-items" +
+                   (devices_.size() > 1 ? " on " + std::to_string(devices_.size()) + " devices" : "") +
+                   "; rows and columns reduced on the device";
   }
 
  private:
@@ -472,7 +484,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
   // sssp_near_far's, or sssp_lanes' in lanes mode; returns its work-group size.
   size_t solve_args(Device& d, int64_t count) {
     if (d.mode == 1)
-      set_args(d.lanes, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count), d.delta,
+      set_args(d.lanes, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count), d.delta_lanes,
                lane_buf(d, 0), lane_buf(d, 1), lane_buf(d, 2), lane_buf(d, 3), d.per_buf, d.scratch);
     if (d.mode == 1) return d.lane_wg;
     else

@@ -105,19 +105,29 @@ check "no --json: report has no stats" 0 "$BIN" --input "$T/directed.txt" --algo
 expect "stats null without --stats" grep -q '"stats":null' "$T/out"
 
 # The OpenCL engine reduces the rows on the device (PoCL has doubles): only each
-# row's figures come back. The host reduction of the same rows
-# (OCL_SP_STATS_ON_HOST=1) gives the same reach, eccentricity and closeness bit
-# for bit and the harmonic sums within 1e-13 (another summation order); with a
-# stats pass that also streams the rows (a file sink) or negative weights
-# (potentials to undo) the rows come to the host.
-check "pocl: rows reduced on the device" 0 "$BIN" --input "$T/directed.txt" --algo sssp --device pocl \
-  --stats "$T/dev.csv" --json
+# row's figures come back. By default the sources run side by side (sssp_lanes)
+# and one pass gives rows' and columns' figures, the columns' sums continued in
+# source order as the host adds them: the whole file equals the host reduction's
+# (OCL_SP_STATS_ON_HOST=1) byte for byte. One source a work-group (LANES=1) takes
+# two passes, rows of the graph and of its reverse, each reduced on the device:
+# reach, eccentricity and closeness bit for bit, harmonic sums within 1e-13
+# (another summation order). With a stats pass that also streams the rows (a
+# file sink) or negative weights (potentials to undo) the rows come to the host.
+check "pocl: rows and columns reduced on the device in one pass" 0 "$BIN" --input "$T/directed.txt" \
+  --algo sssp --device pocl --stats "$T/lanes.csv" --json
+expect "pocl one pass: the note" grep -q "reduced on the device in one pass" "$T/out"
+expect "pocl one pass: no second pass" sh -c "! grep -q 'second pass' '$T/out'"
+expect "pocl one pass: the lanes kernels ran" grep -q '"sssp_lanes_column_figures"' "$T/out"
+check "pocl: rows reduced on the device, one source a group" 0 "$BIN" --input "$T/directed.txt" --algo sssp \
+  --device pocl --param LANES=1 --stats "$T/dev.csv" --json
 expect "pocl: the device note" grep -q "rows reduced on the device" "$T/out"
 expect "pocl: both passes on the device (no host reduction)" sh -c "! grep -q 'row reduction (host)' '$T/out'"
 expect "pocl: the figures kernel ran" grep -q '"sssp_row_figures"' "$T/out"
+expect "pocl LANES=1: the second pass" grep -q "second pass over the reversed graph" "$T/out"
 OCL_SP_STATS_ON_HOST=1 check "pocl: rows reduced on the host" 0 "$BIN" --input "$T/directed.txt" \
   --algo sssp --device pocl --stats "$T/host.csv" --json
 expect "pocl host: no device note" sh -c "! grep -q 'reduced on the device' '$T/out'"
+expect "one pass with lanes: the host's stats byte for byte" cmp -s "$T/lanes.csv" "$T/host.csv"
 expect "device and host reductions agree" "$PY" - "$T/dev.csv" "$T/host.csv" <<'PY'
 import sys, numpy as np
 a, b = (np.genfromtxt(p, delimiter=",", names=True) for p in sys.argv[1:3])
