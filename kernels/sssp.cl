@@ -473,19 +473,20 @@ typedef long sum_t;
 typedef double sum_t;
 #endif
 
-__kernel __attribute__((reqd_work_group_size(FIG_WG, 1, 1)))
-void sssp_row_figures(const int n, const int count, __global const bits_t* dist_all,
-                      const int want_harmonic, __global double* figures) {
-  const int g = get_group_id(0);
-  if (g >= count) return;
-  const int lid = get_local_id(0);
-  __global const bits_t* row = dist_all + (size_t)g * n;
+// The figures of `stride` interleaved rows (row l: base[v stride + l], v < n) by
+// one work-group: work-item (slot, l) = (lid / stride, lid % stride) sums every
+// (FIG_WG / stride)-th value of row l, then a tree over the slots in __local
+// memory (a fixed order: deterministic); rows l < valid are written to out[4 l ..].
+void group_figures(__global const bits_t* base, const int n, const int stride, const int valid,
+                   const int want_harmonic, __global double* out, __local long* l_reach,
+                   __local sum_t* l_sum, __local double* l_harm, __local bits_t* l_top) {
+  const int lid = get_local_id(0), l = lid % stride, slot = lid / stride, slots = FIG_WG / stride;
   long reach = 0;
   sum_t sum = 0;
   double harm = 0;
   bits_t top = 0;  // finite values are >= 0: their bit patterns order as they do
-  for (int j = lid; j < n; j += FIG_WG) {
-    const bits_t b = row[j];
+  for (int v = slot; v < n; v += slots) {
+    const bits_t b = base[(size_t)v * stride + l];
     if (b == RAW_INF_BITS) continue;
     ++reach;
     top = max(top, b);
@@ -493,72 +494,14 @@ void sssp_row_figures(const int n, const int count, __global const bits_t* dist_
     sum += (sum_t)x;
     if (want_harmonic && x != 0) harm += 1.0 / (double)x;
   }
-  __local long l_reach[FIG_WG];
-  __local sum_t l_sum[FIG_WG];
-  __local double l_harm[FIG_WG];
-  __local bits_t l_top[FIG_WG];
   l_reach[lid] = reach;
   l_sum[lid] = sum;
   l_harm[lid] = harm;
   l_top[lid] = top;
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (int s = FIG_WG / 2; s > 0; s >>= 1) {
-    if (lid < s) {
-      l_reach[lid] += l_reach[lid + s];
-      l_sum[lid] += l_sum[lid + s];
-      l_harm[lid] += l_harm[lid + s];
-      l_top[lid] = max(l_top[lid], l_top[lid + s]);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (lid == 0) {
-    __global double* f = figures + 4 * (size_t)g;
-    f[0] = (double)l_reach[0];
-    f[1] = l_reach[0] ? (double)AS_VALUE(l_top[0]) : 0.0;
-    f[2] = (double)l_sum[0];
-    f[3] = l_harm[0];
-  }
-}
-
-// The same figures for a lanes launch (sssp_lanes): one work-group per group of
-// LANES sources, work-item (slot, lane) strides over the vertices, a tree over
-// the slots per lane.
-#if FIG_WG % LANES != 0
-#error FIG_WG must be a multiple of LANES
-#endif
-#define FIG_SLOTS (FIG_WG / LANES)
-__kernel __attribute__((reqd_work_group_size(FIG_WG, 1, 1)))
-void sssp_lanes_row_figures(const int n, const int count, LANE_BUFFERS(__global const bits_t*),
-                            const int want_harmonic, __global double* figures) {
-  const int g = get_group_id(0);
-  if (g * LANES >= count) return;
-  const int lid = get_local_id(0), lane = lid % LANES, slot = lid / LANES;
-  __global const bits_t* d = GROUP_DIST(g);
-  long reach = 0;
-  sum_t sum = 0;
-  double harm = 0;
-  bits_t top = 0;
-  for (int v = slot; v < n; v += FIG_SLOTS) {
-    const bits_t b = d[(size_t)v * LANES + lane];
-    if (b == RAW_INF_BITS) continue;
-    ++reach;
-    top = max(top, b);
-    const value_t x = AS_VALUE(b);
-    sum += (sum_t)x;
-    if (want_harmonic && x != 0) harm += 1.0 / (double)x;
-  }
-  __local long l_reach[FIG_WG];
-  __local sum_t l_sum[FIG_WG];
-  __local double l_harm[FIG_WG];
-  __local bits_t l_top[FIG_WG];
-  l_reach[lid] = reach;
-  l_sum[lid] = sum;
-  l_harm[lid] = harm;
-  l_top[lid] = top;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (int s = FIG_SLOTS / 2; s > 0; s >>= 1) {
+  for (int s = slots / 2; s > 0; s >>= 1) {
     if (slot < s) {
-      const int o = lid + s * LANES;
+      const int o = lid + s * stride;
       l_reach[lid] += l_reach[o];
       l_sum[lid] += l_sum[o];
       l_harm[lid] += l_harm[o];
@@ -566,14 +509,44 @@ void sssp_lanes_row_figures(const int n, const int count, LANE_BUFFERS(__global 
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  const int src = g * LANES + lane;
-  if (slot == 0 && src < count) {
-    __global double* f = figures + 4 * (size_t)src;
+  if (slot == 0 && l < valid) {
+    __global double* f = out + 4 * (size_t)l;
     f[0] = (double)l_reach[lid];
     f[1] = l_reach[lid] ? (double)AS_VALUE(l_top[lid]) : 0.0;
     f[2] = (double)l_sum[lid];
     f[3] = l_harm[lid];
   }
+}
+
+__kernel __attribute__((reqd_work_group_size(FIG_WG, 1, 1)))
+void sssp_row_figures(const int n, const int count, __global const bits_t* dist_all,
+                      const int want_harmonic, __global double* figures) {
+  const int g = get_group_id(0);
+  if (g >= count) return;
+  __local long l_reach[FIG_WG];
+  __local sum_t l_sum[FIG_WG];
+  __local double l_harm[FIG_WG];
+  __local bits_t l_top[FIG_WG];
+  group_figures(dist_all + (size_t)g * n, n, 1, 1, want_harmonic, figures + 4 * (size_t)g, l_reach, l_sum,
+                l_harm, l_top);
+}
+
+// The same figures for a lanes launch (sssp_lanes): one work-group per group of
+// LANES sources, their rows interleaved.
+#if FIG_WG % LANES != 0
+#error FIG_WG must be a multiple of LANES
+#endif
+__kernel __attribute__((reqd_work_group_size(FIG_WG, 1, 1)))
+void sssp_lanes_row_figures(const int n, const int count, LANE_BUFFERS(__global const bits_t*),
+                            const int want_harmonic, __global double* figures) {
+  const int g = get_group_id(0);
+  if (g * LANES >= count) return;
+  __local long l_reach[FIG_WG];
+  __local sum_t l_sum[FIG_WG];
+  __local double l_harm[FIG_WG];
+  __local bits_t l_top[FIG_WG];
+  group_figures(GROUP_DIST(g), n, LANES, min(LANES, count - g * LANES), want_harmonic,
+                figures + 4 * (size_t)g * LANES, l_reach, l_sum, l_harm, l_top);
 }
 
 // Columns: every vertex's figures over the sources of a lanes launch, continued
