@@ -331,12 +331,19 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
 
   value_t split = delta;
   int round = 0;
+#ifdef LANE_COUNTERS  // experiments (bench/NOTES.md): rounds, phases, expansions, idle items
+  __local int l_count[4];
+  if (lid == 0) l_count[0] = l_count[1] = l_count[2] = l_count[3] = 0;
+#endif
   for (;;) {
     const bits_t split_bits = AS_BITS(split);
     while (l_near > 0) {
       const int cnt = l_near;
       for (int i = lid; i < cnt; i += LANE_WG) {
         const int u = near_a[i];
+#ifdef LANE_COUNTERS
+        atomic_inc(&l_count[2]);
+#endif
         const __global bits_t* ru = (const __global bits_t*)dist + (size_t)u * LANES;
         bits4_t du[LANE_VECS];
 #pragma unroll
@@ -386,6 +393,9 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
       near_a = near_b;
       near_b = t;
       ++round;
+#ifdef LANE_COUNTERS
+      if (lid == 0 && cnt < LANE_WG) atomic_add(&l_count[3], LANE_WG - cnt);
+#endif
       if (lid == 0) {
         l_near = l_next;
         l_next = 0;
@@ -394,6 +404,9 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
     }
     const int fc = l_far;
     if (fc == 0) break;
+#ifdef LANE_COUNTERS
+    if (lid == 0) ++l_count[1];
+#endif
     // The smallest lane value at or beyond split on the far pile.
     if (lid == 0) l_min = RAW_INF_BITS;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -447,6 +460,15 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
+#ifdef LANE_COUNTERS
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) {
+    sc[0] = round;
+    sc[1] = l_count[1];
+    sc[2] = l_count[2];
+    sc[3] = l_count[3];
+  }
+#endif
 }
 #undef l_near
 #undef l_next

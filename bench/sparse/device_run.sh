@@ -142,11 +142,7 @@ PY
       if python3 -c "import sys; sys.exit(0 if $t < $best_t else 1)"; then best_t=$t best=$p; fi
     done
   }
-  try_lanes "--param LANE_MAP=0 --param LANE_WG=128 --param DELTA=400" "--param DELTA=400" \
-    "--param DELTA=400 --param LANES=16" "--param DELTA=400 --param LANES=32" "--param DELTA=400 --param LANE_WG=512" \
-    "--param DELTA=400 --param LANE_WG=128"
-  local first=$best
-  try_lanes "${first/DELTA=400/DELTA=200}" "${first/DELTA=400/DELTA=800}"
+  try_lanes "" "--param LANES=16" "--param LANES=16 --param LANE_WG=64" "--param LANES=32" "--param LANE_WG=64"
   echo "fastest at 316x316: [${best:-defaults}] T_k $best_t s"
   if python3 -c "import sys; sys.exit(0 if $best_t < ${FULL_IF_BELOW:-3} else 1)"; then
     # shellcheck disable=SC2086

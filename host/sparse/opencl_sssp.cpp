@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <iostream>
 #include <numeric>
 #include <thread>
 
@@ -592,6 +593,20 @@ class OpenClSsspEngine final : public SsspEngine<T> {
       }
       RunStats st;
       core.finish(st);
+      // OCL_SP_EXTRA_BUILD_OPTIONS=-DLANE_COUNTERS with OCL_SP_LANE_COUNTERS=1
+      // (experiments): the first and the middle group's rounds, phases, vertex
+      // expansions and idle work-item rounds to stderr.
+      if (const char* e = std::getenv("OCL_SP_LANE_COUNTERS"); e && *e == '1' && lanes) {
+        for (int64_t g : {int64_t{0}, groups / 2}) {
+          cl_int c[4];
+          core.read(d.scratch, static_cast<size_t>(g) * kScratchRows * static_cast<size_t>(n_) * 4, sizeof c, c);
+          RunStats rs;
+          core.finish(rs);
+          std::cerr << "lanes counters: group " << g << " of " << groups << ": rounds " << c[0] << ", phases "
+                    << c[1] << ", expansions " << c[2] << " (" << static_cast<double>(c[2]) / static_cast<double>(n_)
+                    << " n), idle item-rounds " << c[3] << "\n";
+        }
+      }
       d.st.t_k += st.t_k;
       d.st.t_h += st.t_h;
       d.st.kernel_launches += st.kernel_launches;
@@ -603,7 +618,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
   std::vector<Device> devices_;
   std::string chosen_;  // "VW 4, buckets 1006% of the mean weight"
   bool reduces_ = true;  // every device has doubles: --stats reduces rows there
-  int lanes_ = 32;            // sources a group in lanes mode (LANES)
+  int lanes_ = 8;             // sources a group in lanes mode (LANES)
   bool lanes_rows_ = false;   // rows in lanes mode too (LANES >= 4)
   bool lanes_stats_ = true;   // --stats in one pass (LANES != 1, doubles)
   SolverInfo info_;
