@@ -80,6 +80,36 @@ MIN64_BY_CAS(local_min64, __local)
 // plus n ints of far flags.
 #define SCRATCH_ROWS 6
 
+// The group's queues between steps (both near-far kernels): after a near round
+// the next queue becomes the current one; after a phase's far split the far piles
+// swap and the split's near entries are the queue.
+#define NEXT_NEAR_ROUND                                   \
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);    \
+  {                                                       \
+    __global int* t = near_a;                             \
+    near_a = near_b;                                      \
+    near_b = t;                                           \
+  }                                                       \
+  ++round;                                                \
+  if (lid == 0) {                                         \
+    l_near = l_next;                                      \
+    l_next = 0;                                           \
+  }                                                       \
+  barrier(CLK_LOCAL_MEM_FENCE);
+#define NEXT_FAR_PHASE                                    \
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);    \
+  {                                                       \
+    __global int* t = far_a;                              \
+    far_a = far_b;                                        \
+    far_b = t;                                            \
+  }                                                       \
+  if (lid == 0) {                                         \
+    l_near = l_next;                                      \
+    l_next = 0;                                           \
+    l_far = l_far2;                                       \
+  }                                                       \
+  barrier(CLK_LOCAL_MEM_FENCE);
+
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void sssp_near_far(const int n, __global const int* off, __global const int* col,
                    __global const value_t* w, __global const int* sources, const int count,
@@ -148,16 +178,7 @@ void sssp_near_far(const int n, __global const int* off, __global const int* col
           }
         }
       }
-      barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-      __global int* t = near_a;
-      near_a = near_b;
-      near_b = t;
-      ++round;
-      if (lid == 0) {
-        l_near = l_next;
-        l_next = 0;
-      }
-      barrier(CLK_LOCAL_MEM_FENCE);
+      NEXT_NEAR_ROUND
     }
     const int fc = l_far;
     if (fc == 0) break;
@@ -196,16 +217,7 @@ void sssp_near_far(const int n, __global const int* off, __global const int* col
         far_b[atomic_inc(&l_far2)] = v;
       }
     }
-    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    __global int* t = far_a;
-    far_a = far_b;
-    far_b = t;
-    if (lid == 0) {
-      l_near = l_next;
-      l_next = 0;
-      l_far = l_far2;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    NEXT_FAR_PHASE
   }
 }
 #undef l_near
@@ -388,19 +400,10 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
           }
         }
       }
-      barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-      __global int* t = near_a;
-      near_a = near_b;
-      near_b = t;
-      ++round;
 #ifdef LANE_COUNTERS
       if (lid == 0 && cnt < LANE_WG) atomic_add(&l_count[3], LANE_WG - cnt);
 #endif
-      if (lid == 0) {
-        l_near = l_next;
-        l_next = 0;
-      }
-      barrier(CLK_LOCAL_MEM_FENCE);
+      NEXT_NEAR_ROUND
     }
     const int fc = l_far;
     if (fc == 0) break;
@@ -449,16 +452,7 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
         infar[v] = 0;  // every lane relaxed since
       }
     }
-    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    __global int* t = far_a;
-    far_a = far_b;
-    far_b = t;
-    if (lid == 0) {
-      l_near = l_next;
-      l_next = 0;
-      l_far = l_far2;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    NEXT_FAR_PHASE
   }
 #ifdef LANE_COUNTERS
   barrier(CLK_LOCAL_MEM_FENCE);

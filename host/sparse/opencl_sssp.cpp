@@ -20,6 +20,7 @@
 #include "util/cancel.hpp"
 #include "util/errors.hpp"
 #include "util/sysinfo.hpp"
+#include "util/strings.hpp"
 #include "util/timer.hpp"
 
 namespace ocl_sp {
@@ -185,6 +186,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
       throw RuntimeError("sssp on OpenCL: " + std::to_string(g.m()) +
                          " edges; the kernel indexes edges with 32-bit ints (at most 2^31 - 1)");
     n_ = g.n;
+    lanes_fit_ = true;
     // DELTA percent of the mean weight: the near-far bucket width.
     double mean = 0;
     for (T x : g.w) mean += static_cast<double>(x);
@@ -237,6 +239,17 @@ class OpenClSsspEngine final : public SsspEngine<T> {
       const int64_t groups_by_memory = static_cast<int64_t>(
           std::min<uint64_t>(room / per_group,
                              kLaneBuffers * (d.max_alloc / std::max<uint64_t>(un * ul * sizeof(T), 1))));
+      // Lanes that do not fit: --stats takes one source a group (two passes);
+      // rows asked for in lanes (LANES >= 4) are refused here.
+      if (groups_by_memory < 1) {
+        lanes_fit_ = false;
+        if (lanes_rows_)
+          throw RuntimeError("sssp: n = " + std::to_string(n_) + " needs " +
+                             format_bytes(static_cast<double>(graph_bytes + per_group)) + " on '" +
+                             d.core->device().name + "' for one group of " + std::to_string(lanes_) +
+                             " sources (LANES), which has " + format_bytes(static_cast<double>(d.budget)) +
+                             " to use; use fewer LANES, LANES=1, or --device-memory");
+      }
       if (by_memory < 1)
         throw RuntimeError("sssp: n = " + std::to_string(n_) + " needs " +
                            std::to_string((graph_bytes + per_source) >> 20) + " MiB on '" +
@@ -376,7 +389,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
 
   // Every vertex a source, lanes_ side by side: each launch's row figures come
   // back, its column figures continue on the device (acc) in source order.
-  bool reduces_columns() const override { return lanes_stats_; }
+  bool reduces_columns() const override { return lanes_stats_ && lanes_fit_; }
   void run_all_figures(bool harmonic, RowFigures* rows, RowFigures* cols, RunStats& st) override {
     std::vector<int64_t> all(static_cast<size_t>(n_));
     std::iota(all.begin(), all.end(), int64_t{0});
@@ -484,13 +497,13 @@ class OpenClSsspEngine final : public SsspEngine<T> {
   // The solve kernel's arguments for a batch of `count` sources (in d.src):
   // sssp_near_far's, or sssp_lanes' in lanes mode; returns its work-group size.
   size_t solve_args(Device& d, int64_t count) {
-    if (d.mode == 1)
+    if (d.mode == 1) {
       set_args(d.lanes, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count), d.delta_lanes,
                lane_buf(d, 0), lane_buf(d, 1), lane_buf(d, 2), lane_buf(d, 3), d.per_buf, d.scratch);
-    if (d.mode == 1) return d.lane_wg;
-    else
-      set_args(d.kernel, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count),
-               d.delta, static_cast<cl_int>(d.vw_log), d.dist, d.scratch);
+      return d.lane_wg;
+    }
+    set_args(d.kernel, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count), d.delta,
+             static_cast<cl_int>(d.vw_log), d.dist, d.scratch);
     return static_cast<size_t>(d.t.at("WG"));
   }
 
@@ -621,6 +634,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
   int lanes_ = 8;             // sources a group in lanes mode (LANES)
   bool lanes_rows_ = false;   // rows in lanes mode too (LANES >= 4)
   bool lanes_stats_ = true;   // --stats in one pass (LANES != 1, doubles)
+  bool lanes_fit_ = true;     // a group of lanes fits every device (the prepared graph)
   SolverInfo info_;
   int64_t n_ = 0;
 };

@@ -68,7 +68,8 @@ class SsspEngine {
   // by side, kernels/sssp.cl sssp_lanes): every vertex a source, in order, and
   // rows[v] / cols[v] the figures of row v / column v of the whole result (raw
   // distances) in one pass; the columns' sums run down each column in source
-  // order, as continue_figures adds them (harmonic only when asked for).
+  // order, as continue_figures adds them (harmonic only when asked for). Known
+  // for sure only after prepare() (the graph's groups may not fit the device).
   virtual bool reduces_columns() const { return false; }
   virtual void run_all_figures(bool /*harmonic*/, RowFigures* /*rows*/, RowFigures* /*cols*/,
                                RunStats& /*st*/) {}

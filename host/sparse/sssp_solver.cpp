@@ -57,6 +57,7 @@ bool SsspSolver<T>::solve_stats(const Csr<T>& g, StatsSink<T>& sink, RunStats& s
     if (zeros) eg = zeros.get();
   }
   engine_->prepare(*eg, st);
+  if (!engine_->reduces_columns()) return false;  // the graph's lanes do not fit the device
   std::vector<RowFigures> rows(static_cast<size_t>(n)), cols(static_cast<size_t>(n));
   engine_->run_all_figures(true, rows.data(), cols.data(), st);
   sink.set_pass(StatsSink<T>::from);

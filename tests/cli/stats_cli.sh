@@ -128,6 +128,25 @@ OCL_SP_STATS_ON_HOST=1 check "pocl: rows reduced on the host" 0 "$BIN" --input "
   --algo sssp --device pocl --stats "$T/host.csv" --json
 expect "pocl host: no device note" sh -c "! grep -q 'reduced on the device' '$T/out'"
 expect "one pass with lanes: the host's stats byte for byte" cmp -s "$T/lanes.csv" "$T/host.csv"
+# A device with room for one source but not for a group of 8 (the 50 x 50 grid:
+# ~88 KB of graph, 70 KB a source, 140 KB a group of lanes): --stats falls back
+# to one source a group in two passes, with the same figures; rows asked for in
+# lanes are refused, naming the group.
+check "pocl, room for a source, not a group: stats" 0 "$BIN" --generator grid --n 2500 --algo sssp \
+  --device pocl --device-memory 230K --stats "$T/small.csv"
+expect "not a group: the second pass" grep -q "second pass over the reversed graph" "$T/out"
+OCL_SP_STATS_ON_HOST=1 check "grid 50 x 50 stats on the host" 0 "$BIN" --generator grid --n 2500 \
+  --algo sssp --backend openmp --stats "$T/small_host.csv"
+expect "not a group: reach, eccentricity, closeness as the host's" "$PY" - "$T/small.csv" "$T/small_host.csv" <<'PY'
+import sys, numpy as np
+a, b = (np.genfromtxt(p, delimiter=",", names=True) for p in sys.argv[1:3])
+same = all(np.array_equal(a[k], b[k]) for k in ("vertex", "reach", "eccentricity", "closeness"))
+sys.exit(0 if same and np.allclose(a["harmonic"], b["harmonic"], rtol=1e-13, atol=0) and len(a) == 2500 else 1)
+PY
+check "pocl, rows in lanes that do not fit" 1 "$BIN" --generator grid --n 2500 --algo sssp --device pocl \
+  --device-memory 230K --param LANES=8 --output "$T/nofit.bin"
+expect "rows in lanes: the error names the group" grep -q "error: sssp: n = 2500 needs .* for one group of 8 sources (LANES)" "$T/err"
+expect "rows in lanes: no output file" test ! -e "$T/nofit.bin"
 expect "device and host reductions agree" "$PY" - "$T/dev.csv" "$T/host.csv" <<'PY'
 import sys, numpy as np
 a, b = (np.genfromtxt(p, delimiter=",", names=True) for p in sys.argv[1:3])
