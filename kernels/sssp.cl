@@ -80,6 +80,25 @@ MIN64_BY_CAS(local_min64, __local)
 // plus n ints of far flags.
 #define SCRATCH_ROWS 6
 
+// A near-far group's state (both near-far kernels) over its scratch rows sc:
+// near queues, far piles, the round that queued v last (-1: none), far flags; and
+// in __local memory the queue sizes and the far pile's minimum (arrays: clang's
+// uninitialised-use warning does not follow barriers for scalars).
+#define NEAR_FAR_STATE(sc)                                      \
+  __global int* near_a = (sc);                                  \
+  __global int* near_b = (sc) + n;                              \
+  __global int* far_a = (sc) + 2 * (size_t)n;                   \
+  __global int* far_b = (sc) + 3 * (size_t)n;                   \
+  volatile __global int* tag = (sc) + 4 * (size_t)n;            \
+  volatile __global int* infar = (sc) + 5 * (size_t)n;          \
+  __local int counters[4];                                      \
+  __local bits_t l_min_bits[1];
+#define l_near counters[0]
+#define l_next counters[1]
+#define l_far counters[2]
+#define l_far2 counters[3]
+#define l_min l_min_bits[0]
+
 // The group's queues between steps (both near-far kernels): after a near round
 // the next queue becomes the current one; after a phase's far split the far piles
 // swap and the split's near entries are the queue.
@@ -119,22 +138,7 @@ void sssp_near_far(const int n, __global const int* off, __global const int* col
   if (g >= count) return;  // the whole group returns: no barrier is skipped by half of it
   const int lid = get_local_id(0);
   volatile __global bits_t* dist = dist_all + (size_t)g * n;
-  __global int* sc = scratch + (size_t)g * SCRATCH_ROWS * n;
-  __global int* near_a = sc;
-  __global int* near_b = sc + n;
-  __global int* far_a = sc + 2 * (size_t)n;
-  __global int* far_b = sc + 3 * (size_t)n;
-  volatile __global int* tag = sc + 4 * (size_t)n;    // round that queued v last (-1: none)
-  volatile __global int* infar = sc + 5 * (size_t)n;  // v is on the far pile
-  // Queue sizes and the far pile's minimum, shared by the group (an array: clang's
-  // uninitialised-use warning does not follow barriers for scalars).
-  __local int counters[4];
-  __local bits_t l_min_bits[1];
-#define l_near counters[0]
-#define l_next counters[1]
-#define l_far counters[2]
-#define l_far2 counters[3]
-#define l_min l_min_bits[0]
+  NEAR_FAR_STATE(scratch + (size_t)g * SCRATCH_ROWS * n)
 
   for (int i = lid; i < n; i += WG) {
     dist[i] = RAW_INF_BITS;
@@ -220,11 +224,6 @@ void sssp_near_far(const int n, __global const int* off, __global const int* col
     NEXT_FAR_PHASE
   }
 }
-#undef l_near
-#undef l_next
-#undef l_far
-#undef l_far2
-#undef l_min
 
 // ---- Sources as lanes (LANES > 0 on the host: --stats in one pass) ----------
 // One work-group runs LANES sources together: their distances sit side by side,
@@ -265,9 +264,11 @@ typedef int4 bits4_t;
 // device's largest allocation): per_buf groups each, group g's LANES x n values
 // in buffer g / per_buf.
 #define LANE_BUFFERS(Q) Q d0, Q d1, Q d2, Q d3, const int per_buf
-#define GROUP_DIST(g)                                                                      \
-  (((g) < per_buf ? d0 : (g) < 2 * per_buf ? d1 : (g) < 3 * per_buf ? d2 : d3) +           \
-   (size_t)((g) % per_buf) * n * LANES)
+#define PICK_BUFFER(g, b0, b1, b2, b3) \
+  ((g) < per_buf ? (b0) : (g) < 2 * per_buf ? (b1) : (g) < 3 * per_buf ? (b2) : (b3))
+#define GROUP_DIST(g) (PICK_BUFFER(g, d0, d1, d2, d3) + (size_t)((g) % per_buf) * n * LANES)
+// The solve's queues the same way: SCRATCH_ROWS x n ints a group, buffer g / per_buf.
+#define GROUP_SCRATCH(g) (PICK_BUFFER(g, s0, s1, s2, s3) + (size_t)((g) % per_buf) * SCRATCH_ROWS * n)
 
 // split + delta without leaving the type (integers saturate at the unreachable
 // value, floats step past split when delta is below its precision).
@@ -302,26 +303,15 @@ value_t next_split(const value_t lo, const value_t delta) {
 __kernel __attribute__((reqd_work_group_size(LANE_WG, 1, 1)))
 void sssp_lanes(const int n, __global const int* off, __global const int* col,
                 __global const value_t* w, __global const int* sources, const int count,
-                const value_t delta, LANE_BUFFERS(volatile __global bits_t*), __global int* scratch) {
+                const value_t delta, LANE_BUFFERS(volatile __global bits_t*), __global int* s0,
+                __global int* s1, __global int* s2, __global int* s3) {
   const int g = get_group_id(0);
   const int first = g * LANES;
   if (first >= count) return;  // the whole group returns
   const int lid = get_local_id(0);
   volatile __global bits_t* dist = GROUP_DIST(g);
-  __global int* sc = scratch + (size_t)g * SCRATCH_ROWS * n;
-  __global int* near_a = sc;
-  __global int* near_b = sc + n;
-  __global int* far_a = sc + 2 * (size_t)n;
-  __global int* far_b = sc + 3 * (size_t)n;
-  volatile __global int* tag = sc + 4 * (size_t)n;    // round that queued v last
-  volatile __global int* infar = sc + 5 * (size_t)n;  // v is on the far pile
-  __local int counters[4];
-  __local bits_t l_min_bits[1];
-#define l_near counters[0]
-#define l_next counters[1]
-#define l_far counters[2]
-#define l_far2 counters[3]
-#define l_min l_min_bits[0]
+  __global int* sc = GROUP_SCRATCH(g);
+  NEAR_FAR_STATE(sc)
 
   for (size_t i = lid; i < (size_t)n * LANES; i += LANE_WG) dist[i] = RAW_INF_BITS;
   for (int i = lid; i < n; i += LANE_WG) {

@@ -66,7 +66,8 @@ class OpenClSsspEngine final : public SsspEngine<T> {
     int64_t batch = 0;  // sources per launch for the prepared graph, in the current mode
     int64_t batch_sources = 0, batch_lanes = 0;  // the same, per mode
     int mode = -1;  // what dist/scratch are sized for: 0 a group a source, 1 lanes
-    std::vector<cl::Buffer> lane_dist;  // lanes mode: the distances, per_buf groups a buffer
+    // Lanes mode: the distances and the queues, per_buf groups a buffer.
+    std::vector<cl::Buffer> lane_dist, lane_scratch;
     int per_buf = 1;
     size_t lane_wg = 0;  // work-items of a sssp_lanes group
     uint64_t budget = 0, max_alloc = 0;
@@ -137,7 +138,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
         });
         const cl::Buffer plane(core.context(), CL_MEM_READ_WRITE, sizeof(T) * static_cast<size_t>(lanes_));
         d.lanes = core.kernel("sssp_lanes", "LANE_WG=" + std::to_string(lane_wg), {d.lane_wg}, [&](cl::Kernel& k) {
-          set_args(k, 1, poff, pone, pone, poff, 1, T(1), plane, plane, plane, plane, 1, pone);
+          set_args(k, 1, poff, pone, pone, poff, 1, T(1), plane, plane, plane, plane, 1, pone, pone, pone, pone);
         });
         if (fp64) {
           const size_t fig_wg = std::min<size_t>(local, 256);  // sssp.cl FIG_WG
@@ -233,12 +234,12 @@ class OpenClSsspEngine final : public SsspEngine<T> {
       by_memory = std::min<int64_t>(by_memory, static_cast<int64_t>(
                                                    d.max_alloc / (static_cast<uint64_t>(n_) * 4 * kScratchRows)));
       // Lanes: a group of lanes_ sources shares one set of queues; the distances
-      // of a launch are up to kLaneBuffers buffers of at most max_alloc each.
-      const uint64_t un = static_cast<uint64_t>(n_), ul = static_cast<uint64_t>(lanes_);
-      const uint64_t per_group = un * (ul * sizeof(T) + 4 * kScratchRows) + ul * (4 + sizeof(RowFigures));
+      // and queues of a launch are up to kLaneBuffers buffers of at most max_alloc
+      // each (lane_group_bytes).
+      const uint64_t ul = static_cast<uint64_t>(lanes_);
+      const uint64_t per_group = lane_group_bytes() + ul * (4 + sizeof(RowFigures));
       const int64_t groups_by_memory = static_cast<int64_t>(
-          std::min<uint64_t>(room / per_group,
-                             kLaneBuffers * (d.max_alloc / std::max<uint64_t>(un * ul * sizeof(T), 1))));
+          std::min<uint64_t>(room / per_group, kLaneBuffers * (d.max_alloc / std::max<uint64_t>(lane_group_bytes(), 1))));
       // Lanes that do not fit: --stats takes one source a group (two passes);
       // rows asked for in lanes (LANES >= 4) are refused here.
       if (groups_by_memory < 1) {
@@ -499,7 +500,8 @@ class OpenClSsspEngine final : public SsspEngine<T> {
   size_t solve_args(Device& d, int64_t count) {
     if (d.mode == 1) {
       set_args(d.lanes, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count), d.delta_lanes,
-               lane_buf(d, 0), lane_buf(d, 1), lane_buf(d, 2), lane_buf(d, 3), d.per_buf, d.scratch);
+               lane_buf(d, 0), lane_buf(d, 1), lane_buf(d, 2), lane_buf(d, 3), d.per_buf, lane_scratch(d, 0),
+               lane_scratch(d, 1), lane_scratch(d, 2), lane_scratch(d, 3));
       return d.lane_wg;
     }
     set_args(d.kernel, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count), d.delta,
@@ -509,6 +511,15 @@ class OpenClSsspEngine final : public SsspEngine<T> {
 
   static const cl::Buffer& lane_buf(const Device& d, size_t i) {
     return d.lane_dist[std::min(i, d.lane_dist.size() - 1)];
+  }
+  static const cl::Buffer& lane_scratch(const Device& d, size_t i) {
+    return d.lane_scratch[std::min(i, d.lane_scratch.size() - 1)];
+  }
+  // A lanes group's distances or its queues, whichever is larger: what one
+  // buffer of per_buf groups is sized by.
+  uint64_t lane_group_bytes() const {
+    const uint64_t un = static_cast<uint64_t>(n_);
+    return std::max<uint64_t>(un * static_cast<uint64_t>(lanes_) * sizeof(T), un * 4 * kScratchRows);
   }
 
   // The device's distance and queue buffers sized for one source a group (lanes
@@ -520,31 +531,34 @@ class OpenClSsspEngine final : public SsspEngine<T> {
     auto& core = *d.core;
     d.dist = cl::Buffer();
     d.lane_dist.clear();
+    d.lane_scratch.clear();
     d.scratch = cl::Buffer();
     d.fig = cl::Buffer();
     d.mode = -1;
     d.batch = lanes ? d.batch_lanes : d.batch_sources;
     const size_t b = static_cast<size_t>(d.batch), un = static_cast<size_t>(n_);
     const size_t groups = lanes ? b / static_cast<size_t>(lanes_) : b;
-    const size_t dist_values = lanes ? groups * static_cast<size_t>(lanes_) * un : b * un;
     core.run_guarded("sssp: cannot allocate the batch buffers on '" + core.device().name + "'", [&] {
       const cl::Context& ctx = core.context();
       if (lanes) {
         const size_t group_bytes = static_cast<size_t>(lanes_) * un * sizeof(T);
-        uint64_t per_buf = std::min<uint64_t>(groups, d.max_alloc / group_bytes);
+        const size_t scratch_bytes = un * 4 * kScratchRows;
+        uint64_t per_buf = std::min<uint64_t>(groups, d.max_alloc / lane_group_bytes());
         // OCL_SP_LANE_GROUPS_PER_BUFFER=K: at most K groups a buffer (tests of the
         // buffers' seams on devices whose largest allocation is roomy).
         if (const char* e = std::getenv("OCL_SP_LANE_GROUPS_PER_BUFFER"); e && std::atoi(e) > 0)
           per_buf = std::min<uint64_t>(per_buf, static_cast<uint64_t>(std::atoi(e)));
         per_buf = std::max<uint64_t>({per_buf, 1, (groups + kLaneBuffers - 1) / kLaneBuffers});
         d.per_buf = static_cast<int>(per_buf);
-        for (size_t g = 0; g < groups; g += static_cast<size_t>(d.per_buf))
-          d.lane_dist.emplace_back(ctx, CL_MEM_READ_WRITE,
-                                   std::min(groups - g, static_cast<size_t>(d.per_buf)) * group_bytes);
+        for (size_t g = 0; g < groups; g += static_cast<size_t>(d.per_buf)) {
+          const size_t here = std::min(groups - g, static_cast<size_t>(d.per_buf));
+          d.lane_dist.emplace_back(ctx, CL_MEM_READ_WRITE, here * group_bytes);
+          d.lane_scratch.emplace_back(ctx, CL_MEM_READ_WRITE, here * scratch_bytes);
+        }
       } else {
-        d.dist = cl::Buffer(ctx, CL_MEM_READ_WRITE, std::max<size_t>(dist_values, 1) * sizeof(T));
+        d.dist = cl::Buffer(ctx, CL_MEM_READ_WRITE, std::max<size_t>(b * un, 1) * sizeof(T));
+        d.scratch = cl::Buffer(ctx, CL_MEM_READ_WRITE, std::max<size_t>(b * un, 1) * 4 * kScratchRows);
       }
-      d.scratch = cl::Buffer(ctx, CL_MEM_READ_WRITE, std::max<size_t>(groups * un, 1) * 4 * kScratchRows);
       if (reduces_) d.fig = cl::Buffer(ctx, CL_MEM_READ_WRITE, b * sizeof(RowFigures));
     });
     d.mode = static_cast<int>(lanes);
@@ -612,7 +626,8 @@ class OpenClSsspEngine final : public SsspEngine<T> {
       if (const char* e = std::getenv("OCL_SP_LANE_COUNTERS"); e && *e == '1' && lanes) {
         for (int64_t g : {int64_t{0}, groups / 2}) {
           cl_int c[4];
-          core.read(d.scratch, static_cast<size_t>(g) * kScratchRows * static_cast<size_t>(n_) * 4, sizeof c, c);
+          core.read(d.lane_scratch[static_cast<size_t>(g / d.per_buf)],
+                    static_cast<size_t>(g % d.per_buf) * kScratchRows * static_cast<size_t>(n_) * 4, sizeof c, c);
           RunStats rs;
           core.finish(rs);
           std::cerr << "lanes counters: group " << g << " of " << groups << ": rounds " << c[0] << ", phases "
