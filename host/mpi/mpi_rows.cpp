@@ -248,33 +248,32 @@ template <typename T>
 void reduce_stats(const Layout& lay, const std::vector<T>& local, StatsSink<T>* sink) {
   const GridComms comms(lay);
   const int64_t p = lay.p, q = lay.q, mr = lay.mr(), mc = lay.mc();
-  // Rows d(v, *): panel column after panel column along the process row, each
-  // owner continuing the figures the previous one sent.
   std::vector<RowFigures> from(static_cast<size_t>(mr)), to(static_cast<size_t>(mc));
-  for (int64_t j = 0; j < q; ++j) {
-    const int b = static_cast<int>(j % lay.pc);
-    if (b != lay.pcol) continue;
-    if (j > 0 && lay.pc > 1)
-      MPI_Recv(from.data(), static_cast<int>(mr) * kFigureValues, MPI_DOUBLE, (b + lay.pc - 1) % lay.pc, 11,
-               comms.row, MPI_STATUS_IGNORE);
+  // Figures carried panel to panel around a ring of `procs` ranks (this one is
+  // `me`): panel k's owner receives what the previous owner carried, continues
+  // it (step(k)) and passes it on.
+  const auto relay = [&](std::vector<RowFigures>& f, int procs, int me, MPI_Comm comm, int tag, const auto& step) {
+    const int len = static_cast<int>(f.size()) * kFigureValues;
+    for (int64_t k = 0; k < q; ++k) {
+      const int owner = static_cast<int>(k % procs);
+      if (owner != me) continue;
+      if (k > 0 && procs > 1)
+        MPI_Recv(f.data(), len, MPI_DOUBLE, (owner + procs - 1) % procs, tag, comm, MPI_STATUS_IGNORE);
+      step(k);
+      if (k + 1 < q && procs > 1) MPI_Send(f.data(), len, MPI_DOUBLE, (owner + 1) % procs, tag, comm);
+    }
+  };
+  // Rows d(v, *): panel column after panel column along the process row.
+  relay(from, lay.pc, lay.pcol, comms.row, 11, [&](int64_t j) {
     const T* blk = local.data() + lay.lcol(j) * p;
     const int64_t cnt = lay.real(j);
 #pragma omp parallel for schedule(static) if (mr * cnt >= 65536)
     for (int64_t r = 0; r < mr; ++r) continue_figures(from[static_cast<size_t>(r)], blk + r * mc, cnt, 1, false);
-    if (j + 1 < q && lay.pc > 1)
-      MPI_Send(from.data(), static_cast<int>(mr) * kFigureValues, MPI_DOUBLE, (b + 1) % lay.pc, 11, comms.row);
-  }
+  });
   // Columns d(*, v): panel row after panel row down the process column.
-  for (int64_t i = 0; i < q; ++i) {
-    const int a = static_cast<int>(i % lay.pr);
-    if (a != lay.prow) continue;
-    if (i > 0 && lay.pr > 1)
-      MPI_Recv(to.data(), static_cast<int>(mc) * kFigureValues, MPI_DOUBLE, (a + lay.pr - 1) % lay.pr, 12,
-               comms.col, MPI_STATUS_IGNORE);
+  relay(to, lay.pr, lay.prow, comms.col, 12, [&](int64_t i) {
     column_figures(local.data() + lay.lrow(i) * p * mc, lay.real(i), mc, mc, true, to.data());
-    if (i + 1 < q && lay.pr > 1)
-      MPI_Send(to.data(), static_cast<int>(mc) * kFigureValues, MPI_DOUBLE, (a + 1) % lay.pr, 12, comms.col);
-  }
+  });
   // The last panel column's owners hold the rows' figures, the last panel row's
   // the columns'; n figures each way to rank 0.
   const int last_b = static_cast<int>((q - 1) % lay.pc), last_a = static_cast<int>((q - 1) % lay.pr);
