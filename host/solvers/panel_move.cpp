@@ -90,45 +90,17 @@ cl::Event download_panel(Stager& st, OpenClCore::QueueId q, cl::Buffer& src, Dis
       wait);
 }
 
-template cl::Event upload_panel<int32_t>(Stager&, OpenClCore::QueueId, cl::Buffer&,
-                                         const DistMatrix<int32_t>&, int64_t, int64_t, int64_t,
-                                         const std::vector<cl::Event>&);
-template cl::Event upload_panel<float>(Stager&, OpenClCore::QueueId, cl::Buffer&,
-                                       const DistMatrix<float>&, int64_t, int64_t, int64_t,
-                                       const std::vector<cl::Event>&);
-template cl::Event upload_panel<double>(Stager&, OpenClCore::QueueId, cl::Buffer&,
-                                       const DistMatrix<double>&, int64_t, int64_t, int64_t,
-                                       const std::vector<cl::Event>&);
-template cl::Event upload_panel<int64_t>(Stager&, OpenClCore::QueueId, cl::Buffer&,
-                                       const DistMatrix<int64_t>&, int64_t, int64_t, int64_t,
-                                       const std::vector<cl::Event>&);
-template cl::Event download_panel<int32_t>(Stager&, OpenClCore::QueueId, cl::Buffer&,
-                                           DistMatrix<int32_t>&, int64_t, int64_t, int64_t,
-                                           const std::vector<cl::Event>&, bool*);
-template cl::Event download_panel<float>(Stager&, OpenClCore::QueueId, cl::Buffer&,
-                                         DistMatrix<float>&, int64_t, int64_t, int64_t,
-                                         const std::vector<cl::Event>&, bool*);
-template cl::Event download_panel<double>(Stager&, OpenClCore::QueueId, cl::Buffer&,
-                                         DistMatrix<double>&, int64_t, int64_t, int64_t,
-                                         const std::vector<cl::Event>&, bool*);
-template cl::Event download_panel<int64_t>(Stager&, OpenClCore::QueueId, cl::Buffer&,
-                                         DistMatrix<int64_t>&, int64_t, int64_t, int64_t,
-                                         const std::vector<cl::Event>&, bool*);
-template void pack_panel<int32_t>(int32_t*, const DistMatrix<int32_t>&, int64_t, int64_t, int64_t,
-                                  int64_t, int64_t);
-template void pack_panel<float>(float*, const DistMatrix<float>&, int64_t, int64_t, int64_t,
-                                int64_t, int64_t);
-template void pack_panel<double>(double*, const DistMatrix<double>&, int64_t, int64_t, int64_t,
-                                int64_t, int64_t);
-template void pack_panel<int64_t>(int64_t*, const DistMatrix<int64_t>&, int64_t, int64_t, int64_t,
-                                int64_t, int64_t);
-template bool unpack_panel<int32_t>(const int32_t*, DistMatrix<int32_t>&, int64_t, int64_t,
-                                    int64_t, int64_t, int64_t, bool);
-template bool unpack_panel<float>(const float*, DistMatrix<float>&, int64_t, int64_t, int64_t,
-                                  int64_t, int64_t, bool);
-template bool unpack_panel<double>(const double*, DistMatrix<double>&, int64_t, int64_t, int64_t,
-                                  int64_t, int64_t, bool);
-template bool unpack_panel<int64_t>(const int64_t*, DistMatrix<int64_t>&, int64_t, int64_t, int64_t,
-                                  int64_t, int64_t, bool);
+#define OCL_SP_PANEL_MOVE(T)                                                                          \
+  template cl::Event upload_panel<T>(Stager&, OpenClCore::QueueId, cl::Buffer&, const DistMatrix<T>&,    \
+                                     int64_t, int64_t, int64_t, const std::vector<cl::Event>&);          \
+  template cl::Event download_panel<T>(Stager&, OpenClCore::QueueId, cl::Buffer&, DistMatrix<T>&,        \
+                                       int64_t, int64_t, int64_t, const std::vector<cl::Event>&, bool*); \
+  template void pack_panel<T>(T*, const DistMatrix<T>&, int64_t, int64_t, int64_t, int64_t, int64_t);     \
+  template bool unpack_panel<T>(const T*, DistMatrix<T>&, int64_t, int64_t, int64_t, int64_t, int64_t, bool);
+OCL_SP_PANEL_MOVE(int32_t)
+OCL_SP_PANEL_MOVE(float)
+OCL_SP_PANEL_MOVE(double)
+OCL_SP_PANEL_MOVE(int64_t)
+#undef OCL_SP_PANEL_MOVE
 
 }  // namespace ocl_sp::detail

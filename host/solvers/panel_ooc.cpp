@@ -282,17 +282,13 @@ void run_ooc_lookahead(PanelDevice& dev, DistMatrix<T>& d, int64_t p, int64_t q,
   setup = run.run();
 }
 
-template void run_ooc_lookahead<int32_t>(PanelDevice&, DistMatrix<int32_t>&, int64_t, int64_t,
-                                         Progress&, const Stopwatch&, double&,
-                                         const std::function<void()>&);
-template void run_ooc_lookahead<float>(PanelDevice&, DistMatrix<float>&, int64_t, int64_t,
-                                       Progress&, const Stopwatch&, double&,
-                                         const std::function<void()>&);
-template void run_ooc_lookahead<double>(PanelDevice&, DistMatrix<double>&, int64_t, int64_t,
-                                        Progress&, const Stopwatch&, double&,
-                                         const std::function<void()>&);
-template void run_ooc_lookahead<int64_t>(PanelDevice&, DistMatrix<int64_t>&, int64_t, int64_t,
-                                         Progress&, const Stopwatch&, double&,
-                                         const std::function<void()>&);
+#define OCL_SP_OOC(T)                                                                          \
+  template void run_ooc_lookahead<T>(PanelDevice&, DistMatrix<T>&, int64_t, int64_t, Progress&, \
+                                     const Stopwatch&, double&, const std::function<void()>&);
+OCL_SP_OOC(int32_t)
+OCL_SP_OOC(float)
+OCL_SP_OOC(double)
+OCL_SP_OOC(int64_t)
+#undef OCL_SP_OOC
 
 }  // namespace ocl_sp::detail
