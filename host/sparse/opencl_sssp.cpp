@@ -236,8 +236,8 @@ class OpenClSsspEngine final : public SsspEngine<T> {
       // Lanes: a group of lanes_ sources shares one set of queues; the distances
       // and queues of a launch are up to kLaneBuffers buffers of at most max_alloc
       // each (lane_group_bytes).
-      const uint64_t ul = static_cast<uint64_t>(lanes_);
-      const uint64_t per_group = lane_group_bytes() + ul * (4 + sizeof(RowFigures));
+      const uint64_t un = static_cast<uint64_t>(n_), ul = static_cast<uint64_t>(lanes_);
+      const uint64_t per_group = un * (ul * sizeof(T) + 4 * kScratchRows) + ul * (4 + sizeof(RowFigures));
       const int64_t groups_by_memory = static_cast<int64_t>(
           std::min<uint64_t>(room / per_group, kLaneBuffers * (d.max_alloc / std::max<uint64_t>(lane_group_bytes(), 1))));
       // Lanes that do not fit: --stats takes one source a group (two passes);
