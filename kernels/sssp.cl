@@ -379,14 +379,28 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
               }
             }
           }
+          // The chunk's heads to queue, then one slot reservation a queue (the
+          // group's counters are one __local word each: fewer atomics on them).
+          int to_near = 0, to_far = 0;
 #pragma unroll
           for (int k = 0; k < EDGE_CHUNK; ++k) {
             if (hit[k] & 1) {
-              if (tag[v[k]] != round && atomic_xchg(&tag[v[k]], round) != round)
-                near_b[atomic_inc(&l_next)] = v[k];
+              if (tag[v[k]] != round && atomic_xchg(&tag[v[k]], round) != round) to_near |= 1 << k;
             } else if (hit[k]) {
-              if (infar[v[k]] == 0 && atomic_xchg(&infar[v[k]], 1) == 0) far_a[atomic_inc(&l_far)] = v[k];
+              if (infar[v[k]] == 0 && atomic_xchg(&infar[v[k]], 1) == 0) to_far |= 1 << k;
             }
+          }
+          if (to_near) {
+            const int at = atomic_add(&l_next, popcount(to_near));
+#pragma unroll
+            for (int k = 0; k < EDGE_CHUNK; ++k)
+              if (to_near >> k & 1) near_b[at + popcount(to_near & ((1 << k) - 1))] = v[k];
+          }
+          if (to_far) {
+            const int at = atomic_add(&l_far, popcount(to_far));
+#pragma unroll
+            for (int k = 0; k < EDGE_CHUNK; ++k)
+              if (to_far >> k & 1) far_a[at + popcount(to_far & ((1 << k) - 1))] = v[k];
           }
         }
       }

@@ -14,6 +14,7 @@
 #   lanes  --stats in one pass with sources side by side (sssp_lanes): rows ==
 #          OpenMP, the 316 x 316 grid per variant against one source a group,
 #          then the 10^6 grid with the fastest (when 316 x 316 < FULL_IF_BELOW s);
+#   lanes_full  the 1000 x 1000 grid's --stats once per FULL_VARIANTS entry;
 #   lanes_final  the defaults: the 316 x 316 and 1000 x 1000 grids' --stats, 3 runs;
 #   overlap whole sssp solves (bench medians) of the binary B against B_OLD (the
 #          rows read back through the pinned stager and overlapped with the next
@@ -142,7 +143,10 @@ PY
       if python3 -c "import sys; sys.exit(0 if $t < $best_t else 1)"; then best_t=$t best=$p; fi
     done
   }
-  try_lanes "" "--param LANES=16" "--param LANES=16 --param LANE_WG=64" "--param LANES=32" "--param LANE_WG=64"
+  # LANE_VARIANTS: the variants tried, ';'-separated (the last list by default)
+  local variants
+  IFS=';' read -r -a variants <<<"${LANE_VARIANTS:-;--param LANES=16;--param LANES=16 --param LANE_WG=64;--param LANES=32;--param LANE_WG=64}"
+  try_lanes "${variants[@]}"
   echo "fastest at 316x316: [${best:-defaults}] T_k $best_t s"
   if python3 -c "import sys; sys.exit(0 if $best_t < ${FULL_IF_BELOW:-3} else 1)"; then
     # shellcheck disable=SC2086
@@ -150,6 +154,18 @@ PY
       --device "$DEV" $best --stats "$OUT/stats_grid1000.csv" --json --quiet >"$OUT/lanes_grid1000.json" 2>/tmp/time.txt
     echo "grid 1000x1000 --stats [${best:-defaults}]: $(tail -1 /tmp/time.txt); $(summary "$OUT/lanes_grid1000.json" 2>&1)"
   fi
+}
+
+lanes_full() {  # the 1000 x 1000 grid's --stats once per FULL_VARIANTS entry (';'-separated)
+  local p variants
+  IFS=';' read -r -a variants <<<"${FULL_VARIANTS:-}"
+  for p in "${variants[@]}"; do
+    # shellcheck disable=SC2086
+    /usr/bin/time -f "%e s wall, %M KB peak" timeout "${STATS_TIMEOUT:-400}" "$B" --generator grid --n 1000000 \
+      --algo sssp --device "$DEV" $p --stats "/tmp/full.csv" --json --quiet >"$OUT/full_${p//[ =-]/_}.json" 2>/tmp/time.txt
+    echo "grid 1000x1000 --stats [${p:-defaults}]: $(tail -1 /tmp/time.txt); $(python3 -c "import json; r=json.load(open('$OUT/full_${p//[ =-]/_}.json')); print('total', r['total'], 't_k', r['t_k'], 'kernels', {k: round(v, 3) for k, v in r.get('kernel_seconds', {}).items()}, 'params', r['params'])" 2>&1)"
+    md5sum /tmp/full.csv
+  done
 }
 
 lanes_final() {  # the defaults: grid 316 x 316 and 1000 x 1000 --stats, 3 runs each
@@ -177,7 +193,7 @@ overlap() {
 
 for step in "$@"; do
   case $step in
-    check | tune | final | stats | overlap | lanes | lanes_final) $step 2>&1 | tee -a "$OUT/device_$step.log" ;;
-    *) echo "unknown step '$step' (check, tune, final, stats, overlap, lanes, lanes_final)" >&2; exit 2 ;;
+    check | tune | final | stats | overlap | lanes | lanes_full | lanes_final) $step 2>&1 | tee -a "$OUT/device_$step.log" ;;
+    *) echo "unknown step '$step' (check, tune, final, stats, overlap, lanes, lanes_full, lanes_final)" >&2; exit 2 ;;
   esac
 done
