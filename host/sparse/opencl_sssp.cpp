@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <numeric>
 #include <thread>
 
@@ -42,7 +43,8 @@ std::vector<detail::TunableRule> sssp_rules() {
            "sources side by side in one work-group (sssp_lanes): 0: 8 for --stats in one "
            "pass, rows one source a group; 1: never; 4-32: every solve"},
           {"LANE_WG", {0, 32, 64, 128, 256, 512, 1024},
-           "work-items of a lanes work-group (0: 128 on GPUs, else WG)"}};
+           "work-items of a lanes work-group (0: 128 on GPUs, else WG; twice that where device "
+           "memory holds fewer groups than the device runs at once)"}};
 }
 
 template <typename T>
@@ -69,7 +71,10 @@ class OpenClSsspEngine final : public SsspEngine<T> {
     // Lanes mode: the distances and the queues, per_buf groups a buffer.
     std::vector<cl::Buffer> lane_dist, lane_scratch;
     int per_buf = 1;
-    size_t lane_wg = 0;  // work-items of a sssp_lanes group
+    size_t lane_wg = 0;  // work-items of a sssp_lanes group (the prepared graph's)
+    size_t lane_wg_built = 0;  // the one the solver's program has (LANE_WG)
+    std::map<size_t, cl::Kernel> lanes_by_wg;  // sssp_lanes built so far, by group size
+    std::string defines;  // the -D options sssp.cl was built with
     uint64_t budget = 0, max_alloc = 0;
     RunStats st;
     T delta = 1;     // near-far bucket width for the prepared graph
@@ -102,7 +107,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
         const int lanes_param = d.t.at("LANES");
         lanes_ = lanes_param >= 4 ? lanes_param : 8;
         const int lane_wg = d.t.at("LANE_WG") > 0 ? d.t.at("LANE_WG") : core.is_gpu() ? 128 : d.t.at("WG");
-        d.lane_wg = static_cast<size_t>(lane_wg);
+        d.lane_wg = d.lane_wg_built = static_cast<size_t>(lane_wg);
         lanes_rows_ = lanes_param >= 4;
         if (lanes_param == 1) lanes_stats_ = false;
         const std::string what = "WG=" + std::to_string(local);
@@ -125,6 +130,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
         // --stats reduces rows on the device where it has doubles (the sums).
         const bool fp64 = core.device().has_extension("cl_khr_fp64");
         if (fp64) defines += " -DHAVE_FP64";
+        d.defines = defines;
         core.check_group("LANE_WG=" + std::to_string(lane_wg), {d.lane_wg}, 0);
         core.build("sssp.cl", {{"WG", d.t.at("WG")}, {"LANES", lanes_}, {"LANE_WG", lane_wg}}, defines);
         // Probe (OpenClCore::kernel): one source on a one-vertex graph.
@@ -137,9 +143,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
           set_args(k, 1, poff, pone, pone, poff, 1, T(1), 0, pdist, pone);
         });
         const cl::Buffer plane(core.context(), CL_MEM_READ_WRITE, sizeof(T) * static_cast<size_t>(lanes_));
-        d.lanes = core.kernel("sssp_lanes", "LANE_WG=" + std::to_string(lane_wg), {d.lane_wg}, [&](cl::Kernel& k) {
-          set_args(k, 1, poff, pone, pone, poff, 1, T(1), plane, plane, plane, plane, 1, pone, pone, pone, pone);
-        });
+        use_lane_wg(d, d.lane_wg);
         if (fp64) {
           const size_t fig_wg = std::min<size_t>(local, 256);  // sssp.cl FIG_WG
           const cl::Buffer pfig(core.context(), CL_MEM_READ_WRITE, sizeof(RowFigures));
@@ -263,9 +267,20 @@ class OpenClSsspEngine final : public SsspEngine<T> {
                                (d.core->is_gpu() ? std::max(1, 2048 / d.t.at("WG")) : 1);
       const int64_t wanted = d.t.at("BATCH") > 0 ? d.t.at("BATCH") : std::max<int64_t>(64, resident * 4);
       d.batch_sources = std::max<int64_t>(1, std::min({wanted, by_memory, int64_t{1} << 20}));
-      const int64_t resident_lanes =
-          static_cast<int64_t>(dev.compute_units) *
-          (d.core->is_gpu() ? std::max<int64_t>(1, 2048 / static_cast<int64_t>(d.lane_wg)) : 1);
+      const auto resident_at = [&](size_t wg) {
+        return static_cast<int64_t>(dev.compute_units) *
+               (d.core->is_gpu() ? std::max<int64_t>(1, 2048 / static_cast<int64_t>(wg)) : 1);
+      };
+      // Groups twice as large where memory holds fewer groups than the device runs
+      // at once (LANE_WG not given): a GPU's threads stay busy with half the groups
+      // (H100, 1000 x 1000 grid: ~1 280 groups of 128 fit of 2 112; groups of 256
+      // ran sssp_lanes in 89.9 s against 94.6 s; bench/NOTES.md).
+      size_t lane_wg = d.lane_wg_built;
+      if (d.t.at("LANE_WG") == 0 && groups_by_memory >= 1 && groups_by_memory < resident_at(lane_wg) &&
+          lane_wg * 2 <= dev.max_work_group)
+        lane_wg *= 2;
+      use_lane_wg(d, lane_wg);
+      const int64_t resident_lanes = resident_at(d.lane_wg);
       // Lanes: one wave of resident groups (their sources take about as long each).
       const int64_t wanted_groups = d.t.at("BATCH") > 0 ? (d.t.at("BATCH") + lanes_ - 1) / lanes_
                                                          : std::max<int64_t>(2, resident_lanes);
@@ -515,6 +530,37 @@ class OpenClSsspEngine final : public SsspEngine<T> {
   static const cl::Buffer& lane_scratch(const Device& d, size_t i) {
     return d.lane_scratch[std::min(i, d.lane_scratch.size() - 1)];
   }
+  // sssp_lanes for groups of `wg` work-items into d.lanes: the solver program's
+  // (built for the resolved LANE_WG) or one built for `wg` on the first graph that
+  // wants it (its own program and cache entry), kept for later graphs.
+  void use_lane_wg(Device& d, size_t wg) {
+    d.lane_wg = wg;
+    auto& core = *d.core;
+    auto& k = d.lanes_by_wg[wg];
+    if (!k()) {
+      const std::string what = "LANE_WG=" + std::to_string(wg);
+      core.check_group(what, {wg}, 0);
+      BuiltProgram bp;
+      if (wg != d.lane_wg_built)
+        bp = core.build_separate("sssp.cl",
+                                 {{"WG", d.t.at("WG")}, {"LANES", lanes_}, {"LANE_WG", static_cast<int>(wg)}},
+                                 d.defines);
+      // Probe (OpenClCore::kernel): one source on a one-vertex graph.
+      const cl_int zero[2] = {0, 0};
+      const cl::Buffer poff(core.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero,
+                            const_cast<cl_int*>(zero));
+      const cl::Buffer pone(core.context(), CL_MEM_READ_WRITE, 4 * kScratchRows);
+      const cl::Buffer plane(core.context(), CL_MEM_READ_WRITE, sizeof(T) * static_cast<size_t>(lanes_));
+      k = core.kernel(
+          "sssp_lanes", what, {wg},
+          [&](cl::Kernel& pk) {
+            set_args(pk, 1, poff, pone, pone, poff, 1, T(1), plane, plane, plane, plane, 1, pone, pone, pone, pone);
+          },
+          bp.program() ? &bp.program : nullptr);
+    }
+    d.lanes = k;
+  }
+
   // A lanes group's distances or its queues, whichever is larger: what one
   // buffer of per_buf groups is sized by.
   uint64_t lane_group_bytes() const {

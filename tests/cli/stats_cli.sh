@@ -143,6 +143,22 @@ a, b = (np.genfromtxt(p, delimiter=",", names=True) for p in sys.argv[1:3])
 same = all(np.array_equal(a[k], b[k]) for k in ("vertex", "reach", "eccentricity", "closeness"))
 sys.exit(0 if same and np.allclose(a["harmonic"], b["harmonic"], rtol=1e-13, atol=0) and len(a) == 2500 else 1)
 PY
+# Room for one group where the device runs one a core at once (PoCL: a compute
+# unit a core): groups of twice the items (LANE_WG not given; GPUs keep their
+# threads busy that way), built apart, the same file byte for byte.
+check "pocl, room for one group: stats" 0 "$BIN" --generator grid --n 2500 --algo sssp --device pocl \
+  --stats "$T/one_group.csv" --device-memory 250K --json
+cp "$T/out" "$T/one_group.json"
+check "pocl, room for every group: stats" 0 "$BIN" --generator grid --n 2500 --algo sssp --device pocl \
+  --stats "$T/all_groups.csv" --json
+cp "$T/out" "$T/all_groups.json"
+if [ "$(nproc)" -ge 2 ]; then
+  expect "one group of room: groups of 128 items" grep -q "8 a group of 128 work-items" "$T/one_group.json"
+else
+  expect "one core: groups of 64 items" grep -q "8 a group of 64 work-items" "$T/one_group.json"
+fi
+expect "every group: groups of 64 items" grep -q "8 a group of 64 work-items" "$T/all_groups.json"
+expect "larger groups: the same stats byte for byte" cmp -s "$T/one_group.csv" "$T/all_groups.csv"
 check "pocl, rows in lanes that do not fit" 1 "$BIN" --generator grid --n 2500 --algo sssp --device pocl \
   --device-memory 230K --param LANES=8 --output "$T/nofit.bin"
 expect "rows in lanes: the error names the group" grep -q "error: sssp: n = 2500 needs .* for one group of 8 sources (LANES)" "$T/err"
