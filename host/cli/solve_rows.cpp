@@ -16,11 +16,6 @@ namespace ocl_sp {
 
 namespace {
 
-template <typename T>
-bool symmetric(const Csr<T>& a, const Csr<T>& b) {
-  return a.off == b.off && a.col == b.col && a.w == b.w;
-}
-
 // Where a solve's rows go, the same for every algorithm: the output file
 // (streamed as rows arrive) and the stats, teed. Not movable (the tee points in).
 template <typename T>
@@ -93,27 +88,9 @@ void solve_streamed(const SolverSpec& spec, const Csr<T>& csr, const RowsRequest
   auto& file = sinks.file;
   auto& stats = sinks.stats;
   RowSink<T>& tee = sinks.all();
-  if (stats && !file && req.sources.empty() && solver->solve_stats(csr, *stats, rep.stats)) {
-    // The engine reduced rows and columns where it computed them, in one pass.
-    rep.notes.push_back("stats: rows and columns reduced on the device in one pass (sources side by side)");
-  } else if (stats) {
-    // A symmetric graph's rows are its columns: one pass gives every figure.
-    Csr<T> rev = transpose(csr);
-    const bool one_pass = symmetric(csr, rev);
-    if (one_pass) rev = Csr<T>();
-    stats->set_pass(one_pass ? StatsSink<T>::both : StatsSink<T>::from);
-    rep.stats = solver->solve_rows(csr, req.sources, tee, false);
-    if (!one_pass) {
-      stats->set_pass(StatsSink<T>::to);
-      const RunStats back = solver->solve_rows(rev, {}, *stats, false);
-      rep.stats.total += back.total;
-      rep.stats.t_k += back.t_k;
-      rep.stats.t_h += back.t_h;
-      rep.stats.relaxations += back.relaxations;
-      rep.stats.kernel_launches += back.kernel_launches;
-      for (const auto& [k, v] : back.kernel_seconds) rep.stats.kernel_seconds[k] += v;
-      rep.notes.push_back("stats: a second pass over the reversed graph (distances to each vertex)");
-    }
+  if (stats) {
+    RowSink<T>& forward = file ? tee : *stats;  // the stats alone: one pass where the engine can
+    rep.stats = solver->solve_stats_rows(csr, req.sources, *stats, forward, rep.notes);
   } else {
     rep.stats = solver->solve_rows(csr, req.sources, tee, false);
   }

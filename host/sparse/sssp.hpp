@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "graph/csr.hpp"
@@ -100,6 +101,13 @@ class SsspSolver final : public Solver<T> {
   // engine reduces columns (reduces_columns()) and g needs no reweighting; false
   // (nothing done) otherwise: then the rows of g and of its reverse, as before.
   bool solve_stats(const Csr<T>& g, StatsSink<T>& sink, RunStats& st);
+  // --stats of g (the CLI's and Python's): in one pass where solve_stats can
+  // (`forward` is `stats` itself and every vertex a source), else the rows of
+  // `sources` into `forward` (the stats sink, or a tee of it and the output file)
+  // and the reversed graph's rows into `stats`, one pass where g is symmetric (its
+  // rows are its columns). `notes` gets a line saying which ran.
+  RunStats solve_stats_rows(const Csr<T>& g, const std::vector<int64_t>& sources, StatsSink<T>& stats,
+                            RowSink<T>& forward, std::vector<std::string>& notes);
   // At most this many sources per batch (host memory of a streamed solve); 0: the
   // engine's choice.
   void set_max_batch(int64_t b) { max_batch_ = b; }

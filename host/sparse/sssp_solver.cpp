@@ -71,6 +71,34 @@ bool SsspSolver<T>::solve_stats(const Csr<T>& g, StatsSink<T>& sink, RunStats& s
 }
 
 template <typename T>
+RunStats SsspSolver<T>::solve_stats_rows(const Csr<T>& g, const std::vector<int64_t>& sources,
+                                         StatsSink<T>& stats, RowSink<T>& forward,
+                                         std::vector<std::string>& notes) {
+  RunStats st;
+  if (&forward == static_cast<RowSink<T>*>(&stats) && sources.empty() && solve_stats(g, stats, st)) {
+    notes.push_back("stats: rows and columns reduced on the device in one pass (sources side by side)");
+    return st;
+  }
+  Csr<T> rev = transpose(g);
+  const bool one_pass = rev.off == g.off && rev.col == g.col && rev.w == g.w;
+  if (one_pass) rev = Csr<T>();
+  stats.set_pass(one_pass ? StatsSink<T>::both : StatsSink<T>::from);
+  st = solve_rows(g, sources, forward, false);
+  if (!one_pass) {
+    stats.set_pass(StatsSink<T>::to);
+    const RunStats back = solve_rows(rev, {}, stats, false);
+    st.total += back.total;
+    st.t_k += back.t_k;
+    st.t_h += back.t_h;
+    st.relaxations += back.relaxations;
+    st.kernel_launches += back.kernel_launches;
+    for (const auto& [k, v] : back.kernel_seconds) st.kernel_seconds[k] += v;
+    notes.push_back("stats: a second pass over the reversed graph (distances to each vertex)");
+  }
+  return st;
+}
+
+template <typename T>
 RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& sources_in,
                                    RowSink<T>& sink, bool paths) {
   const Stopwatch total;

@@ -650,9 +650,11 @@ def stats(csgraph, method="auto", directed=True, unweighted=False, *, null_value
     graph's ``diameter``, ``radius`` (max / min eccentricity),
     ``reachable_pairs`` (ordered pairs u != v) and
     ``average_shortest_path_length`` over them. With the methods of the
-    multi-source engine ('auto', 'D', 'J', 'BF', 'sssp') the rows are reduced as
-    they come (forward rows, then the reversed graph's), no n x n memory, as the
-    CLI's ``--algo sssp --stats``; 'FW' and 'squaring' solve the n x n matrix first.
+    multi-source engine ('auto', 'D', 'J', 'BF', 'sssp') no n x n memory, as the
+    CLI's ``--algo sssp --stats``: on an OpenCL device with doubles one pass
+    (sources side by side, rows and columns reduced on the device; the report's
+    notes say so), else the rows reduced as they come (forward rows, then the
+    reversed graph's); 'FW' and 'squaring' solve the n x n matrix first.
     """
     t0 = time.perf_counter()
     algo = _algo_of(method)
