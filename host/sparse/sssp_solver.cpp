@@ -28,6 +28,21 @@ T edge_weight_of(const Csr<T>& g, int32_t u, int32_t v) {
   return g.w[static_cast<size_t>(std::lower_bound(b, e, v) - g.col.data())];
 }
 
+// The graph an engine gets for non-negative weights: floats' zero weights made
+// positive (positive_zeros, kept alive in `keep`), g itself otherwise.
+template <typename T>
+const Csr<T>* engine_graph(const Csr<T>& g, std::unique_ptr<Csr<T>>& keep) {
+  if constexpr (std::is_floating_point_v<T>) keep = positive_zeros(g);
+  return keep ? keep.get() : &g;
+}
+
+// OCL_SP_STATS_ON_HOST=1: --stats reduced on the host even where the engine
+// reduces rows or columns (tests, comparisons).
+bool stats_on_host() {
+  const char* e = std::getenv("OCL_SP_STATS_ON_HOST");
+  return e && *e == '1';
+}
+
 }  // namespace
 
 template <typename T>
@@ -43,20 +58,12 @@ RunStats SsspSolver<T>::solve(DistMatrix<T>& d, PathMatrix* paths) {
 
 template <typename T>
 bool SsspSolver<T>::solve_stats(const Csr<T>& g, StatsSink<T>& sink, RunStats& st) {
-  // Potentials to undo (negative weights) need the rows; OCL_SP_STATS_ON_HOST=1
-  // reduces on the host (tests, comparisons).
-  const char* on_host = std::getenv("OCL_SP_STATS_ON_HOST");
-  if (!engine_->reduces_columns() || g.has_negative_weight() || (on_host && *on_host == '1'))
-    return false;
+  // Potentials to undo (negative weights) need the rows.
+  if (!engine_->reduces_columns() || g.has_negative_weight() || stats_on_host()) return false;
   const Stopwatch total;
   const int64_t n = g.n;
   std::unique_ptr<Csr<T>> zeros;
-  const Csr<T>* eg = &g;
-  if constexpr (std::is_floating_point_v<T>) {
-    zeros = positive_zeros(g);
-    if (zeros) eg = zeros.get();
-  }
-  engine_->prepare(*eg, st);
+  engine_->prepare(*engine_graph(g, zeros), st);
   if (!engine_->reduces_columns()) return false;  // the graph's lanes do not fit the device
   std::vector<RowFigures> rows(static_cast<size_t>(n)), cols(static_cast<size_t>(n));
   engine_->run_all_figures(true, rows.data(), cols.data(), st);
@@ -118,17 +125,13 @@ RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& 
   // The engine's graph: weights >= 0 (reweighted where the input has negative ones).
   const bool negative = g.has_negative_weight();
   Reweighted<T> rw;
-  std::unique_ptr<Csr<T>> zeros;
-  const Csr<T>* eg = &g;
   if (negative) {
     const Stopwatch t;
     rw = reweight(g);
-    eg = &rw.graph;
     st.kernel_seconds["bellman-ford (potentials, host)"] = t.seconds();
-  } else if constexpr (std::is_floating_point_v<T>) {
-    zeros = positive_zeros(g);
-    if (zeros) eg = zeros.get();
   }
+  std::unique_ptr<Csr<T>> zeros;
+  const Csr<T>* eg = negative ? &rw.graph : engine_graph(g, zeros);
   engine_->prepare(*eg, st);
 
   // Floats after reweighting: distances are summed again along the tree, in path
@@ -139,9 +142,8 @@ RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& 
   // that reduces rows where it computes them: no row crosses to the host. Not
   // with trees (paths, float resums) or potentials to undo: those need the rows.
   // OCL_SP_STATS_ON_HOST=1 reduces on the host anyway (tests, comparisons).
-  const char* on_host = std::getenv("OCL_SP_STATS_ON_HOST");
-  const bool reduce = sink.takes_figures() && !trees && !negative && engine_->reduces_rows() &&
-                      !(on_host && *on_host == '1');
+  const bool reduce =
+      sink.takes_figures() && !trees && !negative && engine_->reduces_rows() && !stats_on_host();
   int64_t batch = std::min<int64_t>(engine_->batch(n), static_cast<int64_t>(sources.size()));
   if (max_batch_ > 0 && !reduce) batch = std::min(batch, max_batch_);  // host rows' memory
   batch = std::max<int64_t>(1, batch);
