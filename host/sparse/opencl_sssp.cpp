@@ -279,7 +279,12 @@ class OpenClSsspEngine final : public SsspEngine<T> {
       if (d.t.at("LANE_WG") == 0 && groups_by_memory >= 1 && groups_by_memory < resident_at(lane_wg) &&
           lane_wg * 2 <= dev.max_work_group)
         lane_wg *= 2;
-      use_lane_wg(d, lane_wg);
+      try {
+        use_lane_wg(d, lane_wg);
+      } catch (const UsageError&) {  // the larger group exceeds the kernel's limits there
+        d.lanes_by_wg.erase(lane_wg);
+        use_lane_wg(d, d.lane_wg_built);
+      }
       const int64_t resident_lanes = resident_at(d.lane_wg);
       // Lanes: one wave of resident groups (their sources take about as long each).
       const int64_t wanted_groups = d.t.at("BATCH") > 0 ? (d.t.at("BATCH") + lanes_ - 1) / lanes_
