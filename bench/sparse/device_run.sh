@@ -116,14 +116,15 @@ PY
   fi
 }
 
+summary() {  # JSON: total, T_k, kernels of a --stats report
+  python3 -c "import json; r=json.load(open('$1')); print('total', r['total'], 't_k', r['t_k'], 't_h', r['t_h'], 'kernels', {k: round(v, 3) for k, v in r.get('kernel_seconds', {}).items()}, 'params', r['params'], 'stats', r['stats'])"
+}
+
 lanes() {  # --stats in one pass with sources side by side (sssp_lanes, issue 24)
   local g316="--generator grid --n ${SMALL_N:-100000}" p best="" best_t=999999 t
   "$B" --generator grid --n 22500 --algo sssp --device "$DEV" --param LANES=32 --quiet --output /tmp/gl.bin
   "$B" --generator grid --n 22500 --algo sssp --backend openmp --quiet --output /tmp/go.bin
   cmp /tmp/gl.bin /tmp/go.bin && echo "grid 150x150: lanes rows == openmp (bytes)"
-  summary() {  # JSON: total, T_k, kernels
-    python3 -c "import json; r=json.load(open('$1')); print('total', r['total'], 't_k', r['t_k'], 't_h', r['t_h'], 'kernels', {k: round(v, 3) for k, v in r.get('kernel_seconds', {}).items()}, 'params', r['params'], 'stats', r['stats'])"
-  }
   # shellcheck disable=SC2086
   "$B" $g316 --algo sssp --device "$DEV" --param LANES=1 --stats /tmp/p316.csv --json --quiet >"$OUT/lanes316_per_source.json"
   echo "grid 316x316 --stats, one source a group (two passes): $(summary "$OUT/lanes316_per_source.json")"
@@ -157,13 +158,14 @@ PY
 }
 
 lanes_full() {  # the 1000 x 1000 grid's --stats once per FULL_VARIANTS entry (';'-separated)
-  local p variants
+  local p variants json
   IFS=';' read -r -a variants <<<"${FULL_VARIANTS:-}"
   for p in "${variants[@]}"; do
+    json="$OUT/full_${p//[ =-]/_}.json"
     # shellcheck disable=SC2086
     /usr/bin/time -f "%e s wall, %M KB peak" timeout "${STATS_TIMEOUT:-400}" "$B" --generator grid --n 1000000 \
-      --algo sssp --device "$DEV" $p --stats "/tmp/full.csv" --json --quiet >"$OUT/full_${p//[ =-]/_}.json" 2>/tmp/time.txt
-    echo "grid 1000x1000 --stats [${p:-defaults}]: $(tail -1 /tmp/time.txt); $(python3 -c "import json; r=json.load(open('$OUT/full_${p//[ =-]/_}.json')); print('total', r['total'], 't_k', r['t_k'], 'kernels', {k: round(v, 3) for k, v in r.get('kernel_seconds', {}).items()}, 'params', r['params'])" 2>&1)"
+      --algo sssp --device "$DEV" $p --stats "/tmp/full.csv" --json --quiet >"$json" 2>/tmp/time.txt
+    echo "grid 1000x1000 --stats [${p:-defaults}]: $(tail -1 /tmp/time.txt); $(summary "$json" 2>&1)"
     md5sum /tmp/full.csv
   done
 }

@@ -59,6 +59,19 @@ class OpenClSsspEngine final : public SsspEngine<T> {
     cl::Event write, kernel, read;
     bool pending = false;
   };
+  // Arguments of the kernels' probes (OpenClCore::kernel): one source on a
+  // one-vertex graph.
+  struct ProbeBuffers {
+    cl::Buffer off, one, dist, lane, fig;
+    ProbeBuffers(const cl::Context& ctx, int lanes) {
+      cl_int zero[2] = {0, 0};
+      off = cl::Buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero, zero);
+      one = cl::Buffer(ctx, CL_MEM_READ_WRITE, 4 * kScratchRows);
+      dist = cl::Buffer(ctx, CL_MEM_READ_WRITE, sizeof(T));
+      lane = cl::Buffer(ctx, CL_MEM_READ_WRITE, sizeof(T) * static_cast<size_t>(lanes));
+      fig = cl::Buffer(ctx, CL_MEM_READ_WRITE, sizeof(RowFigures));
+    }
+  };
   struct Device {
     std::unique_ptr<detail::OpenClCore> core;
     Tunables t;
@@ -133,28 +146,21 @@ class OpenClSsspEngine final : public SsspEngine<T> {
         d.defines = defines;
         core.check_group("LANE_WG=" + std::to_string(lane_wg), {d.lane_wg}, 0);
         core.build("sssp.cl", {{"WG", d.t.at("WG")}, {"LANES", lanes_}, {"LANE_WG", lane_wg}}, defines);
-        // Probe (OpenClCore::kernel): one source on a one-vertex graph.
-        const cl_int zero[2] = {0, 0};
-        const cl::Buffer poff(core.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                              sizeof zero, const_cast<cl_int*>(zero));
-        const cl::Buffer pone(core.context(), CL_MEM_READ_WRITE, 4 * kScratchRows);
-        const cl::Buffer pdist(core.context(), CL_MEM_READ_WRITE, sizeof(T));
+        const ProbeBuffers pb(core.context(), lanes_);
         d.kernel = core.kernel("sssp_near_far", what, {local}, [&](cl::Kernel& k) {
-          set_args(k, 1, poff, pone, pone, poff, 1, T(1), 0, pdist, pone);
+          set_args(k, 1, pb.off, pb.one, pb.one, pb.off, 1, T(1), 0, pb.dist, pb.one);
         });
-        const cl::Buffer plane(core.context(), CL_MEM_READ_WRITE, sizeof(T) * static_cast<size_t>(lanes_));
         use_lane_wg(d, d.lane_wg);
         if (fp64) {
           const size_t fig_wg = std::min<size_t>(local, 256);  // sssp.cl FIG_WG
-          const cl::Buffer pfig(core.context(), CL_MEM_READ_WRITE, sizeof(RowFigures));
           d.figures = core.kernel("sssp_row_figures", what, {fig_wg}, [&](cl::Kernel& k) {
-            set_args(k, 1, 1, pdist, 1, pfig);
+            set_args(k, 1, 1, pb.dist, 1, pb.fig);
           });
           d.lanes_fig = core.kernel("sssp_lanes_row_figures", what, {fig_wg}, [&](cl::Kernel& k) {
-            set_args(k, 1, 1, plane, plane, plane, plane, 1, 1, pfig);
+            set_args(k, 1, 1, pb.lane, pb.lane, pb.lane, pb.lane, 1, 1, pb.fig);
           });
           d.lanes_col = core.kernel("sssp_lanes_column_figures", what, {kColumnWg}, [&](cl::Kernel& k) {
-            set_args(k, 1, 1, plane, plane, plane, plane, 1, 1, pfig);
+            set_args(k, 1, 1, pb.lane, pb.lane, pb.lane, pb.lane, 1, 1, pb.fig);
           });
         } else {
           reduces_ = false;
@@ -544,22 +550,19 @@ class OpenClSsspEngine final : public SsspEngine<T> {
     auto& k = d.lanes_by_wg[wg];
     if (!k()) {
       const std::string what = "LANE_WG=" + std::to_string(wg);
-      core.check_group(what, {wg}, 0);
       BuiltProgram bp;
-      if (wg != d.lane_wg_built)
+      if (wg != d.lane_wg_built) {  // the built size was checked before its build
+        core.check_group(what, {wg}, 0);
         bp = core.build_separate("sssp.cl",
                                  {{"WG", d.t.at("WG")}, {"LANES", lanes_}, {"LANE_WG", static_cast<int>(wg)}},
                                  d.defines);
-      // Probe (OpenClCore::kernel): one source on a one-vertex graph.
-      const cl_int zero[2] = {0, 0};
-      const cl::Buffer poff(core.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero,
-                            const_cast<cl_int*>(zero));
-      const cl::Buffer pone(core.context(), CL_MEM_READ_WRITE, 4 * kScratchRows);
-      const cl::Buffer plane(core.context(), CL_MEM_READ_WRITE, sizeof(T) * static_cast<size_t>(lanes_));
+      }
+      const ProbeBuffers pb(core.context(), lanes_);
       k = core.kernel(
           "sssp_lanes", what, {wg},
           [&](cl::Kernel& pk) {
-            set_args(pk, 1, poff, pone, pone, poff, 1, T(1), plane, plane, plane, plane, 1, pone, pone, pone, pone);
+            set_args(pk, 1, pb.off, pb.one, pb.one, pb.off, 1, T(1), pb.lane, pb.lane, pb.lane, pb.lane, 1, pb.one,
+                     pb.one, pb.one, pb.one);
           },
           bp.program() ? &bp.program : nullptr);
     }
