@@ -99,35 +99,28 @@ MIN64_BY_CAS(local_min64, __local)
 #define l_far2 counters[3]
 #define l_min l_min_bits[0]
 
-// The group's queues between steps (both near-far kernels): after a near round
-// the next queue becomes the current one; after a phase's far split the far piles
-// swap and the split's near entries are the queue.
-#define NEXT_NEAR_ROUND                                   \
-  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);    \
-  {                                                       \
-    __global int* t = near_a;                             \
-    near_a = near_b;                                      \
-    near_b = t;                                           \
-  }                                                       \
-  ++round;                                                \
-  if (lid == 0) {                                         \
-    l_near = l_next;                                      \
-    l_next = 0;                                           \
-  }                                                       \
+// The group's queues between steps (both near-far kernels): queues a and b swap
+// once the group is past a barrier, the next near queue's size becomes the
+// current one and `more` updates the rest (all before a second barrier). After a
+// near round the next near queue is the current one; after a phase's far split
+// the far piles swap and the split's near entries are the queue.
+#define NEXT_QUEUES(a, b, more)                        \
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
+  {                                                    \
+    __global int* t = a;                               \
+    a = b;                                             \
+    b = t;                                             \
+  }                                                    \
+  if (lid == 0) {                                      \
+    l_near = l_next;                                   \
+    l_next = 0;                                        \
+    more                                               \
+  }                                                    \
   barrier(CLK_LOCAL_MEM_FENCE);
-#define NEXT_FAR_PHASE                                    \
-  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);    \
-  {                                                       \
-    __global int* t = far_a;                              \
-    far_a = far_b;                                        \
-    far_b = t;                                            \
-  }                                                       \
-  if (lid == 0) {                                         \
-    l_near = l_next;                                      \
-    l_next = 0;                                           \
-    l_far = l_far2;                                       \
-  }                                                       \
-  barrier(CLK_LOCAL_MEM_FENCE);
+#define NEXT_NEAR_ROUND         \
+  NEXT_QUEUES(near_a, near_b, ) \
+  ++round;
+#define NEXT_FAR_PHASE NEXT_QUEUES(far_a, far_b, l_far = l_far2;)
 
 // One source a group: the tags, then the far flags.
 #define TAG(v) flags[v]
