@@ -302,6 +302,45 @@ value_t next_split(const value_t lo, const value_t delta) {
 #undef INFAR
 #define TAG(v) flags[2 * (size_t)(v)]
 #define INFAR(v) flags[2 * (size_t)(v) + 1]
+// LANE_SET > 0: a round's queued heads kept in a __local hash set of 2^LANE_SET
+// vertex ids (cleared every round) instead of each vertex's tag in global
+// memory: a head queued this round is found there without a DRAM sector. Linear
+// probing, LANE_PROBES slots; a head that finds them all taken is queued anyway
+// (at worst twice in a round: its second expansion finds nothing to improve).
+#ifndef LANE_SET
+#define LANE_SET 0
+#endif
+#define LANE_PROBES 4
+#if LANE_SET
+int lane_set_insert(volatile __local int* set, const int v) {
+  uint h = ((uint)v * 2654435761u) >> (32 - LANE_SET);
+#pragma unroll
+  for (int p = 0; p < LANE_PROBES; ++p) {
+    const int old = atomic_cmpxchg(&set[h], -1, v);
+    if (old == -1) return 1;  // new this round
+    if (old == v) return 0;   // queued this round already
+    h = (h + 1) & ((1u << LANE_SET) - 1);
+  }
+  return 1;
+}
+#define LANE_SET_CLEAR()                                                           \
+  for (int i = lid; i < (1 << LANE_SET); i += LANE_WG) l_set[i] = -1;
+#endif
+// LANE_FAR_BITS (the default with LANE_SET, which frees the tags): the far flags
+// one bit a vertex, 256 vertices a 32-byte sector instead of 4, so a front's
+// flags stay in L2; set by atomic_or, cleared by atomic_and.
+#ifndef LANE_FAR_BITS
+#define LANE_FAR_BITS (LANE_SET > 0)
+#endif
+#if LANE_FAR_BITS
+#define FAR_BIT(v) (1u << ((v) & 31))
+#define FAR_WORD(v) ((volatile __global uint*)flags)[(v) >> 5]
+#define FAR_TEST_SET(v) ((FAR_WORD(v) & FAR_BIT(v)) == 0 && (atomic_or(&FAR_WORD(v), FAR_BIT(v)) & FAR_BIT(v)) == 0)
+#define FAR_CLEAR(v) atomic_and(&FAR_WORD(v), ~FAR_BIT(v))
+#else
+#define FAR_TEST_SET(v) (INFAR(v) == 0 && atomic_xchg(&INFAR(v), 1) == 0)
+#define FAR_CLEAR(v) (INFAR(v) = 0)
+#endif
 __kernel __attribute__((reqd_work_group_size(LANE_WG, 1, 1)))
 void sssp_lanes(const int n, __global const int* off, __global const int* col,
                 __global const value_t* w, __global const int* sources, const int count,
@@ -314,12 +353,20 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
   volatile __global bits_t* dist = GROUP_DIST(g);
   __global int* sc = GROUP_SCRATCH(g);
   NEAR_FAR_STATE(sc)
+#if LANE_SET
+  __local int l_set[1 << LANE_SET];
+  LANE_SET_CLEAR()
+#endif
 
   for (size_t i = lid; i < (size_t)n * LANES; i += LANE_WG) dist[i] = RAW_INF_BITS;
+#if LANE_FAR_BITS
+  for (int i = lid; i < (n + 31) / 32; i += LANE_WG) FAR_WORD(32 * i) = 0;
+#else
   for (int i = lid; i < n; i += LANE_WG) {
     TAG(i) = -1;
     INFAR(i) = 0;
   }
+#endif
   if (lid == 0) {
     l_near = 0;
     l_next = 0;
@@ -329,9 +376,17 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
   if (lid < LANES && first + lid < count) {  // lanes past count stay unreachable
     const int s = sources[first + lid];
     dist[(size_t)s * LANES + lid] = 0;
-    if (atomic_xchg(&TAG(s), -2) != -2) near_a[atomic_inc(&l_near)] = s;  // repeated sources
+#if LANE_SET  // repeated sources queued once (the set is empty again for round 0)
+    if (lane_set_insert(l_set, s)) near_a[atomic_inc(&l_near)] = s;
+#else
+    if (atomic_xchg(&TAG(s), -2) != -2) near_a[atomic_inc(&l_near)] = s;
+#endif
   }
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+#if LANE_SET
+  LANE_SET_CLEAR()
+  barrier(CLK_LOCAL_MEM_FENCE);
+#endif
 
   value_t split = delta;
   int round = 0;
@@ -387,9 +442,13 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
 #pragma unroll
           for (int k = 0; k < EDGE_CHUNK; ++k) {
             if (hit[k] & 1) {
+#if LANE_SET
+              if (lane_set_insert(l_set, v[k])) to_near |= 1 << k;
+#else
               if (TAG(v[k]) != round && atomic_xchg(&TAG(v[k]), round) != round) to_near |= 1 << k;
+#endif
             } else if (hit[k]) {
-              if (INFAR(v[k]) == 0 && atomic_xchg(&INFAR(v[k]), 1) == 0) to_far |= 1 << k;
+              if (FAR_TEST_SET(v[k])) to_far |= 1 << k;
             }
           }
           if (to_near) {
@@ -408,6 +467,10 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
       }
 #ifdef LANE_COUNTERS
       if (lid == 0 && cnt < LANE_WG) atomic_add(&l_count[3], LANE_WG - cnt);
+#endif
+#if LANE_SET
+      barrier(CLK_LOCAL_MEM_FENCE);
+      LANE_SET_CLEAR()
 #endif
       NEXT_NEAR_ROUND
     }
@@ -450,12 +513,12 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
         later |= any(b);
       }
       if (now) {
-        INFAR(v) = 0;
+        FAR_CLEAR(v);
         near_a[atomic_inc(&l_next)] = v;
       } else if (later) {
         far_b[atomic_inc(&l_far2)] = v;
       } else {
-        INFAR(v) = 0;  // every lane relaxed since
+        FAR_CLEAR(v);  // every lane relaxed since
       }
     }
     NEXT_FAR_PHASE
@@ -479,6 +542,8 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
 #undef EDGE_CHUNK
 #undef TAG
 #undef INFAR
+#undef FAR_TEST_SET
+#undef FAR_CLEAR
 
 #ifdef HAVE_FP64
 // --stats without the rows (host/sparse/stats_sink.hpp): per row of a finished
@@ -576,16 +641,20 @@ void sssp_lanes_row_figures(const int n, const int count, LANE_BUFFERS(__global 
 // Columns: every vertex's figures over the sources of a lanes launch, continued
 // from acc (4 doubles a vertex, as sssp_row_figures writes them) in source order,
 // one value after another as the host's column reduction adds them
-// (stats_sink.cpp continue_figures): the same sums, bit for bit.
+// (stats_sink.cpp continue_figures): the same sums, bit for bit. slot_of[s]: the
+// lane slot (group x LANES + lane) of the launch's source s (host/sparse/
+// lane_order.hpp: runs of 4 consecutive sources share a group's sector).
 __kernel void sssp_lanes_column_figures(const int n, const int count, LANE_BUFFERS(__global const bits_t*),
-                                        const int want_harmonic, __global double* acc) {
+                                        __global const int* slot_of, const int want_harmonic,
+                                        __global double* acc) {
   const int v = get_global_id(0);
   if (v >= n) return;
   __global double* f = acc + 4 * (size_t)v;
   double reach = f[0], sum = f[2], harm = f[3];
   double top = reach > 0 ? f[1] : -INFINITY;
   for (int s = 0; s < count; ++s) {
-    const bits_t b = GROUP_DIST(s / LANES)[(size_t)v * LANES + s % LANES];
+    const int q = slot_of[s];
+    const bits_t b = GROUP_DIST(q / LANES)[(size_t)v * LANES + q % LANES];
     if (b == RAW_INF_BITS) continue;
     reach += 1;
     const double x = (double)AS_VALUE(b);

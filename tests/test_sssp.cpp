@@ -6,6 +6,7 @@
 // negative cycles with the cycle named; paths; rows for chosen sources.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -15,6 +16,7 @@
 #include "graph/paths.hpp"
 #include "solvers/verify.hpp"
 #include "sparse/auto_algo.hpp"
+#include "sparse/lane_order.hpp"
 #include "sparse/sssp.hpp"
 #include "sparse/stats_sink.hpp"
 #include "test_opencl_common.hpp"
@@ -141,9 +143,13 @@ TEST_CASE("sssp lanes: sources side by side equal fw for every lane count, group
   // 4, 16 and 32 lanes, groups of 32-128 work-items, batches that leave the last
   // group part empty, and the distances spread over up to four buffers (at most 1
   // or 2 groups a buffer): every row equals fw's on a random graph and a lattice.
+  // A round's queued heads in the default __local set, in global tags
+  // (OCL_SP_LANE_SET=0) and in a set of 8 ids (full: heads queued twice a round).
   const std::vector<DistMatrix<int32_t>> graphs = {ocl_sp_test::random_graph<int32_t>(150, 3), lattice(12)};
-  for (const char* per_buffer : {"", "1", "2"}) {
-    setenv("OCL_SP_LANE_GROUPS_PER_BUFFER", per_buffer, 1);
+  for (const char* per_buffer : {"", "1", "2", "0 tags", "8 ids"}) {
+    const std::string pb = per_buffer;
+    setenv("OCL_SP_LANE_GROUPS_PER_BUFFER", pb.size() > 1 ? "" : per_buffer, 1);
+    setenv("OCL_SP_LANE_SET", pb == "0 tags" ? "0" : pb == "8 ids" ? "3" : "", 1);
     for (Tunables t : {Tunables{{"LANES", 4}, {"LANE_WG", 32}, {"BATCH", 64}},
                        Tunables{{"LANES", 16}, {"LANE_WG", 64}, {"DELTA", 25}},
                        Tunables{{"LANES", 32}, {"LANE_WG", 128}, {"BATCH", 128}, {"DELTA", 1600}}}) {
@@ -158,8 +164,56 @@ TEST_CASE("sssp lanes: sources side by side equal fw for every lane count, group
     }
   }
   unsetenv("OCL_SP_LANE_GROUPS_PER_BUFFER");
+  unsetenv("OCL_SP_LANE_SET");
   CHECK_THROWS_AS(make_solver<int32_t>(spec(Algo::sssp, {{"LANES", 3}})), UsageError);
   CHECK_THROWS_AS(make_solver<int32_t>(spec(Algo::sssp, {{"LANE_WG", 48}})), UsageError);
+}
+
+TEST_CASE("sssp lanes: a group's sources are a block of the lattice, every source placed once") {
+  // A 16 x 16 lattice, sources in id order (row segments): 8 lanes take 2 x 4
+  // blocks, 16 lanes 4 x 4 blocks; any other graph, count or repeats: a
+  // permutation whose groups are whole runs of 4, the short run last.
+  const Csr<int32_t> g = csr_from_matrix(lattice(16));
+  std::vector<int64_t> ids(256);
+  for (int64_t i = 0; i < 256; ++i) ids[static_cast<size_t>(i)] = i;
+  std::vector<int32_t> mark;
+  for (int lanes : {8, 16}) {
+    CAPTURE(lanes);
+    const std::vector<int32_t> order = lane_order(g.off.data(), g.col.data(), g.n, ids.data(), 256, lanes, mark);
+    const int64_t rows = lanes / 4;
+    for (size_t q0 = 0; q0 < 256; q0 += static_cast<size_t>(lanes)) {
+      int64_t r_lo = 16, r_hi = -1, c_lo = 16, c_hi = -1;
+      for (size_t q = q0; q < q0 + static_cast<size_t>(lanes); ++q) {
+        const int64_t v = order[q];
+        r_lo = std::min(r_lo, v / 16), r_hi = std::max(r_hi, v / 16);
+        c_lo = std::min(c_lo, v % 16), c_hi = std::max(c_hi, v % 16);
+      }
+      CAPTURE(q0);
+      CHECK(r_hi - r_lo + 1 == rows);
+      CHECK(c_hi - c_lo + 1 == 4);
+    }
+    std::vector<int32_t> sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    for (int32_t i = 0; i < 256; ++i) CHECK(sorted[static_cast<size_t>(i)] == i);
+  }
+  const Csr<int32_t> r = csr_from_matrix(ocl_sp_test::random_graph<int32_t>(100, 5));
+  std::vector<int64_t> some;
+  for (int64_t i = 0; i < 83; ++i) some.push_back((i * 37) % 100 % 60);  // repeats too
+  for (int lanes : {4, 8, 16, 32}) {
+    CAPTURE(lanes);
+    const std::vector<int32_t> order = lane_order(r.off.data(), r.col.data(), r.n, some.data(), 83, lanes, mark);
+    REQUIRE(order.size() == 83);
+    for (size_t q = 0; q < 80; q += 4) {  // whole runs
+      CHECK(order[q] % 4 == 0);
+      for (size_t k = 1; k < 4; ++k) CHECK(order[q + k] == order[q] + static_cast<int32_t>(k));
+    }
+    for (size_t q = 80; q < 83; ++q) CHECK(order[q] == static_cast<int32_t>(q));  // the short run last
+    std::vector<int32_t> sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    for (int32_t i = 0; i < 83; ++i) CHECK(sorted[static_cast<size_t>(i)] == i);
+    if (lanes == 4)
+      for (int32_t i = 0; i < 83; ++i) CHECK(order[static_cast<size_t>(i)] == i);
+  }
 }
 
 TEST_CASE("sssp lanes: --stats in one pass equals the host's two passes bit for bit") {

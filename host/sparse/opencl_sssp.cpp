@@ -16,6 +16,7 @@
 
 #include "solvers/opencl_base.hpp"
 #include "solvers/panel_engine.hpp"
+#include "sparse/lane_order.hpp"
 #include "sparse/sssp.hpp"
 #include "sparse/stats_sink.hpp"
 #include "util/cancel.hpp"
@@ -78,6 +79,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
     cl::Kernel kernel, figures;  // figures: sssp_row_figures (devices with fp64)
     cl::Kernel lanes, lanes_fig, lanes_col;  // sssp_lanes and its figures (with fp64)
     cl::Buffer off, col, w, src, dist, scratch, fig, acc;  // acc: column figures
+    cl::Buffer slot_of;  // lanes: each source's lane slot (group x LANES + lane)
     int64_t batch = 0;  // sources per launch for the prepared graph, in the current mode
     int64_t batch_sources = 0, batch_lanes = 0;  // the same, per mode
     int mode = -1;  // what dist/scratch are sized for: 0 a group a source, 1 lanes
@@ -143,6 +145,16 @@ class OpenClSsspEngine final : public SsspEngine<T> {
         // --stats reduces rows on the device where it has doubles (the sums).
         const bool fp64 = core.device().has_extension("cl_khr_fp64");
         if (fp64) defines += " -DHAVE_FP64";
+        // sssp_lanes keeps a round's queued heads in a __local set of 2^LANE_SET ids
+        // (16 KiB at 12) instead of a tag a vertex in global memory (H100, 1000 x
+        // 1000 grid --stats: sssp_lanes 72.0 -> 63.0 s; bench/NOTES.md). Devices
+        // with little local memory keep the tags (0). OCL_SP_LANE_SET=K: 2^K ids (0:
+        // the tags; tests, experiments).
+        const auto local_mem = core.device().local_mem;
+        int lane_set = local_mem >= (48u << 10) ? 12 : local_mem >= (16u << 10) ? 10 : 0;
+        if (const char* e = std::getenv("OCL_SP_LANE_SET"); e && *e)
+          lane_set = std::clamp(std::atoi(e), 0, 14);
+        if (lane_set) defines += " -DLANE_SET=" + std::to_string(lane_set);
         d.defines = defines;
         core.check_group("LANE_WG=" + std::to_string(lane_wg), {d.lane_wg}, 0);
         core.build("sssp.cl", {{"WG", d.t.at("WG")}, {"LANES", lanes_}, {"LANE_WG", lane_wg}}, defines);
@@ -160,7 +172,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
             set_args(k, 1, 1, pb.lane, pb.lane, pb.lane, pb.lane, 1, 1, pb.fig);
           });
           d.lanes_col = core.kernel("sssp_lanes_column_figures", what, {kColumnWg}, [&](cl::Kernel& k) {
-            set_args(k, 1, 1, pb.lane, pb.lane, pb.lane, pb.lane, 1, 1, pb.fig);
+            set_args(k, 1, 1, pb.lane, pb.lane, pb.lane, pb.lane, 1, pb.one, 1, pb.fig);
           });
         } else {
           reduces_ = false;
@@ -197,6 +209,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
       throw RuntimeError("sssp on OpenCL: " + std::to_string(g.m()) +
                          " edges; the kernel indexes edges with 32-bit ints (at most 2^31 - 1)");
     n_ = g.n;
+    graph_ = &g;
     lanes_fit_ = true;
     // DELTA percent of the mean weight: the near-far bucket width.
     double mean = 0;
@@ -312,6 +325,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
         }
         d.src = cl::Buffer(ctx, CL_MEM_READ_ONLY,
                            static_cast<size_t>(std::max(d.batch_sources, d.batch_lanes)) * 4);
+        d.slot_of = cl::Buffer(ctx, CL_MEM_READ_ONLY, static_cast<size_t>(d.batch_lanes) * 4);
         RunStats upload;
         core.finish(upload);
         st.t_h += upload.t_h;
@@ -626,14 +640,28 @@ class OpenClSsspEngine final : public SsspEngine<T> {
     settle_slots(d);
     core.run_guarded("sssp on '" + core.device().name + "' failed", [&] {
       core.begin_solve();
-      std::vector<cl_int> src(sources, sources + count);
-      core.write(d.src, 0, src.size() * 4, src.data(), false);
       const bool lanes = d.mode == 1;
+      // Lanes: source sources[order[q]] in lane slot q, slot[r] the slot of sources[r].
+      std::vector<int32_t> order;
+      if (lanes && !lanes_by_id_) {
+        order = lane_order(graph_->off.data(), graph_->col.data(), n_, sources, count, lanes_, order_mark_);
+      } else {
+        order.resize(static_cast<size_t>(count));
+        std::iota(order.begin(), order.end(), 0);
+      }
+      std::vector<cl_int> src(static_cast<size_t>(count)), slot(static_cast<size_t>(count));
+      for (size_t q = 0; q < order.size(); ++q) {
+        src[q] = static_cast<cl_int>(sources[order[q]]);
+        slot[static_cast<size_t>(order[q])] = static_cast<cl_int>(q);
+      }
+      core.write(d.src, 0, src.size() * 4, src.data(), false);
+      if (lanes) core.write(d.slot_of, 0, slot.size() * 4, slot.data(), false);
       const size_t wg = solve_args(d, count);
       const int64_t groups = lanes ? (count + lanes_ - 1) / lanes_ : count;
       core.launch(lanes ? d.lanes : d.kernel, cl::NDRange(static_cast<size_t>(groups) * wg), cl::NDRange(wg));
       double bytes = 4.0 * static_cast<double>(count);
       const size_t fwg = std::min<size_t>(static_cast<size_t>(d.t.at("WG")), 256);  // sssp.cl FIG_WG
+      std::vector<RowFigures> by_slot;  // lanes: the figures by lane slot
       if (out && lanes) {
         // Lanes side by side come back as they are and are dealt into rows here.
         const size_t ln = static_cast<size_t>(lanes_), un = static_cast<size_t>(n_);
@@ -644,7 +672,8 @@ class OpenClSsspEngine final : public SsspEngine<T> {
                              d.lane_dist[static_cast<size_t>(g / d.per_buf)]);
 #pragma omp parallel for schedule(static) if (count * n_ >= 65536)
         for (int64_t r = 0; r < count; ++r) {
-          const T* from = raw.data() + static_cast<size_t>(r / lanes_) * un * ln + static_cast<size_t>(r % lanes_);
+          const size_t q = static_cast<size_t>(slot[static_cast<size_t>(r)]);
+          const T* from = raw.data() + q / ln * un * ln + q % ln;
           T* to = out + static_cast<size_t>(r) * un;
           for (size_t v = 0; v < un; ++v) to[v] = from[v * ln];
         }
@@ -663,17 +692,19 @@ class OpenClSsspEngine final : public SsspEngine<T> {
         core.launch(k, cl::NDRange(static_cast<size_t>(groups) * fwg), cl::NDRange(fwg));
         if (columns) {
           set_args(d.lanes_col, static_cast<cl_int>(n_), static_cast<cl_int>(count), lane_buf(d, 0),
-                   lane_buf(d, 1), lane_buf(d, 2), lane_buf(d, 3), d.per_buf, static_cast<cl_int>(col_harmonic),
-                   d.acc);
+                   lane_buf(d, 1), lane_buf(d, 2), lane_buf(d, 3), d.per_buf, d.slot_of,
+                   static_cast<cl_int>(col_harmonic), d.acc);
           const size_t cg = (static_cast<size_t>(n_) + kColumnWg - 1) / kColumnWg * kColumnWg;
           core.launch(d.lanes_col, cl::NDRange(cg), cl::NDRange(kColumnWg));
         }
         static_assert(sizeof(RowFigures) == 4 * sizeof(double), "sssp.cl writes 4 doubles a row");
-        core.read(d.fig, 0, static_cast<size_t>(count) * sizeof(RowFigures), fig);
+        if (lanes) by_slot.resize(static_cast<size_t>(count));
+        core.read(d.fig, 0, static_cast<size_t>(count) * sizeof(RowFigures), lanes ? by_slot.data() : fig);
         bytes += static_cast<double>(count) * sizeof(RowFigures);
       }
       RunStats st;
       core.finish(st);
+      for (size_t r = 0; r < by_slot.size(); ++r) fig[r] = by_slot[static_cast<size_t>(slot[r])];
       // OCL_SP_EXTRA_BUILD_OPTIONS=-DLANE_COUNTERS with OCL_SP_LANE_COUNTERS=1
       // (experiments): the first and the middle group's rounds, phases, vertex
       // expansions and idle work-item rounds to stderr.
@@ -698,6 +729,14 @@ class OpenClSsspEngine final : public SsspEngine<T> {
   }
 
   std::vector<Device> devices_;
+  const Csr<T>* graph_ = nullptr;  // the prepared graph (it outlives the runs after prepare)
+  std::vector<int32_t> order_mark_;  // lane_order's scratch
+  // OCL_SP_LANE_ORDER=ids: lanes groups take consecutive sources as they come
+  // (experiments: the blocks' gain, bench/NOTES.md).
+  const bool lanes_by_id_ = [] {
+    const char* e = std::getenv("OCL_SP_LANE_ORDER");
+    return e && std::string(e) == "ids";
+  }();
   std::string chosen_;  // "VW 4, buckets 1006% of the mean weight"
   bool reduces_ = true;  // every device has doubles: --stats reduces rows there
   int lanes_ = 8;             // sources a group in lanes mode (LANES)

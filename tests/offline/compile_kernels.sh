@@ -84,7 +84,7 @@ tunables[paths_rebuild.cl]="WG=64,VW=32 WG=256,VW=32"
 # CPU-shaped FW (TILED=2): every BLOCK the host takes (128 reads the column
 # operand in place: one 64 KiB tile of __local memory, as on GPUs' limit).
 tunables[fw_cpu.cl]="BLOCK=32 BLOCK=64 BLOCK=128"
-tunables[sssp.cl]="WG=32 WG=64 WG=256 WG=1024"
+tunables[sssp.cl]="WG=32 WG=64,LANE_SET=12 WG=256 WG=1024,LANE_SET=10"  # LANE_SET: the lanes' __local set
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
