@@ -284,17 +284,34 @@ value_t next_split(const value_t lo, const value_t delta) {
 // flight at once): the head is queued on the value read, which is at least the
 // value the atomic met, so every real improvement queues it (a stale read queues
 // it once more than needed, never less).
+// A lane value at or beyond split also lowers far_lo (LANE_TRACK_MIN: the next
+// split's candidates, kept as they are written instead of read back).
+#ifndef LANE_TRACK_MIN
+#define LANE_TRACK_MIN 1
+#endif
+#if LANE_TRACK_MIN
+#define TRACK_FAR(nb) far_lo = min(far_lo, (nb))
+#else
+#define TRACK_FAR(nb)
+#endif
 #define RELAX_LANE(K, DU, DV, L)                                                  \
   if ((DU) != RAW_INF_BITS) {                                                     \
     const bits_t nb = AS_BITS(AS_VALUE(DU) + we[K]);                              \
     if (nb < (DV)) {                                                              \
       GLOBAL_MIN(&dist[(size_t)v[K] * LANES + (L)], nb);                         \
-      hit[K] |= nb < split_bits ? 1 : 2;                                          \
+      if (nb < split_bits) {                                                      \
+        hit[K] |= 1;                                                              \
+      } else {                                                                    \
+        hit[K] |= 2;                                                              \
+        TRACK_FAR(nb);                                                            \
+      }                                                                           \
     }                                                                             \
   }
 // Edges a chunk: their heads' rows are read before any of their atomics (about
 // 32 values in registers).
+#ifndef EDGE_CHUNK
 #define EDGE_CHUNK (LANES >= 32 ? 1 : 32 / LANES)
+#endif
 
 // Lanes: a vertex's tag and far flag side by side, so a queued head's two flags
 // are one sector (H100, 316 x 316 grid --stats: sssp_lanes 0.838 -> 0.810 s).
@@ -303,28 +320,34 @@ value_t next_split(const value_t lo, const value_t delta) {
 #define TAG(v) flags[2 * (size_t)(v)]
 #define INFAR(v) flags[2 * (size_t)(v) + 1]
 // LANE_SET > 0: a round's queued heads kept in a __local hash set of 2^LANE_SET
-// vertex ids (cleared every round) instead of each vertex's tag in global
-// memory: a head queued this round is found there without a DRAM sector. Linear
-// probing, LANE_PROBES slots; a head that finds them all taken is queued anyway
-// (at worst twice in a round: its second expansion finds nothing to improve).
+// vertex ids (cleared every round) before each vertex's tag in global memory: a
+// head queued this round is found there without a DRAM sector. Linear probing,
+// LANE_PROBES slots and no removal in a round: a vertex in the set is found
+// within its slots; one whose slots are all taken (and so stay taken this round)
+// goes to its tag, so each vertex enters a round's queue once either way (the
+// queue holds n entries: duplicates would overflow it).
 #ifndef LANE_SET
 #define LANE_SET 0
 #endif
 #define LANE_PROBES 4
 #if LANE_SET
+// 1: v is new this round, 0: queued this round already, -1: its slots are full.
 int lane_set_insert(volatile __local int* set, const int v) {
   uint h = ((uint)v * 2654435761u) >> (32 - LANE_SET);
 #pragma unroll
   for (int p = 0; p < LANE_PROBES; ++p) {
     const int old = atomic_cmpxchg(&set[h], -1, v);
-    if (old == -1) return 1;  // new this round
-    if (old == v) return 0;   // queued this round already
+    if (old == -1) return 1;
+    if (old == v) return 0;
     h = (h + 1) & ((1u << LANE_SET) - 1);
   }
-  return 1;
+  return -1;
 }
 #define LANE_SET_CLEAR()                                                           \
   for (int i = lid; i < (1 << LANE_SET); i += LANE_WG) l_set[i] = -1;
+#define QUEUE_ONCE(v, r) queue_once(l_set, &TAG(v), (v), (r))
+#else
+#define QUEUE_ONCE(v, r) (TAG(v) != (r) && atomic_xchg(&TAG(v), (r)) != (r))
 #endif
 // LANE_FAR_BITS (the default with LANE_SET, which frees the tags): the far flags
 // one bit a vertex, 256 vertices a 32-byte sector instead of 4, so a front's
@@ -332,14 +355,22 @@ int lane_set_insert(volatile __local int* set, const int v) {
 #ifndef LANE_FAR_BITS
 #define LANE_FAR_BITS (LANE_SET > 0)
 #endif
-#if LANE_FAR_BITS
+#if LANE_FAR_BITS  // tags first (n ints), then the far bits
+#undef TAG
+#define TAG(v) flags[v]
 #define FAR_BIT(v) (1u << ((v) & 31))
-#define FAR_WORD(v) ((volatile __global uint*)flags)[(v) >> 5]
+#define FAR_WORD(v) ((volatile __global uint*)flags)[(size_t)n + ((v) >> 5)]
 #define FAR_TEST_SET(v) ((FAR_WORD(v) & FAR_BIT(v)) == 0 && (atomic_or(&FAR_WORD(v), FAR_BIT(v)) & FAR_BIT(v)) == 0)
 #define FAR_CLEAR(v) atomic_and(&FAR_WORD(v), ~FAR_BIT(v))
 #else
 #define FAR_TEST_SET(v) (INFAR(v) == 0 && atomic_xchg(&INFAR(v), 1) == 0)
 #define FAR_CLEAR(v) (INFAR(v) = 0)
+#endif
+#if LANE_SET
+int queue_once(volatile __local int* set, volatile __global int* tag, const int v, const int round) {
+  const int r = lane_set_insert(set, v);
+  return r >= 0 ? r : *tag != round && atomic_xchg(tag, round) != round;
+}
 #endif
 __kernel __attribute__((reqd_work_group_size(LANE_WG, 1, 1)))
 void sssp_lanes(const int n, __global const int* off, __global const int* col,
@@ -359,14 +390,14 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
 #endif
 
   for (size_t i = lid; i < (size_t)n * LANES; i += LANE_WG) dist[i] = RAW_INF_BITS;
-#if LANE_FAR_BITS
-  for (int i = lid; i < (n + 31) / 32; i += LANE_WG) FAR_WORD(32 * i) = 0;
-#else
   for (int i = lid; i < n; i += LANE_WG) {
     TAG(i) = -1;
+#if LANE_FAR_BITS
+    if (i % 32 == 0) FAR_WORD(i) = 0;
+#else
     INFAR(i) = 0;
-  }
 #endif
+  }
   if (lid == 0) {
     l_near = 0;
     l_next = 0;
@@ -376,11 +407,7 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
   if (lid < LANES && first + lid < count) {  // lanes past count stay unreachable
     const int s = sources[first + lid];
     dist[(size_t)s * LANES + lid] = 0;
-#if LANE_SET  // repeated sources queued once (the set is empty again for round 0)
-    if (lane_set_insert(l_set, s)) near_a[atomic_inc(&l_near)] = s;
-#else
-    if (atomic_xchg(&TAG(s), -2) != -2) near_a[atomic_inc(&l_near)] = s;
-#endif
+    if (QUEUE_ONCE(s, -2)) near_a[atomic_inc(&l_near)] = s;  // repeated sources once
   }
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
 #if LANE_SET
@@ -390,6 +417,10 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
 
   value_t split = delta;
   int round = 0;
+#if LANE_TRACK_MIN
+  bits_t far_lo = RAW_INF_BITS;  // this work-item's smallest far candidate
+  if (lid == 0) l_min = RAW_INF_BITS;
+#endif
 #ifdef LANE_COUNTERS  // experiments (bench/NOTES.md): rounds, phases, expansions, idle items
   __local int l_count[4];
   if (lid == 0) l_count[0] = l_count[1] = l_count[2] = l_count[3] = 0;
@@ -442,11 +473,7 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
 #pragma unroll
           for (int k = 0; k < EDGE_CHUNK; ++k) {
             if (hit[k] & 1) {
-#if LANE_SET
-              if (lane_set_insert(l_set, v[k])) to_near |= 1 << k;
-#else
-              if (TAG(v[k]) != round && atomic_xchg(&TAG(v[k]), round) != round) to_near |= 1 << k;
-#endif
+              if (QUEUE_ONCE(v[k], round)) to_near |= 1 << k;
             } else if (hit[k]) {
               if (FAR_TEST_SET(v[k])) to_far |= 1 << k;
             }
@@ -474,11 +501,31 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
 #endif
       NEXT_NEAR_ROUND
     }
+#if LANE_TRACK_MIN
+    // The next split from the smallest lane value at or beyond split written since
+    // the last far split (near rounds' relaxations) or kept by it (entries that
+    // stayed far): at most the far pile's smallest such value (a lane written
+    // then and lowered since below split makes it smaller: a phase then moves
+    // fewer entries near, never skips one).
+    LOCAL_MIN(&l_min, far_lo);
+    far_lo = RAW_INF_BITS;
+    barrier(CLK_LOCAL_MEM_FENCE);
     const int fc = l_far;
     if (fc == 0) break;
-#ifdef LANE_COUNTERS
-    if (lid == 0) ++l_count[1];
-#endif
+    const bits_t lo = l_min;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const bits_t old_bits = split_bits;
+    if (lo != RAW_INF_BITS) split = next_split(AS_VALUE(lo), delta);
+    const bits_t new_bits = AS_BITS(split);
+    if (lid == 0) {
+      l_min = RAW_INF_BITS;
+      l_next = 0;
+      l_far2 = 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#else
+    const int fc = l_far;
+    if (fc == 0) break;
     // The smallest lane value at or beyond split on the far pile.
     if (lid == 0) l_min = RAW_INF_BITS;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -501,17 +548,31 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
       l_far2 = 0;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+#ifdef LANE_COUNTERS
+    if (lid == 0) ++l_count[1];
+#endif
     for (int i = lid; i < fc; i += LANE_WG) {
       const int v = far_a[i];
       const __global bits_t* r = (const __global bits_t*)dist + (size_t)v * LANES;
       int now = 0, later = 0;
+#if LANE_TRACK_MIN
+      bits_t keep_lo = RAW_INF_BITS;
+#endif
       for (int c = 0; c < LANE_VECS; ++c) {
         const bits4_t dv = vload4(c, r);
         const bits4_t a = (dv >= (bits4_t)(old_bits)) & (dv < (bits4_t)(new_bits));
         const bits4_t b = (dv >= (bits4_t)(new_bits)) & (dv != (bits4_t)(RAW_INF_BITS));
         now |= any(a);
         later |= any(b);
+#if LANE_TRACK_MIN
+        const bits4_t keep = select((bits4_t)(RAW_INF_BITS), dv, b);
+        keep_lo = min(keep_lo, min(min(keep.s0, keep.s1), min(keep.s2, keep.s3)));
+#endif
       }
+#if LANE_TRACK_MIN
+      if (!now) far_lo = min(far_lo, keep_lo);  // it stays far: its lanes beyond split are candidates
+#endif
       if (now) {
         FAR_CLEAR(v);
         near_a[atomic_inc(&l_next)] = v;
@@ -539,11 +600,13 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
 #undef l_far2
 #undef l_min
 #undef RELAX_LANE
+#undef TRACK_FAR
 #undef EDGE_CHUNK
 #undef TAG
 #undef INFAR
 #undef FAR_TEST_SET
 #undef FAR_CLEAR
+#undef QUEUE_ONCE
 
 #ifdef HAVE_FP64
 // --stats without the rows (host/sparse/stats_sink.hpp): per row of a finished
@@ -652,16 +715,33 @@ __kernel void sssp_lanes_column_figures(const int n, const int count, LANE_BUFFE
   __global double* f = acc + 4 * (size_t)v;
   double reach = f[0], sum = f[2], harm = f[3];
   double top = reach > 0 ? f[1] : -INFINITY;
-  for (int s = 0; s < count; ++s) {
-    const int q = slot_of[s];
-    const bits_t b = GROUP_DIST(q / LANES)[(size_t)v * LANES + q % LANES];
-    if (b == RAW_INF_BITS) continue;
-    reach += 1;
-    const double x = (double)AS_VALUE(b);
-    top = max(top, x);
-    sum += x;
-    if (want_harmonic && x != 0) harm += 1.0 / x;
+#define ADD_VALUE(B)                                 \
+  if ((B) != RAW_INF_BITS) {                         \
+    reach += 1;                                      \
+    const double x = (double)AS_VALUE(B);            \
+    top = max(top, x);                               \
+    sum += x;                                        \
+    if (want_harmonic && x != 0) harm += 1.0 / x;    \
   }
+  for (int s = 0; s < count;) {
+    const int q = slot_of[s];
+    const __global bits_t* row = GROUP_DIST(q / LANES) + (size_t)v * LANES;
+    // A run: four sources in four consecutive lanes of one group (lane_order's
+    // groups are runs of 4), one 16-byte load (or 32: 64-bit types) for them.
+    if (q % 4 == 0 && s + 3 < count && slot_of[s + 1] == q + 1 && slot_of[s + 2] == q + 2 &&
+        slot_of[s + 3] == q + 3) {
+      const bits4_t b = vload4(0, row + q % LANES);
+      ADD_VALUE(b.s0)
+      ADD_VALUE(b.s1)
+      ADD_VALUE(b.s2)
+      ADD_VALUE(b.s3)
+      s += 4;
+    } else {
+      ADD_VALUE(row[q % LANES])
+      s += 1;
+    }
+  }
+#undef ADD_VALUE
   f[0] = reach;
   f[1] = reach > 0 ? top : 0.0;
   f[2] = sum;

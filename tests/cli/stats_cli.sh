@@ -159,6 +159,14 @@ else
 fi
 expect "every group: groups of 64 items" grep -q "8 a group of 64 work-items" "$T/all_groups.json"
 expect "larger groups: the same stats byte for byte" cmp -s "$T/one_group.csv" "$T/all_groups.csv"
+# A round's queued heads in a __local set of 8 ids (OCL_SP_LANE_SET=3): heads
+# that find it full go to their tags, each still queued once a round (a duplicate
+# a round overflowed the queue once: wrong closeness on this graph).
+check "pocl, a set of 8 ids: stats" 0 env OCL_SP_LANE_SET=3 "$BIN" --generator random --degree 5 --n 1003 \
+  --algo sssp --device pocl --stats "$T/set8.csv"
+check "serial: stats" 0 "$BIN" --generator random --degree 5 --n 1003 --algo sssp --backend serial \
+  --stats "$T/set8_host.csv"
+expect "a set of 8 ids: the host's stats byte for byte" cmp -s "$T/set8.csv" "$T/set8_host.csv"
 check "pocl, rows in lanes that do not fit" 1 "$BIN" --generator grid --n 2500 --algo sssp --device pocl \
   --device-memory 230K --param LANES=8 --output "$T/nofit.bin"
 expect "rows in lanes: the error names the group" grep -q "error: sssp: n = 2500 needs .* for one group of 8 sources (LANES)" "$T/err"
