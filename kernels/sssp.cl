@@ -284,16 +284,8 @@ value_t next_split(const value_t lo, const value_t delta) {
 // flight at once): the head is queued on the value read, which is at least the
 // value the atomic met, so every real improvement queues it (a stale read queues
 // it once more than needed, never less).
-// A lane value at or beyond split also lowers far_lo (LANE_TRACK_MIN: the next
-// split's candidates, kept as they are written instead of read back).
-#ifndef LANE_TRACK_MIN
-#define LANE_TRACK_MIN 1
-#endif
-#if LANE_TRACK_MIN
-#define TRACK_FAR(nb) far_lo = min(far_lo, (nb))
-#else
-#define TRACK_FAR(nb)
-#endif
+// A lane value at or beyond split also lowers far_lo: the next split's
+// candidates, kept as they are written instead of read back from the far pile.
 #define RELAX_LANE(K, DU, DV, L)                                                  \
   if ((DU) != RAW_INF_BITS) {                                                     \
     const bits_t nb = AS_BITS(AS_VALUE(DU) + we[K]);                              \
@@ -303,7 +295,7 @@ value_t next_split(const value_t lo, const value_t delta) {
         hit[K] |= 1;                                                              \
       } else {                                                                    \
         hit[K] |= 2;                                                              \
-        TRACK_FAR(nb);                                                            \
+        far_lo = min(far_lo, nb);                                                 \
       }                                                                           \
     }                                                                             \
   }
@@ -417,10 +409,8 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
 
   value_t split = delta;
   int round = 0;
-#if LANE_TRACK_MIN
   bits_t far_lo = RAW_INF_BITS;  // this work-item's smallest far candidate
   if (lid == 0) l_min = RAW_INF_BITS;
-#endif
 #ifdef LANE_COUNTERS  // experiments (bench/NOTES.md): rounds, phases, expansions, idle items
   __local int l_count[4];
   if (lid == 0) l_count[0] = l_count[1] = l_count[2] = l_count[3] = 0;
@@ -501,7 +491,6 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
 #endif
       NEXT_NEAR_ROUND
     }
-#if LANE_TRACK_MIN
     // The next split from the smallest lane value at or beyond split written since
     // the last far split (near rounds' relaxations) or kept by it (entries that
     // stayed far): at most the far pile's smallest such value (a lane written
@@ -523,32 +512,6 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
       l_far2 = 0;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-#else
-    const int fc = l_far;
-    if (fc == 0) break;
-    // The smallest lane value at or beyond split on the far pile.
-    if (lid == 0) l_min = RAW_INF_BITS;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    bits_t mine = RAW_INF_BITS;
-    for (int i = lid; i < fc; i += LANE_WG) {
-      const __global bits_t* r = (const __global bits_t*)dist + (size_t)far_a[i] * LANES;
-      for (int c = 0; c < LANE_VECS; ++c) {
-        const bits4_t dv = vload4(c, r);
-        const bits4_t keep = select((bits4_t)(RAW_INF_BITS), dv, dv >= (bits4_t)(split_bits));
-        mine = min(mine, min(min(keep.s0, keep.s1), min(keep.s2, keep.s3)));
-      }
-    }
-    LOCAL_MIN(&l_min, mine);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const bits_t old_bits = split_bits;
-    if (l_min != RAW_INF_BITS) split = next_split(AS_VALUE(l_min), delta);
-    const bits_t new_bits = AS_BITS(split);
-    if (lid == 0) {
-      l_next = 0;
-      l_far2 = 0;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-#endif
 #ifdef LANE_COUNTERS
     if (lid == 0) ++l_count[1];
 #endif
@@ -556,23 +519,17 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
       const int v = far_a[i];
       const __global bits_t* r = (const __global bits_t*)dist + (size_t)v * LANES;
       int now = 0, later = 0;
-#if LANE_TRACK_MIN
       bits_t keep_lo = RAW_INF_BITS;
-#endif
       for (int c = 0; c < LANE_VECS; ++c) {
         const bits4_t dv = vload4(c, r);
         const bits4_t a = (dv >= (bits4_t)(old_bits)) & (dv < (bits4_t)(new_bits));
         const bits4_t b = (dv >= (bits4_t)(new_bits)) & (dv != (bits4_t)(RAW_INF_BITS));
         now |= any(a);
         later |= any(b);
-#if LANE_TRACK_MIN
         const bits4_t keep = select((bits4_t)(RAW_INF_BITS), dv, b);
         keep_lo = min(keep_lo, min(min(keep.s0, keep.s1), min(keep.s2, keep.s3)));
-#endif
       }
-#if LANE_TRACK_MIN
       if (!now) far_lo = min(far_lo, keep_lo);  // it stays far: its lanes beyond split are candidates
-#endif
       if (now) {
         FAR_CLEAR(v);
         near_a[atomic_inc(&l_next)] = v;
@@ -600,7 +557,6 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
 #undef l_far2
 #undef l_min
 #undef RELAX_LANE
-#undef TRACK_FAR
 #undef EDGE_CHUNK
 #undef TAG
 #undef INFAR

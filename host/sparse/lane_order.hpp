@@ -22,7 +22,7 @@ namespace ocl_sp {
 // kLaneOrderVisits vertices) meets first, then the next unplaced runs in order
 // where the search finds too few. A short last run (count % 4) stays last, so
 // every group but the last is full. Identity for lanes <= 4. `mark` is scratch of
-// n ints (kept between calls: they reuse it).
+// n ints kept between calls (all -1 there), so a call costs O(count), not O(n).
 constexpr int kLaneOrderVisits = 256;
 std::vector<int32_t> lane_order(const int64_t* off, const int32_t* col, int64_t n, const int64_t* sources,
                                 int64_t count, int lanes, std::vector<int32_t>& mark);
