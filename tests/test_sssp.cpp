@@ -18,6 +18,7 @@
 #include "solvers/verify.hpp"
 #include "sparse/auto_algo.hpp"
 #include "sparse/lane_order.hpp"
+#include "sparse/sssp_plan.hpp"
 #include "sparse/sssp.hpp"
 #include "sparse/stats_sink.hpp"
 #include "test_opencl_common.hpp"
@@ -220,6 +221,56 @@ TEST_CASE("sssp lanes: a group's sources are a block of the lattice, every sourc
   }
 }
 
+TEST_CASE("sssp plan: bucket widths, batches and lanes groups within the device's memory") {
+  // An H100-like device (132 compute units, 80 GB, a quarter of it the largest
+  // allocation) and the 1000 x 1000 grid: 56 MB a group of 8 (32 MB distances,
+  // 24 MB queues), so fewer groups fit than 132 x 16 resident groups of 128:
+  // groups of 256 instead, a launch of 132 x 8 groups.
+  SsspGraphShape grid;
+  grid.n = 1000000;
+  grid.m = 3996000;
+  grid.mean_weight = 50.5;
+  SsspDeviceShape h100;
+  h100.budget = 80ull << 30;
+  h100.max_alloc = 20ull << 30;
+  h100.compute_units = 132;
+  h100.max_work_group = 1024;
+  const Tunables t = {{"WG", 1024}, {"DELTA", 0}, {"BATCH", 0}, {"VW", 0}, {"LANES", 0}, {"LANE_WG", 0}};
+  const SsspPlan p = plan_sssp(grid, h100, t, 8, 128);
+  CHECK(p.per_group == 1000000ull * (8 * 4 + 24) + 8 * (4 + 32));
+  CHECK(p.graph_bytes == 1000001ull * 4 + 3996000ull * 8);
+  const int64_t fit = static_cast<int64_t>(((80ull << 30) * 9 / 10 - p.graph_bytes) / p.per_group);
+  CHECK(p.lane_groups_max == fit);
+  CHECK(p.lane_wg == 256);
+  CHECK(p.lane_groups == 132 * 8);
+  CHECK(p.percent_lanes == doctest::Approx(6400.0 / (3.996 * 3.996)));
+  CHECK(p.percent == doctest::Approx(16000.0 / (3.996 * 3.996)));
+  CHECK(p.vw_log == 2);  // a virtual warp of 4: the mean degree
+  CHECK(p.batch_sources == (20ll << 30) / (1000000 * 24));  // the queues' largest allocation, under 132 x 2 x 4
+  // Room for every resident group: 128 stays; BATCH and LANE_WG as given; a
+  // device with room for one source but no group of lanes.
+  SsspGraphShape small = grid;
+  small.n = 10000;
+  small.m = 39600;
+  const SsspPlan q = plan_sssp(small, h100, t, 8, 128);
+  CHECK(q.lane_wg == 128);
+  CHECK(q.lane_groups == 132 * 16);
+  Tunables given = t;
+  given["BATCH"] = 100;
+  given["LANE_WG"] = 128;
+  const SsspPlan r = plan_sssp(grid, h100, given, 8, 128);
+  CHECK(r.lane_wg == 128);
+  CHECK(r.lane_groups == 13);
+  CHECK(r.batch_sources == 100);
+  SsspDeviceShape tiny = h100;
+  tiny.budget = 90ull << 20;
+  const SsspPlan s = plan_sssp(grid, tiny, t, 8, 128);
+  CHECK(s.lane_groups_max == 0);
+  CHECK(s.batch_sources >= 1);
+  tiny.budget = 30ull << 20;
+  CHECK(plan_sssp(grid, tiny, t, 8, 128).batch_sources == 0);
+}
+
 TEST_CASE("sssp lanes: --stats in one pass equals the host's two passes bit for bit") {
   // Row figures (reach, eccentricity, sums) and column figures (closeness,
   // harmonic: the column sums continued in source order, as the host adds them)
@@ -245,9 +296,12 @@ TEST_CASE("sssp lanes: --stats in one pass equals the host's two passes bit for 
     serial->solve_rows(g, {}, host, false);
     host.set_pass(StatsSink<int32_t>::to);
     serial->solve_rows(transpose(g), {}, host, false);
-    for (int split : {1, 2}) {
+    // BATCH 16: launches of 2 groups, 7 of them, taking the two lane sets in turn
+    // on two queues (the column figures of each wait for the previous launch's).
+    for (auto [split, batch] : {std::pair{1, 0}, {2, 0}, {1, 16}, {2, 16}}) {
       CAPTURE(split);
-      SolverSpec s = spec(Algo::sssp, {});
+      CAPTURE(batch);
+      SolverSpec s = spec(Algo::sssp, {{"BATCH", batch}});
       s.split = split;
       StatsSink<int32_t> dev(g.n);
       RunStats st;

@@ -328,7 +328,9 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
     choice.device_memory = parse_size(o.device_memory, "--device-memory");
   SolverSpec spec;
   bool fell_back = false;
+  Stopwatch options_phase;
   apply_options(spec, choice, {"--device", "--backend ", ""}, &fell_back);
+  profile("options (devices listed)", options_phase.seconds());
   if (fell_back) {
     std::cerr << "note: no OpenCL device found, using the OpenMP backend (" << no_platform_hint()
               << ")\n";
@@ -371,10 +373,17 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
     if (spec.backend == Backend::opencl)
       solver_ready = std::async(std::launch::async, [spec] { return make_solver<T>(spec); });
   };
+  // The streamed sssp solve's engine likewise, beside the graph and its CSR.
+  std::future<std::unique_ptr<SsspSolver<T>>> sssp_ready;
+  const auto start_sssp_solver = [&] {
+    if (spec.algo == Algo::sssp && spec.backend == Backend::opencl && !o.verify && !want_paths)
+      sssp_ready = std::async(std::launch::async, [spec] { return make_sssp_solver<T>(spec); });
+  };
   Stopwatch phase;
   if (o.n && o.input.empty()) {
     gen = generator_params(o, rep.source);
     resolve_auto(generated_vertices(gen), expected_edges(gen));
+    start_sssp_solver();
     if (spec.algo != Algo::sssp) {
       plan_memory<T>(spec, generated_vertices(gen), o.verify, want_paths);
       profile("devices + memory plan", phase.seconds());
@@ -401,7 +410,10 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
     rep.n = g.n;
     rep.edges = static_cast<long long>(g.edges.size());
     check_range<T>(g);
-    if (!o.n) resolve_auto(g.n, static_cast<double>(g.edges.size()));
+    if (!o.n) {
+      resolve_auto(g.n, static_cast<double>(g.edges.size()));
+      start_sssp_solver();
+    }
     if (spec.algo != Algo::sssp) {
       if (!o.n) {
         plan_memory<T>(spec, g.n, o.verify, want_paths);
@@ -430,9 +442,14 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
   if (spec.algo == Algo::sssp && !o.verify && !want_paths) {
     const int64_t max_batch = plan_streamed_memory<T>(
         spec, g.n, static_cast<int64_t>(g.edges.size()), !o.stats.empty());
+    phase = Stopwatch();
     const Csr<T> csr = build_csr<T>(g);
     g = Graph();
-    solve_streamed<T>(spec, csr, rows, max_batch, rep);
+    profile("CSR of the edge list", phase.seconds());
+    phase = Stopwatch();
+    auto solver = sssp_ready.valid() ? sssp_ready.get() : make_sssp_solver<T>(spec);
+    profile("solver ready (waited after the CSR)", phase.seconds());
+    solve_streamed<T>(std::move(solver), csr, rows, max_batch, rep);
     streamed = true;
   } else if (spec.algo == Algo::sssp) {
     // The multi-source engine: CSR of the edge list, rows into the n x n matrix.

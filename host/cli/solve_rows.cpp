@@ -4,13 +4,16 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <thread>
 
+#include "solvers/opencl_base.hpp"
 #include "sparse/sssp.hpp"
 #include "sparse/stats_sink.hpp"
 #include "sparse/stream_sink.hpp"
 #include "util/cancel.hpp"
 #include "util/errors.hpp"
 #include "util/sysinfo.hpp"
+#include "util/timer.hpp"
 
 namespace ocl_sp {
 
@@ -79,10 +82,9 @@ int64_t plan_streamed_memory(const SolverSpec& spec, int64_t n, int64_t m, bool 
 }
 
 template <typename T>
-void solve_streamed(const SolverSpec& spec, const Csr<T>& csr, const RowsRequest& req,
+void solve_streamed(std::unique_ptr<SsspSolver<T>> solver, const Csr<T>& csr, const RowsRequest& req,
                     int64_t max_batch, SolveReport& rep) {
   const int64_t n = csr.n;
-  auto solver = make_sssp_solver<T>(spec);
   solver->set_max_batch(max_batch);
   SolveSinks<T> sinks(req, n);
   auto& file = sinks.file;
@@ -105,7 +107,14 @@ void solve_streamed(const SolverSpec& spec, const Csr<T>& csr, const RowsRequest
     rep.output = req.output->path;
     rep.notes.push_back(std::string("output streamed as rows completed (") + file->method() + ")");
   }
+  // The device's buffers (tens of GB at n = 10^6) go back while the file is written.
+  struct Release {
+    std::thread t;
+    ~Release() { t.join(); }
+  } release{std::thread([s = std::move(solver)]() mutable { s.reset(); })};
+  Stopwatch phase;
   if (stats) fill_stats(*stats, req, rep);
+  profile("stats: figures and file", phase.seconds());
 }
 
 template <typename T>
@@ -128,8 +137,8 @@ void write_dense_results(const DistMatrix<T>& d, const RowsRequest& req, SolveRe
 #define OCL_SP_ROWS(T)                                                                       \
   template void check_rows_disk<T>(const RowsRequest&, int64_t);                             \
   template int64_t plan_streamed_memory<T>(const SolverSpec&, int64_t, int64_t, bool);       \
-  template void solve_streamed<T>(const SolverSpec&, const Csr<T>&, const RowsRequest&,      \
-                                  int64_t, SolveReport&);                                    \
+  template void solve_streamed<T>(std::unique_ptr<SsspSolver<T>>, const Csr<T>&,              \
+                                  const RowsRequest&, int64_t, SolveReport&);                \
   template void write_dense_results<T>(const DistMatrix<T>&, const RowsRequest&, SolveReport&);
 OCL_SP_ROWS(int32_t)
 OCL_SP_ROWS(float)

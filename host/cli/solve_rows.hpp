@@ -3,6 +3,7 @@
 // complete, O(batch x n) host memory) and --stats; kept out of solve.cpp.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "graph/matrix.hpp"
 #include "report/report.hpp"
 #include "solvers/solver.hpp"
+#include "sparse/sssp.hpp"
 #include "util/atomic_file.hpp"
 
 namespace ocl_sp {
@@ -36,11 +38,12 @@ void check_rows_disk(const RowsRequest& req, int64_t n);
 template <typename T>
 int64_t plan_streamed_memory(const SolverSpec& spec, int64_t n, int64_t m, bool stats);
 
-// The sssp solve without an n x n matrix: rows of req.sources into the output
-// (streamed) and/or the stats (a second pass over the transpose unless the graph
-// is symmetric). Fills rep (stats, info, output, stats figures).
+// The sssp solve without an n x n matrix, by `solver` (released as the stats file
+// is written): rows of req.sources into the output (streamed) and/or the stats (a
+// second pass over the transpose unless the graph is symmetric or the engine
+// reduces columns). Fills rep (stats, info, output, stats figures).
 template <typename T>
-void solve_streamed(const SolverSpec& spec, const Csr<T>& csr, const RowsRequest& req,
+void solve_streamed(std::unique_ptr<SsspSolver<T>> solver, const Csr<T>& csr, const RowsRequest& req,
                     int64_t max_batch, SolveReport& rep);
 
 // After a dense solve: the selected |S| x |T| block (or the whole matrix) to the

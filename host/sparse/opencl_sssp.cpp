@@ -18,6 +18,7 @@
 #include "solvers/panel_engine.hpp"
 #include "sparse/lane_order.hpp"
 #include "sparse/sssp.hpp"
+#include "sparse/sssp_plan.hpp"
 #include "sparse/stats_sink.hpp"
 #include "util/cancel.hpp"
 #include "util/errors.hpp"
@@ -28,25 +29,9 @@
 namespace ocl_sp {
 namespace {
 
-constexpr int kScratchRows = 6;  // sssp.cl SCRATCH_ROWS
+constexpr int kScratchRows = kSsspScratchRows;
 constexpr size_t kColumnWg = 64;  // work-items a group of sssp_lanes_column_figures
-constexpr uint64_t kLaneBuffers = 4;  // sssp.cl LANE_BUFFERS
-
-std::vector<detail::TunableRule> sssp_rules() {
-  return {{"WG", {32, 64, 128, 256, 512, 1024}, "work-items per source's work-group"},
-          {"DELTA", {0, 25, 50, 100, 200, 400, 800, 1600},
-           "near-far bucket width, % of the mean weight (0: from the mean degree)"},
-          {"VW", {0, 1, 2, 4, 8, 16, 32},
-           "work-items sharing a queued vertex's edges (0: from the mean degree)"},
-          {"BATCH", {0, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384},
-           "sources per launch and device (0: from device memory)"},
-          {"LANES", {0, 1, 4, 8, 16, 32},
-           "sources side by side in one work-group (sssp_lanes): 0: 8 for --stats in one "
-           "pass, rows one source a group; 1: never; 4-32: every solve"},
-          {"LANE_WG", {0, 32, 64, 128, 256, 512, 1024},
-           "work-items of a lanes work-group (0: 128 on GPUs, else WG; twice that where device "
-           "memory holds fewer groups than the device runs at once)"}};
-}
+constexpr uint64_t kLaneBuffers = kSsspLaneBuffers;
 
 template <typename T>
 class OpenClSsspEngine final : public SsspEngine<T> {
@@ -73,18 +58,29 @@ class OpenClSsspEngine final : public SsspEngine<T> {
       fig = cl::Buffer(ctx, CL_MEM_READ_WRITE, sizeof(RowFigures));
     }
   };
+  // Lanes mode: one launch's distances and queues (per_buf groups a buffer), its
+  // sources, their lane slots and its row figures. --stats takes launches in turn
+  // on two such sets (run_lanes_stats).
+  struct LaneSet {
+    std::vector<cl::Buffer> dist, scratch;
+    cl::Buffer src, slot_of, fig;  // slot_of[r]: the lane slot (group x LANES + lane) of source r
+    std::vector<cl_int> src_host, slot_host;  // what the launch's writes read
+    std::vector<RowFigures> by_slot;          // its row figures as read, by lane slot
+    RowFigures* to = nullptr;                 // where they go, in source order
+    cl::Event read;
+    bool pending = false;  // `read` enqueued, its figures not yet dealt to `to`
+  };
   struct Device {
     std::unique_ptr<detail::OpenClCore> core;
     Tunables t;
     cl::Kernel kernel, figures;  // figures: sssp_row_figures (devices with fp64)
     cl::Kernel lanes, lanes_fig, lanes_col;  // sssp_lanes and its figures (with fp64)
     cl::Buffer off, col, w, src, dist, scratch, fig, acc;  // acc: column figures
-    cl::Buffer slot_of;  // lanes: each source's lane slot (group x LANES + lane)
     int64_t batch = 0;  // sources per launch for the prepared graph, in the current mode
-    int64_t batch_sources = 0, batch_lanes = 0;  // the same, per mode
+    int64_t batch_sources = 0;  // the same, a group a source
+    int64_t lane_groups = 0, lane_groups_max = 0;  // lanes: groups wanted a launch, and fitting
     int mode = -1;  // what dist/scratch are sized for: 0 a group a source, 1 lanes
-    // Lanes mode: the distances and the queues, per_buf groups a buffer.
-    std::vector<cl::Buffer> lane_dist, lane_scratch;
+    std::vector<LaneSet> sets;  // lanes mode
     int per_buf = 1;
     size_t lane_wg = 0;  // work-items of a sssp_lanes group (the prepared graph's)
     size_t lane_wg_built = 0;  // the one the solver's program has (LANE_WG)
@@ -211,105 +207,68 @@ class OpenClSsspEngine final : public SsspEngine<T> {
     n_ = g.n;
     graph_ = &g;
     lanes_fit_ = true;
-    // DELTA percent of the mean weight: the near-far bucket width.
+    // The bucket widths and batches per device (sssp_plan.hpp).
+    SsspGraphShape shape;
+    shape.n = g.n;
+    shape.m = g.m();
+    shape.value_bytes = sizeof(T);
     double mean = 0;
     for (T x : g.w) mean += static_cast<double>(x);
-    mean = g.m() ? mean / static_cast<double>(g.m()) : 1;
-    const double degree = g.n ? static_cast<double>(g.m()) / static_cast<double>(g.n) : 0;
+    shape.mean_weight = g.m() ? mean / static_cast<double>(g.m()) : 1;
     std::vector<cl_int> off(g.off.begin(), g.off.end());
     for (auto& d : devices_) {
-      // Measured on an H100 (bench/NOTES.md "sssp"): low-degree graphs (grids,
-      // roads) want wide buckets (fewer rounds), high-degree ones narrow buckets
-      // (fewer relaxations repeated): DELTA ~ 16000 / degree^2 %. Lanes want
-      // narrower ones (H200, 316 x 316 grid: 400 % beat 200, 800 and 1000 %):
-      // 6400 / degree^2 %.
-      const auto percent = [&](double k) {
-        return d.t.at("DELTA") > 0 ? d.t.at("DELTA") : std::clamp(k / std::max(degree * degree, 1.0), 25.0, 1600.0);
-      };
+      const auto& dev = d.core->device();
+      SsspDeviceShape ds;
+      ds.budget = d.budget;
+      ds.max_alloc = d.max_alloc;
+      ds.compute_units = static_cast<int64_t>(dev.compute_units);
+      ds.gpu = d.core->is_gpu();
+      ds.max_work_group = dev.max_work_group;
+      SsspPlan p = plan_sssp(shape, ds, d.t, lanes_, d.lane_wg_built);
+      // DELTA percent of the mean weight: the near-far bucket width.
       const auto width_of = [&](double pct) -> T {
-        const double width = std::max(mean, 1e-30) * pct / 100.0;
+        const double width = std::max(shape.mean_weight, 1e-30) * pct / 100.0;
         if constexpr (std::is_integral_v<T>)
           return static_cast<T>(
               std::min(std::max(1.0, std::round(width)), static_cast<double>(ValueTraits<T>::inf)));
         else
           return static_cast<T>(width > 0 ? width : 1.0);
       };
-      const double pct = percent(16000.0);
-      // A virtual warp about as wide as the mean degree, at most the work-group.
-      int vw = d.t.at("VW");
-      if (vw == 0) {
-        vw = 1;
-        while (vw < 32 && vw < degree) vw *= 2;
-      }
-      vw = std::min(vw, d.t.at("WG"));
-      int lg = 0;
-      while ((1 << lg) < vw) ++lg;
-      d.vw_log = lg;
+      d.vw_log = p.vw_log;
       if (&d == &devices_.front())  // the report's placement line shows what runs
-        chosen_ = "VW " + std::to_string(1 << lg) + ", buckets " +
-                  std::to_string(static_cast<int>(std::lround(pct))) + "% of the mean weight";
-      d.delta = width_of(pct);
-      d.delta_lanes = width_of(percent(6400.0));
-      const uint64_t graph_bytes = off.size() * 4 + g.col.size() * 4 + g.w.size() * sizeof(T);
-      const uint64_t per_source = static_cast<uint64_t>(n_) * (sizeof(T) + 4 * kScratchRows) + 4;
-      const uint64_t room = d.budget * 9 / 10 > graph_bytes ? d.budget * 9 / 10 - graph_bytes : 0;
-      int64_t by_memory = static_cast<int64_t>(room / per_source);
-      by_memory = std::min<int64_t>(by_memory, static_cast<int64_t>(
-                                                   d.max_alloc / (static_cast<uint64_t>(n_) * 4 * kScratchRows)));
-      // Lanes: a group of lanes_ sources shares one set of queues; the distances
-      // and queues of a launch are up to kLaneBuffers buffers of at most max_alloc
-      // each (lane_group_bytes).
-      const uint64_t un = static_cast<uint64_t>(n_), ul = static_cast<uint64_t>(lanes_);
-      const uint64_t per_group = un * (ul * sizeof(T) + 4 * kScratchRows) + ul * (4 + sizeof(RowFigures));
-      const int64_t groups_by_memory = static_cast<int64_t>(
-          std::min<uint64_t>(room / per_group, kLaneBuffers * (d.max_alloc / std::max<uint64_t>(lane_group_bytes(), 1))));
+        chosen_ = "VW " + std::to_string(1 << p.vw_log) + ", buckets " +
+                  std::to_string(static_cast<int>(std::lround(p.percent))) + "% of the mean weight";
+      d.delta = width_of(p.percent);
+      d.delta_lanes = width_of(p.percent_lanes);
       // Lanes that do not fit: --stats takes one source a group (two passes);
       // rows asked for in lanes (LANES >= 4) are refused here.
-      if (groups_by_memory < 1) {
+      if (p.lane_groups_max < 1) {
         lanes_fit_ = false;
         if (lanes_rows_)
           throw RuntimeError("sssp: n = " + std::to_string(n_) + " needs " +
-                             format_bytes(static_cast<double>(graph_bytes + per_group)) + " on '" +
-                             d.core->device().name + "' for one group of " + std::to_string(lanes_) +
-                             " sources (LANES), which has " + format_bytes(static_cast<double>(d.budget)) +
+                             format_bytes(static_cast<double>(p.graph_bytes + p.per_group)) + " on '" + dev.name +
+                             "' for one group of " + std::to_string(lanes_) + " sources (LANES), which has " +
+                             format_bytes(static_cast<double>(d.budget)) +
                              " to use; use fewer LANES, LANES=1, or --device-memory");
       }
-      if (by_memory < 1)
+      if (p.batch_sources < 1)
         throw RuntimeError("sssp: n = " + std::to_string(n_) + " needs " +
-                           std::to_string((graph_bytes + per_source) >> 20) + " MiB on '" +
-                           d.core->device().name + "' for one source, which has " +
-                           std::to_string(d.budget >> 20) +
+                           std::to_string((p.graph_bytes + p.per_source) >> 20) + " MiB on '" + dev.name +
+                           "' for one source, which has " + std::to_string(d.budget >> 20) +
                            " MiB to use; use --backend openmp or --device-memory");
-      const auto& dev = d.core->device();
-      // Several launches' worth of resident groups, so the tail of a launch is short.
-      const int64_t resident = static_cast<int64_t>(dev.compute_units) *
-                               (d.core->is_gpu() ? std::max(1, 2048 / d.t.at("WG")) : 1);
-      const int64_t wanted = d.t.at("BATCH") > 0 ? d.t.at("BATCH") : std::max<int64_t>(64, resident * 4);
-      d.batch_sources = std::max<int64_t>(1, std::min({wanted, by_memory, int64_t{1} << 20}));
-      const auto resident_at = [&](size_t wg) {
-        return static_cast<int64_t>(dev.compute_units) *
-               (d.core->is_gpu() ? std::max<int64_t>(1, 2048 / static_cast<int64_t>(wg)) : 1);
-      };
-      // Groups twice as large where memory holds fewer groups than the device runs
-      // at once (LANE_WG not given): a GPU's threads stay busy with half the groups
-      // (H100, 1000 x 1000 grid: ~1 280 groups of 128 fit of 2 112; groups of 256
-      // ran sssp_lanes in 89.9 s against 94.6 s; bench/NOTES.md).
-      size_t lane_wg = d.lane_wg_built;
-      if (d.t.at("LANE_WG") == 0 && groups_by_memory >= 1 && groups_by_memory < resident_at(lane_wg) &&
-          lane_wg * 2 <= dev.max_work_group)
-        lane_wg *= 2;
+      d.batch_sources = p.batch_sources;
       try {
-        use_lane_wg(d, lane_wg);
+        use_lane_wg(d, p.lane_wg);
       } catch (const UsageError&) {  // the larger group exceeds the kernel's limits there
-        d.lanes_by_wg.erase(lane_wg);
+        d.lanes_by_wg.erase(p.lane_wg);
+        Tunables built = d.t;
+        built["LANE_WG"] = static_cast<int>(d.lane_wg_built);
+        p = plan_sssp(shape, ds, built, lanes_, d.lane_wg_built);
         use_lane_wg(d, d.lane_wg_built);
       }
-      const int64_t resident_lanes = resident_at(d.lane_wg);
-      // Lanes: one wave of resident groups (their sources take about as long each).
-      const int64_t wanted_groups = d.t.at("BATCH") > 0 ? (d.t.at("BATCH") + lanes_ - 1) / lanes_
-                                                         : std::max<int64_t>(2, resident_lanes);
-      d.batch_lanes = lanes_ * std::max<int64_t>(1, std::min({wanted_groups, groups_by_memory,
-                                                               (int64_t{1} << 20) / lanes_}));
+      d.lane_groups = p.lane_groups;
+      d.lane_groups_max = p.lane_groups_max;
+      const uint64_t graph_bytes = p.graph_bytes;
       d.mode = -1;
       auto& core = *d.core;
       core.run_guarded("sssp: cannot upload the graph to '" + dev.name + "'", [&] {
@@ -323,9 +282,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
           core.write(d.col, 0, g.col.size() * 4, g.col.data(), false);
           core.write(d.w, 0, g.w.size() * sizeof(T), g.w.data(), false);
         }
-        d.src = cl::Buffer(ctx, CL_MEM_READ_ONLY,
-                           static_cast<size_t>(std::max(d.batch_sources, d.batch_lanes)) * 4);
-        d.slot_of = cl::Buffer(ctx, CL_MEM_READ_ONLY, static_cast<size_t>(d.batch_lanes) * 4);
+        d.src = cl::Buffer(ctx, CL_MEM_READ_ONLY, static_cast<size_t>(d.batch_sources) * 4);
         RunStats upload;
         core.finish(upload);
         st.t_h += upload.t_h;
@@ -436,7 +393,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
     std::iota(all.begin(), all.end(), int64_t{0});
     const size_t acc_bytes = static_cast<size_t>(n_) * sizeof(RowFigures);
     for (auto& d : devices_) {
-      set_mode(d, true);
+      set_mode(d, true, lane_sets_);
       d.core->run_guarded("sssp: cannot set up the column figures on '" + d.core->device().name + "'",
                           [&] {
                             d.acc = cl::Buffer(d.core->context(), CL_MEM_READ_WRITE, std::max<size_t>(acc_bytes, 1));
@@ -445,9 +402,8 @@ class OpenClSsspEngine final : public SsspEngine<T> {
                                 .enqueueFillBuffer(d.acc, zero, 0, std::max<size_t>(acc_bytes, 8));
                           });
     }
-    deal(n_, st, [&](Device& d, int64_t a, int64_t c) {
-      throw_if_cancelled();
-      run_on(d, all.data() + a, c, nullptr, false, rows + a, true, harmonic);
+    deal_shares(n_, st, [&](Device& d, int64_t lo, int64_t hi) {
+      run_lanes_stats(d, all.data() + lo, hi - lo, harmonic, rows + lo);
     });
     // Devices took consecutive stretches of sources: their columns combine in order.
     std::vector<RowFigures> part(static_cast<size_t>(n_));
@@ -469,7 +425,9 @@ class OpenClSsspEngine final : public SsspEngine<T> {
     st.placement = "sources side by side, " + std::to_string(lanes_) + " a group of " +
                    std::to_string(devices_[0].lane_wg) + " work-items" +
                    (devices_.size() > 1 ? " on " + std::to_string(devices_.size()) + " devices" : "") +
-                   "; rows and columns reduced on the device";
+                   "; rows and columns reduced on the device" +
+                   (devices_[0].sets.size() > 1 ? ", " + std::to_string(devices_[0].sets.size()) + " launches in flight"
+                                                : std::string());
   }
 
  private:
@@ -491,6 +449,13 @@ class OpenClSsspEngine final : public SsspEngine<T> {
   // share run in batches by `chunk(device, first, count)`, on a thread per device.
   template <typename F>
   void deal(int64_t count, RunStats& st, const F& chunk) {
+    deal_shares(count, st, [&](Device& d, int64_t lo, int64_t hi) {
+      for (int64_t a = lo; a < hi; a += d.batch) chunk(d, a, std::min(d.batch, hi - a));
+    });
+  }
+  // The same with each device's whole share [lo, hi) to `share(device, lo, hi)`.
+  template <typename F>
+  void deal_shares(int64_t count, RunStats& st, const F& share) {
     const int64_t total = batch(n_);
     std::vector<int64_t> first(devices_.size() + 1, 0);
     for (size_t i = 0; i < devices_.size(); ++i)
@@ -500,9 +465,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
     std::vector<std::exception_ptr> errors(devices_.size());
     auto work = [&](size_t i) {
       try {
-        const int64_t lo = first[i], hi = first[i + 1];
-        Device& d = devices_[i];
-        for (int64_t a = lo; a < hi; a += d.batch) chunk(d, a, std::min(d.batch, hi - a));
+        share(devices_[i], first[i], first[i + 1]);
       } catch (...) {
         errors[i] = std::current_exception();
       }
@@ -535,26 +498,72 @@ class OpenClSsspEngine final : public SsspEngine<T> {
     (k.setArg(i++, std::forward<A>(a)), ...);
   }
 
-  // The solve kernel's arguments for a batch of `count` sources (in d.src):
-  // sssp_near_far's, or sssp_lanes' in lanes mode; returns its work-group size.
+  // sssp_near_far's arguments for a batch of `count` sources (in d.src); returns
+  // its work-group size.
   size_t solve_args(Device& d, int64_t count) {
-    if (d.mode == 1) {
-      set_args(d.lanes, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count), d.delta_lanes,
-               lane_buf(d, 0), lane_buf(d, 1), lane_buf(d, 2), lane_buf(d, 3), d.per_buf, lane_scratch(d, 0),
-               lane_scratch(d, 1), lane_scratch(d, 2), lane_scratch(d, 3));
-      return d.lane_wg;
-    }
     set_args(d.kernel, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count), d.delta,
              static_cast<cl_int>(d.vw_log), d.dist, d.scratch);
     return static_cast<size_t>(d.t.at("WG"));
   }
 
-  static const cl::Buffer& lane_buf(const Device& d, size_t i) {
-    return d.lane_dist[std::min(i, d.lane_dist.size() - 1)];
+  // Buffer i of a lane set's distances or queues (sssp.cl LANE_BUFFERS: unused
+  // ones repeat the last).
+  static const cl::Buffer& lane_buf(const std::vector<cl::Buffer>& v, size_t i) {
+    return v[std::min(i, v.size() - 1)];
   }
-  static const cl::Buffer& lane_scratch(const Device& d, size_t i) {
-    return d.lane_scratch[std::min(i, d.lane_scratch.size() - 1)];
+
+  // A lanes launch of `count` sources into set s on queue q: their group order
+  // (lane_order), the sources and slots written, sssp_lanes enqueued; the row
+  // figures (with `figures`) after it. Returns the launch's groups.
+  int64_t enqueue_lanes(Device& d, LaneSet& s, const int64_t* sources, int64_t count, bool figures,
+                        bool harmonic, detail::OpenClCore::QueueId q) {
+    auto& core = *d.core;
+    std::vector<int32_t> order;
+    if (!lanes_by_id_) {
+      order = lane_order(graph_->off.data(), graph_->col.data(), n_, sources, count, lanes_, order_mark_);
+    } else {
+      order.resize(static_cast<size_t>(count));
+      std::iota(order.begin(), order.end(), 0);
+    }
+    s.src_host.resize(static_cast<size_t>(count));
+    s.slot_host.resize(static_cast<size_t>(count));
+    for (size_t i = 0; i < order.size(); ++i) {
+      s.src_host[i] = static_cast<cl_int>(sources[order[i]]);
+      s.slot_host[static_cast<size_t>(order[i])] = static_cast<cl_int>(i);
+    }
+    core.write_async(q, s.src, s.src_host.size() * 4, s.src_host.data(), {});
+    core.write_async(q, s.slot_of, s.slot_host.size() * 4, s.slot_host.data(), {});
+    const int64_t groups = (count + lanes_ - 1) / lanes_;
+    set_args(d.lanes, static_cast<cl_int>(n_), d.off, d.col, d.w, s.src, static_cast<cl_int>(count), d.delta_lanes,
+             lane_buf(s.dist, 0), lane_buf(s.dist, 1), lane_buf(s.dist, 2), lane_buf(s.dist, 3), d.per_buf,
+             lane_buf(s.scratch, 0), lane_buf(s.scratch, 1), lane_buf(s.scratch, 2), lane_buf(s.scratch, 3));
+    core.launch_after(d.lanes, cl::NDRange(static_cast<size_t>(groups) * d.lane_wg), cl::NDRange(d.lane_wg), {}, q);
+    if (figures) {
+      const size_t fwg = std::min<size_t>(static_cast<size_t>(d.t.at("WG")), 256);  // sssp.cl FIG_WG
+      set_args(d.lanes_fig, static_cast<cl_int>(n_), static_cast<cl_int>(count), lane_buf(s.dist, 0),
+               lane_buf(s.dist, 1), lane_buf(s.dist, 2), lane_buf(s.dist, 3), d.per_buf,
+               static_cast<cl_int>(harmonic), s.fig);
+      core.launch_after(d.lanes_fig, cl::NDRange(static_cast<size_t>(groups) * fwg), cl::NDRange(fwg), {}, q);
+    }
+    return groups;
   }
+
+  // Set s's row figures read back (the read enqueued after its kernels) into
+  // s.to in source order.
+  void read_lane_figures(Device& d, LaneSet& s, detail::OpenClCore::QueueId q) {
+    static_assert(sizeof(RowFigures) == 4 * sizeof(double), "sssp.cl writes 4 doubles a row");
+    s.by_slot.resize(s.slot_host.size());
+    s.read = d.core->read_async(q, s.fig, s.by_slot.size() * sizeof(RowFigures), s.by_slot.data(), {});
+    s.pending = true;
+  }
+  static bool deal_lane_figures(LaneSet& s) {
+    if (!s.pending) return false;
+    s.read.wait();
+    s.pending = false;
+    for (size_t r = 0; r < s.slot_host.size(); ++r) s.to[r] = s.by_slot[static_cast<size_t>(s.slot_host[r])];
+    return true;
+  }
+
   // sssp_lanes for groups of `wg` work-items into d.lanes: the solver program's
   // (built for the resolved LANE_WG) or one built for `wg` on the first graph that
   // wants it (its own program and cache entry), kept for later graphs.
@@ -591,21 +600,24 @@ class OpenClSsspEngine final : public SsspEngine<T> {
   }
 
   // The device's distance and queue buffers sized for one source a group (lanes
-  // false) or lanes_ sources a group; d.batch follows. Buffers of the other mode
-  // go first (device memory holds one set).
-  void set_mode(Device& d, bool lanes) {
-    if (d.mode == static_cast<int>(lanes)) return;
+  // false) or lanes_ sources a group in `sets` lane sets, each a launch of up to
+  // d.lane_groups groups (the sets share the memory that fits); d.batch follows.
+  // Buffers of the other mode go first (device memory holds one set).
+  void set_mode(Device& d, bool lanes, size_t sets = 1) {
+    if (d.lane_groups_max < static_cast<int64_t>(sets)) sets = 1;  // room for one group: one set
+    if (d.mode == static_cast<int>(lanes) && (!lanes || d.sets.size() == sets)) return;
     settle_slots(d);
     auto& core = *d.core;
     d.dist = cl::Buffer();
-    d.lane_dist.clear();
-    d.lane_scratch.clear();
+    d.sets.clear();
     d.scratch = cl::Buffer();
     d.fig = cl::Buffer();
     d.mode = -1;
-    d.batch = lanes ? d.batch_lanes : d.batch_sources;
+    const int64_t lane_groups =
+        std::max<int64_t>(1, std::min(d.lane_groups, d.lane_groups_max / static_cast<int64_t>(sets)));
+    d.batch = lanes ? lanes_ * lane_groups : d.batch_sources;
     const size_t b = static_cast<size_t>(d.batch), un = static_cast<size_t>(n_);
-    const size_t groups = lanes ? b / static_cast<size_t>(lanes_) : b;
+    const size_t groups = static_cast<size_t>(lane_groups);
     core.run_guarded("sssp: cannot allocate the batch buffers on '" + core.device().name + "'", [&] {
       const cl::Context& ctx = core.context();
       if (lanes) {
@@ -618,114 +630,143 @@ class OpenClSsspEngine final : public SsspEngine<T> {
           per_buf = std::min<uint64_t>(per_buf, static_cast<uint64_t>(std::atoi(e)));
         per_buf = std::max<uint64_t>({per_buf, 1, (groups + kLaneBuffers - 1) / kLaneBuffers});
         d.per_buf = static_cast<int>(per_buf);
-        for (size_t g = 0; g < groups; g += static_cast<size_t>(d.per_buf)) {
-          const size_t here = std::min(groups - g, static_cast<size_t>(d.per_buf));
-          d.lane_dist.emplace_back(ctx, CL_MEM_READ_WRITE, here * group_bytes);
-          d.lane_scratch.emplace_back(ctx, CL_MEM_READ_WRITE, here * scratch_bytes);
+        d.sets.resize(sets);
+        for (auto& s : d.sets) {
+          for (size_t g = 0; g < groups; g += static_cast<size_t>(d.per_buf)) {
+            const size_t here = std::min(groups - g, static_cast<size_t>(d.per_buf));
+            s.dist.emplace_back(ctx, CL_MEM_READ_WRITE, here * group_bytes);
+            s.scratch.emplace_back(ctx, CL_MEM_READ_WRITE, here * scratch_bytes);
+          }
+          s.src = cl::Buffer(ctx, CL_MEM_READ_ONLY, b * 4);
+          s.slot_of = cl::Buffer(ctx, CL_MEM_READ_ONLY, b * 4);
+          if (reduces_) s.fig = cl::Buffer(ctx, CL_MEM_READ_WRITE, b * sizeof(RowFigures));
         }
       } else {
         d.dist = cl::Buffer(ctx, CL_MEM_READ_WRITE, std::max<size_t>(b * un, 1) * sizeof(T));
         d.scratch = cl::Buffer(ctx, CL_MEM_READ_WRITE, std::max<size_t>(b * un, 1) * 4 * kScratchRows);
+        if (reduces_) d.fig = cl::Buffer(ctx, CL_MEM_READ_WRITE, b * sizeof(RowFigures));
       }
-      if (reduces_) d.fig = cl::Buffer(ctx, CL_MEM_READ_WRITE, b * sizeof(RowFigures));
     });
     d.mode = static_cast<int>(lanes);
   }
 
-  // One batch on one device: its rows into `out`, or (out null) their figures; in
-  // lanes mode with `columns` also the columns' figures continued in d.acc.
-  void run_on(Device& d, const int64_t* sources, int64_t count, T* out, bool harmonic,
-              RowFigures* fig, bool columns = false, bool col_harmonic = false) {
+  // One batch on one device: its rows into `out`, or (out null) their figures.
+  void run_on(Device& d, const int64_t* sources, int64_t count, T* out, bool harmonic, RowFigures* fig) {
     auto& core = *d.core;
     settle_slots(d);
     core.run_guarded("sssp on '" + core.device().name + "' failed", [&] {
       core.begin_solve();
-      const bool lanes = d.mode == 1;
-      // Lanes: source sources[order[q]] in lane slot q, slot[r] the slot of sources[r].
-      std::vector<int32_t> order;
-      if (lanes && !lanes_by_id_) {
-        order = lane_order(graph_->off.data(), graph_->col.data(), n_, sources, count, lanes_, order_mark_);
-      } else {
-        order.resize(static_cast<size_t>(count));
-        std::iota(order.begin(), order.end(), 0);
-      }
-      std::vector<cl_int> src(static_cast<size_t>(count)), slot(static_cast<size_t>(count));
-      for (size_t q = 0; q < order.size(); ++q) {
-        src[q] = static_cast<cl_int>(sources[order[q]]);
-        slot[static_cast<size_t>(order[q])] = static_cast<cl_int>(q);
-      }
-      core.write(d.src, 0, src.size() * 4, src.data(), false);
-      if (lanes) core.write(d.slot_of, 0, slot.size() * 4, slot.data(), false);
-      const size_t wg = solve_args(d, count);
-      const int64_t groups = lanes ? (count + lanes_ - 1) / lanes_ : count;
-      core.launch(lanes ? d.lanes : d.kernel, cl::NDRange(static_cast<size_t>(groups) * wg), cl::NDRange(wg));
+      const auto q = detail::OpenClCore::kCompute;
       double bytes = 4.0 * static_cast<double>(count);
-      const size_t fwg = std::min<size_t>(static_cast<size_t>(d.t.at("WG")), 256);  // sssp.cl FIG_WG
-      std::vector<RowFigures> by_slot;  // lanes: the figures by lane slot
-      if (out && lanes) {
-        // Lanes side by side come back as they are and are dealt into rows here.
-        const size_t ln = static_cast<size_t>(lanes_), un = static_cast<size_t>(n_);
-        std::vector<T> raw(static_cast<size_t>(groups) * ln * un);
-        for (int64_t g = 0; g < groups; g += d.per_buf)
-          core.download_rows(raw.data() + static_cast<size_t>(g) * ln * un,
-                             static_cast<size_t>(std::min<int64_t>(d.per_buf, groups - g)), un * ln * sizeof(T),
-                             d.lane_dist[static_cast<size_t>(g / d.per_buf)]);
+      if (d.mode == 1) {
+        LaneSet& s = d.sets[0];
+        const int64_t groups = enqueue_lanes(d, s, sources, count, !out, harmonic, q);
+        if (out) {
+          // Lanes side by side come back as they are and are dealt into rows here.
+          const size_t ln = static_cast<size_t>(lanes_), un = static_cast<size_t>(n_);
+          std::vector<T> raw(static_cast<size_t>(groups) * ln * un);
+          for (int64_t g = 0; g < groups; g += d.per_buf)
+            core.download_rows(raw.data() + static_cast<size_t>(g) * ln * un,
+                               static_cast<size_t>(std::min<int64_t>(d.per_buf, groups - g)), un * ln * sizeof(T),
+                               s.dist[static_cast<size_t>(g / d.per_buf)]);
 #pragma omp parallel for schedule(static) if (count * n_ >= 65536)
-        for (int64_t r = 0; r < count; ++r) {
-          const size_t q = static_cast<size_t>(slot[static_cast<size_t>(r)]);
-          const T* from = raw.data() + q / ln * un * ln + q % ln;
-          T* to = out + static_cast<size_t>(r) * un;
-          for (size_t v = 0; v < un; ++v) to[v] = from[v * ln];
+          for (int64_t r = 0; r < count; ++r) {
+            const size_t slot = static_cast<size_t>(s.slot_host[static_cast<size_t>(r)]);
+            const T* from = raw.data() + slot / ln * un * ln + slot % ln;
+            T* to = out + static_cast<size_t>(r) * un;
+            for (size_t v = 0; v < un; ++v) to[v] = from[v * ln];
+          }
+          bytes += static_cast<double>(raw.size()) * sizeof(T);
+        } else {
+          s.to = fig;
+          read_lane_figures(d, s, q);
+          bytes += static_cast<double>(count) * sizeof(RowFigures);
+          deal_lane_figures(s);
+          lane_counters(d, s, groups);
         }
-        bytes += static_cast<double>(raw.size()) * sizeof(T);
-      } else if (out) {
-        core.download_rows(out, static_cast<size_t>(count), static_cast<size_t>(n_) * sizeof(T), d.dist);
-        bytes += static_cast<double>(count) * static_cast<double>(n_) * sizeof(T);
       } else {
-        if (lanes)
-          set_args(d.lanes_fig, static_cast<cl_int>(n_), static_cast<cl_int>(count), lane_buf(d, 0), lane_buf(d, 1),
-                   lane_buf(d, 2), lane_buf(d, 3), d.per_buf, static_cast<cl_int>(harmonic), d.fig);
-        else
+        std::vector<cl_int> src(sources, sources + count);
+        core.write(d.src, 0, src.size() * 4, src.data(), false);
+        const size_t wg = solve_args(d, count);
+        core.launch(d.kernel, cl::NDRange(static_cast<size_t>(count) * wg), cl::NDRange(wg));
+        if (out) {
+          core.download_rows(out, static_cast<size_t>(count), static_cast<size_t>(n_) * sizeof(T), d.dist);
+          bytes += static_cast<double>(count) * static_cast<double>(n_) * sizeof(T);
+        } else {
+          const size_t fwg = std::min<size_t>(static_cast<size_t>(d.t.at("WG")), 256);  // sssp.cl FIG_WG
           set_args(d.figures, static_cast<cl_int>(n_), static_cast<cl_int>(count), d.dist,
                    static_cast<cl_int>(harmonic), d.fig);
-        cl::Kernel& k = lanes ? d.lanes_fig : d.figures;
-        core.launch(k, cl::NDRange(static_cast<size_t>(groups) * fwg), cl::NDRange(fwg));
-        if (columns) {
-          set_args(d.lanes_col, static_cast<cl_int>(n_), static_cast<cl_int>(count), lane_buf(d, 0),
-                   lane_buf(d, 1), lane_buf(d, 2), lane_buf(d, 3), d.per_buf, d.slot_of,
-                   static_cast<cl_int>(col_harmonic), d.acc);
-          const size_t cg = (static_cast<size_t>(n_) + kColumnWg - 1) / kColumnWg * kColumnWg;
-          core.launch(d.lanes_col, cl::NDRange(cg), cl::NDRange(kColumnWg));
-        }
-        static_assert(sizeof(RowFigures) == 4 * sizeof(double), "sssp.cl writes 4 doubles a row");
-        if (lanes) by_slot.resize(static_cast<size_t>(count));
-        core.read(d.fig, 0, static_cast<size_t>(count) * sizeof(RowFigures), lanes ? by_slot.data() : fig);
-        bytes += static_cast<double>(count) * sizeof(RowFigures);
-      }
-      RunStats st;
-      core.finish(st);
-      for (size_t r = 0; r < by_slot.size(); ++r) fig[r] = by_slot[static_cast<size_t>(slot[r])];
-      // OCL_SP_EXTRA_BUILD_OPTIONS=-DLANE_COUNTERS with OCL_SP_LANE_COUNTERS=1
-      // (experiments): the first and the middle group's rounds, phases, vertex
-      // expansions and idle work-item rounds to stderr.
-      if (const char* e = std::getenv("OCL_SP_LANE_COUNTERS"); e && *e == '1' && lanes) {
-        for (int64_t g : {int64_t{0}, groups / 2}) {
-          cl_int c[4];
-          core.read(d.lane_scratch[static_cast<size_t>(g / d.per_buf)],
-                    static_cast<size_t>(g % d.per_buf) * kScratchRows * static_cast<size_t>(n_) * 4, sizeof c, c);
-          RunStats rs;
-          core.finish(rs);
-          std::cerr << "lanes counters: group " << g << " of " << groups << ": rounds " << c[0] << ", phases "
-                    << c[1] << ", expansions " << c[2] << " (" << static_cast<double>(c[2]) / static_cast<double>(n_)
-                    << " n), idle item-rounds " << c[3] << "\n";
+          core.launch(d.figures, cl::NDRange(static_cast<size_t>(count) * fwg), cl::NDRange(fwg));
+          core.read(d.fig, 0, static_cast<size_t>(count) * sizeof(RowFigures), fig);
+          bytes += static_cast<double>(count) * sizeof(RowFigures);
         }
       }
-      d.st.t_k += st.t_k;
-      d.st.t_h += st.t_h;
-      d.st.kernel_launches += st.kernel_launches;
-      d.st.bytes_moved += bytes;
-      for (const auto& [k, v] : st.kernel_seconds) d.st.kernel_seconds[k] += v;
+      account(d, bytes);
     });
+  }
+
+  // --stats, every source in lanes: launches take the device's lane sets in turn,
+  // set i on queue i (kCompute, kSide), so one launch's search fills the SMs the
+  // previous one's last groups leave idle and runs beside its figure kernels. The
+  // column figures still continue in source order: each launch's waits for the
+  // previous one's. Rows' figures to `rows`, columns' continued in d.acc.
+  void run_lanes_stats(Device& d, const int64_t* sources, int64_t count, bool col_harmonic, RowFigures* rows) {
+    auto& core = *d.core;
+    settle_slots(d);
+    core.run_guarded("sssp on '" + core.device().name + "' failed", [&] {
+      core.begin_solve();
+      cl::Event columns_done;
+      const size_t cg = (static_cast<size_t>(n_) + kColumnWg - 1) / kColumnWg * kColumnWg;
+      size_t k = 0;
+      for (int64_t a = 0; a < count; a += d.batch, ++k) {
+        throw_if_cancelled();
+        LaneSet& s = d.sets[k % d.sets.size()];
+        const auto q = k % d.sets.size() ? detail::OpenClCore::kSide : detail::OpenClCore::kCompute;
+        if (deal_lane_figures(s))  // the launch this set held before
+          lane_counters(d, s, (static_cast<int64_t>(s.slot_host.size()) + lanes_ - 1) / lanes_);
+        const int64_t c = std::min(d.batch, count - a);
+        enqueue_lanes(d, s, sources + a, c, true, false, q);
+        set_args(d.lanes_col, static_cast<cl_int>(n_), static_cast<cl_int>(c), lane_buf(s.dist, 0),
+                 lane_buf(s.dist, 1), lane_buf(s.dist, 2), lane_buf(s.dist, 3), d.per_buf, s.slot_of,
+                 static_cast<cl_int>(col_harmonic), d.acc);
+        std::vector<cl::Event> after;
+        if (columns_done()) after.push_back(columns_done);
+        columns_done = core.launch_after(d.lanes_col, cl::NDRange(cg), cl::NDRange(kColumnWg), after, q);
+        s.to = rows + a;
+        read_lane_figures(d, s, q);
+        core.flush_all();
+      }
+      for (auto& s : d.sets)
+        if (deal_lane_figures(s)) lane_counters(d, s, (static_cast<int64_t>(s.slot_host.size()) + lanes_ - 1) / lanes_);
+      account(d, static_cast<double>(count) * (8.0 + sizeof(RowFigures)));
+    });
+  }
+
+  // Waits for the device's queues and adds what ran since begin_solve() to d.st.
+  static void account(Device& d, double bytes) {
+    RunStats st;
+    d.core->finish(st);
+    d.st.t_k += st.t_k;
+    d.st.t_h += st.t_h;
+    d.st.kernel_launches += st.kernel_launches;
+    d.st.bytes_moved += bytes;
+    for (const auto& [k, v] : st.kernel_seconds) d.st.kernel_seconds[k] += v;
+  }
+
+  // OCL_SP_EXTRA_BUILD_OPTIONS=-DLANE_COUNTERS with OCL_SP_LANE_COUNTERS=1
+  // (experiments): the first and the middle group's rounds, phases, vertex
+  // expansions and idle work-item rounds of set s's finished launch to stderr.
+  void lane_counters(Device& d, LaneSet& s, int64_t groups) {
+    const char* e = std::getenv("OCL_SP_LANE_COUNTERS");
+    if (!e || *e != '1') return;
+    for (int64_t g : {int64_t{0}, groups / 2}) {
+      cl_int c[4];
+      d.core->read(s.scratch[static_cast<size_t>(g / d.per_buf)],
+                   static_cast<size_t>(g % d.per_buf) * kScratchRows * static_cast<size_t>(n_) * 4, sizeof c, c);
+      std::cerr << "lanes counters: group " << g << " of " << groups << ": rounds " << c[0] << ", phases " << c[1]
+                << ", expansions " << c[2] << " (" << static_cast<double>(c[2]) / static_cast<double>(n_)
+                << " n), idle item-rounds " << c[3] << "\n";
+    }
   }
 
   std::vector<Device> devices_;
@@ -736,6 +777,12 @@ class OpenClSsspEngine final : public SsspEngine<T> {
   const bool lanes_by_id_ = [] {
     const char* e = std::getenv("OCL_SP_LANE_ORDER");
     return e && std::string(e) == "ids";
+  }();
+  // Lane sets --stats takes in turn (run_lanes_stats): 2; OCL_SP_LANE_SETS=1 one
+  // launch at a time (comparisons).
+  const size_t lane_sets_ = [] {
+    const char* e = std::getenv("OCL_SP_LANE_SETS");
+    return e && std::string(e) == "1" ? size_t{1} : size_t{2};
   }();
   std::string chosen_;  // "VW 4, buckets 1006% of the mean weight"
   bool reduces_ = true;  // every device has doubles: --stats reduces rows there

@@ -1,6 +1,8 @@
 // StatsSink and the --stats file (stats_sink.hpp).
 #include "sparse/stats_sink.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -33,15 +35,52 @@ std::string extension_of(const std::string& path) {
 }
 
 // As printf's "%.17g" (exact round trip), through std::to_chars: the same
-// characters about 4x faster (10^6 vertices' figures: ~0.7 s less).
-std::string num(double x) {
+// characters about 4x faster (10^6 vertices' figures: ~0.7 s less), appended.
+void put_num(std::string& s, double x) {
   char b[40];
   if (!std::isfinite(x)) {
     std::snprintf(b, sizeof b, "%.17g", x);
-    return b;
+    s += b;
+    return;
   }
   const auto r = std::to_chars(b, b + sizeof b, x, std::chars_format::general, 17);
-  return std::string(b, r.ptr);
+  s.append(b, r.ptr);
+}
+void put_int(std::string& s, long long x) {
+  char b[24];
+  const auto r = std::to_chars(b, b + sizeof b, x);
+  s.append(b, r.ptr);
+}
+
+// The CSV lines of vertices [0, n), formatted in blocks on every core and
+// written in order (10^6 vertices: 0.40 s on one core of this machine).
+void write_stats_csv(std::ostream& out, const VertexStats& v) {
+  out << "vertex,reach,eccentricity,closeness,harmonic\n";
+  constexpr size_t kBlock = size_t{1} << 14;
+  const size_t n = v.reach.size(), blocks = (n + kBlock - 1) / kBlock;
+  const size_t window = 4 * static_cast<size_t>(std::max(1, omp_get_max_threads()));
+  std::vector<std::string> text(std::min(window, blocks));
+  for (size_t b0 = 0; b0 < blocks; b0 += window) {
+    const size_t nb = std::min(window, blocks - b0);
+#pragma omp parallel for schedule(dynamic)
+    for (size_t k = 0; k < nb; ++k) {
+      std::string& t = text[k];
+      t.clear();
+      for (size_t i = (b0 + k) * kBlock, e = std::min(n, i + kBlock); i < e; ++i) {
+        put_int(t, static_cast<long long>(i));
+        t += ',';
+        put_int(t, static_cast<long long>(v.reach[i]));
+        t += ',';
+        put_num(t, v.eccentricity[i]);
+        t += ',';
+        put_num(t, v.closeness[i]);
+        t += ',';
+        put_num(t, v.harmonic[i]);
+        t += '\n';
+      }
+    }
+    for (size_t k = 0; k < nb; ++k) out.write(text[k].data(), static_cast<std::streamsize>(text[k].size()));
+  }
 }
 
 void put_le(std::string& s, uint64_t v, int bytes) {
@@ -217,13 +256,7 @@ void write_stats_file(const std::string& path, const VertexStats& v, const Graph
       j.end_object().end_object();
       out << "\n";
     } else {
-      out << "vertex,reach,eccentricity,closeness,harmonic\n";
-      std::string line;
-      for (size_t i = 0; i < n; ++i) {
-        line = std::to_string(i) + "," + std::to_string(v.reach[i]) + "," + num(v.eccentricity[i]) +
-               "," + num(v.closeness[i]) + "," + num(v.harmonic[i]) + "\n";
-        out.write(line.data(), static_cast<std::streamsize>(line.size()));
-      }
+      write_stats_csv(out, v);
     }
   });
 }

@@ -159,6 +159,18 @@ else
 fi
 expect "every group: groups of 64 items" grep -q "8 a group of 64 work-items" "$T/all_groups.json"
 expect "larger groups: the same stats byte for byte" cmp -s "$T/one_group.csv" "$T/all_groups.csv"
+# Launches take two lane sets in turn on two queues where two fit (the column
+# figures of each wait for the previous launch's); room for one group: one set.
+expect "every group: two launches in flight" grep -q "2 launches in flight" "$T/all_groups.json"
+expect "one group of room: one launch at a time" sh -c "! grep -q 'launches in flight' '$T/one_group.json'"
+check "pocl, one launch at a time (OCL_SP_LANE_SETS=1), BATCH 16" 0 env OCL_SP_LANE_SETS=1 "$BIN" --generator grid \
+  --n 2500 --algo sssp --device pocl --stats "$T/one_set.csv" --param BATCH=16 --json
+expect "one set: no launches in flight" sh -c "! grep -q 'launches in flight' '$T/out'"
+check "pocl, two sets, BATCH 16" 0 "$BIN" --generator grid --n 2500 --algo sssp --device pocl \
+  --stats "$T/two_sets.csv" --param BATCH=16 --json
+expect "two sets, BATCH 16: 157 launches of three kernels" grep -q '"kernel_launches":471' "$T/out"
+expect "one set or two: the same stats byte for byte" cmp -s "$T/one_set.csv" "$T/all_groups.csv"
+expect "two sets, BATCH 16: the same stats byte for byte" cmp -s "$T/two_sets.csv" "$T/all_groups.csv"
 # A round's queued heads in a __local set of 8 ids (OCL_SP_LANE_SET=3): heads
 # that find it full go to their tags, each still queued once a round (a duplicate
 # a round overflowed the queue once: wrong closeness on this graph).

@@ -1,0 +1,88 @@
+// sssp_plan.hpp: bucket widths and batch sizes of the OpenCL sssp engine.
+#include "sparse/sssp_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sparse/stats_sink.hpp"
+
+namespace ocl_sp {
+
+std::vector<detail::TunableRule> sssp_rules() {
+  return {{"WG", {32, 64, 128, 256, 512, 1024}, "work-items per source's work-group"},
+          {"DELTA", {0, 25, 50, 100, 200, 400, 800, 1600},
+           "near-far bucket width, % of the mean weight (0: from the mean degree)"},
+          {"VW", {0, 1, 2, 4, 8, 16, 32},
+           "work-items sharing a queued vertex's edges (0: from the mean degree)"},
+          {"BATCH", {0, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384},
+           "sources per launch and device (0: from device memory)"},
+          {"LANES", {0, 1, 4, 8, 16, 32},
+           "sources side by side in one work-group (sssp_lanes): 0: 8 for --stats in one "
+           "pass, rows one source a group; 1: never; 4-32: every solve"},
+          {"LANE_WG", {0, 32, 64, 128, 256, 512, 1024},
+           "work-items of a lanes work-group (0: 128 on GPUs, else WG; twice that where device "
+           "memory holds fewer groups than the device runs at once)"}};
+}
+
+int64_t sssp_resident_groups(const SsspDeviceShape& dev, size_t wg) {
+  return dev.compute_units * (dev.gpu ? std::max<int64_t>(1, 2048 / static_cast<int64_t>(wg)) : 1);
+}
+
+SsspPlan plan_sssp(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tunables& t, int lanes,
+                   size_t lane_wg_built) {
+  SsspPlan p;
+  const double degree = g.n ? static_cast<double>(g.m) / static_cast<double>(g.n) : 0;
+  // Measured on an H100 (bench/NOTES.md "sssp"): low-degree graphs (grids,
+  // roads) want wide buckets (fewer rounds), high-degree ones narrow buckets
+  // (fewer relaxations repeated): DELTA ~ 16000 / degree^2 %. Lanes want
+  // narrower ones (H200, 316 x 316 grid: 400 % beat 200, 800 and 1000 %):
+  // 6400 / degree^2 %.
+  const auto percent = [&](double k) {
+    return t.at("DELTA") > 0 ? t.at("DELTA") : std::clamp(k / std::max(degree * degree, 1.0), 25.0, 1600.0);
+  };
+  p.percent = percent(16000.0);
+  p.percent_lanes = percent(6400.0);
+  // A virtual warp about as wide as the mean degree, at most the work-group.
+  int vw = t.at("VW");
+  if (vw == 0) {
+    vw = 1;
+    while (vw < 32 && vw < degree) vw *= 2;
+  }
+  vw = std::min(vw, t.at("WG"));
+  while ((1 << p.vw_log) < vw) ++p.vw_log;
+
+  const uint64_t un = static_cast<uint64_t>(g.n), ul = static_cast<uint64_t>(lanes);
+  const uint64_t queues = un * 4 * kSsspScratchRows;
+  p.graph_bytes = (un + 1) * 4 + static_cast<uint64_t>(g.m) * (4 + g.value_bytes);
+  p.per_source = un * g.value_bytes + queues + 4;
+  const uint64_t room = dev.budget * 9 / 10 > p.graph_bytes ? dev.budget * 9 / 10 - p.graph_bytes : 0;
+  const int64_t by_memory =
+      static_cast<int64_t>(std::min<uint64_t>(room / p.per_source, dev.max_alloc / std::max<uint64_t>(queues, 1)));
+  // Lanes: a group of `lanes` sources shares one set of queues; the distances
+  // and queues of a launch are up to kSsspLaneBuffers buffers of at most
+  // max_alloc each, a buffer holding whole groups.
+  p.per_group = un * (ul * g.value_bytes + 4 * kSsspScratchRows) + ul * (4 + sizeof(RowFigures));
+  const uint64_t group_bytes = std::max<uint64_t>({un * ul * g.value_bytes, queues, 1});
+  const int64_t groups_by_memory = static_cast<int64_t>(
+      std::min<uint64_t>(room / p.per_group, kSsspLaneBuffers * (dev.max_alloc / group_bytes)));
+  // Several launches' worth of resident groups, so the tail of a launch is short.
+  const int64_t wanted =
+      t.at("BATCH") > 0 ? t.at("BATCH")
+                        : std::max<int64_t>(64, sssp_resident_groups(dev, static_cast<size_t>(t.at("WG"))) * 4);
+  p.batch_sources = std::max<int64_t>(0, std::min({wanted, by_memory, int64_t{1} << 20}));
+  // Groups twice as large where memory holds fewer groups than the device runs
+  // at once (LANE_WG not given): a GPU's threads stay busy with half the groups
+  // (H100, 1000 x 1000 grid: ~1 280 groups of 128 fit of 2 112; groups of 256
+  // ran sssp_lanes in 89.9 s against 94.6 s; bench/NOTES.md).
+  p.lane_wg = lane_wg_built;
+  if (t.at("LANE_WG") == 0 && groups_by_memory >= 1 && groups_by_memory < sssp_resident_groups(dev, p.lane_wg) &&
+      p.lane_wg * 2 <= dev.max_work_group)
+    p.lane_wg *= 2;
+  // Lanes: one wave of resident groups (their sources take about as long each).
+  p.lane_groups = t.at("BATCH") > 0 ? (t.at("BATCH") + lanes - 1) / lanes
+                                    : std::max<int64_t>(2, sssp_resident_groups(dev, p.lane_wg));
+  p.lane_groups_max = std::max<int64_t>(0, std::min(groups_by_memory, (int64_t{1} << 20) / lanes));
+  return p;
+}
+
+}  // namespace ocl_sp

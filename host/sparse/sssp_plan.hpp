@@ -1,0 +1,55 @@
+// The OpenCL sssp engine's plan for one device and one prepared graph
+// (opencl_sssp.cpp): its tunables, the near-far bucket widths, the virtual warp,
+// and how many sources a launch takes within the device's memory, one source a
+// work-group or LANES side by side (kernels/sssp.cl). Pure arithmetic: the engine
+// builds, allocates and reports from it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "solvers/opencl_base.hpp"
+
+namespace ocl_sp {
+
+constexpr int kSsspScratchRows = 6;        // sssp.cl SCRATCH_ROWS: a source's (or group's) queues, n ints each
+constexpr uint64_t kSsspLaneBuffers = 4;   // sssp.cl LANE_BUFFERS: a launch's distances in up to 4 buffers
+
+// WG, DELTA, VW, BATCH, LANES, LANE_WG: their values and meanings.
+std::vector<detail::TunableRule> sssp_rules();
+
+struct SsspGraphShape {
+  int64_t n = 0, m = 0;
+  double mean_weight = 1;  // over the edges (1 without edges)
+  size_t value_bytes = 4;  // sizeof the distance type
+};
+struct SsspDeviceShape {
+  uint64_t budget = 0, max_alloc = 0;  // device memory to use, largest allocation
+  int64_t compute_units = 1;
+  bool gpu = true;
+  size_t max_work_group = 1;
+};
+
+struct SsspPlan {
+  double percent = 0;        // bucket width, % of the mean weight: one source a group
+  double percent_lanes = 0;  // the same for sssp_lanes
+  int vw_log = 0;            // log2 of the virtual warp
+  uint64_t graph_bytes = 0, per_source = 0, per_group = 0;  // device bytes: the graph, a source, a group of lanes
+  int64_t batch_sources = 0;  // sources a launch, one a group (0: one source does not fit)
+  int64_t lane_groups = 0;    // lanes groups a launch: wanted (BATCH, or a wave of resident groups)
+  int64_t lane_groups_max = 0;  // and fitting the device (0: a group of lanes does not fit)
+  size_t lane_wg = 0;         // work-items of a lanes group to use
+};
+
+// `lane_wg_built`: the lanes group size the solver's program has (the resolved
+// LANE_WG); the plan doubles it where memory holds fewer groups than the device
+// runs at once and LANE_WG was not given. Resident groups are counted as 2048
+// work-items an SM (registers ignored: bench/NOTES.md, issue 24 sixth session).
+SsspPlan plan_sssp(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tunables& t, int lanes,
+                   size_t lane_wg_built);
+
+// The resident groups of `wg` work-items the plan assumes.
+int64_t sssp_resident_groups(const SsspDeviceShape& dev, size_t wg);
+
+}  // namespace ocl_sp
