@@ -239,6 +239,7 @@ TEST_CASE("sssp plan: bucket widths, batches and lanes groups within the device'
   const SsspPlan p = plan_sssp(grid, h100, t, 8, 128);
   CHECK(p.per_group == 1000000ull * (8 * 4 + 24) + 8 * (4 + 32));
   CHECK(p.graph_bytes == 1000001ull * 4 + 3996000ull * 8);
+  CHECK(p.lane_buffer_unit == 1000000ull * 8 * 4);  // the distances (32 MB) outweigh the queues (24 MB)
   const int64_t fit = static_cast<int64_t>(((80ull << 30) * 9 / 10 - p.graph_bytes) / p.per_group);
   CHECK(p.lane_groups_max == fit);
   CHECK(p.lane_wg == 256);

@@ -29,9 +29,7 @@
 namespace ocl_sp {
 namespace {
 
-constexpr int kScratchRows = kSsspScratchRows;
 constexpr size_t kColumnWg = 64;  // work-items a group of sssp_lanes_column_figures
-constexpr uint64_t kLaneBuffers = kSsspLaneBuffers;
 
 template <typename T>
 class OpenClSsspEngine final : public SsspEngine<T> {
@@ -52,7 +50,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
     ProbeBuffers(const cl::Context& ctx, int lanes) {
       cl_int zero[2] = {0, 0};
       off = cl::Buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero, zero);
-      one = cl::Buffer(ctx, CL_MEM_READ_WRITE, 4 * kScratchRows);
+      one = cl::Buffer(ctx, CL_MEM_READ_WRITE, 4 * kSsspScratchRows);
       dist = cl::Buffer(ctx, CL_MEM_READ_WRITE, sizeof(T));
       lane = cl::Buffer(ctx, CL_MEM_READ_WRITE, sizeof(T) * static_cast<size_t>(lanes));
       fig = cl::Buffer(ctx, CL_MEM_READ_WRITE, sizeof(RowFigures));
@@ -79,6 +77,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
     int64_t batch = 0;  // sources per launch for the prepared graph, in the current mode
     int64_t batch_sources = 0;  // the same, a group a source
     int64_t lane_groups = 0, lane_groups_max = 0;  // lanes: groups wanted a launch, and fitting
+    uint64_t lane_buffer_unit = 1;  // lanes: what a buffer of per_buf groups is sized by (SsspPlan)
     int mode = -1;  // what dist/scratch are sized for: 0 a group a source, 1 lanes
     std::vector<LaneSet> sets;  // lanes mode
     int per_buf = 1;
@@ -268,6 +267,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
       }
       d.lane_groups = p.lane_groups;
       d.lane_groups_max = p.lane_groups_max;
+      d.lane_buffer_unit = p.lane_buffer_unit;
       const uint64_t graph_bytes = p.graph_bytes;
       d.mode = -1;
       auto& core = *d.core;
@@ -556,12 +556,14 @@ class OpenClSsspEngine final : public SsspEngine<T> {
     s.read = d.core->read_async(q, s.fig, s.by_slot.size() * sizeof(RowFigures), s.by_slot.data(), {});
     s.pending = true;
   }
-  static bool deal_lane_figures(LaneSet& s) {
-    if (!s.pending) return false;
+  // Set s's finished launch, if any: its row figures dealt to s.to in source
+  // order, its counters (lane_counters) shown.
+  void collect_lanes(Device& d, LaneSet& s) {
+    if (!s.pending) return;
     s.read.wait();
     s.pending = false;
     for (size_t r = 0; r < s.slot_host.size(); ++r) s.to[r] = s.by_slot[static_cast<size_t>(s.slot_host[r])];
-    return true;
+    lane_counters(d, s);
   }
 
   // sssp_lanes for groups of `wg` work-items into d.lanes: the solver program's
@@ -592,12 +594,6 @@ class OpenClSsspEngine final : public SsspEngine<T> {
     d.lanes = k;
   }
 
-  // A lanes group's distances or its queues, whichever is larger: what one
-  // buffer of per_buf groups is sized by.
-  uint64_t lane_group_bytes() const {
-    const uint64_t un = static_cast<uint64_t>(n_);
-    return std::max<uint64_t>(un * static_cast<uint64_t>(lanes_) * sizeof(T), un * 4 * kScratchRows);
-  }
 
   // The device's distance and queue buffers sized for one source a group (lanes
   // false) or lanes_ sources a group in `sets` lane sets, each a launch of up to
@@ -622,13 +618,13 @@ class OpenClSsspEngine final : public SsspEngine<T> {
       const cl::Context& ctx = core.context();
       if (lanes) {
         const size_t group_bytes = static_cast<size_t>(lanes_) * un * sizeof(T);
-        const size_t scratch_bytes = un * 4 * kScratchRows;
-        uint64_t per_buf = std::min<uint64_t>(groups, d.max_alloc / lane_group_bytes());
+        const size_t scratch_bytes = un * 4 * kSsspScratchRows;
+        uint64_t per_buf = std::min<uint64_t>(groups, d.max_alloc / d.lane_buffer_unit);
         // OCL_SP_LANE_GROUPS_PER_BUFFER=K: at most K groups a buffer (tests of the
         // buffers' seams on devices whose largest allocation is roomy).
         if (const char* e = std::getenv("OCL_SP_LANE_GROUPS_PER_BUFFER"); e && std::atoi(e) > 0)
           per_buf = std::min<uint64_t>(per_buf, static_cast<uint64_t>(std::atoi(e)));
-        per_buf = std::max<uint64_t>({per_buf, 1, (groups + kLaneBuffers - 1) / kLaneBuffers});
+        per_buf = std::max<uint64_t>({per_buf, 1, (groups + kSsspLaneBuffers - 1) / kSsspLaneBuffers});
         d.per_buf = static_cast<int>(per_buf);
         d.sets.resize(sets);
         for (auto& s : d.sets) {
@@ -643,7 +639,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
         }
       } else {
         d.dist = cl::Buffer(ctx, CL_MEM_READ_WRITE, std::max<size_t>(b * un, 1) * sizeof(T));
-        d.scratch = cl::Buffer(ctx, CL_MEM_READ_WRITE, std::max<size_t>(b * un, 1) * 4 * kScratchRows);
+        d.scratch = cl::Buffer(ctx, CL_MEM_READ_WRITE, std::max<size_t>(b * un, 1) * 4 * kSsspScratchRows);
         if (reduces_) d.fig = cl::Buffer(ctx, CL_MEM_READ_WRITE, b * sizeof(RowFigures));
       }
     });
@@ -681,8 +677,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
           s.to = fig;
           read_lane_figures(d, s, q);
           bytes += static_cast<double>(count) * sizeof(RowFigures);
-          deal_lane_figures(s);
-          lane_counters(d, s, groups);
+          collect_lanes(d, s);
         }
       } else {
         std::vector<cl_int> src(sources, sources + count);
@@ -722,8 +717,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
         throw_if_cancelled();
         LaneSet& s = d.sets[k % d.sets.size()];
         const auto q = k % d.sets.size() ? detail::OpenClCore::kSide : detail::OpenClCore::kCompute;
-        if (deal_lane_figures(s))  // the launch this set held before
-          lane_counters(d, s, (static_cast<int64_t>(s.slot_host.size()) + lanes_ - 1) / lanes_);
+        collect_lanes(d, s);  // the launch this set held before
         const int64_t c = std::min(d.batch, count - a);
         enqueue_lanes(d, s, sources + a, c, true, false, q);
         set_args(d.lanes_col, static_cast<cl_int>(n_), static_cast<cl_int>(c), lane_buf(s.dist, 0),
@@ -737,7 +731,7 @@ class OpenClSsspEngine final : public SsspEngine<T> {
         core.flush_all();
       }
       for (auto& s : d.sets)
-        if (deal_lane_figures(s)) lane_counters(d, s, (static_cast<int64_t>(s.slot_host.size()) + lanes_ - 1) / lanes_);
+        collect_lanes(d, s);
       account(d, static_cast<double>(count) * (8.0 + sizeof(RowFigures)));
     });
   }
@@ -756,13 +750,14 @@ class OpenClSsspEngine final : public SsspEngine<T> {
   // OCL_SP_EXTRA_BUILD_OPTIONS=-DLANE_COUNTERS with OCL_SP_LANE_COUNTERS=1
   // (experiments): the first and the middle group's rounds, phases, vertex
   // expansions and idle work-item rounds of set s's finished launch to stderr.
-  void lane_counters(Device& d, LaneSet& s, int64_t groups) {
+  void lane_counters(Device& d, LaneSet& s) {
     const char* e = std::getenv("OCL_SP_LANE_COUNTERS");
     if (!e || *e != '1') return;
+    const int64_t groups = (static_cast<int64_t>(s.slot_host.size()) + lanes_ - 1) / lanes_;
     for (int64_t g : {int64_t{0}, groups / 2}) {
       cl_int c[4];
       d.core->read(s.scratch[static_cast<size_t>(g / d.per_buf)],
-                   static_cast<size_t>(g % d.per_buf) * kScratchRows * static_cast<size_t>(n_) * 4, sizeof c, c);
+                   static_cast<size_t>(g % d.per_buf) * kSsspScratchRows * static_cast<size_t>(n_) * 4, sizeof c, c);
       std::cerr << "lanes counters: group " << g << " of " << groups << ": rounds " << c[0] << ", phases " << c[1]
                 << ", expansions " << c[2] << " (" << static_cast<double>(c[2]) / static_cast<double>(n_)
                 << " n), idle item-rounds " << c[3] << "\n";

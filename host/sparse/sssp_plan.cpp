@@ -24,9 +24,14 @@ std::vector<detail::TunableRule> sssp_rules() {
            "memory holds fewer groups than the device runs at once)"}};
 }
 
+namespace {
+
+// The resident groups of `wg` work-items the plan assumes.
 int64_t sssp_resident_groups(const SsspDeviceShape& dev, size_t wg) {
   return dev.compute_units * (dev.gpu ? std::max<int64_t>(1, 2048 / static_cast<int64_t>(wg)) : 1);
 }
+
+}  // namespace
 
 SsspPlan plan_sssp(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tunables& t, int lanes,
                    size_t lane_wg_built) {
@@ -62,9 +67,9 @@ SsspPlan plan_sssp(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tu
   // and queues of a launch are up to kSsspLaneBuffers buffers of at most
   // max_alloc each, a buffer holding whole groups.
   p.per_group = un * (ul * g.value_bytes + 4 * kSsspScratchRows) + ul * (4 + sizeof(RowFigures));
-  const uint64_t group_bytes = std::max<uint64_t>({un * ul * g.value_bytes, queues, 1});
+  p.lane_buffer_unit = std::max<uint64_t>({un * ul * g.value_bytes, queues, 1});
   const int64_t groups_by_memory = static_cast<int64_t>(
-      std::min<uint64_t>(room / p.per_group, kSsspLaneBuffers * (dev.max_alloc / group_bytes)));
+      std::min<uint64_t>(room / p.per_group, kSsspLaneBuffers * (dev.max_alloc / p.lane_buffer_unit)));
   // Several launches' worth of resident groups, so the tail of a launch is short.
   const int64_t wanted =
       t.at("BATCH") > 0 ? t.at("BATCH")

@@ -40,6 +40,8 @@ struct SsspPlan {
   int64_t lane_groups = 0;    // lanes groups a launch: wanted (BATCH, or a wave of resident groups)
   int64_t lane_groups_max = 0;  // and fitting the device (0: a group of lanes does not fit)
   size_t lane_wg = 0;         // work-items of a lanes group to use
+  uint64_t lane_buffer_unit = 1;  // a lanes group's distances or its queues, whichever is larger:
+                                  // a buffer holds max_alloc / this many groups
 };
 
 // `lane_wg_built`: the lanes group size the solver's program has (the resolved
@@ -48,8 +50,5 @@ struct SsspPlan {
 // work-items an SM (registers ignored: bench/NOTES.md, issue 24 sixth session).
 SsspPlan plan_sssp(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tunables& t, int lanes,
                    size_t lane_wg_built);
-
-// The resident groups of `wg` work-items the plan assumes.
-int64_t sssp_resident_groups(const SsspDeviceShape& dev, size_t wg);
 
 }  // namespace ocl_sp
