@@ -18,7 +18,7 @@ Extra keyword-only arguments pick where and how it runs: ``backend='opencl' |
 ``dtype=None | numpy.int32 | numpy.float32 | numpy.float64``, ``params={'BLOCK': 64}``.
 ``last_report()`` describes the last solve of the calling thread (device,
 algorithm, T_o / T_h / T_k, relaxations per second); ``devices()`` lists the
-OpenCL devices. See README.md, section "Python".
+OpenCL devices. See docs/python.md.
 """
 
 from ._api import (

@@ -1,6 +1,6 @@
 """scipy.sparse.csgraph-compatible front end of the C++ core (ocl_sp._core).
 
-Input rules (scipy's, see README.md "Python" for the few differences):
+Input rules (scipy's, see docs/python.md for the few differences):
 
 * dense arrays (anything ``numpy.asarray`` takes): off the diagonal, an entry equal
   to ``null_value`` (default 0), NaN or +-inf is "no edge";

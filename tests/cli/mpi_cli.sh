@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end tests of the distributed solve (issue 13, README "Clusters (MPI)"):
+# End-to-end tests of the distributed solve (issue 13, docs/scale.md "Clusters (MPI)"):
 # `mpirun -np 1..4 ocl_sp ...` on the 2D block-cyclic process grid (default grids
 # 1x1 with --grid, 1x2, 1x3, 2x2; explicit --grid 2x1, 4x1, 1x4) must give the same
 # bytes as the single-process serial reference (int32, float32, negative edges, n

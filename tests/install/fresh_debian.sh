@@ -5,7 +5,7 @@
 #   sudo bash tests/install/fresh_debian.sh ocl-sp_0.1.0_amd64.deb [ROOT]
 # Needs root (chroot, mount), debootstrap (apt-get install debootstrap) and the
 # Debian archive (network). Not in the default CI run: it downloads ~250 MB and
-# takes about 3-5 minutes (README "Packages"). ROOT (default: a temporary folder,
+# takes about 3-5 minutes (docs/library.md). ROOT (default: a temporary folder,
 # removed at the end) may be a root made earlier: then debootstrap is skipped and
 # the root is kept. A fresh root each time is the real test.
 set -uo pipefail

@@ -200,7 +200,7 @@ def test_min_only_limit_scalar_and_empty():
                               backend="openmp")
     assert np.isinf(d).all() and (p == -9999).all() and (s == -9999).all()
     # indices=None with min_only: every vertex its own source (scipy 1.10 fails on
-    # a reshape there; see README "Python")
+    # a reshape there; see docs/python.md)
     d, p, s = ocl_sp.dijkstra(g, min_only=True, return_predecessors=True, backend="openmp")
     assert (d == 0).all() and (s == np.arange(40)).all()
 

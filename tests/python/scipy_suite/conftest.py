@@ -16,7 +16,7 @@ checks that every substituted name in the module is ocl_sp's.
 Run by ctest as python.scipy_suite.<backend>; the main python.pytest run does not
 collect this folder (tests/python/conftest.py collect_ignore), since the shim
 changes scipy for the whole process. No test is marked xfail: every deliberate
-difference from scipy (README.md, "Python") lies outside what this file tests.
+difference from scipy (docs/python.md) lies outside what this file tests.
 """
 
 import functools
