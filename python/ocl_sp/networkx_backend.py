@@ -1,5 +1,8 @@
 """networkx backend "ocl_sp": networkx's Floyd-Warshall functions, closeness and
-harmonic centrality, eccentricity, diameter and radius computed by ocl_sp.
+harmonic centrality, eccentricity, diameter, radius and the everyday shortest-path
+functions (Dijkstra, BFS lengths, Bellman-Ford lengths, Johnson, shortest_path(_length),
+average_shortest_path_length: _nx_paths.py, the list in _PATH_FUNCTIONS) computed by
+ocl_sp; docs/networkx.md lists what runs where.
 
 With ocl_sp installed (``pip install .``; the entry points are in pyproject.toml),
 networkx >= 3.2 dispatches to it::
@@ -51,7 +54,7 @@ from typing import Dict, NamedTuple, Optional
 
 import numpy as np
 
-from . import _api
+from . import _api, _nx_paths
 
 __all__ = ["BackendInterface", "OclSpGraph", "Settings", "closeness_centrality", "config",
            "diameter", "eccentricity", "floyd_warshall", "floyd_warshall_numpy",
@@ -149,6 +152,16 @@ class OclSpGraph:
         self.row = np.array(row, dtype=np.int64)
         self.col = np.array(col, dtype=np.int64)
         self._weights = {}
+        self._node_array = None
+
+    def node_array(self):
+        """The nodes as a numpy object array (fancy indexing by position)."""
+        if self._node_array is None:
+            a = np.empty(len(self.nodes), dtype=object)
+            for i, v in enumerate(self.nodes):
+                a[i] = v
+            self._node_array = a
+        return self._node_array
 
     def __len__(self):
         return len(self.nodes)
@@ -516,8 +529,64 @@ _WEIGHT_PARAMETER = {
 _SEARCHES = ("closeness_centrality", "harmonic_centrality", "eccentricity", "diameter", "radius")
 
 
+# networkx's shortest-path functions on the engine's rows (_nx_paths.py): the
+# parameter naming the weight, its default, and whether negative weights run
+# (Bellman-Ford and Johnson; "method" decides for the generic functions).
+_PATH_FUNCTIONS = {
+    "single_source_dijkstra_path_length": ("weight", "weight", False),
+    "single_source_dijkstra": ("weight", "weight", False),
+    "multi_source_dijkstra_path_length": ("weight", "weight", False),
+    "multi_source_dijkstra": ("weight", "weight", False),
+    "dijkstra_path_length": ("weight", "weight", False),
+    "all_pairs_dijkstra_path_length": ("weight", "weight", False),
+    "all_pairs_dijkstra": ("weight", "weight", False),
+    "all_pairs_shortest_path_length": (None, None, False),
+    "single_source_shortest_path_length": (None, None, False),
+    "all_pairs_bellman_ford_path_length": ("weight", "weight", True),
+    "johnson": ("weight", "weight", True),
+    "shortest_path_length": ("weight", None, "method"),
+    "shortest_path": ("weight", None, "method"),
+    "average_shortest_path_length": ("weight", None, "method"),
+}
+for _name in _PATH_FUNCTIONS:
+    globals()[_name] = getattr(_nx_paths, _name)
+    __all__.append(_name)
+
+
+def _path_call_problem(name, G, bound):
+    """Why the engine cannot run one of _PATH_FUNCTIONS (None: it can)."""
+    parameter, default, negative_ok = _PATH_FUNCTIONS[name]
+    weight = bound.get(parameter, default) if parameter else None
+    if negative_ok == "method":
+        method = bound.get("method")
+        if name == "average_shortest_path_length":
+            method = method or ("unweighted" if weight is None else "dijkstra")
+            if method == "unweighted":
+                weight = None
+            elif method not in ("dijkstra", "bellman-ford"):
+                return f"method {method!r}"
+        elif method is None:
+            method = "dijkstra"
+        if method not in ("dijkstra", "bellman-ford"):
+            return f"method {method!r}"
+        negative_ok = method == "bellman-ford"
+    problem = _weight_key_problem(weight)
+    if problem:
+        return problem
+    if weight is None:
+        return None
+    if isinstance(G, OclSpGraph):
+        w = G.weights(weight, default=1)
+    else:
+        edges = G.edges(data=weight, default=1)
+        w = _read_weights([d for _, _, d in edges],
+                          np.array([u == v for u, v, _ in edges], dtype=bool))
+    return _nx_paths.weight_problem(w, negative_ok)
+
+
 _IMPLEMENTED = {f.__name__: f for f in (floyd_warshall_numpy, floyd_warshall, closeness_centrality,
                                         harmonic_centrality, eccentricity, diameter, radius)}
+_IMPLEMENTED.update({name: getattr(_nx_paths, name) for name in _PATH_FUNCTIONS})
 _SIGNATURES = {name: inspect.signature(f) for name, f in _IMPLEMENTED.items()}
 
 
@@ -560,6 +629,8 @@ def _cannot_run(name, args, kwargs):
     if bound is None:
         return f"ocl_sp does not implement {name} with these arguments"
     G = bound["G"]
+    if name in _PATH_FUNCTIONS:
+        return _path_call_problem(name, G, bound)
     parameter, default = _WEIGHT_PARAMETER[name]
     weight = bound.get(parameter, default)
     problem = _weight_key_problem(weight)
@@ -599,6 +670,9 @@ class BackendInterface:
     eccentricity = staticmethod(eccentricity)
     diameter = staticmethod(diameter)
     radius = staticmethod(radius)
+    for _name in _PATH_FUNCTIONS:
+        locals()[_name] = staticmethod(getattr(_nx_paths, _name))
+    del _name
 
     @staticmethod
     def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False,
@@ -655,6 +729,14 @@ def info():
         "diameter": searches + " So does a given e.",
         "radius": searches + " So does a given e.",
     })
+    paths = (
+        "Computed from rows of ocl_sp's multi-source engine (OpenCL, OpenMP or serial): "
+        "integer weights exactly (int32, int64 beyond its range), other finite real "
+        "weights in float64 (networkx's sums); paths from the engine's predecessors (a "
+        "shortest path; on ties possibly another than networkx's). Weight functions, "
+        "non-numeric or non-finite weights, negative weights for Dijkstra, negative "
+        "cycles and errors (missing nodes, no path) run networkx's own code.")
+    docs.update({name: paths for name in _PATH_FUNCTIONS})
     return {
         "backend_name": "ocl_sp",
         "project": "ocl_sp",

@@ -440,14 +440,15 @@ def test_entry_points_name_importable_objects():
     assert meta["backend_name"] == "ocl_sp" and meta["package"] == "ocl_sp"
     assert set(meta["functions"]) == {"floyd_warshall_numpy", "floyd_warshall",
                                       "closeness_centrality", "harmonic_centrality",
-                                      "eccentricity", "diameter", "radius"}
+                                      "eccentricity", "diameter", "radius"} | set(nb._PATH_FUNCTIONS)
+    assert "all_pairs_dijkstra_path_length" in meta["functions"]
     for name in meta["functions"]:
         assert callable(getattr(interface, name))
         assert callable(getattr(nx, name))  # a networkx function of that name
 
 
 _DISPATCH = textwrap.dedent('''
-    import networkx as nx, numpy as np, ocl_sp
+    import inspect, networkx as nx, numpy as np, ocl_sp
     from ocl_sp import networkx_backend as nb
     nb.config.backend = "openmp"
     nb.config.min_nodes = 1
@@ -488,6 +489,11 @@ _DISPATCH = textwrap.dedent('''
     for name in ("eccentricity", "diameter", "radius"):
         got, r = ran(getattr(nx, name), H)  # automatic
         assert r and got == getattr(nx, name).orig_func(H), name
+    gen, r = ran(nx.all_pairs_dijkstra_path_length, G, backend="ocl_sp")
+    assert r and inspect.isgenerator(gen), "all_pairs_dijkstra_path_length"
+    assert dict(gen) == dict(nx.all_pairs_dijkstra_path_length.orig_func(G))
+    got, r = ran(nx.single_source_dijkstra_path_length, F, 0)  # float weights: automatic
+    assert r and got == nx.single_source_dijkstra_path_length.orig_func(F, 0), "float"
     print("dispatch ok", nx.__version__)
 ''')
 

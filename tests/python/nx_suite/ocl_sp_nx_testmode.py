@@ -1,6 +1,6 @@
 """pytest plugin: networkx's own test modules for closeness_centrality,
-harmonic_centrality, eccentricity, diameter and radius in backend test mode with
-ocl_sp as the backend (issue 24). Run by ctest as python.networkx_suite:
+harmonic_centrality, eccentricity, diameter, radius and the shortest-path functions
+(FUNCTIONS) in backend test mode with ocl_sp as the backend. Run by ctest as python.networkx_suite:
 
     PYTHONPATH=build/python:tests/python/nx_suite python3 -m pytest -p ocl_sp_nx_testmode \\
         --pyargs networkx.algorithms.centrality.tests.test_closeness_centrality ...
@@ -13,7 +13,7 @@ BackendInterface.convert_from_nx and calls ocl_sp wherever can_run allows.
 
 networkx < 3.2 (Debian 12 ships 2.8.8) has no dispatch at all. The plugin then
 does what networkx's test mode does (networkx.utils.backends,
-_convert_and_call_for_tests, with fallback to networkx) for the five functions:
+_convert_and_call_for_tests, with fallback to networkx) for FUNCTIONS:
 each is replaced, where networkx defines and exports it, by a function that asks
 BackendInterface.can_run with the original arguments, converts the graph with
 convert_from_nx, calls ocl_sp's implementation, refuses numpy scalars in the
@@ -21,7 +21,7 @@ result and converts it back with convert_to_nx; where can_run is False the
 original function runs.
 
 Either way the plugin counts the calls ocl_sp computed, prints them, and fails the
-run if one of the five never ran on ocl_sp (a suite that silently fell back to
+run if one of FUNCTIONS never ran on ocl_sp (a suite that silently fell back to
 networkx everywhere would prove nothing).
 """
 
@@ -33,7 +33,13 @@ import shutil
 import sys
 import tempfile
 
-FUNCTIONS = ("closeness_centrality", "harmonic_centrality", "eccentricity", "diameter", "radius")
+FUNCTIONS = ("closeness_centrality", "harmonic_centrality", "eccentricity", "diameter", "radius",
+             "single_source_dijkstra_path_length", "single_source_dijkstra",
+             "multi_source_dijkstra_path_length", "multi_source_dijkstra",
+             "dijkstra_path_length", "all_pairs_dijkstra_path_length", "all_pairs_dijkstra",
+             "all_pairs_shortest_path_length", "single_source_shortest_path_length",
+             "all_pairs_bellman_ford_path_length", "johnson", "shortest_path_length",
+             "shortest_path", "average_shortest_path_length")
 _ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
 
 
