@@ -1,0 +1,90 @@
+// Exact betweenness centrality (Brandes' algorithm) from the distance rows of the
+// multi-source engine (DESIGN.md "Sparse graphs and rows"): a RowSink, so every
+// backend (serial, OpenMP, OpenCL on one device or split over several) computes
+// it from the rows it already delivers, and all of them give the same bits.
+//
+// For each source s, given its row d(s, *) exactly as the engine delivers it and
+// the graph's CSR:
+//  1. the tight edges u -> v (u != v, d(s, u) + w(u, v) == d(s, v), in the
+//     weights' own type, as networkx compares) form a DAG; its vertices are put in
+//     a topological order by Kahn's algorithm over the CSR (a queue in CSR order:
+//     a function of the row and the graph alone), which is a nondecreasing-distance
+//     order (zero-weight edges inside one distance are ordered by the DAG);
+//  2. sigma, the number of shortest paths, is counted in float64 along that order
+//     (sigma(v) += sigma(u) over each tight edge u -> v);
+//  3. dependencies are accumulated back in the reverse order, networkx's
+//     arithmetic: coeff(w) = (1 + delta(w)) / sigma(w), and for a tight edge
+//     v -> w the contribution c = sigma(v) * coeff(w) (the edge's share), added to
+//     delta(v) in CSR order.
+// Each source's contributions (delta(v), and c per CSR edge for edge betweenness)
+// are added into exact fixed-point sums (an integer part and 64 fraction bits in
+// two 64-bit words with carry, atomically): integer addition is associative, so
+// the total does not depend on the order in which sources complete, the batches
+// the engine forms, the threads or the devices; every backend gives the same bits.
+// Contributions are rounded down to multiples of 2^-64 (about 5e-20) once each.
+//
+// Limits: weights must be >= 0 (a negative one is a UsageError); a tight
+// zero-weight cycle makes the number of shortest paths infinite (UsageError);
+// sigma beyond float64's range (about 1e308 paths) is a RuntimeError.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "graph/csr.hpp"
+#include "sparse/row_sink.hpp"
+
+namespace ocl_sp {
+
+// networkx's _rescale (betweenness_centrality) factor for the raw sums: n vertices,
+// k sampled sources (0: every vertex, exact); 0 means "leave as is" (scale 1).
+double betweenness_scale(int64_t n, bool normalized, bool directed, int64_t k, bool endpoints);
+// networkx's _rescale_e (edge_betweenness_centrality) factor.
+double edge_betweenness_scale(int64_t n, bool normalized, bool directed, int64_t k);
+
+// Exact sums that do not depend on the order of additions (see above).
+class FixedSums {
+ public:
+  explicit FixedSums(int64_t size = 0);
+  // x >= 0 and finite, below 2^63.
+  void add(int64_t i, double x);
+  double value(int64_t i) const;
+  int64_t size() const { return static_cast<int64_t>(lo_.size()); }
+
+ private:
+  std::vector<std::atomic<uint64_t>> hi_, lo_;
+};
+
+template <typename T>
+class BetweennessSink final : public RowSink<T> {
+ public:
+  // g: the graph the rows are computed over (weights >= 0); sources: the solve's
+  // list (row i is sources[i]; empty: every vertex in order); endpoints: networkx's
+  // endpoints=True; edges: also each CSR edge's sum; threads: OpenMP threads over
+  // a batch's rows (0: OpenMP's default, 1: serial).
+  BetweennessSink(const Csr<T>& g, std::vector<int64_t> sources, bool endpoints, bool edges,
+                  int threads);
+  void rows(int64_t first, int64_t count, int64_t n, const T* d, const int32_t* via,
+            const int32_t* hops) override;
+  // The raw sums over the sources so far (networkx's betweenness before _rescale):
+  // per vertex, and per CSR edge (edge k of g: g.col[k] from its row; empty unless
+  // edges was asked for).
+  std::vector<double> vertex_sums() const;
+  std::vector<double> edge_sums() const;
+  int64_t sources_done() const { return done_; }
+
+ private:
+  const Csr<T>& g_;
+  std::vector<int64_t> sources_;
+  bool endpoints_, edges_;
+  int threads_;
+  FixedSums vertex_, edge_;
+  int64_t done_ = 0;
+};
+
+// Checks that g can be given to BetweennessSink (UsageError: a negative weight).
+template <typename T>
+void check_betweenness_graph(const Csr<T>& g);
+
+}  // namespace ocl_sp

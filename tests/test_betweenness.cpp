@@ -1,0 +1,285 @@
+// Betweenness centrality from the engine's rows (host/sparse/betweenness.hpp):
+// against the definition (sum over pairs s, t of sigma(s, v) sigma(v, t) /
+// sigma(s, t) from Floyd-Warshall distances) on graphs with many equal shortest
+// paths, directed and undirected, disconnected; every backend (serial, OpenMP,
+// PoCL, PoCL split in two, lanes) the same bits for int32, int64, float and
+// double weights; endpoints, edge sums, sampled sources; zero weights, zero-weight
+// cycles and negative weights; networkx's scale factors.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "graph/csr.hpp"
+#include "solvers/verify.hpp"
+#include "sparse/betweenness.hpp"
+#include "sparse/sssp.hpp"
+#include "test_opencl_common.hpp"
+#include "util/errors.hpp"
+
+using namespace ocl_sp;
+
+namespace {
+
+// Random graph in three parts (part 2 unreachable from the others), weights in
+// [low, high] (small ranges: many equal shortest paths), symmetric if undirected.
+template <typename T>
+DistMatrix<T> tie_graph(int64_t n, uint64_t seed, bool directed, int low, int high,
+                        double frac = 0) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int> w(low, high), part(0, 2);
+  std::uniform_real_distribution<double> u01(0, 1);
+  std::vector<int> comp(static_cast<size_t>(n));
+  for (auto& c : comp) c = part(rng);
+  DistMatrix<T> d(n);
+  for (int64_t i = 0; i < n; ++i) d(i, i) = 0;
+  const double p = std::min(1.0, 4.0 / static_cast<double>(n));
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = directed ? 0 : i + 1; j < n; ++j) {
+      if (i == j || u01(rng) >= p) continue;
+      const int ci = comp[static_cast<size_t>(i)], cj = comp[static_cast<size_t>(j)];
+      if (!(ci == cj || (ci == 0 && cj == 1))) continue;
+      const T v = static_cast<T>(w(rng) + frac * static_cast<double>(w(rng)));
+      d(i, j) = v;
+      if (!directed) d(j, i) = v;
+    }
+  return d;
+}
+
+// Betweenness by its definition (positive weights): sigma(s, t) counted over
+// Floyd-Warshall distances in order of distance, then every pair's share.
+template <typename T>
+std::vector<double> reference(const DistMatrix<T>& adj, bool endpoints) {
+  const int64_t n = adj.n();
+  DistMatrix<T> dist = adj;
+  solve_reference(dist, true);
+  const T inf = ValueTraits<T>::inf;
+  std::vector<double> sigma(static_cast<size_t>(n * n), 0.0);
+  for (int64_t s = 0; s < n; ++s) {
+    std::vector<int64_t> order;
+    for (int64_t v = 0; v < n; ++v)
+      if (dist(s, v) != inf) order.push_back(v);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int64_t a, int64_t b) { return dist(s, a) < dist(s, b); });
+    for (int64_t t : order) {
+      double c = t == s ? 1.0 : 0.0;
+      for (int64_t u = 0; u < n; ++u)
+        if (u != t && dist(s, u) != inf && adj(u, t) != inf && dist(s, u) + adj(u, t) == dist(s, t))
+          c += sigma[static_cast<size_t>(s * n + u)];
+      sigma[static_cast<size_t>(s * n + t)] = c;
+    }
+  }
+  std::vector<double> bc(static_cast<size_t>(n), 0.0);
+  for (int64_t s = 0; s < n; ++s)
+    for (int64_t t = 0; t < n; ++t) {
+      if (s == t || dist(s, t) == inf) continue;
+      if (endpoints) bc[static_cast<size_t>(s)] += 1, bc[static_cast<size_t>(t)] += 1;
+      for (int64_t v = 0; v < n; ++v)
+        if (v != s && v != t && dist(s, v) != inf && dist(v, t) != inf &&
+            dist(s, v) + dist(v, t) == dist(s, t))
+          bc[static_cast<size_t>(v)] += sigma[static_cast<size_t>(s * n + v)] *
+                                        sigma[static_cast<size_t>(v * n + t)] /
+                                        sigma[static_cast<size_t>(s * n + t)];
+    }
+  return bc;
+}
+
+SolverSpec cpu(Backend b) {
+  SolverSpec s;
+  s.algo = Algo::sssp;
+  s.backend = b;
+  return s;
+}
+
+std::vector<std::pair<std::string, SolverSpec>> backends() {
+  std::vector<std::pair<std::string, SolverSpec>> out = {{"serial", cpu(Backend::serial)},
+                                                         {"openmp", cpu(Backend::openmp)}};
+  SolverSpec cl = spec(Algo::sssp, {{"BATCH", 16}});
+  out.push_back({"pocl", cl});
+  cl.split = 2;
+  out.push_back({"pocl split 2", cl});
+  SolverSpec lanes = spec(Algo::sssp, {{"LANES", 8}});
+  out.push_back({"pocl lanes", lanes});
+  return out;
+}
+
+struct Result {
+  std::vector<double> vertex, edge;
+};
+
+template <typename T>
+Result run(const SolverSpec& s, const Csr<T>& g, const std::vector<int64_t>& sources,
+           bool endpoints, int threads) {
+  auto solver = make_sssp_solver<T>(s);
+  BetweennessSink<T> sink(g, sources, endpoints, true, threads);
+  solver->solve_rows(g, sources, sink, false);
+  CHECK(sink.sources_done() == (sources.empty() ? g.n : static_cast<int64_t>(sources.size())));
+  return {sink.vertex_sums(), sink.edge_sums()};
+}
+
+bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+// Every backend's vertex and edge sums of g, the same bits as the serial one's.
+template <typename T>
+Result all_backends_agree(const Csr<T>& g, const std::vector<int64_t>& sources = {},
+                          bool endpoints = false) {
+  Result first;
+  bool have = false;
+  for (auto& [name, s] : backends()) {
+    CAPTURE(name);
+    for (int threads : {1, 0}) {
+      if (threads == 0 && s.backend == Backend::serial) continue;
+      const Result r = run<T>(s, g, sources, endpoints, threads);
+      if (!have) {
+        first = r;
+        have = true;
+        continue;
+      }
+      CHECK(same_bits(r.vertex, first.vertex));
+      CHECK(same_bits(r.edge, first.edge));
+    }
+  }
+  return first;
+}
+
+void check_close(const std::vector<double>& got, const std::vector<double>& want) {
+  REQUIRE(got.size() == want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    CAPTURE(i);
+    CHECK(got[i] == doctest::Approx(want[i]).epsilon(1e-12));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("betweenness: the definition's values on every backend, the same bits (int32)") {
+  for (bool directed : {true, false}) {
+    for (uint64_t seed : {1u, 2u}) {
+      CAPTURE(directed);
+      CAPTURE(seed);
+      const auto adj = tie_graph<int32_t>(70, seed, directed, 1, 2);
+      const Csr<int32_t> g = csr_from_matrix(adj);
+      for (bool endpoints : {false, true}) {
+        CAPTURE(endpoints);
+        const Result r = all_backends_agree(g, {}, endpoints);
+        const auto want = reference(adj, endpoints);
+        check_close(r.vertex, want);
+        double most = 0;
+        for (double x : want) most = std::max(most, x);
+        CHECK(most > 10);  // the graph has vertices on many shortest paths
+      }
+    }
+  }
+}
+
+TEST_CASE("betweenness: edge sums add up to the vertex sums plus each pair once") {
+  // Over every tight edge v -> w the shares c add to delta(v) at v: the sum over
+  // the edges leaving v equals v's dependency, and summed over all edges each
+  // reachable pair (s, t) counts once per edge of its average shortest path.
+  const auto adj = tie_graph<int32_t>(40, 5, true, 1, 2);
+  const Csr<int32_t> g = csr_from_matrix(adj);
+  const Result r = all_backends_agree(g);
+  std::vector<double> out(static_cast<size_t>(g.n), 0.0);
+  for (int64_t u = 0; u < g.n; ++u)
+    for (int64_t k = g.off[u]; k < g.off[u + 1]; ++k) out[static_cast<size_t>(u)] += r.edge[static_cast<size_t>(k)];
+  // delta(v) summed over sources: the vertex sum plus v's own dependencies as a
+  // source (pairs (v, t): each reachable t counts once)
+  DistMatrix<int32_t> dist = adj;
+  solve_reference(dist, true);
+  for (int64_t v = 0; v < g.n; ++v) {
+    double reach = 0;
+    for (int64_t t = 0; t < g.n; ++t) reach += (t != v && dist(v, t) != ValueTraits<int32_t>::inf);
+    CHECK(out[static_cast<size_t>(v)] == doctest::Approx(r.vertex[static_cast<size_t>(v)] + reach).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("betweenness: int64, float and double weights the same bits on every backend") {
+  const auto a32 = tie_graph<int32_t>(60, 7, true, 1, 3);
+  const Result r32 = all_backends_agree(csr_from_matrix(a32));
+  DistMatrix<int64_t> a64(60);
+  DistMatrix<double> ad(60);
+  for (int64_t i = 0; i < 60; ++i)
+    for (int64_t j = 0; j < 60; ++j) {
+      const bool e = a32(i, j) != ValueTraits<int32_t>::inf;
+      a64(i, j) = e ? a32(i, j) : ValueTraits<int64_t>::inf;
+      ad(i, j) = e ? a32(i, j) : ValueTraits<double>::inf;
+    }
+  CHECK(same_bits(all_backends_agree(csr_from_matrix(a64)).vertex, r32.vertex));
+  CHECK(same_bits(all_backends_agree(csr_from_matrix(ad)).vertex, r32.vertex));
+  // non-integral weights: ties only where sums meet exactly; still one result
+  const auto af = tie_graph<float>(60, 8, false, 1, 3, 0.25);
+  const auto ad2 = tie_graph<double>(60, 8, false, 1, 3, 0.1);
+  all_backends_agree(csr_from_matrix(af));
+  const Result rd = all_backends_agree(csr_from_matrix(ad2));
+  double total = 0;
+  for (double x : rd.vertex) total += x;
+  CHECK(total > 0);
+}
+
+TEST_CASE("betweenness: sampled sources add only their own dependencies") {
+  const auto adj = tie_graph<int32_t>(50, 9, false, 1, 2);
+  const Csr<int32_t> g = csr_from_matrix(adj);
+  const std::vector<int64_t> all_but = {3, 17, 42, 0, 9};
+  const Result sampled = all_backends_agree(g, all_but);
+  // the same sources one at a time, summed: the same values
+  std::vector<double> sum(static_cast<size_t>(g.n), 0.0);
+  for (int64_t s : all_but) {
+    const Result one = run<int32_t>(cpu(Backend::serial), g, {s}, false, 1);
+    for (size_t i = 0; i < sum.size(); ++i) sum[i] += one.vertex[i];
+  }
+  check_close(sampled.vertex, sum);
+}
+
+TEST_CASE("betweenness: zero weights count every shortest path; zero cycles and negative weights refuse") {
+  // 0 -0-> 1 -1-> 2 and 0 -1-> 2: two shortest paths 0 -> 2, 1 on one of them;
+  // 3 -0-> 0 puts 0 and 1 on the paths from 3 too.
+  Graph e;
+  e.n = 4;
+  e.edges = {{0, 1, 0}, {1, 2, 1}, {0, 2, 1}, {3, 0, 0}};
+  const Csr<int32_t> g = build_csr<int32_t>(e);
+  const Result r = all_backends_agree(g);
+  // pairs through 0: (3,1), (3,2) (both paths): 1 + 1; through 1: (0,2) 1/2, (3,2) 1/2
+  CHECK(r.vertex == std::vector<double>{2.0, 1.0, 0.0, 0.0});
+  Graph c = e;
+  c.edges.push_back({1, 0, 0});  // 0 <-> 1 at zero cost: infinitely many shortest walks
+  const Csr<int32_t> gc = build_csr<int32_t>(c);
+  auto solver = make_sssp_solver<int32_t>(cpu(Backend::serial));
+  BetweennessSink<int32_t> sink(gc, {}, false, false, 1);
+  CHECK_THROWS_AS(solver->solve_rows(gc, {}, sink, false), UsageError);
+  Graph neg = e;
+  neg.edges.push_back({2, 3, -1});
+  const Csr<int32_t> gn = build_csr<int32_t>(neg);
+  CHECK_THROWS_AS(BetweennessSink<int32_t>(gn, {}, false, false, 1), UsageError);
+}
+
+TEST_CASE("betweenness: networkx's scale factors") {
+  CHECK(betweenness_scale(10, true, true, 0, false) == 1.0 / (9.0 * 8.0));
+  CHECK(betweenness_scale(10, true, false, 0, false) == 1.0 / (9.0 * 8.0));
+  CHECK(betweenness_scale(10, true, false, 0, true) == 1.0 / (10.0 * 9.0));
+  CHECK(betweenness_scale(10, false, false, 0, false) == 0.5);
+  CHECK(betweenness_scale(10, false, true, 0, false) == 0.0);  // none
+  CHECK(betweenness_scale(2, true, true, 0, false) == 0.0);
+  CHECK(betweenness_scale(10, true, true, 4, false) == 1.0 / (9.0 * 8.0) * 10.0 / 4.0);
+  CHECK(edge_betweenness_scale(10, true, true, 0) == 1.0 / (10.0 * 9.0));
+  CHECK(edge_betweenness_scale(10, false, false, 5) == 0.5 * 10.0 / 5.0);
+  CHECK(edge_betweenness_scale(1, true, false, 0) == 0.0);
+}
+
+TEST_CASE("betweenness: fixed-point sums do not depend on the order of additions") {
+  std::vector<double> xs;
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> u(0, 1000);
+  for (int i = 0; i < 2000; ++i) xs.push_back(u(rng) * std::pow(10.0, -static_cast<int>(i % 9)));
+  FixedSums a(1), b(1);
+  for (double x : xs) a.add(0, x);
+  for (auto it = xs.rbegin(); it != xs.rend(); ++it) b.add(0, *it);
+  CHECK(a.value(0) == b.value(0));
+  double plain = 0;
+  for (double x : xs) plain += x;
+  CHECK(a.value(0) == doctest::Approx(plain).epsilon(1e-14));
+}
