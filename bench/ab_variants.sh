@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The kernel-variant family (build options and tunables A/B, bench/NOTES.md): for
+# The kernel-variant family (build options and tunables A/B, docs/performance/dense.md): for
 # each variant of a variants file, the fw and squaring programs built at n = 3001
 # (registers from the NVIDIA build log, output compared with the first variant's),
 # one out-of-core solve (n = 6000, --device-memory 60M) likewise, then interleaved
 # timings through gpu_explore.sh (fw n = 10 000 median of 5, squaring n = 8192
 # median of 3), twice. Replaces the per-call scripts archived in
-# bench/results/runs.json (family "variants").
+# bench/results/<device>/fw/runs.jsonl.
 # Usage (device tool, repo root): bash bench/ab_variants.sh OCL_SP VARIANTS.csv OUT
 #   VARIANTS.csv: name,build options,tunables ("KC=16 STAGES=2"), one variant a
 #   line, the first the baseline; '#' lines are comments.

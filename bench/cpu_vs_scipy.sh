@@ -22,7 +22,7 @@ fi
 
 model=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo | head -1)
 slug=$(echo "${model:-cpu}" | tr '[:upper:]' '[:lower:]' | sed 's/([^)]*)//g; s/[^a-z0-9]\+/-/g; s/^-//; s/-$//')
-OUT=${OUT:-$HERE/results/cpu-$slug-$(nproc)c/cpu_vs_scipy.txt}
+OUT=${OUT:-$HERE/results/cpu-$slug-$(nproc)c/fw/openmp-vs-scipy/cpu_vs_scipy.txt}
 mkdir -p "$(dirname "$OUT")"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Kernel-variant exploration on one OpenCL device: each configuration solved with
 # --json, one summary line each (median of the runs' kernel time T_k). Used to
-# pick the tiled defaults recorded in bench/NOTES.md; final figures come from
+# pick the tiled defaults recorded in docs/performance/dense.md; final figures come from
 # `ocl_sp bench` / `ocl_sp sweep`.
 # Usage: gpu_explore.sh OCL_SP DEVICE N ALGO TYPE RUNS "CONFIG" ["CONFIG" ...]
 #   CONFIG: space-separated NAME=VALUE tunables, e.g. "TILED=1 BLOCK=128 TM=8 TN=8 KC=16"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The H200 measurement run behind bench/results/nvidia-h200/ (see bench/README.md):
+# The H200 measurement run behind bench/results/nvidia-h200/fw/bench-paper-sizes/ (see bench/README.md):
 # fw / squaring target figures, the default bench (H200 against PoCL, OpenMP and
 # serial on the host's CPU), the sweep at n = 5000, --verify runs, the OpenCL unit
 # tests on the GPU. Usage: h200_run.sh OCL_SP OCL_SP_TESTS OUTDIR
@@ -9,7 +9,7 @@ here=$(dirname "$0")
 export OCL_SP_CACHE_DIR=${OCL_SP_CACHE_DIR:-/tmp/ocl_sp_cache}
 mkdir -p "$OCL_SP_CACHE_DIR" "$out"
 {
-  # The targets of the GPU-speed issue, through ocl_sp bench (median of 5).
+  # The GPU-speed targets, through ocl_sp bench (median of 5).
   "$bin" bench --devices nvidia --sizes 10000,20000 --algos fw --reps 5 --no-tuned --quiet
   "$bin" bench --devices nvidia --sizes 10000 --algos fw,squaring --type float32 --reps 5 --no-tuned --quiet
   "$bin" bench --devices nvidia --sizes 10000 --algos squaring --reps 5 --no-tuned --quiet

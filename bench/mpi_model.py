@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Time model of the distributed solve (host/mpi/mpi_fw.cpp) for n = 300 000 int32
-on R GPUs, 1D (R x 1) against the 2D block-cyclic grid (bench/NOTES.md "MPI ranks").
+on R GPUs, 1D (R x 1) against the 2D block-cyclic grid (docs/performance/scale.md "MPI ranks").
 
 Per round r on the slowest rank (ceil(q/pr) x ceil(q/pc) panels of P x P):
   compute  = panels x P^3 / rate(P)               (steps 2-3: one GEMM per panel)
@@ -26,7 +26,7 @@ MEM = float(sys.argv[3]) * 2**30 if len(sys.argv) > 3 else 70 * 2**30  # of an 8
 LAT = 5e-6
 H2D = 50e9
 VS = 4
-# Panel GEMM rate by panel edge (bench/results/scale/*.jsonl, H100/H200), log-interpolated.
+# Panel GEMM rate by panel edge (bench/results/nvidia-h1*/out-of-core/scale-run-*/runs.jsonl), log-interpolated.
 RATES = [(1280, 5.5e12), (3200, 9.5e12), (5120, 10.15e12), (10112, 11.2e12), (50048, 11.3e12)]
 
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The MPI family (bench/NOTES.md "MPI ranks"): grids 1x1, 1x2, 2x2 on the one GPU
+# The MPI family (docs/performance/scale.md "MPI ranks"): grids 1x1, 1x2, 2x2 on the one GPU
 # byte-identical to the single-process solve, then one rank against the single
 # process at n = 20 000 (solve and whole process). Replaces the per-call scripts
-# archived in bench/results/runs.json (family "mpi").
+# archived in bench/results/<device>/mpi/runs.jsonl.
 # Usage (device tool, repo root): bash bench/mpi_ranks.sh OCL_SP OUT [MPI_OCL_SP]
 #   MPI_OCL_SP: a binary built with MPI where OCL_SP was not (default OCL_SP).
 set -u

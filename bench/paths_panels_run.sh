@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Paths beyond one buffer (issue 26) and the out-of-core baseline on one GPU: each
+# Paths beyond one buffer and the out-of-core baseline on one GPU: each
 # case solved RUNS times with --json, one summary line per solve (T_k, solve,
 # whole process, the path step's seconds from the report's paths line), all
 # JSON kept in OUT/runs.jsonl with the command. Usage (device tool, repo root):
 #   bash bench/paths_panels_run.sh OCL_SP OUT [SET]
-# SET: "recover" (default; the first session's host recovery), "rebuild" (the
-# device rebuild of the second session: checks with --verify, then n = 10 000 /
+# SET: "recover" (default; the host recovery), "rebuild" (the
+# device rebuild: checks with --verify, then n = 10 000 /
 # 50 000 distances against paths in the single buffer and on panels), "staged"
-# (the third session: the same checks, then n = 10 000 / 50 000 panels, distances
+# (the same checks, then n = 10 000 / 50 000 panels, distances
 # and paths interleaved, three of each, OCL_SP_PROFILE=1's phases in stderr.log).
 # ENVV="NAME=value ..." before solve() runs that case under those variables.
 set -uo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Panel-engine measurements on the device tool (bench/NOTES.md "Panel engine"):
+# Panel-engine measurements on the device tool (docs/performance/scale.md; data: bench/results/<device>/out-of-core/):
 #   scale_run.sh h200   OUT  -- no-regression bench, n = 40000 single / resident /
 #                               out of core (1/4 of the matrix), bit-compared; n = 100000
 #   scale_run.sh h100   OUT  -- n = 40000 in core and at 1/4 device memory; n = 150000

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Whole-process time of `ocl_sp --device DEV --n N` (issue 14 item 4), warm caches:
+# Whole-process time of `ocl_sp --device DEV --n N`, warm caches:
 # RUNS runs each of the fast exit (default) and OCL_SP_CLEAN_EXIT=1 (every
 # destructor runs), interleaved, plus one OCL_SP_PROFILE=1 run of each.
 # Usage: whole_process.sh OCL_SP DEV N RUNS

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Source orders of a K x K grid's first ROWS rows for the lanes kernel's groups
-(experiments, bench/NOTES.md issue 24 sixth session): `blob_sources.py K ROWS H WD`
+(experiments, docs/performance/sparse.md): `blob_sources.py K ROWS H WD`
 prints the ids so that each run of H*WD consecutive entries is an H x WD block of
 the grid (H rows, WD columns; H = 1: row segments, the id order)."""
 import sys

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""ocl_sp --algo sssp --backend openmp against CPU peers (issue 23).
+"""ocl_sp --algo sssp --backend openmp against CPU peers.
 
 Peers, each computing all n x n distances of the same DIMACS .gr file:
   scipy      scipy.sparse.csgraph.shortest_path(method='D')   1 thread, float64
@@ -215,7 +215,7 @@ def main():
     ap.add_argument("--rows-out", help=argparse.SUPPRESS)
     ap.add_argument("--ocl-sp", default=os.path.join(REPO, "build", "ocl_sp"))
     ap.add_argument("--work", default="/tmp/ocl_sp_cpu_peers", help="graphs and outputs")
-    ap.add_argument("--out", default=os.path.join(REPO, "bench", "results", "sparse-cpu", "peers.csv"))
+    ap.add_argument("--out", default=os.path.join(REPO, "bench", "results", "cpu-amd-epyc-2c", "sparse", "cpu-peers", "peers.csv"))
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--graphs", default="grid100,random20")
     ap.add_argument("--tools", default="ocl_sp,ocl_sp_passive,networkit,scipy,igraph")

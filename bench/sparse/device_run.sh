@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# The sparse-family experiments on a GPU machine (issue 23), one driver, three
-# steps (results: bench/results/sparse-h100/, bench/NOTES.md "sssp"):
+# The sparse-family experiments on a GPU machine, one driver, several steps
+# (results: bench/results/<device>/sparse/ and stats/, docs/performance/sparse.md):
 #   check  sssp on the device bit-exact (int32) / verified (float32), paths, and
 #          the same bytes as OpenMP on a 150 x 150 grid;
 #   tune   T_k of the tunables (WG, VW, DELTA) per family at n = 10 000, then the
 #          10^5 graphs with the defaults and WG=1024 / VW=32;
 #   final  the target rows with the defaults (bench, medians) and the random
 #          degree-20 n = 10^5 graph under BATCH / DELTA variants;
-#   stats  --stats with the rows reduced on the device (issue 24): T_k of 1 024
+#   stats  --stats with the rows reduced on the device: T_k of 1 024
 #          spread sources of the 1000 x 1000 grid per WG / DELTA / VW, the 316 x 316
 #          grid's whole --stats against the host reduction, then the 10^6 grid's
 #          whole --stats with the fastest variant (STATS_FULL=0 skips it);
@@ -120,7 +120,7 @@ summary() {  # JSON: total, T_k, kernels of a --stats report
   python3 -c "import json; r=json.load(open('$1')); print('total', r['total'], 't_k', r['t_k'], 't_h', r['t_h'], 'kernels', {k: round(v, 3) for k, v in r.get('kernel_seconds', {}).items()}, 'params', r['params'], 'stats', r['stats'])"
 }
 
-lanes() {  # --stats in one pass with sources side by side (sssp_lanes, issue 24)
+lanes() {  # --stats in one pass with sources side by side (sssp_lanes)
   local g316="--generator grid --n ${SMALL_N:-100000}" p best="" best_t=999999 t
   "$B" --generator grid --n 22500 --algo sssp --device "$DEV" --param LANES=32 --quiet --output /tmp/gl.bin
   "$B" --generator grid --n 22500 --algo sssp --backend openmp --quiet --output /tmp/go.bin

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issue 27 on a GPU machine, one driver (results: bench/results/nvidia-h100/issue27/,
-# bench/NOTES.md "float64 and int64"):
+# float64 and int64 on a GPU machine, one driver (results: bench/results/<device>/types/,
+# docs/performance/dense.md "float64 and int64"):
 #   floor  the (min,+) floor loop (bench/floor) in int32, float32, int64, float64
 #          with 8 x 8 and 4 x 4 register tiles;
 #   sweep  fw at n = 10 000 over register-tile shapes for int64 and float64 (the
