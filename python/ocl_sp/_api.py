@@ -46,6 +46,7 @@ __all__ = [
     "clear_cache",
     "devices",
     "bellman_ford",
+    "betweenness",
     "dijkstra",
     "floyd_warshall",
     "johnson",
@@ -673,3 +674,84 @@ def stats(csgraph, method="auto", directed=True, unweighted=False, *, null_value
     figures, _, _ = _solve(csgraph, algo, mode, True, directed, False, unweighted, None,
                            null_value, backend, device, params, use_tuned, t0, stats=True)
     return figures
+
+
+def betweenness_scale(n, normalized, directed, k=None, endpoints=False):
+    """networkx's _rescale factor of betweenness_centrality (None: the sums as they are)."""
+    if normalized:
+        if endpoints:
+            scale = None if n < 2 else 1 / (n * (n - 1))
+        else:
+            scale = None if n <= 2 else 1 / ((n - 1) * (n - 2))
+    else:
+        scale = None if directed else 0.5
+    if scale is not None and k is not None:
+        scale = scale * n / k
+    return scale
+
+
+def edge_betweenness_scale(n, normalized, directed, k=None):
+    """networkx's _rescale_e factor of edge_betweenness_centrality."""
+    if normalized:
+        scale = None if n <= 1 else 1 / (n * (n - 1))
+    else:
+        scale = None if directed else 0.5
+    if scale is not None and k is not None:
+        scale = scale * n / k
+    return scale
+
+
+def _betweenness(csgraph, directed=True, unweighted=False, sources=None, endpoints=False,
+                 edges=False, null_value=0, backend=None, device=None, mode="auto",
+                 params=None, use_tuned=True):
+    """Raw betweenness sums (networkx's before its rescale) from _core.betweenness:
+    (per-vertex float64 array, (src, dst, sums) over the graph's CSR edges or None,
+    report dict). Records last_report()."""
+    t0 = time.perf_counter()
+    if backend is not None and str(backend).lower() not in ("opencl", "openmp", "serial"):
+        raise ValueError(f"unknown backend '{backend}' (expected 'opencl', 'openmp' or 'serial')")
+    kind, a, b, c, n = _graph_arrays(csgraph)
+    rows = None
+    if sources is not None:
+        _, rows = _index_list(sources, n)
+    if n == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return np.zeros(0), ((empty, empty, np.zeros(0)) if edges else None), {}
+    tunables = {str(k): int(v) for k, v in (params or {}).items()}
+    t_prep = time.perf_counter() - t0
+    vertex, src, dst, val, rep = _core.betweenness(
+        kind, a, b, c, n, bool(directed), bool(unweighted), float(null_value), mode, rows,
+        "" if backend is None else str(backend), "" if device is None else str(device),
+        tunables, bool(use_tuned), bool(endpoints), bool(edges))
+    report = SolveReport(**{k: v for k, v in rep.items() if k in _REPORT_FIELDS})
+    report.notes = list(rep.get("notes", []))
+    report.t_input += t_prep
+    report.wall = time.perf_counter() - t0
+    _local.report = report
+    return vertex, ((src, dst, val) if edges else None), rep
+
+
+def betweenness(csgraph, directed=True, unweighted=False, *, sources=None, normalized=True,
+                endpoints=False, null_value=0, backend=None, device=None, dtype=None,
+                params=None, use_tuned=True):
+    """Betweenness centrality of every vertex, as networkx's ``betweenness_centrality``
+    (Brandes' algorithm, exact; weights >= 0, every shortest path counted).
+
+    ``csgraph``, ``directed``, ``unweighted`` and the keyword arguments ``null_value``,
+    ``backend``, ``device``, ``dtype``, ``params``, ``use_tuned`` as
+    :func:`shortest_path` (``directed=False``: each pair's smaller weight, both
+    directions). ``sources``: the vertices whose shortest paths count (networkx's
+    ``k`` sample; the result is scaled by n / len(sources) as networkx scales it);
+    ``normalized`` and ``endpoints`` as networkx's. Returns a float64 array of n
+    values. The distances are the multi-source engine's rows (any backend and
+    device); the sums are exact fixed-point sums of each source's dependencies, so
+    every backend, device and split gives the same bits. Raises ValueError for a
+    negative weight or a cycle of zero-weight edges (infinitely many shortest paths).
+    """
+    mode, _ = _dtype_mode(dtype)
+    vertex, _, rep = _betweenness(csgraph, directed, unweighted, sources, endpoints, False,
+                                  null_value, backend, device, mode, params, use_tuned)
+    n = vertex.shape[0]
+    k = None if sources is None else len(_index_list(sources, n)[1]) if n else None
+    scale = betweenness_scale(n, normalized, directed, k, endpoints)
+    return vertex * scale if scale is not None else vertex

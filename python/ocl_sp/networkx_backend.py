@@ -1,7 +1,8 @@
 """networkx backend "ocl_sp": networkx's Floyd-Warshall functions, closeness and
 harmonic centrality, eccentricity, diameter, radius and the everyday shortest-path
 functions (Dijkstra, BFS lengths, Bellman-Ford lengths, Johnson, shortest_path(_length),
-average_shortest_path_length: _nx_paths.py, the list in _PATH_FUNCTIONS) computed by
+average_shortest_path_length: _nx_paths.py, the list in _PATH_FUNCTIONS) and
+betweenness_centrality / edge_betweenness_centrality (_nx_betweenness.py) computed by
 ocl_sp; docs/networkx.md lists what runs where.
 
 With ocl_sp installed (``pip install .``; the entry points are in pyproject.toml),
@@ -54,7 +55,7 @@ from typing import Dict, NamedTuple, Optional
 
 import numpy as np
 
-from . import _api, _nx_paths
+from . import _api, _nx_betweenness, _nx_paths
 
 __all__ = ["BackendInterface", "OclSpGraph", "Settings", "closeness_centrality", "config",
            "diameter", "eccentricity", "floyd_warshall", "floyd_warshall_numpy",
@@ -587,6 +588,36 @@ def _path_call_problem(name, G, bound):
 _IMPLEMENTED = {f.__name__: f for f in (floyd_warshall_numpy, floyd_warshall, closeness_centrality,
                                         harmonic_centrality, eccentricity, diameter, radius)}
 _IMPLEMENTED.update({name: getattr(_nx_paths, name) for name in _PATH_FUNCTIONS})
+
+# Betweenness (_nx_betweenness.py): the parameter naming the weight is "weight"
+# (default None: networkx's BFS).
+_BETWEENNESS = ("betweenness_centrality", "edge_betweenness_centrality")
+betweenness_centrality = _nx_betweenness.betweenness_centrality
+edge_betweenness_centrality = _nx_betweenness.edge_betweenness_centrality
+__all__ += list(_BETWEENNESS)
+_IMPLEMENTED.update({name: getattr(_nx_betweenness, name) for name in _BETWEENNESS})
+
+
+def _betweenness_call_problem(name, G, bound):
+    weight = bound.get("weight")
+    problem = _weight_key_problem(weight)
+    if problem:
+        return problem
+    multigraph = G.is_multigraph()
+    if name == "edge_betweenness_centrality":
+        if bound.get("k") is not None:
+            return "k given (networkx's own sample of edges' sources)"
+        if multigraph:
+            return "a multigraph (networkx's keys per parallel edge)"
+    if weight is None:
+        return None
+    if isinstance(G, OclSpGraph):
+        w = G.weights(weight, default=1)
+    else:
+        edges = G.edges(data=weight, default=1)
+        w = _read_weights([d for _, _, d in edges],
+                          np.array([u == v for u, v, _ in edges], dtype=bool))
+    return _nx_betweenness.weights_problem(w, True)
 _SIGNATURES = {name: inspect.signature(f) for name, f in _IMPLEMENTED.items()}
 
 
@@ -631,6 +662,8 @@ def _cannot_run(name, args, kwargs):
     G = bound["G"]
     if name in _PATH_FUNCTIONS:
         return _path_call_problem(name, G, bound)
+    if name in _BETWEENNESS:
+        return _betweenness_call_problem(name, G, bound)
     parameter, default = _WEIGHT_PARAMETER[name]
     weight = bound.get(parameter, default)
     problem = _weight_key_problem(weight)
@@ -673,6 +706,8 @@ class BackendInterface:
     for _name in _PATH_FUNCTIONS:
         locals()[_name] = staticmethod(getattr(_nx_paths, _name))
     del _name
+    betweenness_centrality = staticmethod(_nx_betweenness.betweenness_centrality)
+    edge_betweenness_centrality = staticmethod(_nx_betweenness.edge_betweenness_centrality)
 
     @staticmethod
     def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False,
@@ -737,6 +772,13 @@ def info():
         "non-numeric or non-finite weights, negative weights for Dijkstra, negative "
         "cycles and errors (missing nodes, no path) run networkx's own code.")
     docs.update({name: paths for name in _PATH_FUNCTIONS})
+    between = (
+        "Exact Brandes' algorithm on the rows of ocl_sp's multi-source engine (OpenCL, "
+        "OpenMP or serial; every backend the same bits), networkx's normalisation; k samples "
+        "networkx's own nodes for the seed. Weight functions, non-numeric, non-finite, "
+        "negative or zero weights run networkx's own code.")
+    docs["betweenness_centrality"] = between
+    docs["edge_betweenness_centrality"] = between + " So do multigraphs and k."
     return {
         "backend_name": "ocl_sp",
         "project": "ocl_sp",

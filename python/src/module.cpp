@@ -42,6 +42,7 @@
 #include "solvers/opencl_base.hpp"
 #include "solvers/solver.hpp"
 #include "sparse/auto_algo.hpp"
+#include "sparse/betweenness.hpp"
 #include "sparse/sssp.hpp"
 #include "sparse/stats_sink.hpp"
 #include "util/cancel.hpp"
@@ -540,6 +541,8 @@ py::tuple solve(Request& rq) {
 
 // scipy's single-source methods over rows (issue 24): _core.rows().
 #include "rows.inc"
+// Betweenness centrality from the rows: _core.betweenness().
+#include "betweenness.inc"
 
 }  // namespace
 }  // namespace ocl_sp::python
@@ -654,4 +657,5 @@ PYBIND11_MODULE(_core, m) {
   });
   m.def("cancel_requested", &cancel_requested);
   register_rows(m);
+  register_betweenness(m);
 }

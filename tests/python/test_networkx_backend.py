@@ -440,7 +440,7 @@ def test_entry_points_name_importable_objects():
     assert meta["backend_name"] == "ocl_sp" and meta["package"] == "ocl_sp"
     assert set(meta["functions"]) == {"floyd_warshall_numpy", "floyd_warshall",
                                       "closeness_centrality", "harmonic_centrality",
-                                      "eccentricity", "diameter", "radius"} | set(nb._PATH_FUNCTIONS)
+                                      "eccentricity", "diameter", "radius"} | set(nb._PATH_FUNCTIONS) | set(nb._BETWEENNESS)
     assert "all_pairs_dijkstra_path_length" in meta["functions"]
     for name in meta["functions"]:
         assert callable(getattr(interface, name))

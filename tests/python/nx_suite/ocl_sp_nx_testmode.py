@@ -39,7 +39,8 @@ FUNCTIONS = ("closeness_centrality", "harmonic_centrality", "eccentricity", "dia
              "dijkstra_path_length", "all_pairs_dijkstra_path_length", "all_pairs_dijkstra",
              "all_pairs_shortest_path_length", "single_source_shortest_path_length",
              "all_pairs_bellman_ford_path_length", "johnson", "shortest_path_length",
-             "shortest_path", "average_shortest_path_length")
+             "shortest_path", "average_shortest_path_length", "betweenness_centrality",
+             "edge_betweenness_centrality")
 _ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
 
 
