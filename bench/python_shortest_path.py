@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 24's Python target: ocl_sp.shortest_path(A) against
+"""The Python target: ocl_sp.shortest_path(A) against
 scipy.sparse.csgraph.shortest_path(A), both with method 'auto' (the default), on the
 graphs of bench/sparse/cpu_peers.py at n = 10 000: a 100 x 100 grid (4-neighbour
 lattice, both directions, each arc its own weight 1..100, m = 39 600) and a random

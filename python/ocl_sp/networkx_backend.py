@@ -71,7 +71,7 @@ class Settings:
     ``min_nodes``: ``should_run`` is False below this many nodes (automatic dispatch
     then prefers networkx; ``backend="ocl_sp"`` still runs ocl_sp). networkx's numpy
     loop and ocl_sp's call (conversion included, warm solver) cross at 32-64 nodes on
-    a 2-core CPU (bench/NOTES.md "networkx backend")."""
+    a 2-core CPU (docs/performance/python.md "networkx backend")."""
 
     backend: Optional[str] = None
     device: Optional[str] = None
