@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 packages=(build-essential cmake ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers
           libcli11-dev doctest-dev pocl-opencl-icd clinfo clang gnuplot-nox python3 python3-numpy
           python3-dev python3-scipy python3-pytest python3-networkx pybind11-dev python3-pybind11
-          libopenmpi-dev openmpi-bin help2man pkgconf dpkg-dev)
+          libopenmpi-dev openmpi-bin help2man pkgconf dpkg-dev file time)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -463,7 +463,7 @@ TEST_CASE("sssp CPU queues: Dial's buckets (small weights, wrap-around) and the 
 // serial Dijkstra engine in batches of 7, computing a batch when it is waited
 // for; logs submits, waits and the sink's batches; can fail.
 namespace {
-struct SlotEngine final : SsspEngine<int32_t> {
+struct SlottedEngine final : SsspEngine<int32_t>, SlotEngine<int32_t> {
   std::unique_ptr<SsspEngine<int32_t>> inner = make_dijkstra_engine<int32_t>(cpu_spec(Backend::serial));
   std::vector<int32_t> slot[2];
   std::vector<int64_t> pending[2];
@@ -511,8 +511,8 @@ TEST_CASE("sssp: the next batch is in flight while the host hands on this one; r
   const auto want = fw_reference(g);
   const Csr<int32_t> c = csr_from_matrix(g);
   std::vector<std::string> log;
-  auto engine = std::make_unique<SlotEngine>();
-  SlotEngine* e = engine.get();
+  auto engine = std::make_unique<SlottedEngine>();
+  SlottedEngine* e = engine.get();
   e->log = &log;
   SsspSolver<int32_t> solver(std::move(engine));
   DistMatrix<int32_t> d(61);

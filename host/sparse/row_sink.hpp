@@ -22,18 +22,31 @@ template <typename T>
 class RowSink {
  public:
   virtual ~RowSink() = default;
-  // A sink that needs only each row's figures says so (and which): the solver
-  // then lets an engine that can reduce rows hand over figures instead of rows.
-  // Figures of rows first .. first + count - 1; only called when takes_figures().
-  virtual bool takes_figures() const { return false; }
-  virtual bool figures_need_harmonic() const { return false; }
-  virtual void figures(int64_t /*first*/, int64_t /*count*/, const RowFigures* /*f*/) {}
   // Rows first .. first + count - 1 of the result (indices into the solve's list
   // of sources), each n values; via and hops (same shape) only when the solve
   // computes paths, else null. The memory is the caller's: copy what is kept.
   virtual void rows(int64_t first, int64_t count, int64_t n, const T* d, const int32_t* via,
                     const int32_t* hops) = 0;
 };
+
+// A sink that can do with each row's figures (RowFigures) instead of the row opts
+// into this as well: the solver then lets an engine that reduces rows hand over
+// figures, and no row crosses to the host. takes_figures(): whether it can for
+// this solve (a tee only when every sink behind it can); figures of rows first ..
+// first + count - 1, only called when it can.
+class FigureSink {
+ public:
+  virtual ~FigureSink() = default;
+  virtual bool takes_figures() const = 0;
+  virtual bool figures_need_harmonic() const = 0;
+  virtual void figures(int64_t first, int64_t count, const RowFigures* f) = 0;
+};
+
+template <typename T>
+FigureSink* figure_sink(RowSink<T>& sink) {
+  auto* f = dynamic_cast<FigureSink*>(&sink);
+  return f && f->takes_figures() ? f : nullptr;
+}
 
 // Rows into an n x n DistMatrix (and PathMatrix), source index i to row i.
 template <typename T>

@@ -44,37 +44,61 @@ class SsspEngine {
   virtual int64_t batch(int64_t n) const = 0;
   // Host threads the solver may use on each batch's rows (1 for the serial backend).
   virtual int host_threads() const = 0;
-  // Batches in flight (an engine on one device): rows land in the engine's own
-  // host memory (pinned), slot 0 or 1, so the host maps back and hands on one
-  // slot while the next batch computes and comes back into the other.
-  // slots(batch) says whether the engine can for batches of that size (and sets
-  // the slots up); then submit(slot, ...) starts a batch, wait(slot, st) waits for
-  // its rows (kRawInf unreachable, as run()) and adds its times to st, and
-  // slot_rows(slot) is where they are. A submitted batch may be left unwaited
-  // (an exception): the engine's next use waits for it.
-  virtual bool slots(int64_t /*batch*/) { return false; }
-  virtual void submit(int /*slot*/, const int64_t* /*sources*/, int64_t /*count*/) {}
-  virtual void wait(int /*slot*/, RunStats& /*st*/) {}
-  virtual T* slot_rows(int /*slot*/) { return nullptr; }
   // Rows of sources[0..count) into out (count x n, row-major): distances over the
   // prepared graph, kRawInf where unreachable.
   virtual void run(const int64_t* sources, int64_t count, T* out, RunStats& st) = 0;
-  // Engines that can reduce their rows where they compute them (the OpenCL one
-  // on devices with cl_khr_fp64): run() but only each row's RowFigures come back
-  // (raw distances: kRawInf is the unreachable one).
-  virtual bool reduces_rows() const { return false; }
-  virtual void run_figures(const int64_t* /*sources*/, int64_t /*count*/, bool /*harmonic*/,
-                           RowFigures* /*out*/, RunStats& /*st*/) {}
-  // Engines that reduce the columns as well (the OpenCL one's lanes: sources side
-  // by side, kernels/sssp.cl sssp_lanes): every vertex a source, in order, and
-  // rows[v] / cols[v] the figures of row v / column v of the whole result (raw
-  // distances) in one pass; the columns' sums run down each column in source
-  // order, as continue_figures adds them (harmonic only when asked for). Known
-  // for sure only after prepare() (the graph's groups may not fit the device).
-  virtual bool reduces_columns() const { return false; }
-  virtual void run_all_figures(bool /*harmonic*/, RowFigures* /*rows*/, RowFigures* /*cols*/,
-                               RunStats& /*st*/) {}
 };
+
+// Optional capabilities: an engine opts into one by deriving from it as well, and
+// the solver asks for it with engine_capability<Cap>(engine) (null: not offered).
+
+// Batches in flight (an engine on one device): rows land in the engine's own host
+// memory (pinned), slot 0 or 1, so the host maps back and hands on one slot while
+// the next batch computes and comes back into the other. slots(batch) says
+// whether the engine can for batches of that size (and sets the slots up); then
+// submit(slot, ...) starts a batch, wait(slot, st) waits for its rows (kRawInf
+// unreachable, as run()) and adds its times to st, and slot_rows(slot) is where
+// they are. A submitted batch may be left unwaited (an exception): the engine's
+// next use waits for it.
+template <typename T>
+class SlotEngine {
+ public:
+  virtual ~SlotEngine() = default;
+  virtual bool slots(int64_t batch) = 0;
+  virtual void submit(int slot, const int64_t* sources, int64_t count) = 0;
+  virtual void wait(int slot, RunStats& st) = 0;
+  virtual T* slot_rows(int slot) = 0;
+};
+
+// Engines that can reduce their rows where they compute them (the OpenCL one on
+// devices with cl_khr_fp64): run() but only each row's RowFigures come back (raw
+// distances: kRawInf is the unreachable one). reduces_rows(): on the chosen
+// devices.
+class RowFiguresEngine {
+ public:
+  virtual ~RowFiguresEngine() = default;
+  virtual bool reduces_rows() const = 0;
+  virtual void run_figures(const int64_t* sources, int64_t count, bool harmonic, RowFigures* out,
+                           RunStats& st) = 0;
+};
+
+// Engines that reduce the columns as well (the OpenCL one's lanes: sources side by
+// side, kernels/sssp.cl sssp_lanes): every vertex a source, in order, and rows[v] /
+// cols[v] the figures of row v / column v of the whole result (raw distances) in
+// one pass; the columns' sums run down each column in source order, as
+// continue_figures adds them (harmonic only when asked for). reduces_columns() is
+// known for sure only after prepare() (the graph's groups may not fit the device).
+class ColumnFiguresEngine {
+ public:
+  virtual ~ColumnFiguresEngine() = default;
+  virtual bool reduces_columns() const = 0;
+  virtual void run_all_figures(bool harmonic, RowFigures* rows, RowFigures* cols, RunStats& st) = 0;
+};
+
+template <typename Cap, typename E>
+Cap* engine_capability(E* engine) {
+  return dynamic_cast<Cap*>(engine);
+}
 
 // The CPU engines: Dijkstra with a radix heap per source, sources in parallel with
 // OpenMP (backend openmp) or one after another (serial).

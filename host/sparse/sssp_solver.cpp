@@ -59,14 +59,16 @@ RunStats SsspSolver<T>::solve(DistMatrix<T>& d, PathMatrix* paths) {
 template <typename T>
 bool SsspSolver<T>::solve_stats(const Csr<T>& g, StatsSink<T>& sink, RunStats& st) {
   // Potentials to undo (negative weights) need the rows.
-  if (!engine_->reduces_columns() || g.has_negative_weight() || stats_on_host()) return false;
+  auto* columns = engine_capability<ColumnFiguresEngine>(engine_.get());
+  if (!columns || !columns->reduces_columns() || g.has_negative_weight() || stats_on_host())
+    return false;
   const Stopwatch total;
   const int64_t n = g.n;
   std::unique_ptr<Csr<T>> zeros;
   engine_->prepare(*engine_graph(g, zeros), st);
-  if (!engine_->reduces_columns()) return false;  // the graph's lanes do not fit the device
+  if (!columns->reduces_columns()) return false;  // the graph's lanes do not fit the device
   std::vector<RowFigures> rows(static_cast<size_t>(n)), cols(static_cast<size_t>(n));
-  engine_->run_all_figures(true, rows.data(), cols.data(), st);
+  columns->run_all_figures(true, rows.data(), cols.data(), st);
   sink.set_pass(StatsSink<T>::from);
   sink.figures(0, n, rows.data());
   sink.set_pass(StatsSink<T>::to);
@@ -142,19 +144,21 @@ RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& 
   // that reduces rows where it computes them: no row crosses to the host. Not
   // with trees (paths, float resums) or potentials to undo: those need the rows.
   // OCL_SP_STATS_ON_HOST=1 reduces on the host anyway (tests, comparisons).
-  const bool reduce =
-      sink.takes_figures() && !trees && !negative && engine_->reduces_rows() && !stats_on_host();
+  FigureSink* figures = figure_sink(sink);
+  auto* reducer = engine_capability<RowFiguresEngine>(engine_.get());
+  const bool reduce = figures && reducer && reducer->reduces_rows() && !trees && !negative &&
+                      !stats_on_host();
   int64_t batch = std::min<int64_t>(engine_->batch(n), static_cast<int64_t>(sources.size()));
   if (max_batch_ > 0 && !reduce) batch = std::min(batch, max_batch_);  // host rows' memory
   batch = std::max<int64_t>(1, batch);
   if (reduce) {
-    const bool harmonic = sink.figures_need_harmonic();
+    const bool harmonic = figures->figures_need_harmonic();
     std::vector<RowFigures> fig(static_cast<size_t>(batch));
     for (size_t first = 0; first < sources.size(); first += static_cast<size_t>(batch)) {
       throw_if_cancelled();
       const int64_t count = std::min<int64_t>(batch, static_cast<int64_t>(sources.size() - first));
-      engine_->run_figures(sources.data() + first, count, harmonic, fig.data(), st);
-      sink.figures(static_cast<int64_t>(first), count, fig.data());
+      reducer->run_figures(sources.data() + first, count, harmonic, fig.data(), st);
+      figures->figures(static_cast<int64_t>(first), count, fig.data());
     }
     st.relaxations = sssp_relaxations(static_cast<int64_t>(sources.size()), g.m());
     st.total = total.seconds();
@@ -163,7 +167,8 @@ RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& 
   // An engine with slots computes batch k + 1 while the host maps back and hands
   // on batch k (rows in the engine's pinned memory); otherwise one batch after
   // another through the solver's own buffer.
-  const bool overlap = sources.size() > static_cast<size_t>(batch) && engine_->slots(batch);
+  auto* slotted = engine_capability<SlotEngine<T>>(engine_.get());
+  const bool overlap = sources.size() > static_cast<size_t>(batch) && slotted && slotted->slots(batch);
   std::vector<T> own(overlap ? 0 : static_cast<size_t>(batch * n));
   const size_t batch_values = static_cast<size_t>(batch * n);
   std::vector<int32_t> via(trees ? batch_values : 0), hops(trees ? batch_values : 0);
@@ -177,17 +182,17 @@ RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& 
   const auto count_at = [&](size_t first) {
     return std::min<int64_t>(batch, static_cast<int64_t>(sources.size() - first));
   };
-  if (overlap) engine_->submit(0, sources.data(), count_at(0));
+  if (overlap) slotted->submit(0, sources.data(), count_at(0));
   int slot = 0;
   for (size_t first = 0; first < sources.size(); first += static_cast<size_t>(batch)) {
     throw_if_cancelled();
     const int64_t count = count_at(first);
     T* rows = own.data();
     if (overlap) {
-      engine_->wait(slot, st);
-      rows = engine_->slot_rows(slot);
+      slotted->wait(slot, st);
+      rows = slotted->slot_rows(slot);
       const size_t after = first + static_cast<size_t>(batch);
-      if (after < sources.size()) engine_->submit(1 - slot, sources.data() + after, count_at(after));
+      if (after < sources.size()) slotted->submit(1 - slot, sources.data() + after, count_at(after));
       slot = 1 - slot;
     } else {
       engine_->run(sources.data() + first, count, rows, st);

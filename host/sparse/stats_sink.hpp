@@ -51,7 +51,7 @@ inline RowFigures combine(const RowFigures& a, const RowFigures& b) {
 }
 
 template <typename T>
-class StatsSink final : public RowSink<T> {
+class StatsSink final : public RowSink<T>, public FigureSink {
  public:
   enum Pass : int { from = 1, to = 2, both = 3 };
   explicit StatsSink(int64_t n);

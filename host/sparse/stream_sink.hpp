@@ -38,7 +38,7 @@ class StreamingFileSink final : public RowSink<T> {
 
 // Every batch to each of the sinks in turn.
 template <typename T>
-class TeeSink final : public RowSink<T> {
+class TeeSink final : public RowSink<T>, public FigureSink {
  public:
   explicit TeeSink(std::vector<RowSink<T>*> sinks) : sinks_(std::move(sinks)) {}
   void rows(int64_t first, int64_t count, int64_t n, const T* d, const int32_t* via,
@@ -48,16 +48,16 @@ class TeeSink final : public RowSink<T> {
   // Figures instead of rows only when every sink is content with them.
   bool takes_figures() const override {
     for (auto* s : sinks_)
-      if (!s->takes_figures()) return false;
+      if (!figure_sink(*s)) return false;
     return !sinks_.empty();
   }
   bool figures_need_harmonic() const override {
     for (auto* s : sinks_)
-      if (s->figures_need_harmonic()) return true;
+      if (auto* f = figure_sink(*s); f && f->figures_need_harmonic()) return true;
     return false;
   }
   void figures(int64_t first, int64_t count, const RowFigures* f) override {
-    for (auto* s : sinks_) s->figures(first, count, f);
+    for (auto* s : sinks_) figure_sink(*s)->figures(first, count, f);
   }
 
  private:

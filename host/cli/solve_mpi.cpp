@@ -1,0 +1,103 @@
+// The solve command under mpirun (solve_options.hpp): which options the
+// distributed solve takes, and the hand-over to it (mpi/mpi_fw.hpp).
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cmath>
+#include <csignal>
+
+#include <cstdlib>
+#include <future>
+#include <iostream>
+#include <optional>
+
+#include "api/options_spec.hpp"
+#include "cl/device.hpp"
+#include "cli/commands.hpp"
+#include "cli/row_select.hpp"
+#include "cli/solve_rows.hpp"
+#include "graph/io.hpp"
+#include "graph/negative_cycle.hpp"
+#include "graph/paths.hpp"
+#include "mpi/mpi_env.hpp"
+#include "mpi/mpi_fw.hpp"
+#include "report/report.hpp"
+#include "solvers/opencl_base.hpp"
+#include "solvers/opencl_fw.hpp"
+#include "solvers/panel_engine.hpp"
+#include "solvers/solver.hpp"
+#include "solvers/verify.hpp"
+#include "sparse/auto_algo.hpp"
+#include "sparse/sssp.hpp"
+#include "sparse/stats_sink.hpp"
+#include "graph/csr.hpp"
+#include "util/atomic_file.hpp"
+#include "util/fast_exit.hpp"
+#include "util/cancel.hpp"
+#include "util/errors.hpp"
+#include "util/progress.hpp"
+#include "util/strings.hpp"
+#include "util/sysinfo.hpp"
+#include "util/timer.hpp"
+#include "cli/solve_options.hpp"
+
+namespace ocl_sp::solve_cmd {
+
+namespace {
+
+// The options the distributed solve does not take, named for its refusal.
+std::string mpi_unsupported(const SolveOptions& o) {
+  std::vector<std::string> no;
+  if (o.split > 1) no.push_back("--split");
+  if (!o.device_memory.empty()) no.push_back("--device-memory");
+  if (o.wg || o.block || !o.params.empty()) no.push_back("--wg/--block/--param");
+  std::string s;
+  for (const auto& x : no) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+}  // namespace
+
+// Under mpirun -np 1 the distributed solve runs (on a 1 x 1 grid) whenever it
+// takes the options, so one rank accepts what two accept and writes the same
+// bytes; anything else (--paths, --algo squaring, serial, ...) is the
+// single-process solve.
+bool mpi_takes(const SolveOptions& o) {
+  const std::string t = lower(o.type);
+  const std::string a = lower(o.algo);
+  return mpi::built_with_mpi() && mpi_unsupported(o).empty() && (a == "fw" || a == "auto") &&
+         lower(o.backend) != "serial";
+}
+
+// The distributed solve's options (mpi/mpi_fw.hpp).
+int run_mpi(const SolveOptions& o, const Stopwatch& wall) {
+  mpi::MpiSolveOptions m;
+  m.generated = o.n.has_value();
+  m.generator = [&o](std::string& source) { return generator_params(o, source); };
+  m.input = o.input;
+  m.format = o.format;
+  // The distributed solve runs blocked FW: auto means fw there.
+  m.algo = lower(o.algo) == "auto" ? "fw" : o.algo;
+  m.backend = o.backend;
+  m.device = o.device;
+  m.type = o.type;
+  m.panel = o.panel;
+  m.grid = o.grid;
+  m.output = o.output;
+  m.output_format = o.output_format;
+  m.verify = o.verify;
+  m.json = o.json;
+  m.paths = o.paths || !o.queries.empty() || !o.paths_output.empty();
+  m.queries = o.queries;
+  m.paths_output = o.paths_output;
+  m.paths_output_format = o.paths_output_format;
+  m.sources = o.sources;
+  m.targets = o.targets;
+  m.stats = o.stats;
+  // The single-process solve's refusals (run_typed), before any work.
+  m.check_rows = [&o] { check_rows_options(o); };
+  m.unsupported = mpi_unsupported(o);
+  return mpi::run_solve(m, wall);
+}
+
+}  // namespace ocl_sp::solve_cmd

@@ -1,0 +1,272 @@
+// The OpenCL engine of the multi-source solve (sssp.hpp, kernels/sssp.cl): the
+// graph lives on every chosen device (one, a list, gpu:all or --split parts);
+// each run() deals its sources to the devices in proportion to their batch sizes,
+// one work-group per source (or LANES sources side by side a group), and reads the
+// rows back. Tunables: WG (work-group size), DELTA (near-far bucket width, percent
+// of the mean edge weight), BATCH (sources per launch per device; 0 = from device
+// memory), VW, LANES, LANE_WG.
+//
+// The engine's members are defined by concern: opencl_sssp.cpp (set-up, the
+// graph's upload and plan), opencl_sssp_rows.cpp (batches of rows or row figures,
+// the pinned slots, dealing sources to devices), opencl_sssp_lanes.cpp (sources
+// side by side: --stats in one pass). Internal to host/sparse.
+#pragma once
+#include <omp.h>
+
+#include <algorithm>
+#include <exception>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "solvers/opencl_base.hpp"
+#include "sparse/sssp.hpp"
+#include "sparse/sssp_plan.hpp"
+#include "sparse/stats_sink.hpp"
+
+namespace ocl_sp::detail {
+
+constexpr size_t kColumnWg = 64;  // work-items a group of sssp_lanes_column_figures
+
+template <typename T>
+class OpenClSsspEngine final : public SsspEngine<T>,
+                               public SlotEngine<T>,
+                               public RowFiguresEngine,
+                               public ColumnFiguresEngine {
+  // A pinned host slot for a batch's rows (slots()), and the batch in it.
+  struct Slot {
+    cl::Buffer buf;
+    T* ptr = nullptr;
+    uint64_t bytes = 0;
+    std::vector<cl_int> src;
+    int64_t count = 0;
+    cl::Event write, kernel, read;
+    bool pending = false;
+  };
+  // Arguments of the kernels' probes (OpenClCore::kernel): one source on a
+  // one-vertex graph.
+  struct ProbeBuffers {
+    cl::Buffer off, one, dist, lane, fig;
+    ProbeBuffers(const cl::Context& ctx, int lanes) {
+      cl_int zero[2] = {0, 0};
+      off = cl::Buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero, zero);
+      one = cl::Buffer(ctx, CL_MEM_READ_WRITE, 4 * kSsspScratchRows);
+      dist = cl::Buffer(ctx, CL_MEM_READ_WRITE, sizeof(T));
+      lane = cl::Buffer(ctx, CL_MEM_READ_WRITE, sizeof(T) * static_cast<size_t>(lanes));
+      fig = cl::Buffer(ctx, CL_MEM_READ_WRITE, sizeof(RowFigures));
+    }
+  };
+  // Lanes mode: one launch's distances and queues (per_buf groups a buffer), its
+  // sources, their lane slots and its row figures. --stats takes launches in turn
+  // on two such sets (run_lanes_stats).
+  struct LaneSet {
+    std::vector<cl::Buffer> dist, scratch;
+    cl::Buffer src, slot_of, fig;  // slot_of[r]: the lane slot (group x LANES + lane) of source r
+    std::vector<cl_int> src_host, slot_host;  // what the launch's writes read
+    std::vector<RowFigures> by_slot;          // its row figures as read, by lane slot
+    RowFigures* to = nullptr;                 // where they go, in source order
+    cl::Event read;
+    bool pending = false;  // `read` enqueued, its figures not yet dealt to `to`
+  };
+  struct Device {
+    std::unique_ptr<detail::OpenClCore> core;
+    Tunables t;
+    cl::Kernel kernel, figures;  // figures: sssp_row_figures (devices with fp64)
+    cl::Kernel lanes, lanes_fig, lanes_col;  // sssp_lanes and its figures (with fp64)
+    cl::Buffer off, col, w, src, dist, scratch, fig, acc;  // acc: column figures
+    int64_t batch = 0;  // sources per launch for the prepared graph, in the current mode
+    int64_t batch_sources = 0;  // the same, a group a source
+    int64_t lane_groups = 0, lane_groups_max = 0;  // lanes: groups wanted a launch, and fitting
+    uint64_t lane_buffer_unit = 1;  // lanes: what a buffer of per_buf groups is sized by (SsspPlan)
+    int mode = -1;  // what dist/scratch are sized for: 0 a group a source, 1 lanes
+    std::vector<LaneSet> sets;  // lanes mode
+    int per_buf = 1;
+    size_t lane_wg = 0;  // work-items of a sssp_lanes group (the prepared graph's)
+    size_t lane_wg_built = 0;  // the one the solver's program has (LANE_WG)
+    std::map<size_t, cl::Kernel> lanes_by_wg;  // sssp_lanes built so far, by group size
+    std::string defines;  // the -D options sssp.cl was built with
+    uint64_t budget = 0, max_alloc = 0;
+    RunStats st;
+    T delta = 1;     // near-far bucket width for the prepared graph
+    T delta_lanes = 1;  // the same for sssp_lanes
+    int vw_log = 0;  // log2 of the virtual warp
+    Slot slot[2];
+  };
+
+ public:
+  explicit OpenClSsspEngine(const SolverSpec& spec);
+
+  SolverInfo& info() override { return info_; }
+
+  ~OpenClSsspEngine() override;
+
+  void prepare(const Csr<T>& g, RunStats& st) override;
+
+  int64_t batch(int64_t) const override {
+    int64_t b = 0;
+    for (const auto& d : devices_) b += d.batch;
+    return std::max<int64_t>(b, 1);
+  }
+
+  int host_threads() const override { return omp_get_max_threads(); }
+
+  // Two batches in flight on one device: the rows come back into two pinned host
+  // slots (mapped CL_MEM_ALLOC_HOST_PTR buffers: DMA at full speed, no staging
+  // copy), one in-order queue (kernel k + 1 runs once rows k are read; their
+  // device buffers are shared). At most kSlotBytes a slot, else run().
+  static constexpr uint64_t kSlotBytes = uint64_t{1} << 30;
+  bool slots(int64_t batch) override;
+  void submit(int slot, const int64_t* sources, int64_t count) override;
+  void wait(int slot, RunStats& st) override;
+  T* slot_rows(int slot) override { return devices_[0].slot[slot].ptr; }
+  void run(const int64_t* sources, int64_t count, T* out, RunStats& st) override;
+
+  bool reduces_rows() const override { return reduces_; }
+  void run_figures(const int64_t* sources, int64_t count, bool harmonic, RowFigures* out,
+                   RunStats& st) override;
+
+  // Every vertex a source, lanes_ side by side: each launch's row figures come
+  // back, its column figures continue on the device (acc) in source order.
+  bool reduces_columns() const override { return lanes_stats_ && lanes_fit_; }
+  void run_all_figures(bool harmonic, RowFigures* rows, RowFigures* cols, RunStats& st) override;
+
+ private:
+  // A batch left in flight (an exception in the solver) finishes before the
+  // device's buffers or slots are used again.
+  static void settle_slots(Device& d);
+  static void release(Device& d, Slot& sl);
+
+  // Sources [0, count) dealt to the devices in proportion to their batches, each
+  // share run in batches by `chunk(device, first, count)`, on a thread per device.
+  template <typename F>
+  void deal(int64_t count, RunStats& st, const F& chunk) {
+    deal_shares(count, st, [&](Device& d, int64_t lo, int64_t hi) {
+      for (int64_t a = lo; a < hi; a += d.batch) chunk(d, a, std::min(d.batch, hi - a));
+    });
+  }
+  // The same with each device's whole share [lo, hi) to `share(device, lo, hi)`.
+  template <typename F>
+  void deal_shares(int64_t count, RunStats& st, const F& share) {
+    const int64_t total = batch(n_);
+    std::vector<int64_t> first(devices_.size() + 1, 0);
+    for (size_t i = 0; i < devices_.size(); ++i)
+      first[i + 1] = first[i] + (i + 1 == devices_.size()
+                                     ? count - first[i]
+                                     : std::min(count - first[i], (count * devices_[i].batch + total - 1) / total));
+    std::vector<std::exception_ptr> errors(devices_.size());
+    auto work = [&](size_t i) {
+      try {
+        share(devices_[i], first[i], first[i + 1]);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    };
+    if (devices_.size() == 1) {
+      work(0);
+    } else {
+      std::vector<std::thread> threads;
+      for (size_t i = 0; i < devices_.size(); ++i) threads.emplace_back(work, i);
+      for (auto& t : threads) t.join();
+    }
+    for (auto& e : errors)
+      if (e) std::rethrow_exception(e);
+    double tk = 0, th = 0;
+    for (auto& d : devices_) {
+      tk = std::max(tk, d.st.t_k);
+      th = std::max(th, d.st.t_h);
+      st.kernel_launches += d.st.kernel_launches;
+      for (const auto& [k, v] : d.st.kernel_seconds) st.kernel_seconds[k] += v;
+      st.bytes_moved += d.st.bytes_moved;
+      d.st = RunStats();
+    }
+    st.t_k += tk;
+    st.t_h += th;
+  }
+
+  template <typename... A>
+  static void set_args(cl::Kernel& k, A&&... a) {
+    cl_uint i = 0;
+    (k.setArg(i++, std::forward<A>(a)), ...);
+  }
+
+  // sssp_near_far's arguments for a batch of `count` sources (in d.src); returns
+  // its work-group size.
+  size_t solve_args(Device& d, int64_t count);
+
+  // Buffer i of a lane set's distances or queues (sssp.cl LANE_BUFFERS: unused
+  // ones repeat the last).
+  static const cl::Buffer& lane_buf(const std::vector<cl::Buffer>& v, size_t i) {
+    return v[std::min(i, v.size() - 1)];
+  }
+
+  // A lanes launch of `count` sources into set s on queue q: their group order
+  // (lane_order), the sources and slots written, sssp_lanes enqueued; the row
+  // figures (with `figures`) after it. Returns the launch's groups.
+  int64_t enqueue_lanes(Device& d, LaneSet& s, const int64_t* sources, int64_t count, bool figures,
+                        bool harmonic, detail::OpenClCore::QueueId q);
+
+  // Set s's row figures read back (the read enqueued after its kernels) into
+  // s.to in source order.
+  void read_lane_figures(Device& d, LaneSet& s, detail::OpenClCore::QueueId q);
+  // Set s's finished launch, if any: its row figures dealt to s.to in source
+  // order, its counters (lane_counters) shown.
+  void collect_lanes(Device& d, LaneSet& s);
+
+  // sssp_lanes for groups of `wg` work-items into d.lanes: the solver program's
+  // (built for the resolved LANE_WG) or one built for `wg` on the first graph that
+  // wants it (its own program and cache entry), kept for later graphs.
+  void use_lane_wg(Device& d, size_t wg);
+
+
+  // The device's distance and queue buffers sized for one source a group (lanes
+  // false) or lanes_ sources a group in `sets` lane sets, each a launch of up to
+  // d.lane_groups groups (the sets share the memory that fits); d.batch follows.
+  // Buffers of the other mode go first (device memory holds one set).
+  void set_mode(Device& d, bool lanes, size_t sets = 1);
+
+  // One batch on one device: its rows into `out`, or (out null) their figures.
+  void run_on(Device& d, const int64_t* sources, int64_t count, T* out, bool harmonic, RowFigures* fig);
+
+  // --stats, every source in lanes: launches take the device's lane sets in turn,
+  // set i on queue i (kCompute, kSide), so one launch's search fills the SMs the
+  // previous one's last groups leave idle and runs beside its figure kernels. The
+  // column figures still continue in source order: each launch's waits for the
+  // previous one's. Rows' figures to `rows`, columns' continued in d.acc.
+  void run_lanes_stats(Device& d, const int64_t* sources, int64_t count, bool col_harmonic, RowFigures* rows);
+
+  // Waits for the device's queues and adds what ran since begin_solve() to d.st.
+  static void account(Device& d, double bytes);
+
+  // OCL_SP_EXTRA_BUILD_OPTIONS=-DLANE_COUNTERS with OCL_SP_LANE_COUNTERS=1
+  // (experiments): the first and the middle group's rounds, phases, vertex
+  // expansions and idle work-item rounds of set s's finished launch to stderr.
+  void lane_counters(Device& d, LaneSet& s);
+
+  std::vector<Device> devices_;
+  const Csr<T>* graph_ = nullptr;  // the prepared graph (it outlives the runs after prepare)
+  std::vector<int32_t> order_mark_;  // lane_order's scratch
+  // OCL_SP_LANE_ORDER=ids: lanes groups take consecutive sources as they come
+  // (experiments: the blocks' gain, bench/NOTES.md).
+  const bool lanes_by_id_ = [] {
+    const char* e = std::getenv("OCL_SP_LANE_ORDER");
+    return e && std::string(e) == "ids";
+  }();
+  // Lane sets --stats takes in turn (run_lanes_stats): 2; OCL_SP_LANE_SETS=1 one
+  // launch at a time (comparisons).
+  const size_t lane_sets_ = [] {
+    const char* e = std::getenv("OCL_SP_LANE_SETS");
+    return e && std::string(e) == "1" ? size_t{1} : size_t{2};
+  }();
+  std::string chosen_;  // "VW 4, buckets 1006% of the mean weight"
+  bool reduces_ = true;  // every device has doubles: --stats reduces rows there
+  int lanes_ = 8;             // sources a group in lanes mode (LANES)
+  bool lanes_rows_ = false;   // rows in lanes mode too (LANES >= 4)
+  bool lanes_stats_ = true;   // --stats in one pass (LANES != 1, doubles)
+  bool lanes_fit_ = true;     // a group of lanes fits every device (the prepared graph)
+  SolverInfo info_;
+  int64_t n_ = 0;
+};
+
+}  // namespace ocl_sp::detail

@@ -1,0 +1,177 @@
+// The OpenCL multi-source engine's lanes (opencl_sssp_engine.hpp, kernels/sssp.cl
+// sssp_lanes): sources side by side in a group, their groups ordered as blocks of
+// the graph (lane_order), and --stats in one pass with the column figures
+// continued on the device in source order.
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+#include <numeric>
+
+#include "sparse/lane_order.hpp"
+#include "sparse/opencl_sssp_engine.hpp"
+#include "util/cancel.hpp"
+
+namespace ocl_sp::detail {
+
+template <typename T>
+void OpenClSsspEngine<T>::run_all_figures(bool harmonic, RowFigures* rows, RowFigures* cols, RunStats& st) {
+  std::vector<int64_t> all(static_cast<size_t>(n_));
+  std::iota(all.begin(), all.end(), int64_t{0});
+  const size_t acc_bytes = static_cast<size_t>(n_) * sizeof(RowFigures);
+  for (auto& d : devices_) {
+    set_mode(d, true, lane_sets_);
+    d.core->run_guarded("sssp: cannot set up the column figures on '" + d.core->device().name + "'",
+                        [&] {
+                          d.acc = cl::Buffer(d.core->context(), CL_MEM_READ_WRITE, std::max<size_t>(acc_bytes, 1));
+                          const double zero = 0;
+                          d.core->queue(detail::OpenClCore::kCompute)
+                              .enqueueFillBuffer(d.acc, zero, 0, std::max<size_t>(acc_bytes, 8));
+                        });
+  }
+  deal_shares(n_, st, [&](Device& d, int64_t lo, int64_t hi) {
+    run_lanes_stats(d, all.data() + lo, hi - lo, harmonic, rows + lo);
+  });
+  // Devices took consecutive stretches of sources: their columns combine in order.
+  std::vector<RowFigures> part(static_cast<size_t>(n_));
+  for (size_t i = 0; i < devices_.size(); ++i) {
+    Device& d = devices_[i];
+    RowFigures* to = i == 0 ? cols : part.data();
+    d.core->run_guarded("sssp: cannot read the column figures from '" + d.core->device().name + "'",
+                        [&] {
+                          d.core->read(d.acc, 0, acc_bytes, to);
+                          RunStats rs;
+                          d.core->finish(rs);
+                          st.t_h += rs.t_h;
+                        });
+    if (i > 0)
+      for (int64_t v = 0; v < n_; ++v) cols[v] = combine(cols[v], part[static_cast<size_t>(v)]);
+    d.acc = cl::Buffer();
+  }
+  st.bytes_moved += static_cast<double>(acc_bytes * devices_.size());
+  st.placement = "sources side by side, " + std::to_string(lanes_) + " a group of " +
+                 std::to_string(devices_[0].lane_wg) + " work-items" +
+                 (devices_.size() > 1 ? " on " + std::to_string(devices_.size()) + " devices" : "") +
+                 "; rows and columns reduced on the device" +
+                 (devices_[0].sets.size() > 1 ? ", " + std::to_string(devices_[0].sets.size()) + " launches in flight"
+                                              : std::string());
+}
+
+// A lanes launch of `count` sources into set s on queue q: their group order
+// (lane_order), the sources and slots written, sssp_lanes enqueued; the row
+// figures (with `figures`) after it. Returns the launch's groups.
+template <typename T>
+int64_t OpenClSsspEngine<T>::enqueue_lanes(Device& d, LaneSet& s, const int64_t* sources, int64_t count, bool figures,
+                      bool harmonic, detail::OpenClCore::QueueId q) {
+  auto& core = *d.core;
+  std::vector<int32_t> order;
+  if (!lanes_by_id_) {
+    order = lane_order(graph_->off.data(), graph_->col.data(), n_, sources, count, lanes_, order_mark_);
+  } else {
+    order.resize(static_cast<size_t>(count));
+    std::iota(order.begin(), order.end(), 0);
+  }
+  s.src_host.resize(static_cast<size_t>(count));
+  s.slot_host.resize(static_cast<size_t>(count));
+  for (size_t i = 0; i < order.size(); ++i) {
+    s.src_host[i] = static_cast<cl_int>(sources[order[i]]);
+    s.slot_host[static_cast<size_t>(order[i])] = static_cast<cl_int>(i);
+  }
+  core.write_async(q, s.src, s.src_host.size() * 4, s.src_host.data(), {});
+  core.write_async(q, s.slot_of, s.slot_host.size() * 4, s.slot_host.data(), {});
+  const int64_t groups = (count + lanes_ - 1) / lanes_;
+  set_args(d.lanes, static_cast<cl_int>(n_), d.off, d.col, d.w, s.src, static_cast<cl_int>(count), d.delta_lanes,
+           lane_buf(s.dist, 0), lane_buf(s.dist, 1), lane_buf(s.dist, 2), lane_buf(s.dist, 3), d.per_buf,
+           lane_buf(s.scratch, 0), lane_buf(s.scratch, 1), lane_buf(s.scratch, 2), lane_buf(s.scratch, 3));
+  core.launch_after(d.lanes, cl::NDRange(static_cast<size_t>(groups) * d.lane_wg), cl::NDRange(d.lane_wg), {}, q);
+  if (figures) {
+    const size_t fwg = std::min<size_t>(static_cast<size_t>(d.t.at("WG")), 256);  // sssp.cl FIG_WG
+    set_args(d.lanes_fig, static_cast<cl_int>(n_), static_cast<cl_int>(count), lane_buf(s.dist, 0),
+             lane_buf(s.dist, 1), lane_buf(s.dist, 2), lane_buf(s.dist, 3), d.per_buf,
+             static_cast<cl_int>(harmonic), s.fig);
+    core.launch_after(d.lanes_fig, cl::NDRange(static_cast<size_t>(groups) * fwg), cl::NDRange(fwg), {}, q);
+  }
+  return groups;
+}
+
+// Set s's row figures read back (the read enqueued after its kernels) into
+// s.to in source order.
+template <typename T>
+void OpenClSsspEngine<T>::read_lane_figures(Device& d, LaneSet& s, detail::OpenClCore::QueueId q) {
+  static_assert(sizeof(RowFigures) == 4 * sizeof(double), "sssp.cl writes 4 doubles a row");
+  s.by_slot.resize(s.slot_host.size());
+  s.read = d.core->read_async(q, s.fig, s.by_slot.size() * sizeof(RowFigures), s.by_slot.data(), {});
+  s.pending = true;
+}
+
+// Set s's finished launch, if any: its row figures dealt to s.to in source
+// order, its counters (lane_counters) shown.
+template <typename T>
+void OpenClSsspEngine<T>::collect_lanes(Device& d, LaneSet& s) {
+  if (!s.pending) return;
+  s.read.wait();
+  s.pending = false;
+  for (size_t r = 0; r < s.slot_host.size(); ++r) s.to[r] = s.by_slot[static_cast<size_t>(s.slot_host[r])];
+  lane_counters(d, s);
+}
+
+// --stats, every source in lanes: launches take the device's lane sets in turn,
+// set i on queue i (kCompute, kSide), so one launch's search fills the SMs the
+// previous one's last groups leave idle and runs beside its figure kernels. The
+// column figures still continue in source order: each launch's waits for the
+// previous one's. Rows' figures to `rows`, columns' continued in d.acc.
+template <typename T>
+void OpenClSsspEngine<T>::run_lanes_stats(Device& d, const int64_t* sources, int64_t count, bool col_harmonic, RowFigures* rows) {
+  auto& core = *d.core;
+  settle_slots(d);
+  core.run_guarded("sssp on '" + core.device().name + "' failed", [&] {
+    core.begin_solve();
+    cl::Event columns_done;
+    const size_t cg = (static_cast<size_t>(n_) + kColumnWg - 1) / kColumnWg * kColumnWg;
+    size_t k = 0;
+    for (int64_t a = 0; a < count; a += d.batch, ++k) {
+      throw_if_cancelled();
+      LaneSet& s = d.sets[k % d.sets.size()];
+      const auto q = k % d.sets.size() ? detail::OpenClCore::kSide : detail::OpenClCore::kCompute;
+      collect_lanes(d, s);  // the launch this set held before
+      const int64_t c = std::min(d.batch, count - a);
+      enqueue_lanes(d, s, sources + a, c, true, false, q);
+      set_args(d.lanes_col, static_cast<cl_int>(n_), static_cast<cl_int>(c), lane_buf(s.dist, 0),
+               lane_buf(s.dist, 1), lane_buf(s.dist, 2), lane_buf(s.dist, 3), d.per_buf, s.slot_of,
+               static_cast<cl_int>(col_harmonic), d.acc);
+      std::vector<cl::Event> after;
+      if (columns_done()) after.push_back(columns_done);
+      columns_done = core.launch_after(d.lanes_col, cl::NDRange(cg), cl::NDRange(kColumnWg), after, q);
+      s.to = rows + a;
+      read_lane_figures(d, s, q);
+      core.flush_all();
+    }
+    for (auto& s : d.sets)
+      collect_lanes(d, s);
+    account(d, static_cast<double>(count) * (8.0 + sizeof(RowFigures)));
+  });
+}
+
+// OCL_SP_EXTRA_BUILD_OPTIONS=-DLANE_COUNTERS with OCL_SP_LANE_COUNTERS=1
+// (experiments): the first and the middle group's rounds, phases, vertex
+// expansions and idle work-item rounds of set s's finished launch to stderr.
+template <typename T>
+void OpenClSsspEngine<T>::lane_counters(Device& d, LaneSet& s) {
+  const char* e = std::getenv("OCL_SP_LANE_COUNTERS");
+  if (!e || *e != '1') return;
+  const int64_t groups = (static_cast<int64_t>(s.slot_host.size()) + lanes_ - 1) / lanes_;
+  for (int64_t g : {int64_t{0}, groups / 2}) {
+    cl_int c[4];
+    d.core->read(s.scratch[static_cast<size_t>(g / d.per_buf)],
+                 static_cast<size_t>(g % d.per_buf) * kSsspScratchRows * static_cast<size_t>(n_) * 4, sizeof c, c);
+    std::cerr << "lanes counters: group " << g << " of " << groups << ": rounds " << c[0] << ", phases " << c[1]
+              << ", expansions " << c[2] << " (" << static_cast<double>(c[2]) / static_cast<double>(n_)
+              << " n), idle item-rounds " << c[3] << "\n";
+  }
+}
+
+template class OpenClSsspEngine<int32_t>;
+template class OpenClSsspEngine<float>;
+template class OpenClSsspEngine<double>;
+template class OpenClSsspEngine<int64_t>;
+
+}  // namespace ocl_sp::detail
