@@ -9,7 +9,8 @@ networkx's Dijkstra computes) and builds networkx's result from them: dicts
 ordered by distance (networkx's order of settled nodes, ties by node order), paths
 from the engine's predecessors (shortest paths of the graph; where several are
 shortest, possibly another one than networkx's), generators where networkx gives
-generators. Everything a row cannot answer as networkx does (a node not in G, an
+generators (the all-pairs length rows in G's node order, see all_pairs_lengths).
+Everything a row cannot answer as networkx does (a node not in G, an
 empty source list, no path to a target, a negative cycle, a path-length rule of
 the engine) runs networkx's own implementation on the original graph, which
 returns its result or raises its error.
@@ -138,6 +139,25 @@ class Search:
         """networkx's {node: distance} of row d."""
         idx, vals = self.ordered(d, cutoff)
         return self.dist_dict(idx, vals, roots)
+
+    def lengths_in_node_order(self, d, cutoff=None, roots=()):
+        """{node: distance} of row d in G's node order (the all-pairs rows: no sort,
+        the keys straight from G's node list where every node is reached)."""
+        mask = self.finite(d, cutoff)
+        if mask.all():
+            keys = self.g.nodes
+        else:
+            idx = np.flatnonzero(mask)
+            keys = self.g.node_array()[idx].tolist()
+            d = d[idx]
+        vals = (d if self.ints else d.astype(np.float64)).tolist()
+        out = dict(zip(keys, vals))
+        if not self.ints:
+            nodes = self.g.nodes
+            for r in roots:
+                if nodes[r] in out:
+                    out[nodes[r]] = 0
+        return out
 
     def dist_dict(self, idx, vals, roots=()):
         """{node: distance}; the roots (sources) at int 0, as networkx starts them
@@ -301,8 +321,10 @@ def to_target(s, g, target, cutoff=None, want_paths=False):
 # --- all pairs -------------------------------------------------------------------
 
 def all_pairs_lengths(s, g, cutoff=None):
-    """Generator of (node, {node: distance}) over every node in G's order; None where
-    the engine cannot (the caller returns networkx's generator)."""
+    """Generator of (node, {node: distance}) over every node in G's order, each dict
+    in G's node order (networkx's are in the order its search settles nodes: the
+    same dicts, compared as dicts; sorting every row would cost a third of the
+    call); None where the engine cannot (the caller returns networkx's generator)."""
     rows = s.blocks(range(len(g)))
     if rows is None:
         return None
@@ -311,7 +333,7 @@ def all_pairs_lengths(s, g, cutoff=None):
         nodes = g.nodes
         for part, d, _ in rows:
             for k, p in enumerate(part):
-                yield nodes[p], s.lengths(d[k], cutoff, (p,))
+                yield nodes[p], s.lengths_in_node_order(d[k], cutoff, (p,))
     return gen()
 
 
