@@ -35,7 +35,7 @@
 // STAGES (2-4) buffers filled by asynchronous 16-byte copies (below), both panels
 // stored as they lie in memory (As[row][k], Bs[k][col]): relax_chunk then reads
 // A_VEC values of k per row at once (2; 4 measured slower on the H100: more
-// registers, bench/NOTES.md "cp.async ring").
+// registers, docs/performance/dense.md "cp.async ring").
 #ifndef STAGES
 #define STAGES 1
 #endif
@@ -150,7 +150,7 @@ HELPER void store_acc(value_t c[TM][TN], __global value_t* t, int ld) {
 // panel value (e / KC, k0 + e % KC), stored transposed at As[e % KC][e / KC]
 // (consecutive work-items read along a row); row panel value (k0 + e / BLOCK,
 // e % BLOCK) at Bs[e / BLOCK][e % BLOCK]. (16-byte quads instead of single values
-// measured slower on NVIDIA: bench/NOTES.md "Staging in 16-byte quads".)
+// measured slower on NVIDIA: docs/performance/dense.md "Staging in 16-byte quads".)
 HELPER value_t load_a(__global const value_t* a, int ld, int k0, int e) {
   return a[(size_t)(e / KC) * ld + k0 + e % KC];
 }
@@ -191,9 +191,9 @@ HELPER void load_row(value_t b[TN], __local const value_t* row) {
 // c = min(c, a + b) over the KC staged values of k: the hot loop.
 HELPER void relax_chunk(value_t c[TM][TN], A_ONE(As), __local value_t Bs[KC][BLOCK]) {
 // Unrolled by KK_UNROLL (0 = fully). The FW phases: by 4 everywhere. On NVIDIA
-// (FULL_UNROLL) they were unrolled fully until issue 14: by 4 the first compile
+// (FULL_UNROLL) they were unrolled fully until: by 4 the first compile
 // of the fw program takes 2.2-2.5 s instead of 7.6-7.9 s on the H100, for
-// n = 10 000 T_k 100.2 ms against 99.5 ms (+0.7 %; bench/NOTES.md). The product
+// n = 10 000 T_k 100.2 ms against 99.5 ms (+0.7 %; docs/performance/dense.md). The product
 // and the panel GEMM keep the full unroll on NVIDIA (not re-measured); clang
 // for amdgcn needs ~100 s for a fully unrolled 8 x 8 x 32 chunk.
 #ifndef KK_UNROLL
@@ -207,7 +207,7 @@ HELPER void relax_chunk(value_t c[TM][TN], A_ONE(As), __local value_t Bs[KC][BLO
   // A_VEC values of k per row in one vector load, then A_VEC steps of k, one
   // such group per iteration: unrolled further (KK_UNROLL is not used here), the
   // NVIDIA H100 build takes more registers (product: 125 -> 140-154, one
-  // work-group per SM instead of two) and runs 5-10 % slower (bench/NOTES.md).
+  // work-group per SM instead of two) and runs 5-10 % slower (docs/performance/dense.md).
 #pragma unroll 1
   for (int kv = 0; kv < KC; kv += A_VEC) {
     value_t av[TM][A_VEC];
@@ -277,7 +277,7 @@ HELPER void relax_chunk(value_t c[TM][TN], A_ONE(As), __local value_t Bs[KC][BLO
 // n = 10 000 on the H100 353 -> 308 ms, although ptxas then takes 253 registers
 // (one work-group per SM instead of two). PF_PHASES: fw's phases 2 and 3 (k = one
 // BLOCK), only when STAGE_PREFETCH is given (phase 3 113 ms against 100 ms with
-// KC = 32, 99 ms with KC = 16: no gain). bench/NOTES.md "Floor" has the figures;
+// KC = 32, 99 ms with KC = 16: no gain). docs/performance/dense.md "Floor" has the figures;
 // NO_STAGE_PREFETCH turns the default off.
 #if (BLOCK * KC) % NT == 0
 #define SPT (BLOCK * KC / NT)
@@ -321,12 +321,12 @@ HELPER void put_staged(__local value_t As[KC][BLOCK + APAD], __local value_t Bs[
 // never change) skip the arithmetic; whole warps of the last tile row go idle.
 // prefetch (a compile-time constant at every call: PF_GEMM or PF_PHASES) stages
 // through registers a chunk ahead (above). (Two staging buffers with one barrier
-// per chunk measured no faster on the H200: bench/NOTES.md.)
+// per chunk measured no faster on the H200: docs/performance/dense.md.)
 // The first chunk's fetch is in bounds even for klen = 0 (fw_tiled_outer's round-0
 // close: it lies inside the matrix), so guarding it by klen > 0 changes nothing but
 // NVIDIA's code generation (driver 580, H100): guarded, the squaring product runs
 // 5 % faster (n = 10 000 302 against 315 ms) and the panel GEMM 33 % slower (out of
-// core n = 40 000 7.12 against 5.35 s; bench/NOTES.md). The panel GEMM's program
+// core n = 40 000 7.12 against 5.35 s; docs/performance/dense.md). The panel GEMM's program
 // leaves the guard out.
 #ifdef TILED_PANEL
 #define PROLOGUE_GUARD 0
@@ -343,7 +343,7 @@ HELPER void put_staged(__local value_t As[KC][BLOCK + APAD], __local value_t Bs[
 // shared memory without passing through registers), a group committed per chunk
 // and waited for STAGES - 2 chunks behind; everywhere else -- PoCL in the tests --
 // they are plain 16-byte copies and the ring runs the same indices and barriers.
-// H100: fw n = 10 000 87.1 -> 76.4 ms, squaring 302 -> 280 ms; bench/NOTES.md
+// H100: fw n = 10 000 87.1 -> 76.4 ms, squaring 302 -> 280 ms; docs/performance/dense.md
 // "cp.async ring".
 #ifdef NV_CP_ASYNC
 // (__asm__: clang's OpenCL C has no `asm` keyword; NVIDIA's takes both, same code.)
@@ -383,7 +383,7 @@ HELPER void copies_wait(void) {}
 // the compiler to unroll: on NVIDIA (H100) this form keeps float32 fw's outer GEMM
 // at 128 registers, two work-groups per SM (n = 10 000 94.3 ms, against 100.1 ms
 // at 130 registers for the same copies in one fully unrolled loop; int32 76.1
-// against 76.4 ms, the product 153.1 against 151.6 ms; bench/NOTES.md).
+// against 76.4 ms, the product 153.1 against 151.6 ms; docs/performance/dense.md).
 HELPER void issue_chunk(A_ONE(As), __local value_t Bs[KC][BLOCK], __global const value_t* a,
                         __global const value_t* b, int ld, int k0) {
   const int tid = get_local_id(1) * NTX + get_local_id(0);
@@ -474,7 +474,7 @@ HELPER void relax_one(value_t c[TM][TN], const value_t a[TM], const value_t b[TN
 // long-k GEMM does not exist): fw_tiled_phase3 also runs phase 2 (part
 // FW_PART_PHASE2) and the outer GEMM (part FW_PART_OUTER), one copy of the code
 // instead of three (H100, empty caches: program build 2.30 -> 1.17 s, T_k no
-// worse; bench/NOTES.md "Cold start"). Otherwise, with TILED_FW, FW_ONLY = 2, 3
+// worse; docs/performance/dense.md "Cold start"). Otherwise, with TILED_FW, FW_ONLY = 2, 3
 // or 4 keeps fw_tiled_phase2, fw_tiled_phase3 or fw_tiled_outer alone: the host
 // builds the three as programs of their own, side by side on threads (the H100's
 // driver runs most of those compiles one after another all the same: 3.13 ->
@@ -504,7 +504,7 @@ HELPER void relax_one(value_t c[TM][TN], const value_t a[TM], const value_t b[TN
 // (m = t2 * 4 + r) and column k (COLN index g * 4 + r) is named by compile-time
 // indices: picking it with a run-time index made compilers keep the whole
 // accumulator array in (slow) stack memory (NVIDIA: a 256-byte frame and phase 1
-// at ~6x its arithmetic bound; bench/NOTES.md). That fully unrolled form is
+// at ~6x its arithmetic bound; docs/performance/dense.md). That fully unrolled form is
 // what NVIDIA builds (FULL_UNROLL); elsewhere it made clang for amdgcn take ~20 s
 // per build, so other devices pick the element with a select chain over a
 // k loop that stays a loop.

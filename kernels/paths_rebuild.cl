@@ -1,6 +1,6 @@
-// The path matrix rebuilt from solved distances on the device (issue 26;
+// The path matrix rebuilt from solved distances on the device (
 // host/solvers/path_rebuild.hpp): the fast distance kernels run first, then this
-// kernel recovers via and hops (README "Paths") from the distances d and the
+// kernel recovers via and hops (docs/usage.md "Paths") from the distances d and the
 // input's "tight" edges, those with w(k,j) = d(k,j) (only they can lie on any
 // shortest path). Per source i an edge k -> j is on a shortest path iff
 //     d(i,k) + w(k,j) = d(i,j),

@@ -411,7 +411,7 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
   int round = 0;
   bits_t far_lo = RAW_INF_BITS;  // this work-item's smallest far candidate
   if (lid == 0) l_min = RAW_INF_BITS;
-#ifdef LANE_COUNTERS  // experiments (bench/NOTES.md): rounds, phases, expansions, idle items
+#ifdef LANE_COUNTERS  // experiments (docs/performance/sparse.md): rounds, phases, expansions, idle items
   __local int l_count[4];
   if (lid == 0) l_count[0] = l_count[1] = l_count[2] = l_count[3] = 0;
 #endif

@@ -85,7 +85,7 @@ TEST_SUITE("panel_engine") {
     CHECK_THROWS_AS(input_edges(big), UsageError);
   }
 
-  // Paths beyond one buffer (issue 26): every placement gives the distances of
+  // Paths beyond one buffer: every placement gives the distances of
   // fw_serial bit-exactly, the hop counts of its path matrix (unique: fewest
   // edges among shortest paths) and a via matrix whose expansion check_paths
   // verifies against the input independently.

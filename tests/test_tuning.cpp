@@ -130,7 +130,7 @@ TEST_SUITE("tuning") {
     const auto every = select_tuning_spaces(def, false, all, false, {});
     CHECK(names(every) == std::vector<std::string>{"squaring/paper", "squaring/tiled", "fw/paper",
                                                    "fw/tiled", "fw/cpu"});
-    // Issue 16: `sweep --wg 4,8,16` swept 32 fw configurations besides squaring's.
+    // `sweep --wg 4,8,16` swept 32 fw configurations besides squaring's.
     const GivenTunable wg{"WG", std::nullopt, "--wg"};
     const auto paper = select_tuning_spaces(def, false, all, false, {wg});
     CHECK(names(paper) == std::vector<std::string>{"squaring/paper"});

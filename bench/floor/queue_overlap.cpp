@@ -1,5 +1,5 @@
 // Do two in-order command queues of one context run kernels at the same time on
-// this OpenCL device? (bench/NOTES.md "Overlapping phase 2": the question decides
+// this OpenCL device? (docs/performance/dense.md "Overlapping phase 2": the question decides
 // whether fw's phase 2 can run beside the previous round's phase 3.)
 // A kernel of G work-groups spins for a fixed number of dependent steps; it is
 // timed alone, then twice on one queue, then once on each of two queues, launched

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 14, item 1 on one NVIDIA GPU (device tool, from the repository root):
+# The floor on one NVIDIA GPU (device tool, from the repository root):
 # the (min,+) floor in CUDA and in OpenCL (production relax_chunk) with variants,
 # the SASS opcode mix of each, and ocl_sp's own fw/squaring programs with and
 # without the inline-PTX relaxation. Usage: bash bench/floor/run_nvidia.sh BUILD OUT

@@ -1,6 +1,6 @@
 // ocl_sp C++ library example: all pairs of a small graph (or of a graph file given
 // as the first argument) on the default device, then the errors the API throws.
-// Built against the installed package (README "C++ library"):
+// Built against the installed package (docs/library.md "C++ library"):
 //   cmake -S examples/cpp -B ex -DCMAKE_PREFIX_PATH=/usr/local && cmake --build ex
 //   g++ -std=c++17 main.cpp $(pkg-config --cflags --libs ocl_sp) -o example
 #include <cstdint>

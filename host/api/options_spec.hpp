@@ -1,7 +1,7 @@
 // The one place where a user's choice of algorithm, backend, device, tunables and
 // memory limits (the public ocl_sp::Options) becomes the solvers' SolverSpec: the
 // C++ API (api.cpp), the command line (cli/solve.cpp) and the Python module
-// (python/src/module.cpp) all go through it (issue 25: one code path under the
+// (python/src/module.cpp) all go through it (one code path under the
 // public API). Internal; not installed.
 #pragma once
 #include <string>

@@ -202,7 +202,7 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
   };
   // An OpenCL solver (context, program load or compile) is built on a thread of
   // its own while the graph is generated or read into the matrix: the two take
-  // 0.2-0.5 s each at n = 10 000 (bench/NOTES.md, issue 14). Errors keep their
+  // 0.2-0.5 s each at n = 10 000 (docs/performance/dense.md). Errors keep their
   // order: a graph error is reported first (the future's destructor waits for the
   // solver and drops its error), a solver error at get() below.
   std::future<std::unique_ptr<Solver<T>>> solver_ready;
@@ -276,8 +276,7 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
     // Not built on a thread beside the graph as fw's solver is: PoCL's LLVM gives
     // the thread that compiles the probes a malloc'ed signal stack, which the
     // AddressSanitizer runtime fails to unmap when that thread exits (the
-    // sanitize job's sssp CLI tests aborted; bench/NOTES.md, issue 24 seventh
-    // session).
+    // sanitize job's sssp CLI tests aborted; docs/performance/sparse.md).
     phase = Stopwatch();
     auto solver = make_sssp_solver<T>(spec);
     profile("solver ready", phase.seconds());
@@ -551,7 +550,7 @@ Command set_solve_command(CLI::App& app) {
       profile("solve command (teardown included)", wall.seconds());
       return rc;
     } catch (const NegativeCycleError& e) {
-      // With --json the error is an object too (README "Semantics"); main()
+      // With --json the error is an object too (docs/formats.md "Semantics"); main()
       // then prints the message and exits 3.
       if (o->json) print_negative_cycle_json(*o, e);
       throw;

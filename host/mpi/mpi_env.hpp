@@ -1,4 +1,4 @@
-// MPI launch detection and the MPI session of a distributed solve (issue 13).
+// MPI launch detection and the MPI session of a distributed solve.
 // A plain `ocl_sp` run never touches MPI: MPI_Init is called only when the
 // process was started by mpirun/mpiexec with more than one rank (the launcher's
 // environment says so), and only by the solve command.

@@ -1,4 +1,4 @@
-// Distributed blocked Floyd-Warshall over MPI ranks (issue 13, README "Clusters
+// Distributed blocked Floyd-Warshall over MPI ranks (README "Clusters
 // (MPI)"). The matrix is a q x q grid of P x P panels on a pr x pc process grid
 // (2D block-cyclic: panel (i, j) belongs to rank (i mod pr, j mod pc); pr x pc
 // from --grid, else the most square factorisation of the rank count, pr <= pc).

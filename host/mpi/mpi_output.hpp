@@ -1,4 +1,4 @@
-// The distributed solve's output without a gather (issue 26): every rank writes
+// The distributed solve's output without a gather: every rank writes
 // its own panels into the one output file, which appears atomically (a temporary
 // file renamed by rank 0 once every rank has written) or not at all.
 #pragma once

@@ -1,4 +1,4 @@
-// Paths under MPI (issue 26): the path matrix of the distributed solve, rebuilt
+// Paths under MPI: the path matrix of the distributed solve, rebuilt
 // from the solved distances as one process rebuilds it beyond one buffer
 // (solvers/panel_paths.hpp, the same bytes): every rank picks the input edges of
 // its own panels that are shortest paths themselves (w(k,j) = d(k,j)); these few

@@ -1,4 +1,4 @@
-// The distributed solve's rows (issue 26, DESIGN.md "Sparse graphs and rows"):
+// The distributed solve's rows (DESIGN.md "Sparse graphs and rows"):
 // --sources / --targets selections and --stats, without a gather. A selection is
 // written by the ranks that hold its values (in place at their offsets, or a
 // strip at a time to rank 0: mpi_output.hpp RankWriter); --stats reduces every

@@ -21,7 +21,7 @@ namespace ocl_sp {
 
 // OCL_SP_PROFILE=1 (anything but "" or "0"): host phase timings on stderr, one
 // "profile: <phase> <ms> ms" line each (device enumeration, context, program,
-// generation, upload, kernels, download, report; bench/NOTES.md, issue 14).
+// generation, upload, kernels, download, report; docs/performance/dense.md).
 bool profiling();
 void profile(const std::string& phase, double seconds);
 
@@ -351,7 +351,7 @@ std::vector<TunableRule> tiled_rules();
 // Whether the staging ring's copies can be PTX cp.async: NVIDIA sm_80 and later.
 bool nv_cp_async(const DeviceEntry& dev);
 // The default STAGES of the register-tiled kernels on a device: 2 (the cp.async
-// ring) where nv_cp_async, 1 elsewhere (bench/NOTES.md "cp.async ring").
+// ring) where nv_cp_async, 1 elsewhere (docs/performance/dense.md "cp.async ring").
 int default_stages(const DeviceEntry& dev);
 // __local bytes of the staged panels: KC x (BLOCK + 4) and KC x BLOCK values (the
 // +4 is the kernel's APAD), or with STAGES > 1 STAGES of each, unpadded.

@@ -22,12 +22,12 @@ namespace ocl_sp::detail {
 
 // Tile edge of the CPU-shaped kernels (TILED=2) when not given: the default on
 // CPU devices (PoCL, 2-core EPYC, n = 2000: 128 ran 10-25% faster than 64, on par
-// at n = 500 and 5000; 32 slower; bench/NOTES.md).
+// at n = 500 and 5000; 32 slower; docs/performance/dense.md).
 constexpr int kCpuBlock = 128;
 
 // Tiles per outer block of the two-level order on NVIDIA (BLOCK = 128, P = 1024):
 // H100 fw n = 10 000 87.8 ms against 100 ms for one level, 89.1 for 4 tiles, 90.2
-// for 16; n = 20 000 651 ms against 764 (bench/NOTES.md "Two-level fw"). Other
+// for 16; n = 20 000 651 ms against 764 (docs/performance/dense.md "Two-level fw"). Other
 // GPUs keep one level (never timed there).
 constexpr int kNvidiaOuter = 8;
 
@@ -56,8 +56,8 @@ class FwDevice final : public PanelDevice {
     with_cl_errors("cannot set up fw on '" + core_.device().name + "'", [&] {
       const auto& dev = core_.device();
       // Built-in defaults; `ocl_sp sweep` stores better ones per device. GPUs: the
-      // register-tiled kernels (bench/NOTES.md). CPUs (PoCL): the CPU-shaped
-      // kernels (bench/NOTES.md, "CPU-shaped FW"); the seeds' kernels there run
+      // register-tiled kernels (docs/performance/dense.md). CPUs (PoCL): the CPU-shaped
+      // kernels (docs/performance/dense.md, "CPU-shaped FW"); the seeds' kernels there run
       // best with 32 x 32 tiles (n = 800-1500; 16 on par, 64 1.5x, 8 2.5x slower).
       // NVIDIA: 128 x 128 tiles, 8 x 8 per work-item (H200, n = 10000: 98 ms
       // against 108 ms for 64 x 64 / 4 x 8, which other GPUs keep: it needs half
@@ -66,7 +66,7 @@ class FwDevice final : public PanelDevice {
       // fit the 48 KiB of __local memory; H100 n = 10 000 87.1 -> 76.4 ms).
       const bool gpu = core_.is_gpu();
       const int stages = default_stages(dev);
-      // 64-bit types (H100 sweep at n = 10 000, bench/NOTES.md "float64 and int64"):
+      // 64-bit types (H100 sweep at n = 10 000, docs/performance/dense.md "float64 and int64"):
       // BLOCK 64 keeps the ring within 48 KiB (2 x 16 x 2 x 64 x 8 B = 32 KiB);
       // int64 8 x 8 (T_k 334 ms), float64 4 x 8 (341 ms) per work-item.
       const bool wide = sizeof(T) == 8;

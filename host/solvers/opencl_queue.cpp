@@ -228,7 +228,7 @@ void OpenClCore::read(cl::Buffer& buf, size_t offset, size_t bytes, void* host) 
   transfer_events_.push_back(ev);
 }
 
-// OCL_SP_STAGING=0 turns the pinned chunks off (comparisons, bench/NOTES.md),
+// OCL_SP_STAGING=0 turns the pinned chunks off (comparisons, docs/performance/dense.md),
 // =1 on for any device and size (tests on PoCL).
 bool OpenClCore::staged(size_t bytes) const {
   const char* env = std::getenv("OCL_SP_STAGING");

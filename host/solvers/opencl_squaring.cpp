@@ -20,12 +20,12 @@ class OpenClSquaring final : public Solver<T> {
     with_cl_errors("cannot set up squaring on '" + core_.device().name + "'", [&] {
       const size_t max_wg = core_.device().max_work_group;
       const int def = max_wg >= 256 ? 16 : max_wg >= 64 ? 8 : 4;  // the paper's best: 16 x 16
-      // GPUs default to the register-tiled product (bench/NOTES.md); CPUs and the
+      // GPUs default to the register-tiled product (docs/performance/dense.md); CPUs and the
       // paper's Table 1 use the paper's kernel (TILED=0, WG). NVIDIA stages KC = 16
       // (with its register prefetch: H100 squaring n = 10 000 300.2 ms against
-      // 302.9 for KC = 32, n = 8192 161.8 against 163.9; bench/NOTES.md).
+      // 302.9 for KC = 32, n = 8192 161.8 against 163.9; docs/performance/dense.md).
       // NVIDIA sm_80+: the same with the cp.async staging ring (H100 n = 8192
-      // 163.0 -> 151.5 ms, n = 10 000 302 -> 280 ms; bench/NOTES.md "cp.async ring").
+      // 163.0 -> 151.5 ms, n = 10 000 302 -> 280 ms; docs/performance/dense.md "cp.async ring").
       const int kc = core_.device().vendor_key() == "nvidia" ? 16 : 32;
       const int stages = default_stages(core_.device());
       Tunables defaults =

@@ -153,7 +153,7 @@ PanelPlan plan_panels(int64_t n, size_t vs, const std::vector<DeviceBudget>& dev
     const uint64_t device_host = host_backed ? plan.device_bytes * static_cast<uint64_t>(d) : 0;
     // Every placement moves panels through pinned staging chunks. (A pinned copy
     // of the whole matrix lost to staging: pinning at ~1.4 GB/s on NVIDIA cost
-    // more than the copies it saved; bench/NOTES.md, n = 40 000 at 1/4 of the
+    // more than the copies it saved; docs/performance/scale.md, n = 40 000 at 1/4 of the
     // matrix on the H200: 9.7 s against 6.9 s.)
     plan.host_bytes = staging + device_host;
     if (plan.host_bytes > host_spare)

@@ -1,4 +1,4 @@
-// Out of core on one device with look-ahead (issue 26 part 2): the panel
+// Out of core on one device with look-ahead: the panel
 // engine's rounds for panels that live in host memory, scheduled so the device
 // never waits for a round boundary. Round r:
 //  1. the pivot D[r][r] and row panels D[r][j] are already on the device (round

@@ -1,6 +1,6 @@
-// Paths beyond one buffer (issue 26): the panel engine's placements (resident
+// Paths beyond one buffer: the panel engine's placements (resident
 // panels, out of core, several devices) compute distances only, and the path
-// matrix (README "Paths": via and hops, fewest-edge shortest paths) is recovered
+// matrix (docs/usage.md "Paths": via and hops, fewest-edge shortest paths) is recovered
 // from the distances and the input's edges afterwards, on the host.
 // An edge (k, j) lies on a shortest path from i iff d(i,k) + w(k,j) = d(i,j)
 // ("tight"); then w(k,j) = d(k,j), so only the edges that are shortest paths
@@ -77,7 +77,7 @@ void recover_row(const InputEdges<T>& t, int64_t i, const T* di, int32_t* hops, 
                  std::vector<int32_t>& queue);
 
 // The path matrix of the solved distances d (no negative cycle) from the input's
-// edges: via and hops exactly as README "Paths" defines them, via the smallest k
+// edges: via and hops exactly as docs/usage.md "Paths" defines them, via the smallest k
 // of the level before (the CPU twin of kernels/paths_rebuild.cl, same bytes).
 // Returns the number of edges that are shortest paths themselves (the ones searched).
 template <typename T>

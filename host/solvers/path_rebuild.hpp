@@ -1,4 +1,4 @@
-// --paths beyond the single buffer at the distances' speed (issue 26): the fast
+// --paths beyond the single buffer at the distances' speed: the fast
 // distance kernels run in whatever placement the plan chose, then the path
 // matrix is rebuilt from the distances on the device (kernels/paths_rebuild.cl):
 // the input's tight edges (w(k,j) = d(k,j), solvers/panel_paths.hpp) go up once

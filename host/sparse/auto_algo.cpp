@@ -15,7 +15,7 @@ struct Rates {
   const char* basis;
 };
 
-// Measured medians (bench/NOTES.md "auto"): H100 fw 13 T relax/s at n = 10 000;
+// Measured medians (docs/performance/sparse.md "auto"): H100 fw 13 T relax/s at n = 10 000;
 // the 2-core CI machine's OpenMP fw ~1e11 relax/s and Dijkstra ~1.5e8 edges/s per
 // thread; PoCL runs both kernels far below its peak.
 Rates rates(Backend backend, const std::string& kind) {

@@ -1,7 +1,7 @@
 // `--algo auto` (DESIGN.md "Sparse graphs and rows"): fw or sssp per graph, from
 // time estimates: fw n^3 / (the backend's fw rate), sssp sources x m / (its rate
 // in edges examined per second). The rates are built in per backend and device
-// kind (bench/NOTES.md "auto"); the report says what was chosen and why.
+// kind (docs/performance/sparse.md "auto"); the report says what was chosen and why.
 #pragma once
 #include <cstdint>
 #include <string>

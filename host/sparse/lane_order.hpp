@@ -5,8 +5,7 @@
 // their fronts straddle. Consecutive ids on a grid are a row segment (1 x 8: lanes
 // up to 7 hops apart); the order here makes them blocks (2 x 4 for 8 lanes, 4 x 4
 // for 16: at most 4 or 6 hops). H100, 316 x 316 grid, 32 864 sources: sssp_lanes
-// 0.26 s as row segments, 0.20 s as 2 x 4 blocks (bench/NOTES.md, issue 24 sixth
-// session).
+// 0.26 s as row segments, 0.20 s as 2 x 4 blocks (docs/performance/sparse.md).
 #pragma once
 
 #include <cstdint>

@@ -25,11 +25,11 @@ OpenClSsspEngine<T>::OpenClSsspEngine(const SolverSpec& spec) {
     d.max_alloc = budgets[i].max_alloc;
     auto& core = *d.core;
     detail::with_cl_errors("cannot set up sssp on '" + core.device().name + "'", [&] {
-      // H100 (bench/NOTES.md "sssp"): 1024 work-items per source beat 256 on
+      // H100 (docs/performance/sparse.md "sssp"): 1024 work-items per source beat 256 on
       // random, geometric and 316 x 316 grids (fewer sources resident: their
       // distance rows stay in L2), 256 wins only on small grids (13 vs 18 ms).
       const int wg = core.is_gpu() ? (core.device().max_work_group >= 1024 ? 1024 : 256) : 64;
-      // Lanes (H200, bench/NOTES.md "Sources side by side"): 8 sources a group
+      // Lanes (H200, docs/performance/sparse.md "Sources side by side"): 8 sources a group
       // of 128 work-items beat 4, 16 and 32 sources, and groups of 256-1024.
       d.t = core.resolve(spec,
                          {{"WG", wg}, {"DELTA", 0}, {"BATCH", 0}, {"VW", 0}, {"LANES", 0}, {"LANE_WG", 0}},
@@ -63,7 +63,7 @@ OpenClSsspEngine<T>::OpenClSsspEngine(const SolverSpec& spec) {
       if (fp64) defines += " -DHAVE_FP64";
       // sssp_lanes keeps a round's queued heads in a __local set of 2^LANE_SET ids
       // (16 KiB at 12) instead of a tag a vertex in global memory (H100, 1000 x
-      // 1000 grid --stats: sssp_lanes 72.0 -> 63.0 s; bench/NOTES.md). Devices
+      // 1000 grid --stats: sssp_lanes 72.0 -> 63.0 s; docs/performance/sparse.md). Devices
       // with little local memory keep the tags (0). OCL_SP_LANE_SET=K: 2^K ids (0:
       // the tags; tests, experiments).
       const auto local_mem = core.device().local_mem;

@@ -248,7 +248,7 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   const Csr<T>* graph_ = nullptr;  // the prepared graph (it outlives the runs after prepare)
   std::vector<int32_t> order_mark_;  // lane_order's scratch
   // OCL_SP_LANE_ORDER=ids: lanes groups take consecutive sources as they come
-  // (experiments: the blocks' gain, bench/NOTES.md).
+  // (experiments: the blocks' gain, docs/performance/sparse.md).
   const bool lanes_by_id_ = [] {
     const char* e = std::getenv("OCL_SP_LANE_ORDER");
     return e && std::string(e) == "ids";

@@ -37,7 +37,7 @@ SsspPlan plan_sssp(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tu
                    size_t lane_wg_built) {
   SsspPlan p;
   const double degree = g.n ? static_cast<double>(g.m) / static_cast<double>(g.n) : 0;
-  // Measured on an H100 (bench/NOTES.md "sssp"): low-degree graphs (grids,
+  // Measured on an H100 (docs/performance/sparse.md "sssp"): low-degree graphs (grids,
   // roads) want wide buckets (fewer rounds), high-degree ones narrow buckets
   // (fewer relaxations repeated): DELTA ~ 16000 / degree^2 %. Lanes want
   // narrower ones (H200, 316 x 316 grid: 400 % beat 200, 800 and 1000 %):
@@ -78,7 +78,7 @@ SsspPlan plan_sssp(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tu
   // Groups twice as large where memory holds fewer groups than the device runs
   // at once (LANE_WG not given): a GPU's threads stay busy with half the groups
   // (H100, 1000 x 1000 grid: ~1 280 groups of 128 fit of 2 112; groups of 256
-  // ran sssp_lanes in 89.9 s against 94.6 s; bench/NOTES.md).
+  // ran sssp_lanes in 89.9 s against 94.6 s; docs/performance/sparse.md).
   p.lane_wg = lane_wg_built;
   if (t.at("LANE_WG") == 0 && groups_by_memory >= 1 && groups_by_memory < sssp_resident_groups(dev, p.lane_wg) &&
       p.lane_wg * 2 <= dev.max_work_group)

@@ -157,7 +157,7 @@ std::optional<TuningSpace> tiled_tuning_space(Algo a) {
   s.params.push_back({"TM", {4, 8}, "rows each work-item updates"});
   s.params.push_back({"TN", {4, 8}, "columns each work-item updates"});
   s.params.push_back({"KC", {8, 16, 32, 64}, "k values staged in local memory per step"});
-  if (a == Algo::fw)  // one level, or NVIDIA's best outer block (bench/NOTES.md "Two-level fw")
+  if (a == Algo::fw)  // one level, or NVIDIA's best outer block (docs/performance/dense.md "Two-level fw")
     s.params.push_back({"OUTER", {1, 8}, "tiles per outer block of the two-level order"});
   // One staging buffer, or the ring of two (cp.async on NVIDIA sm_80+).
   s.params.push_back({"STAGES", {1, 2}, "staging buffers of the k panels"});

@@ -1,5 +1,5 @@
 // Host copies on all OpenMP threads: one thread moves ~10 GB/s, a pinned DMA over
-// the H100's link 55 GB/s, so the host side bounds a staged copy (bench/NOTES.md:
+// the H100's link 55 GB/s, so the host side bounds a staged copy (docs/performance/dense.md:
 // a rank's panel load/store took 4x the single-process transfers on one thread).
 // Include only from sources built with OpenMP (serial otherwise).
 #pragma once

@@ -59,7 +59,7 @@ constexpr T unreachable() {
 }
 
 // How to solve; every field has the command line's default. The names follow the
-// ocl_sp options of the same name (README "Usage").
+// ocl_sp options of the same name (docs/usage.md "Usage").
 struct Options {
   std::string device;       // --device: amd | nvidia | intel | cpu | gpu | pocl | P:D | name
                             // substring, or a list ("0:0,0:1", "gpu:all"); "" = $OCL_SP_DEVICE,
@@ -72,7 +72,7 @@ struct Options {
   std::map<std::string, int> params;
   int block = 0, wg = 0;
   bool use_tuned = true;  // false = --no-tuned
-  // Memory limits and placement (README "Scale"): --device-memory, --panel, --split.
+  // Memory limits and placement (docs/scale.md "Scale"): --device-memory, --panel, --split.
   uint64_t device_memory = 0;  // bytes per device the solve may use; 0 = all
   int64_t panel = 0;           // panel edge of the panel engine (fw); 0 = from memory
   int split = 1;               // sub-devices per OpenCL device
@@ -83,7 +83,7 @@ struct Options {
   std::function<void(double fraction)> progress;
 };
 
-// The report's time split, seconds (README "Report").
+// The report's time split, seconds (docs/usage.md "Report").
 struct Timings {
   double setup = 0;      // T_o: solver set-up = context + programs (+ kernel checks)
   double context = 0;    // OpenCL context and queue creation (the driver's)
@@ -101,7 +101,7 @@ struct Result {
   T operator()(int64_t i, int64_t j) const { return distances[static_cast<size_t>(i * n + j)]; }
   // With Options::paths: via(i,j) = an intermediate vertex of the recorded shortest
   // i -> j path (path(i,k) + path(k,j)), -1 for a single edge, the diagonal and
-  // unreachable pairs (README "Paths"). Empty otherwise.
+  // unreachable pairs (docs/usage.md "Paths"). Empty otherwise.
   std::vector<int32_t> via;
   // Vertices of a shortest i -> j path, i first, j last; empty when unreachable.
   // Error when the result has no via matrix.

@@ -29,7 +29,7 @@ path length below 2**29). Everything else is networkx's own computation:
   int32 rule, an invalid ``nodelist``: the call returns networkx's own result (or
   error) computed by networkx's implementation on the original graph.
 
-Also implemented (issue 24), with networkx's results exactly:
+Also implemented, with networkx's results exactly:
 ``closeness_centrality(G, u, distance, wf_improved)``, ``harmonic_centrality(G,
 nbunch, distance, sources)``, ``eccentricity(G, v, sp, weight)``, ``diameter`` and
 ``radius(G, e, usebounds, weight)``: distance rows of ocl_sp's multi-source engine
@@ -297,7 +297,7 @@ def floyd_warshall(G, weight="weight"):
     return result
 
 
-# --- closeness, harmonic, eccentricity, diameter, radius (issue 24) ------------------
+# --- closeness, harmonic, eccentricity, diameter, radius ------------------
 #
 # networkx computes these from one search per node (BFS without a weight, Dijkstra
 # with one: a missing attribute weighs 1, parallel edges the lightest). ocl_sp

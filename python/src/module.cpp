@@ -539,7 +539,7 @@ py::tuple solve(Request& rq) {
       });
 }
 
-// scipy's single-source methods over rows (issue 24): _core.rows().
+// scipy's single-source methods over rows: _core.rows().
 #include "rows.inc"
 // Betweenness centrality from the rows: _core.betweenness().
 #include "betweenness.inc"

@@ -118,7 +118,7 @@ import json; r = json.load(open('$T/out')); assert r['params_source'].startswith
   check sweep-no-store 0 "$BIN" sweep --n 32 --device pocl --algos squaring --families paper --wg 8 --reps 1 --no-store
   expect sweep-no-store-unchanged cmp -s "$T/before.txt" "$OCL_SP_CACHE_DIR/tuning.txt"
 
-  # Issue 16: --wg alone sweeps what WG applies to (the paper's squaring kernel of
+  # --wg alone sweeps what WG applies to (the paper's squaring kernel of
   # the default algorithms), not every fw family; --families widens it again; WG
   # with only fw named is a usage error instead of a silent full fw sweep.
   check sweep-wg-only 0 "$BIN" sweep --n 24 --device pocl --wg 8,16 --reps 1 --warmup 0 \

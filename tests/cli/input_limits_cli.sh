@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end tests of the readers' limits (issue 16): headers declaring huge
+# End-to-end tests of the readers' limits: headers declaring huge
 # counts are input errors naming the file and the line (exit 2), a graph of the
 # largest vertex count is refused by the memory check before its n x n matrix
 # exists (exit 1, at once), and every input the fuzzers ever failed on

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end tests of the distributed solve (issue 13, docs/scale.md "Clusters (MPI)"):
+# End-to-end tests of the distributed solve (docs/scale.md "Clusters (MPI)"):
 # `mpirun -np 1..4 ocl_sp ...` on the 2D block-cyclic process grid (default grids
 # 1x1 with --grid, 1x2, 1x3, 2x2; explicit --grid 2x1, 4x1, 1x4) must give the same
 # bytes as the single-process serial reference (int32, float32, negative edges, n
@@ -35,7 +35,7 @@ fi
 
 # Generated graphs: every rank count, n = 300 not a multiple of P = 32 (10 x 10
 # panels). One rank is the distributed solve on a 1 x 1 grid whenever it takes the
-# options (issue 26: -np 1 accepts what -np 2 accepts, e.g. --backend openmp
+# options (-np 1 accepts what -np 2 accepts, e.g. --backend openmp
 # --panel, and writes the same bytes, --paths included); what only one process
 # does (--algo squaring) stays the single-process solve.
 check ref-int 0 "$BIN" --n 300 --backend serial --quiet --output "$T/ref.bin"
@@ -217,7 +217,7 @@ expect pocl-2x2-grid grep -q "^mpi       4 ranks, 2 x 2 process grid.*P = 128, 5
 run pocl-3x1 0 3 --n 300 --device pocl --panel 128 --grid 3x1 --quiet --output "$T/p3.npy" &&
   same pocl-3x1 "$T/ref.npy" "$T/p3.npy"
 
-# Paths under MPI (issue 26): each rank rebuilds its panels' part of the path
+# Paths under MPI: each rank rebuilds its panels' part of the path
 # matrix from the distances. -np 1/2/4 (1x1, 1x2, 2x2) on OpenMP and -np 2 on PoCL:
 # --verify (distances and every pair's path, on rank 0), the via file written
 # without a gather byte-equal to one process's (--panel on PoCL: the same rebuild),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end tests of the distributed solve's rows (issue 26 part 3; DESIGN.md
+# End-to-end tests of the distributed solve's rows (DESIGN.md
 # "Sparse graphs and rows"): under `mpirun -np 1/2/3/4`, --sources / --targets
 # (ranges, repeats, out of order, @FILE, one of them alone) write the |S| x |T|
 # block in bin, npy and csv with the same bytes as one process, without a gather

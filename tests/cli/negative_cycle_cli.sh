@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end tests of negative cycle reports (issue 16): every backend and
+# End-to-end tests of negative cycle reports: every backend and
 # algorithm names a cycle that really is one — its edges exist in the input and
 # add up to a negative length — in the stderr message and in the --json object,
 # exits 3 and writes no file; also where the solvers' own vertex (the lowest with

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Output safety (issue 16): device nodes, FIFOs and standard output are written in
+# Output safety: device nodes, FIFOs and standard output are written in
 # place, never replaced by a regular file; symlinks are followed (the target is
 # replaced, the link stays); an output that is the input is refused before any
 # work; write errors leave nothing behind. Device nodes are private copies made

@@ -54,7 +54,7 @@ for args in "--panel 128" "--panel 128 --device-memory 600K" "--panel 128 --spli
   expect "neg-cycle-no-file" test ! -e "$T/cyc.bin"
 done
 
-# Paths in every panel placement (issue 26): --verify checks distances and every
+# Paths in every panel placement: --verify checks distances and every
 # pair's path; the via file is then expanded independently in Python against the
 # input (negative edges, zero weights, an unreachable part, n = 333 not a multiple
 # of P = 128), and must give the single buffer's distances.

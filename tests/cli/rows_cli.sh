@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end tests of rows (issue 24): --sources/--targets selections equal the
+# End-to-end tests of rows: --sources/--targets selections equal the
 # matching slice of the full result (fw and sssp; serial, OpenMP, PoCL; bin, npy,
 # csv); bad SPECs exit 2 naming the token, with no file; sssp streams its rows
 # (same bytes as fw, under a --host-memory the n x n matrix does not fit); the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end tests of --stats (issue 24): the per-vertex figures equal networkx's
+# End-to-end tests of --stats: the per-vertex figures equal networkx's
 # (closeness_centrality with wf_improved, harmonic_centrality, reach and
 # eccentricity from single-source Dijkstra) and the report's diameter, radius,
 # reachable pairs and average shortest path length, on directed, undirected,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # ocl_sp --version (version, git revision, build type, OpenCL target, features)
 # and the report's T_o split into the driver's context and the program build
-# (issue 25), text and JSON; a solve builds only its own kernel family's program.
+#, text and JSON; a solve builds only its own kernel family's program.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 use_python json
 

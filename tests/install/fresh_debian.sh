@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `apt install ./ocl-sp_*.deb` on a fresh Debian 12 (issue 25): a minimal bookworm
+# `apt install ./ocl-sp_*.deb` on a fresh Debian 12: a minimal bookworm
 # root made by debootstrap, the package installed there with apt (which resolves
 # its Depends from the archive) plus PoCL, then ocl_sp run inside it:
 #   sudo bash tests/install/fresh_debian.sh ocl-sp_0.1.0_amd64.deb [ROOT]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The install tree and the Debian package (issue 25), from the existing build:
+# The install tree and the Debian package, from the existing build:
 #   bash tests/install/run.sh BUILD_DIR SOURCE_DIR      (ctest: install.tree)
 # Installs into a temporary prefix and, from outside the source tree, runs the
 # binary, builds and runs examples/cpp against the installed package with

@@ -66,7 +66,7 @@ tiled+=" BLOCK=128,TM=8,TN=8,KC=16,STAGES=2 BLOCK=64,TM=4,TN=8,KC=32,STAGES=3 BL
 tiled+=" BLOCK=32,TM=4,TN=4,KC=8,STAGES=4"
 tiled+=" BLOCK=128,TM=8,TN=8,KC=16,STAGES=2,FULL_UNROLL,NV_CP_ASYNC"
 tiled+=" BLOCK=64,TM=4,TN=8,KC=16,STAGES=3,NV_CP_ASYNC BLOCK=32,TM=4,TN=4,KC=8,STAGES=4,NV_CP_ASYNC"
-# The fw programs as the host builds them (issue 25, cold start): the one kernel of
+# The fw programs as the host builds them (cold start): the one kernel of
 # the ring (ONE_FW_KERNEL; with cp.async on NVPTX) and, without the ring, each
 # kernel a program of its own (FW_ONLY).
 tiled+=" BLOCK=64,TM=4,TN=8,KC=16,STAGES=2,TILED_FW,ONE_FW_KERNEL"

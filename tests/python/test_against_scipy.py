@@ -338,7 +338,7 @@ def test_matrix_market_files(name):
     check_predecessors(edge_weights(g), dist, pred, rtol=1e-6)
 
 
-# --- scipy's single-source methods run the multi-source engine (issue 23) -----------
+# --- scipy's single-source methods run the multi-source engine -----------
 
 @pytest.mark.parametrize("method", ["D", "J", "BF", "sssp"])
 def test_single_source_methods_run_sssp(backend, method):

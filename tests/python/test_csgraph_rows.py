@@ -1,4 +1,4 @@
-"""scipy.sparse.csgraph's single-source functions on ocl_sp (issue 24): dijkstra
+"""scipy.sparse.csgraph's single-source functions on ocl_sp: dijkstra
 (limit, min_only and its sources), johnson, bellman_ford and shortest_path's 'D',
 'J', 'BF', 'auto' against scipy on random graphs (dense, sparse in every format,
 masked; directed, undirected, unweighted; negative weights), indices of every

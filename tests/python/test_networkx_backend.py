@@ -298,7 +298,7 @@ def test_convert_round_trip(on):
     assert_fw_dict_equal(BI.floyd_warshall(g), nx.floyd_warshall(G))
 
 
-# --- closeness, harmonic, eccentricity, diameter, radius (issue 24) ------------------
+# --- closeness, harmonic, eccentricity, diameter, radius ------------------
 
 def _weighted(G, seed, low=1, high=9, key="weight", missing=0.0):
     rng = np.random.default_rng(seed)

@@ -1,4 +1,4 @@
-"""float64 and int64 in the Python module (issue 27): real weights compute in
+"""float64 and int64 in the Python module: real weights compute in
 float64 (scipy's answer within 1e-12, no PrecisionWarning), integer weights beyond
 int32's exact sums in int64 (exact), dtype= numpy.float64 / numpy.int64 accepted."""
 import warnings

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sanitizer job (issue 16): builds ocl_sp and its doctest suite with
+# The sanitizer job: builds ocl_sp and its doctest suite with
 # AddressSanitizer + UndefinedBehaviorSanitizer (-DOCL_SP_SANITIZE=ON) into
 # build-asan/ and runs
 #   - the doctest suites of the host code and CPU backends, the OpenCL device and

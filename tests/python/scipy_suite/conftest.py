@@ -1,5 +1,5 @@
 """Runs scipy's own test file for the shortest-path functions with ocl_sp's
-functions in scipy's place (issue 24).
+functions in scipy's place.
 
 test_shortest_path.py is scipy/sparse/csgraph/tests/test_shortest_path.py as
 Debian's python3-scipy 1.10.1-2 ships it (scipy v1.10.1 plus Debian's mips64el
