@@ -333,6 +333,86 @@ TEST_CASE("sssp lanes: --stats in one pass equals the host's two passes bit for 
   CHECK(untouched.rows_reduced_by_engine() == 0);
 }
 
+TEST_CASE("sssp --stats on the CPU engines: the columns from the rows in one pass, the two passes' bits") {
+  // Every vertex a source and integer distances: the columns' figures (closeness,
+  // harmonic) are gathered from the forward rows as they pass, in source order,
+  // instead of a second pass over the reversed graph: the same doubles bit for
+  // bit, over batches smaller than the graph, with unreachable pairs and with
+  // negative weights (potentials undone before the rows reach the sink). Chosen
+  // sources, float distances (the reversed graph's sums round otherwise) and an
+  // engine that reduces rows itself (PoCL, one source a group) keep two passes.
+  const auto two_passes = [](const Csr<int32_t>& g) {
+    StatsSink<int32_t> s(g.n);
+    auto serial = make_sssp_solver<int32_t>(cpu_spec(Backend::serial));
+    s.set_pass(StatsSink<int32_t>::from);
+    serial->solve_rows(g, {}, s, false);
+    s.set_pass(StatsSink<int32_t>::to);
+    serial->solve_rows(transpose(g), {}, s, false);
+    return s.vertices();
+  };
+  const auto same = [](const VertexStats& a, const VertexStats& b) {
+    CHECK(a.reach == b.reach);
+    CHECK(a.eccentricity == b.eccentricity);
+    CHECK(a.sum_from == b.sum_from);
+    CHECK(a.closeness == b.closeness);
+    CHECK(a.harmonic == b.harmonic);
+  };
+  const auto has = [](const std::vector<std::string>& notes, const std::string& what) {
+    return std::any_of(notes.begin(), notes.end(),
+                       [&](const std::string& l) { return l.find(what) != std::string::npos; });
+  };
+  DistMatrix<int32_t> m = ocl_sp_test::random_graph<int32_t>(83, 5);
+  for (int64_t j = 0; j < 83; ++j)
+    if (j != 4) m(4, j) = ValueTraits<int32_t>::inf;  // 4 reaches nothing but itself
+  DistMatrix<int32_t> pos = m;
+  for (int64_t i = 0; i < 83; ++i)
+    for (int64_t j = 0; j < 83; ++j)
+      if (pos(i, j) != ValueTraits<int32_t>::inf) pos(i, j) = std::abs(pos(i, j));
+  for (const DistMatrix<int32_t>* dm : {&pos, &m}) {
+    const Csr<int32_t> g = csr_from_matrix(*dm);
+    CAPTURE(g.has_negative_weight());
+    REQUIRE_FALSE(transpose(g).col == g.col);  // directed: a second pass would be needed
+    const VertexStats want = two_passes(g);
+    for (Backend b : {Backend::serial, Backend::openmp})
+      for (int64_t batch : {0, 1, 10}) {
+        CAPTURE(to_string(b));
+        CAPTURE(batch);
+        auto solver = make_sssp_solver<int32_t>(cpu_spec(b));
+        solver->set_max_batch(batch);
+        StatsSink<int32_t> s(g.n);
+        std::vector<std::string> notes;
+        const RunStats st = solver->solve_stats_rows(g, {}, s, s, notes);
+        CHECK(has(notes, "gathered from the rows"));
+        CHECK_FALSE(has(notes, "second pass"));
+        CHECK(st.relaxations == sssp_relaxations(g.n, g.m()));  // one pass's worth
+        CHECK(s.rows_reduced_here() == 2 * g.n);
+        same(s.vertices(), want);
+      }
+  }
+  const Csr<int32_t> g = csr_from_matrix(pos);
+  std::vector<std::string> notes;
+  StatsSink<int32_t> chosen(g.n);
+  make_sssp_solver<int32_t>(cpu_spec(Backend::openmp))->solve_stats_rows(g, {0, 1, 2}, chosen, chosen, notes);
+  CHECK(has(notes, "second pass"));
+  CHECK_FALSE(has(notes, "gathered from the rows"));
+  notes.clear();
+  DistMatrix<float> mf(83);
+  for (int64_t i = 0; i < 83; ++i)
+    for (int64_t j = 0; j < 83; ++j)
+      mf(i, j) = pos(i, j) == ValueTraits<int32_t>::inf ? ValueTraits<float>::inf : pos(i, j) * 0.37f;
+  const Csr<float> gf = csr_from_matrix(mf);
+  StatsSink<float> floats(gf.n);
+  make_sssp_solver<float>(cpu_spec(Backend::openmp))->solve_stats_rows(gf, {}, floats, floats, notes);
+  CHECK(has(notes, "second pass"));
+  notes.clear();
+  StatsSink<int32_t> dev(g.n);
+  make_sssp_solver<int32_t>(spec(Algo::sssp, {{"LANES", 1}}))->solve_stats_rows(g, {}, dev, dev, notes);
+  CHECK(has(notes, "second pass"));
+  CHECK(dev.rows_reduced_by_engine() == 2 * g.n);
+  CHECK(dev.vertices().reach == two_passes(g).reach);
+  CHECK(dev.vertices().closeness == two_passes(g).closeness);
+}
+
 TEST_CASE("sssp float32: the same bits on every backend, within 1e-5 of fw") {
   for (int64_t n : {1, 65, 200}) {
     const auto g = ocl_sp_test::random_graph<float>(n, 40 + n, true);

@@ -128,8 +128,11 @@ class SsspSolver final : public Solver<T> {
   // --stats of g (the CLI's and Python's): in one pass where solve_stats can
   // (`forward` is `stats` itself and every vertex a source), else the rows of
   // `sources` into `forward` (the stats sink, or a tee of it and the output file)
-  // and the reversed graph's rows into `stats`, one pass where g is symmetric (its
-  // rows are its columns). `notes` gets a line saying which ran.
+  // and the columns' figures gathered from those rows where every vertex is a
+  // source, the rows reach the host and the distances are integers (exact: the
+  // reversed graph's rows' bits); else the reversed graph's rows into `stats`,
+  // one pass where g is symmetric (its rows are its columns). `notes` gets a line
+  // saying which ran.
   RunStats solve_stats_rows(const Csr<T>& g, const std::vector<int64_t>& sources, StatsSink<T>& stats,
                             RowSink<T>& forward, std::vector<std::string>& notes);
   // At most this many sources per batch (host memory of a streamed solve); 0: the
@@ -137,6 +140,8 @@ class SsspSolver final : public Solver<T> {
   void set_max_batch(int64_t b) { max_batch_ = b; }
 
  private:
+  bool columns_from_rows(const Csr<T>& g, const std::vector<int64_t>& sources,
+                         RowSink<T>& forward) const;
   std::unique_ptr<SsspEngine<T>> engine_;
   int64_t max_batch_ = 0;
 };

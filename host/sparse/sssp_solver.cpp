@@ -6,12 +6,15 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 
 #include "graph/paths.hpp"
 #include "sparse/johnson.hpp"
 #include "sparse/sssp.hpp"
 #include "sparse/sssp_paths.hpp"
+#include "sparse/stats_sink.hpp"
 #include "util/cancel.hpp"
 #include "util/errors.hpp"
 #include "util/timer.hpp"
@@ -44,6 +47,38 @@ bool stats_on_host() {
 }
 
 }  // namespace
+
+// Rows on to `next`, and each column's figures continued down them in source
+// order (every vertex a source, rows in order): column v's figures are those of
+// row v of the reversed graph.
+template <typename T>
+class ColumnSink final : public RowSink<T> {
+ public:
+  ColumnSink(RowSink<T>& next, int64_t n) : next_(next), cols_(static_cast<size_t>(n)) {}
+  void rows(int64_t first, int64_t count, int64_t n, const T* d, const int32_t* via,
+            const int32_t* hops) override {
+    next_.rows(first, count, n, d, via, hops);
+    if (first != next_row_)
+      throw std::logic_error("column figures: row " + std::to_string(first) + " out of order");
+    const Stopwatch t;
+    column_figures(d, count, n, n, true, cols_.data());
+    next_row_ += count;
+    seconds_ += t.seconds();
+  }
+  const RowFigures* figures() const {
+    if (next_row_ != static_cast<int64_t>(cols_.size()))
+      throw std::logic_error("column figures: " + std::to_string(next_row_) + " rows of " +
+                             std::to_string(cols_.size()));
+    return cols_.data();
+  }
+  double seconds() const { return seconds_; }
+
+ private:
+  RowSink<T>& next_;
+  std::vector<RowFigures> cols_;
+  int64_t next_row_ = 0;
+  double seconds_ = 0;
+};
 
 template <typename T>
 SsspSolver<T>::SsspSolver(std::unique_ptr<SsspEngine<T>> engine) : engine_(std::move(engine)) {}
@@ -88,6 +123,20 @@ RunStats SsspSolver<T>::solve_stats_rows(const Csr<T>& g, const std::vector<int6
     notes.push_back("stats: rows and columns reduced on the device in one pass (sources side by side)");
     return st;
   }
+  // Every vertex a source, integer distances, rows reaching the host: the columns'
+  // figures gathered from the rows as they pass, one pass (exact sums: the same
+  // values as the reversed graph's rows, added in the same source order).
+  if (columns_from_rows(g, sources, forward)) {
+    const int64_t n = g.n;
+    ColumnSink<T> cols(forward, n);
+    stats.set_pass(StatsSink<T>::from);
+    st = solve_rows(g, sources, cols, false);
+    stats.set_pass(StatsSink<T>::to);
+    stats.host_figures(0, n, cols.figures(), cols.seconds());
+    stats.set_pass(StatsSink<T>::both);
+    notes.push_back("stats: columns' figures gathered from the rows on the host (one pass)");
+    return st;
+  }
   Csr<T> rev = transpose(g);
   const bool one_pass = rev.off == g.off && rev.col == g.col && rev.w == g.w;
   if (one_pass) rev = Csr<T>();
@@ -105,6 +154,23 @@ RunStats SsspSolver<T>::solve_stats_rows(const Csr<T>& g, const std::vector<int6
     notes.push_back("stats: a second pass over the reversed graph (distances to each vertex)");
   }
   return st;
+}
+
+template <typename T>
+bool SsspSolver<T>::columns_from_rows(const Csr<T>& g, const std::vector<int64_t>& sources,
+                                      RowSink<T>& forward) const {
+  if constexpr (!std::is_integral_v<T>) {
+    // Float rows of the reversed graph add each path's weights in the other order:
+    // other bits than the forward rows' (networkx's are the reversed graph's).
+    return false;
+  } else {
+    if (!sources.empty() || g.n == 0) return false;
+    // Rows reduced by the engine never reach the host: its second pass stays there.
+    auto* reducer = engine_capability<RowFiguresEngine>(engine_.get());
+    const bool engine_reduces =
+        figure_sink(forward) && reducer && reducer->reduces_rows() && !stats_on_host();
+    return !engine_reduces || g.has_negative_weight();
+  }
 }
 
 template <typename T>

@@ -152,6 +152,13 @@ void StatsSink<T>::figures(int64_t first, int64_t count, const RowFigures* f) {
 }
 
 template <typename T>
+void StatsSink<T>::host_figures(int64_t first, int64_t count, const RowFigures* f, double seconds) {
+  for (int64_t r = 0; r < count; ++r) store(first + r, f[r]);
+  host_rows_ += count;
+  seconds_ += seconds;
+}
+
+template <typename T>
 void StatsSink<T>::store(int64_t v, const RowFigures& f) {
   const int64_t reach = static_cast<int64_t>(f.reach);
   if (pass_ & from) {

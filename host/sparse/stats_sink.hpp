@@ -63,6 +63,9 @@ class StatsSink final : public RowSink<T>, public FigureSink {
   bool takes_figures() const override { return true; }
   bool figures_need_harmonic() const override { return pass_ & to; }
   void figures(int64_t first, int64_t count, const RowFigures* f) override;
+  // Figures reduced on the host elsewhere (the columns gathered from the rows as
+  // they passed, `seconds` spent on them): stored as figures(), counted as rows().
+  void host_figures(int64_t first, int64_t count, const RowFigures* f, double seconds);
   const VertexStats& vertices() const { return s_; }
   GraphStats summary() const;
   double seconds() const { return seconds_; }  // spent reducing rows on the host

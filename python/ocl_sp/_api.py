@@ -654,8 +654,9 @@ def stats(csgraph, method="auto", directed=True, unweighted=False, *, null_value
     multi-source engine ('auto', 'D', 'J', 'BF', 'sssp') no n x n memory, as the
     CLI's ``--algo sssp --stats``: on an OpenCL device with doubles one pass
     (sources side by side, rows and columns reduced on the device; the report's
-    notes say so), else the rows reduced as they come (forward rows, then the
-    reversed graph's); 'FW' and 'squaring' solve the n x n matrix first.
+    notes say so), else the rows reduced as they come (forward rows, their
+    columns gathered as they pass for integer distances, else the reversed
+    graph's rows); 'FW' and 'squaring' solve the n x n matrix first.
     """
     t0 = time.perf_counter()
     algo = _algo_of(method)

@@ -93,8 +93,15 @@ for g in directed undirected disconnected floats; do
   done
 done
 expect "undirected: one pass (no reversed-graph note)" sh -c "! grep -q 'second pass' '$T/report.json'"
-check "directed: the second pass is reported" 0 "$BIN" --input "$T/directed.txt" --algo sssp --backend serial --stats "$T/s.csv"
-expect "directed: second pass note" grep -q "second pass over the reversed graph" "$T/out"
+# Directed, integer distances, every vertex a source: the CPU engines gather the
+# columns' figures from the rows as they pass (one pass, the two passes' bytes);
+# float distances (other rounding over the reversed graph) take the second pass.
+check "directed: one pass on the CPU" 0 "$BIN" --input "$T/directed.txt" --algo sssp --backend serial --stats "$T/s.csv"
+expect "directed: columns from the rows note" grep -q "gathered from the rows on the host (one pass)" "$T/out"
+expect "directed: no second pass" sh -c "! grep -q 'second pass' '$T/out'"
+expect "directed: one pass equals fw's stats" sh -c "'$BIN' --input '$T/directed.txt' --algo fw --backend serial --stats '$T/sfw.csv' > /dev/null && cmp -s '$T/s.csv' '$T/sfw.csv'"
+check "floats: the second pass is reported" 0 "$BIN" --input "$T/floats.txt" --algo sssp --backend serial --type float32 --stats "$T/sf.csv"
+expect "floats: second pass note" grep -q "second pass over the reversed graph" "$T/out"
 expect "human report: the stats line" grep -q "^  stats     diameter .*reachable pairs" "$T/out"
 check "stats with an output, streamed" 0 "$BIN" --input "$T/directed.txt" --algo sssp --backend openmp \
   --stats "$T/s2.csv" --output "$T/d.bin"
