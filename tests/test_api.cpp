@@ -5,7 +5,9 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
 #include <mutex>
+#include <random>
 #include <string>
 
 #include "ocl_sp/ocl_sp.hpp"
@@ -220,6 +222,95 @@ TEST_SUITE("api") {
     CHECK(contains(error_of([] { ocl_sp::read_graph("/nonexistent/g.gr"); }),
                    "cannot open '/nonexistent/g.gr'"));
     CHECK(contains(error_of([&] { ocl_sp::read_graph(dir + "/small.gr", "xml"); }), "xml"));
+  }
+
+  // The multi-source engine through the API: rows equal all_pairs (int32 exact),
+  // in order, for every backend; a selection keeps its order; bad sources refused.
+  TEST_CASE("api: rows from chosen sources on every backend equal all_pairs") {
+    for (const char* backend : {"serial", "openmp", "opencl"}) {
+      CAPTURE(backend);
+      ocl_sp::Options o;
+      o.backend = backend;
+      if (std::string(backend) == "opencl") o.device = "pocl";
+      const auto want = ocl_sp::all_pairs<int32_t>(5, kEdges, o);
+      std::vector<int32_t> got(25, -7);
+      int64_t next = 0;
+      const auto info = ocl_sp::rows<int32_t>(5, kEdges, {}, [&](int64_t first, int64_t count, const int32_t* r) {
+        CHECK(first == next);  // in order, batch by batch
+        next = first + count;
+        std::memcpy(got.data() + first * 5, r, static_cast<size_t>(count) * 5 * sizeof(int32_t));
+      }, o);
+      CHECK(next == 5);
+      CHECK(got == want.distances);
+      CHECK(info.algorithm == "sssp");
+      CHECK(info.backend == backend);
+      std::vector<double> sel;
+      ocl_sp::rows<double>(5, kEdges, {3, 0}, [&](int64_t, int64_t count, const double* r) {
+        sel.insert(sel.end(), r, r + count * 5);
+      }, o);
+      REQUIRE(sel.size() == 10);
+      CHECK(std::isinf(sel[0]));  // 3 -> 0: no path
+      CHECK(sel[3] == 0);
+      CHECK(sel[5 + 3] == 3);     // 0 -> 3 over the negative edge
+      CHECK(contains(error_of([&] { ocl_sp::rows<int32_t>(5, kEdges, {5}, [](int64_t, int64_t, const int32_t*) {}, o); }),
+                     "source 5 outside [0, 5)"));
+    }
+    CHECK(contains(error_of([] { ocl_sp::rows<int32_t>(3, {{0, 1, 1}}, {}, nullptr); }), "no sink"));
+  }
+
+  // --stats through the API: the figures of a graph with ties and an unreachable
+  // part, the same bytes on every backend and device, betweenness normalised as
+  // networkx's (directed), counting every shortest path.
+  TEST_CASE("api: stats and betweenness, the same bytes on every backend") {
+    // Diamond 0 -> {1, 2} -> 3 (two shortest 0 -> 3 paths), 3 -> 4; 5 isolated.
+    const std::vector<ocl_sp::Edge> diamond{{0, 1, 1}, {0, 2, 1}, {1, 3, 1}, {2, 3, 1}, {3, 4, 2}};
+    std::vector<ocl_sp::Edge> random;
+    std::mt19937_64 rng(20261127);
+    for (int k = 0; k < 1500; ++k)
+      random.push_back({static_cast<int64_t>(rng() % 300), static_cast<int64_t>(rng() % 300),
+                        static_cast<double>(1 + rng() % 9)});
+    ocl_sp::StatsOptions bc;
+    bc.betweenness = true;
+    std::vector<ocl_sp::Stats> seen;
+    for (const char* backend : {"serial", "openmp", "opencl"}) {
+      CAPTURE(backend);
+      ocl_sp::Options o;
+      o.backend = backend;
+      if (std::string(backend) == "opencl") o.device = "pocl";
+      const auto s = ocl_sp::stats<int32_t>(6, diamond, o, bc);
+      REQUIRE(s.reach.size() == 6);
+      CHECK(s.reach[0] == 5);  // 0, 1, 2, 3, 4
+      CHECK(s.reach[5] == 1);
+      CHECK(s.eccentricity[0] == 4);
+      // Distances to 3: from 0 (2), 1 (1), 2 (1): closeness (3/4) * (3/5).
+      CHECK(s.closeness[3] == doctest::Approx(0.75 * 0.6));
+      CHECK(s.harmonic[3] == doctest::Approx(0.5 + 1 + 1));
+      CHECK(s.diameter == 4);
+      REQUIRE(s.betweenness.size() == 6);
+      // 1 and 2 each carry half of 0 -> 3 and 0 -> 4; 3 carries 0, 1, 2 -> 4.
+      // Normalised: / ((n - 1)(n - 2)) = / 20.
+      CHECK(s.betweenness[1] == doctest::Approx(1.0 / 20));
+      CHECK(s.betweenness[2] == s.betweenness[1]);
+      CHECK(s.betweenness[3] == doctest::Approx(3.0 / 20));
+      CHECK(s.betweenness[0] == 0);
+      CHECK(s.info.algorithm == "sssp");
+      seen.push_back(ocl_sp::stats<int32_t>(300, random, o, bc));
+      o.split = 2;
+      if (std::string(backend) == "opencl") seen.push_back(ocl_sp::stats<int32_t>(300, random, o, bc));
+    }
+    REQUIRE(seen.size() == 4);
+    for (size_t i = 1; i < seen.size(); ++i) {
+      CAPTURE(i);
+      CHECK(seen[i].reach == seen[0].reach);
+      CHECK(std::memcmp(seen[i].closeness.data(), seen[0].closeness.data(), 300 * sizeof(double)) == 0);
+      // harmonic: its sums on a device that reduces rows still run in the
+      // kernel's order (DESIGN.md "Same bits on every placement"): CPU backends here.
+      if (i == 1)
+        CHECK(std::memcmp(seen[i].harmonic.data(), seen[0].harmonic.data(), 300 * sizeof(double)) == 0);
+      CHECK(std::memcmp(seen[i].betweenness.data(), seen[0].betweenness.data(), 300 * sizeof(double)) == 0);
+      CHECK(seen[i].average_shortest_path_length == seen[0].average_shortest_path_length);
+    }
+    CHECK(contains(error_of([] { ocl_sp::stats<int32_t>(0, {}); }), "n must be at least 1"));
   }
 
   TEST_CASE("api: version and build info") {

@@ -29,6 +29,17 @@ int main(int argc, char** argv) {
     for (int64_t v : r.path(0, 3)) std::cout << " " << v;
     std::cout << "\nd(0,4) unreachable: " << (r(0, 4) == ocl_sp::kInt32Unreachable) << "\n";
 
+    // The multi-source engine: rows of chosen sources as they complete (never an
+    // n x n matrix), and the per-vertex figures of `ocl_sp --stats`.
+    ocl_sp::rows<int32_t>(5, edges, {3, 0}, [](int64_t first, int64_t count, const int32_t* rows) {
+      for (int64_t i = 0; i < count; ++i) std::cout << "row " << first + i << ": d(.,3) = " << rows[i * 5 + 3] << "\n";
+    });
+    ocl_sp::StatsOptions with;
+    with.betweenness = true;
+    const auto s = ocl_sp::stats<int32_t>(5, {{0, 1, 1}, {1, 2, 1}, {2, 3, 1}}, {}, with);
+    std::cout << "reach(0) = " << s.reach[0] << ", closeness(3) = " << s.closeness[3]
+              << ", betweenness(1) = " << s.betweenness[1] << "\n";
+
     // Wrong use: an edge id >= n is an ocl_sp::Error naming the edge.
     try {
       ocl_sp::all_pairs<int32_t>(3, {{0, 7, 1}});

@@ -13,10 +13,15 @@
 #include "cl/cl.hpp"
 #include "cl/cl_error.hpp"
 #include "cl/device.hpp"
+#include "graph/csr.hpp"
 #include "graph/io.hpp"
 #include "graph/negative_cycle.hpp"
 #include "ocl_sp/ocl_sp.hpp"
 #include "solvers/solver.hpp"
+#include "sparse/betweenness.hpp"
+#include "sparse/sssp.hpp"
+#include "sparse/stats_sink.hpp"
+#include "sparse/stream_sink.hpp"
 #include "util/build_info.hpp"
 #include "util/cancel.hpp"
 #include "util/errors.hpp"
@@ -98,6 +103,107 @@ Result<T> solve_all_pairs(int64_t n, const std::vector<Edge>& edges, const Optio
   return r;
 }
 
+// The multi-source engine's set-up shared by rows() and stats(): the options as
+// the solver's spec (algorithm sssp), the graph's CSR (ids and weights checked).
+template <typename T>
+struct SsspCall {
+  SolverSpec spec;
+  Csr<T> csr;
+  std::unique_ptr<SsspSolver<T>> solver;
+  SsspCall(const char* what, int64_t n, const std::vector<Edge>& edges, const Options& o) {
+    if (n <= 0) throw UsageError(std::string(what) + ": n must be at least 1, got " + std::to_string(n));
+    apply_options(spec, o);
+    spec.algo = Algo::sssp;
+    Graph g;
+    g.n = n;
+    g.edges = edges;
+    check_range<T>(g);
+    csr = build_csr<T>(g);
+    solver = make_sssp_solver<T>(spec);
+  }
+  SolveInfo info(const RunStats& st, std::vector<std::string> notes) const {
+    const SolverInfo& i = solver->info();
+    SolveInfo r;
+    r.algorithm = i.algo;
+    r.backend = i.backend;
+    r.device = i.device;
+    r.params = to_string(i.params);
+    r.placement = st.placement;
+    r.notes = std::move(notes);
+    r.timings.setup = i.t_o;
+    r.timings.context = i.t_context;
+    r.timings.programs = i.t_program;
+    r.timings.transfers = st.t_h;
+    r.timings.kernels = st.t_k;
+    r.timings.solve = st.total;
+    r.timings.total = i.t_o + st.total;
+    r.relaxations = st.relaxations;
+    return r;
+  }
+};
+
+// Rows handed on to the caller's function, as they come.
+template <typename T>
+class CallbackSink final : public RowSink<T> {
+ public:
+  explicit CallbackSink(const RowsSink<T>& f) : f_(f) {}
+  void rows(int64_t first, int64_t count, int64_t, const T* d, const int32_t*, const int32_t*) override {
+    f_(first, count, d);
+  }
+
+ private:
+  const RowsSink<T>& f_;
+};
+
+template <typename T>
+SolveInfo solve_rows(int64_t n, const std::vector<Edge>& edges, const std::vector<int64_t>& sources,
+                     const RowsSink<T>& sink, const Options& o) {
+  if (!sink) throw UsageError("rows: no sink function given");
+  for (int64_t s : sources)
+    if (s < 0 || s >= n)
+      throw UsageError("rows: source " + std::to_string(s) + " outside [0, " + std::to_string(n) + ")");
+  SsspCall<T> call("rows", n, edges, o);
+  CallbackSink<T> to(sink);
+  const RunStats st = call.solver->solve_rows(call.csr, sources, to, false);
+  if (o.progress) o.progress(1.0);
+  return call.info(st, {});
+}
+
+template <typename T>
+Stats solve_stats(int64_t n, const std::vector<Edge>& edges, const Options& o, const StatsOptions& what) {
+  SsspCall<T> call("stats", n, edges, o);
+  StatsSink<T> sink(n);
+  std::vector<std::string> notes;
+  RunStats st;
+  Stats r;
+  if (what.betweenness) {
+    // Brandes needs every row: the forward pass goes to both sinks (the stats
+    // sink's column figures still come from its own pass where it needs one).
+    BetweennessSink<T> bc(call.csr, {}, what.endpoints, false, call.spec.backend == Backend::serial ? 1 : 0);
+    TeeSink<T> both({&sink, &bc});
+    st = call.solver->solve_stats_rows(call.csr, {}, sink, both, notes);
+    r.betweenness = bc.vertex_sums();
+    const double scale = betweenness_scale(n, true, true, 0, what.endpoints);
+    if (scale != 0)
+      for (double& x : r.betweenness) x *= scale;
+  } else {
+    st = call.solver->solve_stats_rows(call.csr, {}, sink, sink, notes);
+  }
+  if (o.progress) o.progress(1.0);
+  const VertexStats& v = sink.vertices();
+  const GraphStats g = sink.summary();
+  r.reach = v.reach;
+  r.eccentricity = v.eccentricity;
+  r.closeness = v.closeness;
+  r.harmonic = v.harmonic;
+  r.diameter = g.diameter;
+  r.radius = g.radius;
+  r.reachable_pairs = g.reachable_pairs;
+  r.average_shortest_path_length = g.average_shortest_path_length;
+  r.info = call.info(st, std::move(notes));
+  return r;
+}
+
 }  // namespace
 
 void apply_options(SolverSpec& spec, const Options& o, const OptionWords& words, bool* fell_back) {
@@ -131,6 +237,27 @@ template Result<int32_t> all_pairs<int32_t>(int64_t, const std::vector<Edge>&, c
 template Result<float> all_pairs<float>(int64_t, const std::vector<Edge>&, const Options&);
 template Result<double> all_pairs<double>(int64_t, const std::vector<Edge>&, const Options&);
 template Result<int64_t> all_pairs<int64_t>(int64_t, const std::vector<Edge>&, const Options&);
+
+template <typename T>
+SolveInfo rows(int64_t n, const std::vector<Edge>& edges, const std::vector<int64_t>& sources,
+               const RowsSink<T>& sink, const Options& options) {
+  return translated([&] { return solve_rows<T>(n, edges, sources, sink, options); });
+}
+
+template <typename T>
+Stats stats(int64_t n, const std::vector<Edge>& edges, const Options& options, const StatsOptions& what) {
+  return translated([&] { return solve_stats<T>(n, edges, options, what); });
+}
+
+#define OCL_SP_API_ROWS(T)                                                                         \
+  template SolveInfo rows<T>(int64_t, const std::vector<Edge>&, const std::vector<int64_t>&,      \
+                             const RowsSink<T>&, const Options&);                                  \
+  template Stats stats<T>(int64_t, const std::vector<Edge>&, const Options&, const StatsOptions&);
+OCL_SP_API_ROWS(int32_t)
+OCL_SP_API_ROWS(int64_t)
+OCL_SP_API_ROWS(float)
+OCL_SP_API_ROWS(double)
+#undef OCL_SP_API_ROWS
 
 template <typename T>
 std::vector<int64_t> Result<T>::path(int64_t i, int64_t j) const {

@@ -135,6 +135,57 @@ extern template Result<float> all_pairs<float>(int64_t, const std::vector<Edge>&
 extern template Result<double> all_pairs<double>(int64_t, const std::vector<Edge>&, const Options&);
 extern template Result<int64_t> all_pairs<int64_t>(int64_t, const std::vector<Edge>&, const Options&);
 
+// What ran and how long it took, for the functions below (Result has the same
+// fields for all_pairs).
+struct SolveInfo {
+  std::string algorithm;  // sssp (the multi-source engine)
+  std::string backend;    // opencl | openmp | serial
+  std::string device;     // the OpenCL device's name(s), or "cpu"
+  std::string params;     // effective tunables
+  std::string placement;  // how the sources were placed ("" on CPUs)
+  std::vector<std::string> notes;  // e.g. whether --stats took one pass or two
+  Timings timings;
+  double relaxations = 0;
+};
+
+// The multi-source engine (the command line's --algo sssp, --sources, --stats):
+// rows of a graph from chosen sources, never an n x n matrix; Options::algo is
+// not used (always sssp), the rest is as for all_pairs. Negative edges are
+// reweighted (Johnson); a negative cycle throws NegativeCycle before any row.
+
+// sink(first, count, rows): rows first .. first + count - 1 of the result (row i
+// is sources[i], or vertex i when sources is empty), count x n values row-major,
+// unreachable<T>() for no path; called in order, batch by batch as they complete,
+// on the calling thread. The memory is the library's: copy what you keep.
+template <typename T>
+using RowsSink = std::function<void(int64_t first, int64_t count, const T* rows)>;
+template <typename T>
+SolveInfo rows(int64_t n, const std::vector<Edge>& edges, const std::vector<int64_t>& sources,
+               const RowsSink<T>& sink, const Options& options = {});
+
+// Per-vertex figures of the whole result, exactly as `ocl_sp --stats` writes them
+// and networkx defines them (closeness_centrality with wf_improved, and
+// harmonic_centrality, over distances *to* the vertex; betweenness_centrality
+// normalised for a directed graph, when asked for), byte-identical on every
+// backend and device.
+struct Stats {
+  std::vector<int64_t> reach;         // vertices reachable from v, v included
+  std::vector<double> eccentricity;   // largest finite d(v, *)
+  std::vector<double> closeness, harmonic;
+  std::vector<double> betweenness;    // with StatsOptions::betweenness, else empty
+  double diameter = 0, radius = 0;    // max / min eccentricity
+  long long reachable_pairs = 0;      // ordered pairs u != v, v reachable from u
+  double average_shortest_path_length = 0;  // over those pairs
+  SolveInfo info;
+};
+struct StatsOptions {
+  bool betweenness = false;  // Brandes over the engine's rows (weights >= 0)
+  bool endpoints = false;    // networkx's endpoints=True
+};
+template <typename T>
+Stats stats(int64_t n, const std::vector<Edge>& edges, const Options& options = {},
+            const StatsOptions& what = {});
+
 // Reads a graph in any input format: bin (course), gr (DIMACS), mtx (Matrix
 // Market), edges (text "u v w"); format "auto" picks it by the extension. Error
 // names the file and line of malformed input.
