@@ -56,17 +56,29 @@ std::string mpi_unsupported(const SolveOptions& o) {
   return s;
 }
 
+// What the multi-source engine under mpirun does not take (mpi/mpi_sssp.hpp);
+// --algo auto then runs the distributed fw, which does.
+std::string sssp_unsupported(const SolveOptions& o) {
+  std::vector<std::string> no;
+  if (!o.grid.empty()) no.push_back("--grid");
+  if (o.panel) no.push_back("--panel");
+  if (o.verify) no.push_back("--verify");
+  if (o.paths || !o.queries.empty() || !o.paths_output.empty()) no.push_back("--paths/--query/--paths-output");
+  std::string s;
+  for (const auto& x : no) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
 }  // namespace
 
-// Under mpirun -np 1 the distributed solve runs (on a 1 x 1 grid) whenever it
-// takes the options, so one rank accepts what two accept and writes the same
-// bytes; anything else (--paths, --algo squaring, serial, ...) is the
-// single-process solve.
+// Under mpirun -np 1 the distributed solve runs (on a 1 x 1 grid, or the
+// multi-source engine on one rank) whenever it takes the options, so one rank
+// accepts what two accept and writes the same bytes; anything else (--algo
+// squaring, serial, sssp with --paths, ...) is the single-process solve.
 bool mpi_takes(const SolveOptions& o) {
-  const std::string t = lower(o.type);
   const std::string a = lower(o.algo);
-  return mpi::built_with_mpi() && mpi_unsupported(o).empty() && (a == "fw" || a == "auto") &&
-         lower(o.backend) != "serial";
+  if (!mpi::built_with_mpi() || !mpi_unsupported(o).empty() || lower(o.backend) == "serial") return false;
+  return a == "fw" || a == "auto" || (a == "sssp" && sssp_unsupported(o).empty());
 }
 
 // The distributed solve's options (mpi/mpi_fw.hpp).
@@ -76,8 +88,10 @@ int run_mpi(const SolveOptions& o, const Stopwatch& wall) {
   m.generator = [&o](std::string& source) { return generator_params(o, source); };
   m.input = o.input;
   m.format = o.format;
-  // The distributed solve runs blocked FW: auto means fw there.
-  m.algo = lower(o.algo) == "auto" ? "fw" : o.algo;
+  // --algo auto: fw or sssp, chosen under MPI (mpi/mpi_sssp.hpp choose_algorithm).
+  m.algo = lower(o.algo);
+  m.expected_edges = [](const GeneratorParams& p) { return expected_edges(p); };
+  m.sssp_unsupported = sssp_unsupported(o);
   m.backend = o.backend;
   m.device = o.device;
   m.type = o.type;

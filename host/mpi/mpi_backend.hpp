@@ -60,5 +60,10 @@ std::unique_ptr<RankBackend<T>> make_cl_backend(const Layout& lay, std::vector<T
 // several devices ("gpu", "nvidia") gives this rank the (node-local rank mod
 // count)-th match, so ranks of a node spread over its GPUs.
 DeviceEntry rank_device(const std::string& spec, int local_rank);
+// The multi-source engine's devices of this rank, as a device spec ("P:D,P:D"):
+// the devices rank_device chooses from, dealt among the node's local_size ranks
+// (device i to local rank i mod local_size); fewer devices than ranks: one each,
+// as rank_device.
+std::string rank_devices(const std::string& spec, int local_rank, int local_size);
 
 }  // namespace ocl_sp::mpi

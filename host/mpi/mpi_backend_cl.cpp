@@ -2,6 +2,7 @@
 // primitives on the rank's device, every panel resident, the received pivot, row
 // and column panels in their own buffers, everything on the in-order compute queue.
 #ifdef OCL_SP_HAVE_MPI
+#include <algorithm>
 #include <deque>
 #include <functional>
 
@@ -244,7 +245,12 @@ template std::unique_ptr<RankBackend<double>> make_cl_backend(const Layout&, std
 template std::unique_ptr<RankBackend<int64_t>> make_cl_backend(const Layout&, std::vector<int64_t>&,
                                                              std::unique_ptr<detail::PanelDevice>);
 
-DeviceEntry rank_device(const std::string& spec, int local_rank) {
+namespace {
+
+// The devices a spec names for the ranks of one node: a list or P:all as
+// select_devices gives it, every device matching a word, all GPUs (else the
+// default device) without a spec.
+std::vector<DeviceEntry> rank_candidates(const std::string& spec) {
   std::vector<DeviceEntry> all;
   const bool list = spec.find(',') != std::string::npos || spec == "all" ||
                     (spec.size() > 4 && spec.compare(spec.size() - 4, 4, ":all") == 0);
@@ -270,8 +276,28 @@ DeviceEntry rank_device(const std::string& spec, int local_rank) {
       if (all.empty()) all.push_back(select_from(installed, word));
     }
   }
+  return all;
+}
+
+}  // namespace
+
+DeviceEntry rank_device(const std::string& spec, int local_rank) {
+  const std::vector<DeviceEntry> all = rank_candidates(spec);
   return all[static_cast<size_t>(local_rank) % all.size()];
 }
+
+std::string rank_devices(const std::string& spec, int local_rank, int local_size) {
+  const std::vector<DeviceEntry> all = rank_candidates(spec);
+  const size_t k = static_cast<size_t>(std::max(local_size, 1));
+  const auto name = [](const DeviceEntry& d) {
+    return std::to_string(d.platform_index) + ":" + std::to_string(d.device_index);
+  };
+  if (all.size() < k) return name(all[static_cast<size_t>(local_rank) % all.size()]);
+  std::string out;
+  for (size_t i = static_cast<size_t>(local_rank); i < all.size(); i += k) out += (out.empty() ? "" : ",") + name(all[i]);
+  return out;
+}
+
 
 }  // namespace ocl_sp::mpi
 

@@ -38,6 +38,14 @@ int launched_local_rank() {
   return 0;
 }
 
+int launched_local_size() {
+  for (const char* k : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "PMI_LOCAL_SIZE"}) {
+    const int s = env_int(k, -1);
+    if (s >= 1) return s;
+  }
+  return 1;
+}
+
 bool launched_by_mpi() {
   for (const char* k : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_WORLD_SIZE"})
     if (env_int(k, -1) >= 1) return true;

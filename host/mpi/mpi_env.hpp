@@ -14,6 +14,9 @@ int launched_world_size();
 // Node-local rank from the environment (OMPI_COMM_WORLD_LOCAL_RANK,
 // MPI_LOCALRANKID, PMI_LOCAL_RANK); 0 when unknown.
 int launched_local_rank();
+// Ranks on this node (OMPI_COMM_WORLD_LOCAL_SIZE, MPI_LOCALNRANKS, PMI_LOCAL_SIZE);
+// 1 when unknown.
+int launched_local_size();
 // Whether a launcher (mpirun / mpiexec / srun) started this process, even as its
 // only rank.
 bool launched_by_mpi();

@@ -56,6 +56,7 @@ int run_solve(const MpiSolveOptions&, const Stopwatch&) {
 #include "mpi/mpi_report.hpp"
 #include "mpi/mpi_rounds.hpp"
 #include "mpi/mpi_session.hpp"
+#include "mpi/mpi_sssp.hpp"
 #include "solvers/opencl_fw.hpp"
 #include "solvers/panel_engine.hpp"
 #include "solvers/solver.hpp"
@@ -92,9 +93,10 @@ detail::DeviceBudget weakest_budget(const detail::DeviceBudget& mine) {
 }
 
 template <typename T>
-int run_typed(const MpiSolveOptions& o, const Stopwatch& wall, const Session& s) {
+int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, const Session& s) {
   Outcome out;
   Report rep;
+  rep.choice = c.why;
   Layout lay;
   bool opencl = false;
   GeneratorParams gen;
@@ -117,7 +119,8 @@ int run_typed(const MpiSolveOptions& o, const Stopwatch& wall, const Session& s)
                        std::to_string(grid.first * grid.second) + ", or another --grid)");
     if (parse_algo(o.algo) != Algo::fw)
       throw UsageError("--algo " + o.algo + ": the distributed solve (" + std::to_string(s.size) +
-                       " MPI ranks) runs blocked Floyd-Warshall (--algo fw) only");
+                       " MPI ranks) runs blocked Floyd-Warshall (--algo fw) or the multi-source "
+                       "engine (--algo sssp)");
     if (o.backend.empty()) {
       opencl = !list_devices().empty() || !o.device.empty();
     } else {
@@ -158,7 +161,8 @@ int run_typed(const MpiSolveOptions& o, const Stopwatch& wall, const Session& s)
                          " range; use --type int64, float64 or smaller --weights");
     } else if (s.rank == 0) {
       rep.source = o.input;
-      Graph g = read_graph(o.input, parse_input_format(o.format));
+      Graph g = c.graph ? std::move(*c.graph) : read_graph(o.input, parse_input_format(o.format));
+      c.graph.reset();
       check_range<T>(g);
       rep.edges = static_cast<long long>(g.edges.size());
       n = g.n;
@@ -482,8 +486,16 @@ int run_solve(const MpiSolveOptions& o, const Stopwatch& wall) {
   Session s;
   int code = 0;
   try {
-    code = visit_type(parse_value_type(o.type),
-                      [&](auto t) { return run_typed<decltype(t)>(o, wall, s); });
+    AlgoChoice c;
+    code = choose_algorithm(o, s, c);
+    if (code == 0 && c.algo == "sssp") {
+      code = run_sssp(o, c, wall, s);
+    } else if (code == 0) {
+      MpiSolveOptions fw = o;
+      fw.algo = c.algo;
+      code = visit_type(parse_value_type(o.type),
+                        [&](auto t) { return run_typed<decltype(t)>(fw, c, wall, s); });
+    }
   } catch (...) {
     abort_job(s, std::current_exception());
   }

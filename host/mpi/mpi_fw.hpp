@@ -46,10 +46,16 @@ struct MpiSolveOptions {
   std::function<void()> check_rows;
   // Options the distributed solve does not take (named in the refusal).
   std::string unsupported;
+  // The multi-source engine under mpirun (mpi_sssp.hpp): the options it does not
+  // take (named in its refusal; --algo auto then runs fw), and the edges a
+  // generated graph will have, about (--algo auto before generating).
+  std::string sssp_unsupported;
+  std::function<double(const GeneratorParams&)> expected_edges;
 };
 
 // Runs one solve across all ranks of the launch (launched_world_size() > 1):
-// MPI_Init, the solve, MPI_Finalize. Returns the exit code every rank agrees on;
+// MPI_Init, the algorithm (--algo auto: mpi_sssp.hpp choose_algorithm), the
+// solve (fw here, sssp in mpi_sssp.cpp), MPI_Finalize. Returns the exit code every rank agrees on;
 // a rank whose own error decided it rethrows that error after MPI_Finalize (main
 // prints it), the others return the code silently. Without MPI in the build:
 // UsageError.

@@ -202,6 +202,11 @@ int write_ranked(const RankWriter& w, const OutputTarget* target, OutputFormat f
     }
   }
   st.mode = w.streamed_mode;
+  if (w.before_stream) {
+    Outcome out;
+    out.step(w.before_stream);
+    if (int code = agree(out, s)) return code;
+  }
   return write_streamed(w, target, s);
 }
 

@@ -40,6 +40,9 @@ struct RankWriter {
   std::function<void(int64_t step)> exchange;
   std::function<void(int64_t step, std::ostream& out)> write;
   std::string in_place_mode, streamed_mode;  // OutputStats::mode of each way
+  // Optional: run on every rank before the streamed way's first step (the values
+  // to stream made there), its errors agreed; nothing is written when it fails.
+  std::function<void()> before_stream;
 };
 
 // Collective: the file to rank 0's `target` (a regular file in bin or npy: in

@@ -36,7 +36,13 @@ void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay
   std::ostream& os = to_stderr ? std::cerr : std::cout;
   if (o.json) {
     JsonWriter j(os);
-    j.begin_object().field("command", "solve").field("mpi_ranks", ranks);
+    j.begin_object().field("command", "solve").field("algorithm", "fw");
+    j.key("algorithm_choice");
+    if (rep.choice.empty())
+      j.null();
+    else
+      j.value(rep.choice);
+    j.field("mpi_ranks", ranks);
     j.field("distribution", "2D block-cyclic").field("grid_rows", lay.pr).field("grid_cols", lay.pc);
     j.field("grid", std::to_string(lay.pr) + "x" + std::to_string(lay.pc));
     j.field("panel", static_cast<long long>(lay.p));
@@ -86,6 +92,7 @@ void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay
   std::snprintf(buf, sizeof buf, "graph     n = %lld, %lld edges, %s\n", static_cast<long long>(lay.n),
                 rep.edges, type);
   os << buf;
+  os << "algorithm " << (rep.choice.empty() ? "fw" : rep.choice) << "\n";
   std::snprintf(buf, sizeof buf,
                 "mpi       %d ranks, %d x %d process grid (2D block-cyclic: panel (i,j) -> rank "
                 "(i mod %d, j mod %d)), P = %lld, %lld x %lld panels, panels per rank %s\n",

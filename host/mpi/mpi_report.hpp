@@ -13,6 +13,7 @@ namespace ocl_sp::mpi {
 
 struct Report {
   std::string source, backend_kind;
+  std::string choice;  // --algo auto: what it chose and why (empty otherwise)
   long long edges = 0;
   std::vector<std::string> devices;  // per rank
   double t_setup = 0, t_solve = 0, t_gather = 0, t_write = 0, wall = 0;

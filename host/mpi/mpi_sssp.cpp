@@ -1,0 +1,579 @@
+// The multi-source engine under mpirun (see mpi_sssp.hpp).
+#ifdef OCL_SP_HAVE_MPI
+#include "mpi/mpi_sssp.hpp"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <optional>
+#include <type_traits>
+
+#include "cl/device.hpp"
+#include "cli/row_select.hpp"
+#include "cli/solve_rows.hpp"
+#include "graph/csr.hpp"
+#include "graph/io.hpp"
+#include "mpi/mpi_backend.hpp"
+#include "mpi/mpi_env.hpp"
+#include "mpi/mpi_output.hpp"
+#include "mpi/mpi_rows.hpp"
+#include "report/json.hpp"
+#include "report/report.hpp"
+#include "sparse/auto_algo.hpp"
+#include "sparse/sssp.hpp"
+#include "sparse/stats_sink.hpp"
+#include "sparse/stream_sink.hpp"
+#include "util/cancel.hpp"
+#include "util/errors.hpp"
+#include "util/strings.hpp"
+#include "util/sysinfo.hpp"
+
+namespace ocl_sp::mpi {
+
+SourceDeal::SourceDeal(int64_t r, int k) : rows(r), ranks(std::max(k, 1)) {
+  // About 64 chunks a rank: even shares whatever the rows cost, long runs of rows.
+  const int64_t parts = int64_t{64} * ranks;
+  chunk = std::max<int64_t>(1, (rows + parts - 1) / parts);
+}
+
+namespace {
+
+static_assert(sizeof(RowFigures) == 4 * sizeof(double), "RowFigures travels as 4 doubles");
+
+// Whether the multi-source solve computes on OpenCL (as the distributed fw decides).
+bool uses_opencl(const MpiSolveOptions& o) {
+  if (o.backend.empty()) return !list_devices().empty() || !o.device.empty();
+  const Backend b = parse_backend(o.backend);
+  if (b == Backend::serial)
+    throw UsageError("--backend serial is single-process; under mpirun use openmp or opencl");
+  return b == Backend::opencl;
+}
+
+// Output row r's values: the whole row, or its --targets columns in order.
+template <typename T>
+void pick(const T* row, const std::vector<int64_t>& cols, int64_t nc, T* dst) {
+  if (cols.empty()) {
+    std::memcpy(dst, row, static_cast<size_t>(nc) * sizeof(T));
+    return;
+  }
+  for (int64_t k = 0; k < nc; ++k) dst[k] = row[cols[static_cast<size_t>(k)]];
+}
+
+// This rank's rows at their offsets in the open output file: row i of its sources
+// is output row out[i]; runs of consecutive output rows go in one pwrite.
+template <typename T>
+class PlacedRows final : public RowSink<T> {
+ public:
+  PlacedRows(int fd, std::string path, size_t header, const std::vector<int64_t>& out,
+             const std::vector<int64_t>& cols, int64_t nc)
+      : fd_(fd), path_(std::move(path)), header_(header), out_(out), cols_(cols), nc_(nc) {}
+  void rows(int64_t first, int64_t count, int64_t n, const T* d, const int32_t*, const int32_t*) override {
+    const int64_t cap = std::max<int64_t>(1, (int64_t{16} << 20) / static_cast<int64_t>(sizeof(T)) / std::max<int64_t>(nc_, 1));
+    for (int64_t i = 0; i < count;) {
+      int64_t j = i + 1;
+      while (j < count && j - i < cap && out_[static_cast<size_t>(first + j)] == out_[static_cast<size_t>(first + j - 1)] + 1) ++j;
+      vals_.resize(static_cast<size_t>((j - i) * nc_));
+      for (int64_t r = i; r < j; ++r) pick(d + r * n, cols_, nc_, vals_.data() + (r - i) * nc_);
+      bytes_.resize(vals_.size() * sizeof(T));
+      to_le(vals_.data(), vals_.size(), bytes_.data());
+      const uint64_t row0 = static_cast<uint64_t>(out_[static_cast<size_t>(first + i)]);
+      pwrite_all(fd_, bytes_.data(), bytes_.size(),
+                 static_cast<off_t>(header_ + row0 * static_cast<uint64_t>(nc_) * sizeof(T)), path_);
+      i = j;
+    }
+  }
+
+ private:
+  int fd_;
+  std::string path_;
+  size_t header_;
+  const std::vector<int64_t>& out_;
+  const std::vector<int64_t>& cols_;
+  int64_t nc_;
+  std::vector<T> vals_;
+  std::vector<char> bytes_;
+};
+
+// This rank's rows kept in order (the streamed output's values): row i at i * nc.
+template <typename T>
+class HeldRows final : public RowSink<T> {
+ public:
+  HeldRows(std::vector<T>& held, const std::vector<int64_t>& cols, int64_t nc) : held_(held), cols_(cols), nc_(nc) {}
+  void rows(int64_t first, int64_t count, int64_t n, const T* d, const int32_t*, const int32_t*) override {
+    for (int64_t r = 0; r < count; ++r) pick(d + r * n, cols_, nc_, held_.data() + (first + r) * nc_);
+  }
+
+ private:
+  std::vector<T>& held_;
+  const std::vector<int64_t>& cols_;
+  int64_t nc_;
+};
+
+// Each row's figures (stats_sink.hpp), from the rows or from an engine that
+// reduces them where it computes them, as a StatsSink takes them.
+template <typename T>
+class FigureRows final : public RowSink<T>, public FigureSink {
+ public:
+  FigureRows(int64_t count, bool harmonic) : f(static_cast<size_t>(count)), harmonic_(harmonic) {}
+  void rows(int64_t first, int64_t count, int64_t n, const T* d, const int32_t*, const int32_t*) override {
+#pragma omp parallel for schedule(static) if (count > 1 && count * n >= 65536)
+    for (int64_t r = 0; r < count; ++r) f[static_cast<size_t>(first + r)] = row_figures(d + r * n, n, harmonic_);
+  }
+  bool takes_figures() const override { return true; }
+  bool figures_need_harmonic() const override { return harmonic_; }
+  void figures(int64_t first, int64_t count, const RowFigures* x) override {
+    std::copy(x, x + count, f.begin() + first);
+  }
+  std::vector<RowFigures> f;
+
+ private:
+  bool harmonic_;
+};
+
+// Rank 0's CSR to every rank.
+template <typename T>
+void bcast_csr(Csr<T>& g, const Session& s) {
+  long long nm[2] = {static_cast<long long>(g.n), static_cast<long long>(g.m())};
+  MPI_Bcast(nm, 2, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+  if (s.rank != 0) {
+    g.n = nm[0];
+    g.off.resize(static_cast<size_t>(nm[0] + 1));
+    g.col.resize(static_cast<size_t>(nm[1]));
+    g.w.resize(static_cast<size_t>(nm[1]));
+  }
+  const auto chunks = [](auto* p, int64_t count, MPI_Datatype type) {
+    for (int64_t off = 0; off < count; off += kMaxChunk)
+      MPI_Bcast(p + off, static_cast<int>(std::min(kMaxChunk, count - off)), type, 0, MPI_COMM_WORLD);
+  };
+  chunks(g.off.data(), nm[0] + 1, MPI_INT64_T);
+  chunks(g.col.data(), nm[1], MPI_INT32_T);
+  chunks(g.w.data(), nm[1], mpi_type<T>());
+}
+
+// Figures of each rank's rows (rank k: the rows the deal gives it, in order) to
+// rank 0, in output-row order (null elsewhere).
+void gather_rows_figures(const SourceDeal& deal, const std::vector<RowFigures>& mine, const Session& s,
+                         std::vector<RowFigures>& all) {
+  std::vector<int> counts(static_cast<size_t>(s.size), 0), displs(static_cast<size_t>(s.size), 0);
+  std::vector<RowFigures> got;
+  if (s.rank == 0) {
+    for (int64_t r = 0; r < deal.rows; ++r) counts[static_cast<size_t>(deal.owner(r))] += 4;
+    for (int k = 1; k < s.size; ++k) displs[static_cast<size_t>(k)] = displs[static_cast<size_t>(k - 1)] + counts[static_cast<size_t>(k - 1)];
+    got.resize(static_cast<size_t>(deal.rows));
+  }
+  MPI_Gatherv(mine.data(), static_cast<int>(mine.size()) * 4, MPI_DOUBLE, got.data(), counts.data(), displs.data(),
+              MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  if (s.rank != 0) return;
+  all.resize(static_cast<size_t>(deal.rows));
+  std::vector<int64_t> next(static_cast<size_t>(s.size));
+  for (int k = 0; k < s.size; ++k) next[static_cast<size_t>(k)] = displs[static_cast<size_t>(k)] / 4;
+  for (int64_t r = 0; r < deal.rows; ++r) all[static_cast<size_t>(r)] = got[static_cast<size_t>(next[static_cast<size_t>(deal.owner(r))]++)];
+}
+
+uint64_t peak_rss_bytes() {
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<uint64_t>(ru.ru_maxrss) * 1024;
+}
+
+struct SsspReport {
+  std::string source, backend, choice, output, output_mode, stats_output;
+  long long n = 0, edges = 0, rows = 0, cols = 0, chunk = 0;
+  bool selected = false;
+  std::vector<std::string> devices;
+  std::vector<double> sources, solve, kernels, peak_rss;  // per rank
+  double t_setup = 0, t_solve = 0, t_write = 0, t_stats = 0, wall = 0, relaxations = 0;
+  GraphStats graph_stats;
+  std::vector<std::string> notes;
+};
+
+void print_sssp_report(const MpiSolveOptions& o, const SsspReport& r, int ranks, bool to_stderr, const char* type) {
+  double sum = 0;
+  for (double x : r.solve) sum += x;
+  const double eff = r.t_solve > 0 ? sum / (ranks * r.t_solve) : 0;
+  const double rate = r.t_solve > 0 ? r.relaxations / r.t_solve : 0;
+  std::ostream& os = to_stderr ? std::cerr : std::cout;
+  const std::string dealing = "chunks of " + std::to_string(r.chunk) + " rows, chunk c to rank c mod " + std::to_string(ranks);
+  if (o.json) {
+    JsonWriter j(os);
+    j.begin_object().field("command", "solve").field("algorithm", "sssp");
+    j.key("algorithm_choice");
+    if (r.choice.empty())
+      j.null();
+    else
+      j.value(r.choice);
+    j.field("mpi_ranks", ranks).field("distribution", "sources dealt: " + dealing);
+    j.field("chunk", r.chunk).field("n", r.n).field("edges", r.edges).field("type", type).field("source", r.source);
+    j.field("backend", r.backend).array_field("rank_devices", r.devices).array_field("rank_sources", r.sources);
+    j.array_field("rank_solve_s", r.solve).array_field("rank_kernel_s", r.kernels);
+    j.field("setup_s", r.t_setup).field("solve_s", r.t_solve).field("write_s", r.t_write).field("total_s", r.wall);
+    j.field("relaxations", r.relaxations).field("relaxations_per_s", rate).field("parallel_efficiency", eff);
+    if (!r.output.empty()) j.field("output", r.output).field("output_mode", r.output_mode);
+    if (r.selected) j.field("rows", r.rows).field("cols", r.cols);
+    j.key("stats");
+    if (r.stats_output.empty()) {
+      j.null();
+    } else {
+      const GraphStats& g = r.graph_stats;
+      j.begin_object().field("diameter", g.diameter).field("radius", g.radius);
+      j.field("reachable_pairs", g.reachable_pairs);
+      j.field("average_shortest_path_length", g.average_shortest_path_length);
+      j.field("file", r.stats_output).end_object();
+      j.field("stats_s", r.t_stats);
+    }
+    j.field("paths", false);
+    j.array_field("notes", r.notes);
+    j.array_field("rank_peak_rss_bytes", r.peak_rss);
+    j.end_object();
+    os << "\n";
+    os.flush();
+    return;
+  }
+  char buf[512];
+  os << "source    " << r.source << "\n";
+  std::snprintf(buf, sizeof buf, "graph     n = %lld, %lld edges, %s\n", r.n, r.edges, type);
+  os << buf;
+  os << "algorithm " << (r.choice.empty() ? "sssp" : r.choice) << "\n";
+  os << "mpi       " << ranks << " ranks, multi-source engine, the whole graph on every rank; sources dealt: "
+     << dealing << "\n";
+  os << "backend   " << r.backend << ", devices per rank:";
+  for (int k = 0; k < ranks; ++k) os << (k ? ", " : " ") << k << ": " << r.devices[static_cast<size_t>(k)];
+  os << "\n";
+  for (int k = 0; k < ranks; ++k) {
+    const size_t x = static_cast<size_t>(k);
+    std::snprintf(buf, sizeof buf, "  rank %d  sources %.0f, solve %.3f s", k, r.sources[x], r.solve[x]);
+    os << buf;
+    if (r.backend == "opencl") {
+      std::snprintf(buf, sizeof buf, ", kernels %.3f s", r.kernels[x]);
+      os << buf;
+    }
+    os << "\n";
+  }
+  std::snprintf(buf, sizeof buf, "time      set-up %.3f s, solve %.3f s (slowest rank), write %.3f s, total %.3f s\n",
+                r.t_setup, r.t_solve, r.t_write, r.wall);
+  os << buf;
+  std::snprintf(buf, sizeof buf, "rate      %.3g relax/s\n", rate);
+  os << buf;
+  std::snprintf(buf, sizeof buf, "efficiency %.2f (solve time summed over ranks / (ranks x slowest))\n", eff);
+  os << buf;
+  if (!r.output.empty()) {
+    os << "output    " << r.output << " (";
+    if (r.selected) os << r.rows << " x " << r.cols << ", ";
+    os << r.output_mode << ")\n";
+  }
+  if (!r.stats_output.empty()) {
+    const GraphStats& g = r.graph_stats;
+    const auto len = [](double v) {
+      char b[32];
+      std::snprintf(b, sizeof b, "%.9g", v);
+      return std::string(b);
+    };
+    os << "stats     diameter " << len(g.diameter) << ", radius " << len(g.radius) << ", reachable pairs "
+       << g.reachable_pairs << ", average shortest path " << len(g.average_shortest_path_length)
+       << " (per vertex: " << r.stats_output << "; each rank reduced its sources' rows, gathered in vertex order, "
+       << format_seconds(r.t_stats) << ")\n";
+  }
+  for (const auto& n : r.notes) os << "note      " << n << "\n";
+  os << "memory    peak resident per rank:";
+  for (size_t k = 0; k < r.peak_rss.size(); ++k) os << (k ? ", " : " ") << format_bytes(r.peak_rss[k]);
+  os << "\n";
+  os.flush();
+}
+
+template <typename T>
+int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, const Session& s) {
+  Outcome out;
+  SsspReport rep;
+  rep.choice = c.why;
+  bool opencl = false;
+  std::optional<OutputTarget> target;
+  OutputFormat fmt = OutputFormat::bin;
+  const bool stats = !o.stats.empty();
+
+  // 1. Options (identical on every rank); rank 0 checks the files.
+  out.step([&] {
+    if (!o.unsupported.empty())
+      throw UsageError(o.unsupported + " not supported by the distributed solve (" + std::to_string(s.size) +
+                       " MPI ranks)");
+    if (!o.sssp_unsupported.empty())
+      throw UsageError(o.sssp_unsupported + " not supported by --algo sssp under mpirun (" +
+                       std::to_string(s.size) + " MPI ranks: distances, --sources/--targets and --stats); " +
+                       "--algo fw takes them");
+    opencl = uses_opencl(o);
+    if (!opencl && !o.device.empty())
+      throw UsageError("--device selects an OpenCL device; it cannot be used with --backend openmp");
+    if (o.generated && !o.input.empty()) throw UsageError("give either --n or --input, not both");
+    if (!o.generated && o.input.empty())
+      throw UsageError("no graph: give --n N for a random graph or --input FILE (see --help)");
+    if (s.rank == 0 && o.check_rows) o.check_rows();
+    if (!o.output.empty()) {
+      fmt = o.output_format == "auto" ? detect_output_format(o.output) : parse_output_format(o.output_format);
+      if (s.rank == 0) target = resolve_output(o.output);
+    }
+  });
+  if (int code = agree(out, s)) return code;
+  rep.backend = opencl ? "opencl" : "openmp";
+
+  // 2. The graph, whole on every rank: generated by each (the same seed), or read
+  // by rank 0 and broadcast as a CSR.
+  Stopwatch setup;
+  Csr<T> csr;
+  out.step([&] {
+    if (!o.generated && s.rank != 0) return;
+    Graph g;
+    if (o.generated) {
+      g = generate_graph(o.generator(rep.source));
+    } else {
+      rep.source = o.input;
+      g = c.graph ? std::move(*c.graph) : read_graph(o.input, parse_input_format(o.format), kMaxSparseVertices);
+      c.graph.reset();
+    }
+    check_range<T>(g);
+    rep.edges = static_cast<long long>(g.edges.size());
+    csr = build_csr<T>(g);
+  });
+  if (int code = agree(out, s)) return code;
+  if (!o.generated) bcast_csr(csr, s);
+  const int64_t n = csr.n;
+  rep.n = static_cast<long long>(n);
+
+  // 3. The output's rows and columns, this rank's share, its devices and solver.
+  std::vector<int64_t> sel_rows, sel_cols;
+  if (int code = select_vertices(o.sources, o.targets, n, s, sel_rows, sel_cols)) return code;
+  rep.selected = !sel_rows.empty();
+  const int64_t nr = rep.selected ? static_cast<int64_t>(sel_rows.size()) : n;
+  const int64_t nc = rep.selected ? static_cast<int64_t>(sel_cols.size()) : n;
+  if (!rep.selected) sel_cols.clear();  // every column: whole rows
+  rep.rows = nr;
+  rep.cols = nc;
+  const SourceDeal deal(nr, s.size);
+  rep.chunk = deal.chunk;
+  std::vector<int64_t> mine_out, mine_src;  // this rank's output rows, their sources
+  for (int64_t r = 0; r < nr; ++r)
+    if (deal.owner(r) == s.rank) {
+      mine_out.push_back(r);
+      mine_src.push_back(rep.selected ? sel_rows[static_cast<size_t>(r)] : r);
+    }
+  std::unique_ptr<SsspSolver<T>> solver;
+  std::string device_name = "host";
+  out.step([&] {
+    SolverSpec spec;
+    spec.algo = Algo::sssp;
+    spec.backend = opencl ? Backend::opencl : Backend::openmp;
+    if (opencl) spec.device = rank_devices(o.device, launched_local_rank(), launched_local_size());
+    const int64_t max_batch = plan_streamed_memory<T>(spec, n, csr.m(), stats);
+    solver = make_sssp_solver<T>(spec);
+    solver->set_max_batch(max_batch);
+    device_name = solver->info().device;
+  });
+  if (int code = agree(out, s)) return code;
+  Csr<T> rev;  // --stats: the reversed graph, unless it is the graph itself
+  bool symmetric = false;
+  if (stats) {
+    rev = transpose(csr);
+    symmetric = rev.off == csr.off && rev.col == csr.col && rev.w == csr.w;
+    if (symmetric) rev = Csr<T>();
+  }
+  rep.t_setup = setup.seconds();
+
+  // 4. This rank's rows into `rows_sink` (null: none kept) and, with --stats, its
+  // rows' figures (distances from its sources, and to them unless symmetric).
+  std::vector<RowFigures> from_f, to_f;
+  RunStats st;
+  double solve_s = 0;
+  const auto compute = [&](RowSink<T>* rows_sink) {
+    if (mine_src.empty()) return;
+    const Stopwatch t;
+    std::optional<FigureRows<T>> fig;
+    std::vector<RowSink<T>*> sinks;
+    NullSink<T> none;
+    if (rows_sink) sinks.push_back(rows_sink);
+    if (stats) sinks.push_back(&fig.emplace(static_cast<int64_t>(mine_src.size()), symmetric));
+    if (sinks.empty()) sinks.push_back(&none);
+    TeeSink<T> tee(sinks);
+    RowSink<T>& sink = sinks.size() == 1 ? *sinks.front() : tee;
+    st = solver->solve_rows(csr, mine_src, sink, false);
+    if (stats) {
+      from_f = std::move(fig->f);
+      if (!symmetric) {
+        FigureRows<T> back(static_cast<int64_t>(mine_src.size()), true);
+        const RunStats b = solver->solve_rows(rev, mine_src, back, false);
+        st.t_k += b.t_k;
+        st.relaxations += b.relaxations;
+        to_f = std::move(back.f);
+      }
+    }
+    throw_if_cancelled();
+    solve_s = t.seconds();
+  };
+
+  // 5. The output (the solve runs inside: in place, or held and streamed) or the
+  // solve alone.
+  Stopwatch write;
+  if (!o.output.empty()) {
+    RankWriter w;
+    w.header = matrix_file_header<T>(fmt, nr, nc);
+    w.bytes = w.header.size() + static_cast<uint64_t>(nr) * static_cast<uint64_t>(nc) * sizeof(T);
+    w.write_mine = [&](int fd, const std::string& path) {
+      PlacedRows<T> placed(fd, path, w.header.size(), mine_out, sel_cols, nc);
+      compute(&placed);
+    };
+    w.in_place_mode = "each rank wrote its sources' rows in place";
+    std::vector<T> held, strip, got;
+    w.before_stream = [&] {
+      const uint64_t bytes = static_cast<uint64_t>(mine_out.size()) * static_cast<uint64_t>(nc) * sizeof(T);
+      check_host_memory(bytes, "rank " + std::to_string(s.rank) + ": its " + std::to_string(mine_out.size()) +
+                                   " rows of the streamed output (csv, standard output, a pipe; a bin or npy "
+                                   "file is written in place)");
+      held.resize(static_cast<size_t>(mine_out.size() * nc));
+      HeldRows<T> keep(held, sel_cols, nc);
+      compute(&keep);
+    };
+    const int64_t h = std::max<int64_t>(1, std::min<int64_t>(nr, (int64_t{4} << 20) / static_cast<int64_t>(sizeof(T)) /
+                                                                     std::max<int64_t>(nc, 1)));
+    if (h * nc > INT_MAX) throw RuntimeError("--targets: " + std::to_string(nc) + " columns are too many for one MPI message");
+    w.steps = (nr + h - 1) / h;
+    w.exchange = [&](int64_t k) {
+      const int64_t r0 = k * h, r1 = std::min(nr, r0 + h);
+      const auto lo = std::lower_bound(mine_out.begin(), mine_out.end(), r0) - mine_out.begin();
+      const auto hi = std::lower_bound(mine_out.begin(), mine_out.end(), r1) - mine_out.begin();
+      std::vector<int> counts, displs;
+      if (s.rank == 0) {
+        counts.assign(static_cast<size_t>(s.size), 0);
+        displs.assign(static_cast<size_t>(s.size), 0);
+        for (int64_t r = r0; r < r1; ++r) counts[static_cast<size_t>(deal.owner(r))] += static_cast<int>(nc);
+        for (int x = 1; x < s.size; ++x) displs[static_cast<size_t>(x)] = displs[static_cast<size_t>(x - 1)] + counts[static_cast<size_t>(x - 1)];
+        got.resize(static_cast<size_t>((r1 - r0) * nc));
+      }
+      MPI_Gatherv(held.data() + lo * nc, static_cast<int>((hi - lo) * nc), mpi_type<T>(), got.data(), counts.data(),
+                  displs.data(), mpi_type<T>(), 0, MPI_COMM_WORLD);
+      if (s.rank != 0) return;
+      strip.resize(got.size());
+      std::vector<int64_t> next(static_cast<size_t>(s.size));
+      for (int x = 0; x < s.size; ++x) next[static_cast<size_t>(x)] = displs[static_cast<size_t>(x)];
+      for (int64_t r = r0; r < r1; ++r) {
+        int64_t& at = next[static_cast<size_t>(deal.owner(r))];
+        std::copy(got.begin() + at, got.begin() + at + nc, strip.begin() + (r - r0) * nc);
+        at += nc;
+      }
+    };
+    w.write = [&](int64_t k, std::ostream& os) { write_matrix_rows(os, fmt, strip.data(), std::min(nr, k * h + h) - k * h, nc); };
+    w.streamed_mode = "each rank held its sources' rows, streamed to rank 0";
+    OutputStats ost;
+    if (int code = write_ranked(w, s.rank == 0 ? &*target : nullptr, fmt, s, ost)) return code;
+    rep.output = o.output;
+    rep.output_mode = ost.mode;
+  } else {
+    out.step([&] { compute(nullptr); });
+    if (int code = agree(out, s)) return code;
+  }
+  rep.t_write = std::max(0.0, write.seconds() - solve_s);
+
+  // 6. --stats: the figures to rank 0 in vertex order, its file.
+  if (stats) {
+    const Stopwatch t;
+    std::vector<RowFigures> rows_all, cols_all;
+    gather_rows_figures(deal, from_f, s, rows_all);
+    if (!symmetric) gather_rows_figures(deal, to_f, s, cols_all);
+    out.step([&] {
+      if (s.rank != 0) return;
+      throw_if_cancelled();
+      StatsSink<T> sink(n);
+      if (symmetric) {
+        sink.set_pass(StatsSink<T>::both);
+        sink.figures(0, n, rows_all.data());
+      } else {
+        sink.set_pass(StatsSink<T>::from);
+        sink.figures(0, n, rows_all.data());
+        sink.set_pass(StatsSink<T>::to);
+        sink.figures(0, n, cols_all.data());
+      }
+      rep.graph_stats = sink.summary();
+      write_stats_file(o.stats, sink.vertices(), rep.graph_stats);
+      rep.stats_output = o.stats;
+    });
+    if (int code = agree(out, s)) return code;
+    rep.t_stats = t.seconds();
+    if (!symmetric) rep.notes.push_back("stats: a second pass over the reversed graph (distances to each vertex)");
+  }
+
+  // 7. Per-rank figures to rank 0, the report.
+  double mine[4] = {static_cast<double>(mine_src.size()), solve_s, st.t_k, static_cast<double>(peak_rss_bytes())};
+  std::vector<double> all(static_cast<size_t>(4 * s.size));
+  MPI_Gather(mine, 4, MPI_DOUBLE, all.data(), 4, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&st.relaxations, &rep.relaxations, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  char name[128] = {};
+  std::snprintf(name, sizeof name, "%s", device_name.c_str());
+  std::vector<char> names(static_cast<size_t>(128 * s.size));
+  MPI_Gather(name, 128, MPI_CHAR, names.data(), 128, MPI_CHAR, 0, MPI_COMM_WORLD);
+  if (s.rank == 0) {
+    for (int k = 0; k < s.size; ++k) {
+      const size_t x = static_cast<size_t>(4 * k);
+      rep.sources.push_back(all[x]);
+      rep.solve.push_back(all[x + 1]);
+      rep.kernels.push_back(all[x + 2]);
+      rep.peak_rss.push_back(all[x + 3]);
+      rep.devices.emplace_back(names.data() + 128 * k);
+      rep.t_solve = std::max(rep.t_solve, all[x + 1]);
+    }
+    rep.wall = wall.seconds();
+    print_sssp_report(o, rep, s.size, target && target->is_stdout(), ValueTraits<T>::name());
+  }
+  return 0;
+}
+
+}  // namespace
+
+int choose_algorithm(const MpiSolveOptions& o, const Session& s, AlgoChoice& c) {
+  c = AlgoChoice();
+  const std::string a = lower(o.algo);
+  // Not auto, or no graph to estimate (the solve refuses the options later).
+  if (a != "auto" || o.generated == !o.input.empty()) {
+    c.algo = a == "auto" ? "fw" : a;
+    return 0;
+  }
+  Outcome out;
+  int sssp = 0;
+  out.step([&] {
+    if (s.rank != 0) return;
+    if (!o.sssp_unsupported.empty()) {
+      c.why = "auto: fw: " + o.sssp_unsupported + " run on the distributed fw, not the multi-source engine";
+      return;
+    }
+    int64_t n = 0;
+    double m = 0;
+    if (o.generated) {
+      std::string source;
+      const GeneratorParams g = o.generator(source);
+      n = generated_vertices(g);
+      m = o.expected_edges ? o.expected_edges(g) : 0;
+    } else {
+      c.graph = std::make_shared<Graph>(read_graph(o.input, parse_input_format(o.format), kMaxSparseVertices));
+      n = c.graph->n;
+      m = static_cast<double>(c.graph->edges.size());
+    }
+    const bool opencl = uses_opencl(o);
+    const std::string kind = opencl ? rank_device(o.device, launched_local_rank()).type : "";
+    const int64_t sources =
+        o.sources.empty() ? n : static_cast<int64_t>(parse_vertex_spec(o.sources, n, "--sources").size());
+    const AutoChoice ch = choose_algo(n, static_cast<int64_t>(m), sources, opencl ? Backend::opencl : Backend::openmp, kind);
+    sssp = ch.algo == Algo::sssp ? 1 : 0;
+    c.why = "auto: " + ch.why;
+  });
+  if (int code = agree(out, s)) return code;
+  MPI_Bcast(&sssp, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  c.algo = sssp ? "sssp" : "fw";
+  return 0;
+}
+
+int run_sssp(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, const Session& s) {
+  return visit_type(parse_value_type(o.type), [&](auto t) { return run_typed<decltype(t)>(o, c, wall, s); });
+}
+
+}  // namespace ocl_sp::mpi
+
+#endif  // OCL_SP_HAVE_MPI

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# End-to-end tests of the multi-source engine under mpirun (docs/scale.md
+# "Clusters (MPI)"): `mpirun -np 1/2/3 ocl_sp --algo sssp` deals the sources to
+# the ranks and must give the same bytes as one process: every row (bin, written
+# in place by the ranks), --sources / --targets selections (npy in place, csv and
+# standard output streamed to rank 0), --stats (csv, json; the figures gathered in
+# vertex order), with negative edges, on OpenMP and on OpenCL (PoCL) ranks.
+# --algo auto under mpirun may choose sssp and says so (text and JSON
+# `algorithm`); it runs fw when the options need the distributed fw (--paths).
+# Options the engine does not take under mpirun exit 2 with one error; a rank
+# that fails (a negative cycle found by the only rank with a source, a bad device
+# on rank 1) ends every rank with one error: and no output file, never a hang.
+# Fails, never skips, without mpirun.
+# Usage: mpi_sssp_cli.sh /path/to/ocl_sp
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+use_python json
+
+use_mpi
+
+run() {  # run NAME EXPECTED_EXIT NP ARGS...: ocl_sp under mpirun -np NP
+  local name=$1 want=$2 np=$3
+  shift 3
+  check "$name" "$want" "${MPI[@]}" -np "$np" "$BIN" "$@"
+}
+same() { expect "$1-same-bytes" cmp -s "$2" "$3"; }
+G=(--n 300 --degree 5 --negative --seed 11)  # sparse, negative edges (no negative cycle)
+REF=(--algo sssp --backend openmp --quiet)   # the one-process reference
+D=(--algo sssp --backend openmp)             # the ranks
+
+run built 0 2 "${G[@]}" "${D[@]}" --sources 0
+if ! grep -q "^mpi       2 ranks, multi-source engine" "$T/out"; then
+  echo "FAIL: no multi-source solve under mpirun -np 2 (built without MPI?)"
+  sed 's/^/  /' "$T/out" "$T/err" | head -20
+  exit 1
+fi
+expect built-algorithm-line grep -q "^algorithm sssp$" "$T/out"
+
+# Every row with --stats, the selection, csv: -np 1 (the engine on one rank), 2, 3.
+S=299,3,0-9,3,150-160
+TG=299,0-5,77,5
+check ref-all 0 "$BIN" "${G[@]}" "${REF[@]}" --output "$T/ref.bin" --stats "$T/ref.csv"
+check ref-sel 0 "$BIN" "${G[@]}" "${REF[@]}" --sources $S --targets $TG --output "$T/ref_sel.npy"
+check ref-sel-csv 0 "$BIN" "${G[@]}" "${REF[@]}" --sources $S --output "$T/ref_sel.csv"
+check ref-stats-json 0 "$BIN" "${G[@]}" "${REF[@]}" --stats "$T/ref_stats.json"
+for np in 1 2 3; do
+  run "all-np$np" 0 $np "${G[@]}" "${D[@]}" --output "$T/m.bin" --stats "$T/m.csv" &&
+    same "all-np$np" "$T/ref.bin" "$T/m.bin" && same "all-np$np-stats" "$T/ref.csv" "$T/m.csv"
+  expect "all-np$np-report" grep -q "^mpi       $np ranks, multi-source engine" "$T/out"
+  expect "all-np$np-in-place" grep -qF "output    $T/m.bin (each rank wrote its sources' rows in place)" "$T/out"
+  run "sel-np$np" 0 $np "${G[@]}" "${D[@]}" --sources $S --targets $TG --output "$T/m_sel.npy" &&
+    same "sel-np$np" "$T/ref_sel.npy" "$T/m_sel.npy"
+  run "sel-csv-np$np" 0 $np "${G[@]}" "${D[@]}" --sources $S --output "$T/m_sel.csv" &&
+    same "sel-csv-np$np" "$T/ref_sel.csv" "$T/m_sel.csv"
+  run "stats-json-np$np" 0 $np "${G[@]}" "${D[@]}" --stats "$T/m_stats.json" &&
+    same "stats-json-np$np" "$T/ref_stats.json" "$T/m_stats.json"
+done
+run sel-mode 0 3 "${G[@]}" "${D[@]}" --sources $S --targets $TG --output "$T/m_sel.npy" --json
+expect sel-json "$PY" -c "
+import json; r=json.load(open('$T/out'))
+assert r['algorithm']=='sssp' and r['algorithm_choice'] is None and r['mpi_ranks']==3, r
+assert r['output_mode']=='each rank wrote its sources\' rows in place' and (r['rows'], r['cols'])==(24, 9), r
+assert sum(r['rank_sources'])==24 and all(x > 0 for x in r['rank_sources']), r"
+run sel-csv-mode 0 2 "${G[@]}" "${D[@]}" --sources $S --output "$T/m_sel.csv"
+expect sel-csv-streamed grep -q "^output    .*(24 x 300, each rank held its sources' rows, streamed to rank 0)" "$T/out"
+run sel-stdout 0 3 "${G[@]}" "${D[@]}" --sources $S --targets $TG --output - --output-format npy &&
+  same sel-stdout "$T/ref_sel.npy" "$T/out"
+expect sel-stdout-report-on-stderr grep -q "^mpi       3 ranks" "$T/err"
+# The report's stats object is one process's.
+check ref-stats-report 0 "$BIN" "${G[@]}" "${REF[@]}" --stats "$T/r.csv" --json
+cp "$T/out" "$T/ref_report.json"
+run stats-report 0 3 "${G[@]}" "${D[@]}" --stats "$T/r.csv" --json
+expect stats-report-same "$PY" -c "
+import json; a=json.load(open('$T/ref_report.json'))['stats']; b=json.load(open('$T/out'))['stats']
+assert a==b, (a, b)"
+# A symmetric graph (one pass: the rows are the columns), float32.
+check ref-sym 0 "$BIN" --n 400 --generator geometric --degree 4 --type float32 "${REF[@]}" --stats "$T/rsym.csv" --output "$T/rsym.npy"
+run sym-np3 0 3 --n 400 --generator geometric --degree 4 --type float32 "${D[@]}" --stats "$T/msym.csv" --output "$T/msym.npy" &&
+  same sym-np3 "$T/rsym.csv" "$T/msym.csv" && same sym-np3-rows "$T/rsym.npy" "$T/msym.npy"
+expect sym-one-pass sh -c "! grep -q 'second pass' '$T/out'"
+
+# OpenCL ranks on PoCL (rows and figures on the device).
+check ref-pocl 0 "$BIN" "${G[@]}" --algo sssp --device pocl --quiet --output "$T/rp.bin" --stats "$T/rp.csv"
+same pocl-ref-is-openmp "$T/ref.bin" "$T/rp.bin"
+run pocl-np2 0 2 "${G[@]}" --algo sssp --device pocl --output "$T/mp.bin" --stats "$T/mp.csv" &&
+  same pocl-np2 "$T/ref.bin" "$T/mp.bin" && same pocl-np2-stats "$T/rp.csv" "$T/mp.csv"
+expect pocl-np2-opencl grep -q "^backend   opencl" "$T/out"
+run pocl-stats-np3 0 3 "${G[@]}" --algo sssp --device pocl --stats "$T/mp.csv" && same pocl-stats-np3 "$T/rp.csv" "$T/mp.csv"
+
+# --algo auto under mpirun: sssp on a sparse graph (text and JSON say so), fw on
+# a dense one, fw when --paths asks for the distributed fw.
+run auto-sparse 0 2 --n 3000 --degree 3 --backend openmp --quiet --json
+expect auto-sparse-sssp "$PY" -c "
+import json; r=json.load(open('$T/out'))
+assert r['algorithm']=='sssp' and r['algorithm_choice'].startswith('auto: sssp: estimated'), r"
+run auto-sparse-text 0 2 --n 3000 --degree 3 --backend openmp --quiet
+expect auto-sparse-text-line grep -q "^algorithm auto: sssp: estimated" "$T/out"
+run auto-dense 0 2 --n 60 --backend openmp --quiet --json
+expect auto-dense-fw "$PY" -c "
+import json; r=json.load(open('$T/out'))
+assert r['algorithm']=='fw' and r['algorithm_choice'].startswith('auto: fw: estimated') and r['grid']=='1x2', r"
+run auto-paths 0 2 --n 3000 --degree 3 --backend openmp --quiet --paths --query 0 1
+expect auto-paths-fw grep -q "^algorithm auto: fw: --paths/--query/--paths-output run on the distributed fw" "$T/out"
+
+# Refusals: exit 2, one error naming the option, no file. (Under -np 1 without
+# --grid these options make it the single-process solve, which takes them.)
+for bad in "--verify" "--paths" "--grid:1x2"; do
+  IFS=: read -r flag val <<<"$bad"
+  run "refuse$flag" 2 2 "${G[@]}" "${D[@]}" "$flag" $val --output "$T/bad.bin"
+  expect "refuse$flag-message" grep -q "^error: .*$flag.* not supported by --algo sssp under mpirun" "$T/err"
+  expect "refuse$flag-once" test "$(grep -c '^error:' "$T/err")" = 1
+done
+expect refusals-no-file test ! -e "$T/bad.bin"
+run np1-verify-single-process 0 1 "${G[@]}" "${D[@]}" --verify --sources 0
+expect np1-verify-single-process-ok grep -q "verify    ok" "$T/out"
+
+# A failing rank ends the job: a negative cycle found by the only rank with a
+# source (inside the in-place write, and before the streamed one), and a device
+# only rank 1 gets. One error line, no file, no temporary, no hang.
+printf '0 1 1\n1 2 -5\n2 0 1\n2 3 1\n99 98 1\n' >"$T/cyc.edges"
+for f in bin csv; do
+  run "neg-cycle-$f" 3 3 --input "$T/cyc.edges" "${D[@]}" --sources 0 --output "$T/cyc.$f"
+  expect "neg-cycle-$f-one-error" test "$(grep -c '^error: .*negative cycle' "$T/err")" = 1
+  expect "neg-cycle-$f-no-file" test ! -e "$T/cyc.$f"
+done
+cat >"$T/rankwrap.sh" <<EOF
+#!/usr/bin/env bash
+dev=pocl
+[ "\${OMPI_COMM_WORLD_RANK:-0}" = 1 ] && dev=no-such-device
+exec "$BIN" "\$@" --device "\$dev"
+EOF
+chmod +x "$T/rankwrap.sh"
+"${MPI[@]}" -np 3 "$T/rankwrap.sh" "${G[@]}" --algo sssp --quiet --output "$T/bad.bin" >"$T/out" 2>"$T/err"
+rc=$?
+expect bad-device-failed test "$rc" != 0 -a "$rc" != 124
+expect bad-device-no-file test ! -e "$T/bad.bin"
+expect bad-device-message grep -q "^error: rank 1: .*no-such-device" "$T/err"
+expect bad-device-once test "$(grep -c '^error:' "$T/err")" = 1
+expect failures-no-temp sh -c "! ls '$T' | grep -q 'tmp'"
+
+finish_tests
