@@ -113,8 +113,12 @@ class HeldRows final : public RowSink<T> {
   int64_t nc_;
 };
 
-// Each row's figures (stats_sink.hpp), from the rows or from an engine that
-// reduces them where it computes them, as a StatsSink takes them.
+// Each row's figures (stats_sink.hpp), as a StatsSink takes them. Without the
+// harmonic sum, from an engine that reduces rows where it computes them (reach,
+// largest and integer sums are exact in any order). With it, from the rows on the
+// host, summed in the row's order: the order of one process's one-pass column
+// sums (each column down the sources in order), which an engine's tree over a
+// row would not give.
 template <typename T>
 class FigureRows final : public RowSink<T>, public FigureSink {
  public:
@@ -123,7 +127,7 @@ class FigureRows final : public RowSink<T>, public FigureSink {
 #pragma omp parallel for schedule(static) if (count > 1 && count * n >= 65536)
     for (int64_t r = 0; r < count; ++r) f[static_cast<size_t>(first + r)] = row_figures(d + r * n, n, harmonic_);
   }
-  bool takes_figures() const override { return true; }
+  bool takes_figures() const override { return !harmonic_; }
   bool figures_need_harmonic() const override { return harmonic_; }
   void figures(int64_t first, int64_t count, const RowFigures* x) override {
     std::copy(x, x + count, f.begin() + first);

@@ -85,6 +85,13 @@ run pocl-np2 0 2 "${G[@]}" --algo sssp --device pocl --output "$T/mp.bin" --stat
   same pocl-np2 "$T/ref.bin" "$T/mp.bin" && same pocl-np2-stats "$T/rp.csv" "$T/mp.csv"
 expect pocl-np2-opencl grep -q "^backend   opencl" "$T/out"
 run pocl-stats-np3 0 3 "${G[@]}" --algo sssp --device pocl --stats "$T/mp.csv" && same pocl-stats-np3 "$T/rp.csv" "$T/mp.csv"
+# No negative edge: one process reduces rows and columns on the device in one
+# pass (each column's harmonic sum down the sources in order); the ranks' figures
+# must have its bits.
+check ref-pocl-one-pass 0 "$BIN" --n 300 --degree 5 --seed 11 --algo sssp --device pocl --quiet --stats "$T/rp1.csv"
+expect ref-pocl-is-one-pass grep -q "reduced on the device in one pass" "$T/out"
+run pocl-one-pass-np2 0 2 --n 300 --degree 5 --seed 11 --algo sssp --device pocl --stats "$T/mp1.csv" &&
+  same pocl-one-pass-np2 "$T/rp1.csv" "$T/mp1.csv"
 
 # --algo auto under mpirun: sssp on a sparse graph (text and JSON say so), fw on
 # a dense one, fw when --paths asks for the distributed fw.
