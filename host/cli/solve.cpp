@@ -54,9 +54,20 @@ void check_rows_options(const SolveOptions& o) {
   if (selecting && (o.paths || !o.queries.empty() || !o.paths_output.empty()))
     throw UsageError("--sources/--targets select rows and columns of the distances; they cannot "
                      "be combined with --paths, --query or --paths-output");
+  if (o.betweenness && o.stats.empty())
+    throw UsageError("--betweenness adds a column to the --stats FILE: give --stats");
+  if (o.betweenness && (o.verify || o.paths || !o.queries.empty() || !o.paths_output.empty()))
+    throw UsageError("--betweenness runs on the streamed rows of the multi-source engine; it "
+                     "cannot be combined with --verify, --paths, --query or --paths-output");
   if (o.stats.empty()) return;
-  if (selecting)
-    throw UsageError("--stats covers every vertex; it cannot be combined with --sources/--targets");
+  // --sources with --betweenness: the sources of the sampled estimate (networkx's k)
+  const bool sampled = o.betweenness && !o.sources.empty() && o.targets.empty();
+  if (sampled && !o.output.empty())
+    throw UsageError("--stats --sources --betweenness: --sources are the betweenness sample; "
+                     "the distances cannot go to --output as well");
+  if (selecting && !sampled)
+    throw UsageError("--stats covers every vertex; it cannot be combined with --sources/--targets "
+                     "(only --sources with --betweenness, its sampled estimate)");
   check_stats_path(o.stats);
   const OutputTarget st = resolve_output(o.stats);
   check_not_input(st, o.input, "--stats");
@@ -131,6 +142,7 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
     rows.format = o.output_format == "auto" ? detect_output_format(o.output)
                                             : parse_output_format(o.output_format);
   rows.stats = o.stats;
+  rows.betweenness = o.betweenness;
   check_rows_options(o);
   // With the matrix on standard output the report goes to stderr.
   const bool report_to_stderr =
@@ -174,6 +186,15 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
     rep.notes.push_back("no OpenCL device found: fell back to the OpenMP backend");
   }
   spec.progress = !o.quiet && !o.json && Progress::stderr_is_terminal();
+  // Betweenness is computed from the rows of the multi-source engine.
+  if (o.betweenness) {
+    if (spec.algo == Algo::automatic) {
+      spec.algo = Algo::sssp;
+      rep.choice = "--betweenness: sssp (betweenness comes from the multi-source engine's rows)";
+    } else if (spec.algo != Algo::sssp) {
+      throw UsageError("--betweenness runs on the multi-source engine: --algo sssp or auto");
+    }
+  }
   if (spec.backend != Backend::opencl && (o.panel || o.split > 1 || !o.device_memory.empty()))
     throw UsageError("--panel, --split and --device-memory apply to the OpenCL backend");
   if (spec.algo == Algo::fw_naive && (o.panel || o.split > 1 || !o.device_memory.empty()))
@@ -255,7 +276,9 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
     if (x < 0 || x >= rep.n)
       throw UsageError("--query: vertex " + std::to_string(x) + " out of range [0, " +
                        std::to_string(rep.n) + ")");
-  if (!o.sources.empty()) rows.sources = parse_vertex_spec(o.sources, rep.n, "--sources");
+  if (!o.sources.empty())
+    (o.betweenness ? rows.betweenness_sources : rows.sources) =
+        parse_vertex_spec(o.sources, rep.n, "--sources");
   if (!o.targets.empty()) rows.targets = parse_vertex_spec(o.targets, rep.n, "--targets");
   if (rows.selected()) {
     rep.rows = rows.rows(rep.n);
@@ -491,6 +514,11 @@ Command set_solve_command(CLI::App& app) {
                  "closeness and harmonic centrality as networkx defines them; the report adds "
                  "diameter, radius, reachable pairs and the average shortest path length")
       ->type_name("FILE")
+      ->group(out);
+  app.add_flag("--betweenness", o->betweenness,
+               "With --stats: a betweenness column, networkx's betweenness_centrality "
+               "(normalized, exact: every vertex a source; with --sources SPEC the estimate from "
+               "those sources, scaled as networkx's k); runs --algo sssp")
       ->group(out);
   app.add_flag("--verify", o->verify,
                "Compare with the CPU reference (exit 1 and no output file on mismatch); with "

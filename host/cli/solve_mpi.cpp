@@ -49,6 +49,7 @@ namespace {
 std::string mpi_unsupported(const SolveOptions& o) {
   std::vector<std::string> no;
   if (o.split > 1) no.push_back("--split");
+  if (o.betweenness) no.push_back("--betweenness");
   if (!o.device_memory.empty()) no.push_back("--device-memory");
   if (o.wg || o.block || !o.params.empty()) no.push_back("--wg/--block/--param");
   std::string s;

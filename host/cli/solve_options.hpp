@@ -47,6 +47,7 @@ struct SolveOptions {
   bool quiet = false;
   std::string sources, targets;  // --sources / --targets SPEC
   std::string stats;             // --stats FILE
+  bool betweenness = false;      // --betweenness: a betweenness column in --stats
 };
 
 // --weights LO:HI (UsageError otherwise).

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "solvers/opencl_base.hpp"
+#include "sparse/betweenness.hpp"
 #include "sparse/sssp.hpp"
 #include "sparse/stats_sink.hpp"
 #include "sparse/stream_sink.hpp"
@@ -43,7 +44,8 @@ struct SolveSinks {
 };
 
 template <typename T>
-void fill_stats(const StatsSink<T>& s, const RowsRequest& req, SolveReport& rep) {
+void fill_stats(const StatsSink<T>& s, const RowsRequest& req, SolveReport& rep,
+                std::vector<double> betweenness = {}) {
   const GraphStats g = s.summary();
   rep.has_stats = true;
   rep.diameter = g.diameter;
@@ -51,8 +53,40 @@ void fill_stats(const StatsSink<T>& s, const RowsRequest& req, SolveReport& rep)
   rep.reachable_pairs = g.reachable_pairs;
   rep.average_shortest_path_length = g.average_shortest_path_length;
   throw_if_cancelled();
-  write_stats_file(req.stats, s.vertices(), g);
+  if (betweenness.empty()) {
+    write_stats_file(req.stats, s.vertices(), g);
+  } else {
+    VertexStats v = s.vertices();
+    v.betweenness = std::move(betweenness);
+    write_stats_file(req.stats, v, g);
+  }
   rep.stats_output = req.stats;
+}
+
+// --betweenness: the rows of its sources again, into a BetweennessSink, scaled as
+// networkx's betweenness_centrality(normalized=True) scales them (by n / k for k
+// sampled sources).
+template <typename T>
+std::vector<double> betweenness_column(SsspSolver<T>& solver, const Csr<T>& csr,
+                                       const RowsRequest& req, SolveReport& rep) {
+  Stopwatch phase;
+  const std::vector<int64_t>& sources = req.betweenness_sources;
+  const int threads = solver.info().backend == "serial" ? 1 : 0;
+  BetweennessSink<T> sink(csr, sources, false, false, threads);
+  const RunStats st = solver.solve_rows(csr, sources, sink, false);
+  rep.stats.relaxations += st.relaxations;
+  std::vector<double> b = sink.vertex_sums();
+  const int64_t k = static_cast<int64_t>(sources.size());
+  const double scale = betweenness_scale(csr.n, true, true, k, false);
+  if (scale != 0)
+    for (double& x : b) x *= scale;
+  rep.notes.push_back(
+      (k == 0 ? std::string("betweenness: exact, every vertex a source")
+              : "betweenness: estimated from " + std::to_string(k) +
+                    " sources (scaled by n / k, as networkx's k)") +
+      " (" + std::to_string(phase.seconds()) + " s)");
+  profile("betweenness (rows, paths and dependencies)", phase.seconds());
+  return b;
 }
 
 }  // namespace
@@ -102,6 +136,8 @@ void solve_streamed(std::unique_ptr<SsspSolver<T>> solver, const Csr<T>& csr, co
   if (stats && stats->rows_reduced_by_engine() > 0)
     rep.notes.push_back("stats: rows reduced on the device (only their figures read back)");
   throw_if_cancelled();
+  std::vector<double> betweenness;
+  if (stats && req.betweenness) betweenness = betweenness_column(*solver, csr, req, rep);
   if (file) {
     file->finish();
     rep.output = req.output->path;
@@ -113,7 +149,7 @@ void solve_streamed(std::unique_ptr<SsspSolver<T>> solver, const Csr<T>& csr, co
     ~Release() { t.join(); }
   } release{std::thread([s = std::move(solver)]() mutable { s.reset(); })};
   Stopwatch phase;
-  if (stats) fill_stats(*stats, req, rep);
+  if (stats) fill_stats(*stats, req, rep, std::move(betweenness));
   profile("stats: figures and file", phase.seconds());
 }
 

@@ -23,6 +23,8 @@ struct RowsRequest {
   std::optional<OutputTarget> output;
   OutputFormat format = OutputFormat::bin;
   std::string stats;  // --stats FILE or empty
+  bool betweenness = false;                  // --betweenness: a column in the stats
+  std::vector<int64_t> betweenness_sources;  // its sample (empty: every vertex, exact)
   bool selected() const { return !sources.empty() || !targets.empty(); }
   int64_t rows(int64_t n) const { return sources.empty() ? n : static_cast<int64_t>(sources.size()); }
   int64_t cols(int64_t n) const { return targets.empty() ? n : static_cast<int64_t>(targets.size()); }

@@ -66,10 +66,11 @@ double FixedSums::value(int64_t i) const {
 
 template <typename T>
 void check_betweenness_graph(const Csr<T>& g) {
-  for (int64_t k = 0; k < g.m(); ++k)
-    if (g.w[static_cast<size_t>(k)] < T{0})
-      throw UsageError("betweenness needs weights >= 0 (edge " +
-                       std::to_string(g.col[static_cast<size_t>(k)]) + " has a negative one)");
+  for (int64_t u = 0; u < g.n; ++u)
+    for (int64_t k = g.off[static_cast<size_t>(u)]; k < g.off[static_cast<size_t>(u) + 1]; ++k)
+      if (g.w[static_cast<size_t>(k)] < T{0})
+        throw UsageError("betweenness needs weights >= 0 (the edge " + std::to_string(u) + " -> " +
+                         std::to_string(g.col[static_cast<size_t>(k)]) + " is negative)");
 }
 
 template <typename T>

@@ -21,6 +21,9 @@ struct VertexStats {
   std::vector<double> closeness;      // networkx closeness_centrality (wf_improved)
   std::vector<double> harmonic;       // networkx harmonic_centrality
   std::vector<double> sum_from;       // sum of finite d(v, *) (for the average)
+  // networkx's betweenness_centrality (--betweenness, sparse/betweenness.hpp); empty
+  // when not computed, and then no column in the file.
+  std::vector<double> betweenness;
 };
 
 struct GraphStats {
@@ -89,8 +92,8 @@ template <typename T>
 void stats_from_columns(const DistMatrix<T>& d, StatsSink<T>& sink);
 
 // The per-vertex table to `path` (csv: header vertex,reach,eccentricity,closeness,
-// harmonic; npy: a structured array with those fields; json: one array per field
-// plus the summary), atomically. Format from the extension, csv when unknown.
+// harmonic[,betweenness]; npy: a structured array with those fields; json: one
+// array per field plus the summary), atomically. Format from the extension, csv when unknown.
 void write_stats_file(const std::string& path, const VertexStats& v, const GraphStats& g);
 // UsageError for a path ending in something else than .csv/.npy/.json (checked
 // before any work).

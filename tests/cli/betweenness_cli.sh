@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# End-to-end tests of --stats FILE --betweenness: the betweenness column equals
+# networkx's betweenness_centrality (normalized; directed, undirected given as both
+# directions, disconnected, ties: a grid's many equal paths, float weights); the
+# column is the same bytes on serial, OpenMP, PoCL and PoCL --split 2 (the other
+# columns: stats_cli.sh; the device's one-pass harmonic sums differ in the last
+# bits between placements); --sources
+# SPEC gives the sampled estimate as networkx's k scales it; refusals.
+# Usage: betweenness_cli.sh /path/to/ocl_sp
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+use_python networkx numpy
+
+"$PY" - "$T" <<'PY'
+import sys, random, networkx as nx
+t = sys.argv[1]
+def save(name, G, weight):
+    rnd = random.Random(len(name))
+    with open(f"{t}/{name}.txt", "w") as f:
+        f.write(f"# {G.number_of_nodes()} vertices\n")
+        for u, v in G.edges():
+            w = weight(rnd)
+            f.write(f"{u} {v} {w}\n")
+            if not G.is_directed():
+                f.write(f"{v} {u} {w}\n")
+        n = G.number_of_nodes() - 1
+        f.write(f"{n} {n} 0\n")  # pins n (isolated vertices at the end count)
+save("directed", nx.gnp_random_graph(60, 0.07, seed=3, directed=True), lambda r: r.randint(1, 3))
+save("undirected", nx.connected_watts_strogatz_graph(50, 4, 0.3, seed=5), lambda r: r.randint(1, 2))
+g = nx.disjoint_union(nx.path_graph(12), nx.cycle_graph(9)); g.add_nodes_from(range(21, 25))
+save("disconnected", g, lambda r: 1)
+save("grid", nx.convert_node_labels_to_integers(nx.grid_2d_graph(8, 9)), lambda r: 1)
+save("floats", nx.gnp_random_graph(45, 0.08, seed=8, directed=True), lambda r: r.randint(1, 40) / 8)
+PY
+
+compare() {  # compare GRAPH STATSFILE [SOURCES]: the column against networkx
+  "$PY" - "$T/$1.txt" "$2" "${3:-}" <<'PY'
+import sys, math, numpy as np, networkx as nx
+edges, path, sources = sys.argv[1], sys.argv[2], sys.argv[3]
+G = nx.DiGraph()
+for line in open(edges):
+    if line.startswith("#"):
+        n = int(line.split()[1]); continue
+    u, v, w = line.split(); u, v, w = int(u), int(v), float(w)
+    if u != v: G.add_edge(u, v, weight=w)
+G.add_nodes_from(range(n))
+if path.endswith(".npy"):
+    a = np.load(path)
+else:
+    a = np.genfromtxt(path, delimiter=",", names=True)
+got = a["betweenness"]
+if sources:
+    S = [int(x) for x in sources.split(",")]
+    raw = nx.betweenness_centrality_subset(G, S, list(G), normalized=False, weight="weight")
+    want = {v: raw[v] / ((n - 1) * (n - 2)) * n / len(S) for v in G}
+else:
+    want = nx.betweenness_centrality(G, weight="weight")
+bad = [(v, got[v], want[v]) for v in range(n)
+       if not math.isclose(got[v], want[v], rel_tol=1e-12, abs_tol=1e-15)]
+if len(got) != n or max(want.values()) <= 0: bad.append("size or empty")
+for b in bad[:5]: print("mismatch", b)
+sys.exit(1 if bad else 0)
+PY
+}
+
+for g in directed undirected disconnected grid floats; do
+  type=int32
+  [ $g = floats ] && type=float64
+  for run in "--backend serial" "--backend openmp" "--device pocl" "--device pocl --split 2"; do
+    tag=$(printf '%s' "$run" | tr -c 'a-z0-9' '_')
+    # shellcheck disable=SC2086
+    check "$g $run: --stats --betweenness" 0 "$BIN" --input "$T/$g.txt" --algo sssp $run \
+      --type $type --stats "$T/$g.$tag.csv" --betweenness --json
+  done
+  expect "$g: the column equals networkx's" compare $g "$T/$g.__backend_serial.csv"
+  cut -d, -f6 "$T/$g.__backend_serial.csv" > "$T/$g.serial.col"
+  for tag in __backend_openmp __device_pocl __device_pocl___split_2; do
+    cut -d, -f6 "$T/$g.$tag.csv" > "$T/$g.$tag.col"
+    expect "$g: $tag the column's bytes are serial's" cmp -s "$T/$g.serial.col" "$T/$g.$tag.col"
+  done
+done
+expect "the report's note" grep -q "betweenness: exact, every vertex a source" "$T/out"
+check "npy: betweenness field" 0 "$BIN" --input "$T/grid.txt" --stats "$T/grid.npy" --betweenness \
+  --backend openmp
+expect "npy: equals networkx" compare grid "$T/grid.npy"
+expect "--algo auto runs sssp" grep -q "betweenness comes from the multi-source engine" "$T/out"
+check "json: betweenness array" 0 "$BIN" --input "$T/grid.txt" --stats "$T/grid.json" --betweenness \
+  --backend openmp
+expect "json: a betweenness key" grep -q '"betweenness":\[' "$T/grid.json"
+check "without --betweenness: no column" 0 "$BIN" --input "$T/grid.txt" --stats "$T/plain.csv" \
+  --backend openmp
+expect "no column" sh -c "head -1 '$T/plain.csv' | grep -qx 'vertex,reach,eccentricity,closeness,harmonic'"
+
+# --sources: the estimate from those sources (networkx's k scaling)
+for run in "--backend serial" "--device pocl --split 2"; do
+  # shellcheck disable=SC2086
+  check "sampled $run" 0 "$BIN" --input "$T/directed.txt" --algo sssp $run --stats "$T/k.csv" \
+    --betweenness --sources 3,17,42,0,9
+  expect "sampled $run: networkx's subset scaled by n / k" compare directed "$T/k.csv" 3,17,42,0,9
+done
+expect "sampled: the note" grep -q "estimated from 5 sources" "$T/out"
+
+# refusals (exit 2, error: first)
+check "--betweenness without --stats" 2 "$BIN" --input "$T/grid.txt" --betweenness
+expect "without --stats: error" err_starts
+check "--betweenness with --algo fw" 2 "$BIN" --input "$T/grid.txt" --algo fw --stats "$T/x.csv" --betweenness
+expect "fw: the message" grep -q "multi-source engine" "$T/err"
+check "--betweenness with --verify" 2 "$BIN" --input "$T/grid.txt" --stats "$T/x.csv" --betweenness --verify
+check "--stats --sources without --betweenness" 2 "$BIN" --input "$T/grid.txt" --stats "$T/x.csv" --sources 1,2
+check "--sources --betweenness with --output" 2 "$BIN" --input "$T/grid.txt" --stats "$T/x.csv" \
+  --betweenness --sources 1,2 --output "$T/x.bin"
+printf '# 3 vertices\n0 1 2\n1 2 -1\n' > "$T/neg.txt"
+check "negative weights" 2 "$BIN" --input "$T/neg.txt" --algo sssp --backend serial --stats "$T/x.csv" --betweenness
+expect "negative: the message" grep -q "weights >= 0" "$T/err"
+expect "no stats file written on refusals" test ! -e "$T/x.csv"
+finish_tests
