@@ -318,8 +318,16 @@ TEST_SUITE("generator") {
     CHECK_THROWS_AS(generate_graph(both), UsageError);
     CHECK_THROWS_AS(generate_graph(family_params(GraphFamily::grid, 0, 1)), UsageError);
     CHECK_THROWS_AS(
-        generate_graph(family_params(GraphFamily::geometric, kMaxGeneratedVertices + 1, 1)),
+        generate_graph(family_params(GraphFamily::geometric, kMaxSparseGeneratedVertices + 1, 1)),
         UsageError);
+    // The sparse families go to 2^24 vertices, the dense random model to 2^21.
+    CHECK_NOTHROW(validate(family_params(GraphFamily::geometric, kMaxSparseGeneratedVertices, 1)));
+    CHECK_NOTHROW(validate(family_params(GraphFamily::grid, kMaxSparseGeneratedVertices, 1)));
+    CHECK_NOTHROW(validate(family_params(GraphFamily::random, kMaxSparseGeneratedVertices, 1, 4)));
+    CHECK_THROWS_AS(validate(family_params(GraphFamily::grid, kMaxSparseGeneratedVertices + 1, 1)),
+                    UsageError);
+    CHECK_THROWS_AS(validate(family_params(GraphFamily::random, kMaxGeneratedVertices + 1, 1)),
+                    UsageError);
     CHECK_THROWS_AS(generate_graph(family_params(GraphFamily::grid, 100, 1, 0, 1, -1, true)),
                     UsageError);
     // grid and geometric ignore --density.
@@ -332,6 +340,32 @@ TEST_SUITE("generator") {
       CHECK(same_edges(generate_graph(p), generate_graph(q)));
     }
     CHECK_NOTHROW(validate(family_params(GraphFamily::geometric, 10, 1, 9)));
+  }
+
+  TEST_CASE("sparse generator: the edge bound holds and the memory plan covers the edges") {
+    for (GraphFamily f : {GraphFamily::random, GraphFamily::grid, GraphFamily::geometric})
+      for (int64_t n : {1, 2, 7, 50, 3000}) {
+        for (int64_t degree : {0, 1, 3, 6}) {
+          if (f == GraphFamily::grid && degree != 0) continue;
+          if (degree > n - 1 || (f == GraphFamily::random && degree == 0 && n > 50)) continue;
+          const GeneratorParams p = family_params(f, n, 9, degree);
+          CAPTURE(describe(p));
+          CAPTURE(n);
+          const Graph g = generate_graph(p);
+          const auto m = static_cast<int64_t>(g.edges.size());
+          CHECK(m <= generated_edges_bound(p));
+          if (f == GraphFamily::grid) CHECK(m == generated_edges_bound(p));
+          if (f == GraphFamily::geometric && n > 6) CHECK(generated_edges_bound(p) <= 3 * m);
+          CHECK(generated_graph_bytes(p, 4) >=
+                static_cast<uint64_t>(m) * (sizeof(Edge) + 8) + static_cast<uint64_t>(g.n) * 8);
+          CHECK(generated_graph_bytes(p, 8) >= generated_graph_bytes(p, 4));
+        }
+      }
+    // 2^24 road-like vertices: a few GB, planned without generating.
+    const GeneratorParams big = family_params(GraphFamily::geometric, kMaxSparseGeneratedVertices, 1);
+    CHECK(generated_edges_bound(big) == 12 * kMaxSparseGeneratedVertices);
+    CHECK(generated_graph_bytes(big, 4) > (uint64_t{4} << 30));
+    CHECK(generated_graph_bytes(big, 4) < (uint64_t{12} << 30));
   }
 
   TEST_CASE("sparse generator: n = 10^6 timings" * doctest::skip()) {

@@ -2,6 +2,7 @@
 // path with its file and line/offset), the matrix conversion rules, the int32
 // range guard, and the atomic bin/npy/csv writers.
 #include <doctest/doctest.h>
+#include <omp.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -12,6 +13,9 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "graph/io.hpp"
 #include "test_graph_common.hpp"
@@ -249,6 +253,102 @@ TEST_SUITE("graph_io") {
     expect_read_error(t, "a.gr", "p sp 2 1\na 1 2 3\na 2 1 3\n", "line 3", "more arcs");
     expect_read_error(t, "a.gr", "p sp 2 1\nx 1 2 3\n", "line 2", "unexpected line");
     expect_read_error(t, "a.gr", "p sp 2 1\na +-1 2 3\n", "line 2", "not an integer");
+  }
+
+  TEST_CASE("gr read in parallel: the serial reader's graph, and its errors with their lines") {
+    // A body of a few MB (chunks on every core): comments, blank lines, tabs,
+    // CRLF, leading blanks and a last line without its newline; the graph equals
+    // the one-thread read edge for edge, in file order. Faults deep in the file
+    // are named with their line as the one-thread reader names them.
+    TempDir t;
+    const int64_t n = 5000, m = 200000;
+    std::mt19937_64 rng(11);
+    std::vector<std::string> lines;
+    lines.push_back("c road-like\n");
+    lines.push_back("p sp " + std::to_string(n) + " " + std::to_string(m) + "\n");
+    for (int64_t k = 0; k < m; ++k) {
+      if (k % 997 == 0) lines.push_back("c a comment line\n");
+      if (k % 1009 == 0) lines.push_back("\n");
+      const std::string u = std::to_string(1 + rng() % n), v = std::to_string(1 + rng() % n),
+                        w = std::to_string(rng() % 1000);
+      switch (k % 5) {
+        case 0: lines.push_back("a " + u + " " + v + " " + w + "\n"); break;
+        case 1: lines.push_back("a\t" + u + "\t" + v + "\t" + w + "\r\n"); break;
+        case 2: lines.push_back("  a " + u + "  " + v + " +" + w + "\n"); break;
+        case 3: lines.push_back("a " + u + " " + v + " " + w + " \n"); break;
+        default: lines.push_back("a " + u + " " + v + " " + w + "\n"); break;
+      }
+    }
+    lines.back().pop_back();  // no newline at the end
+    std::string text;
+    for (const auto& l : lines) text += l;
+    REQUIRE(text.size() > (size_t{3} << 20));
+    const auto serial = [](const std::string& path) {
+      const int threads = omp_get_max_threads();
+      omp_set_num_threads(1);
+      std::string msg;
+      Graph g;
+      try {
+        g = read_graph(path);
+      } catch (const UsageError& e) {
+        msg = e.what();
+      }
+      omp_set_num_threads(threads);
+      return std::pair{g, msg};
+    };
+    const int threads = omp_get_max_threads();
+    omp_set_num_threads(std::max(threads, 4));  // chunks on several threads even on 1 core
+    const std::string p = t.write("big.gr", text);
+    const Graph par = read_graph(p);
+    CHECK(par.n == n);
+    CHECK(static_cast<int64_t>(par.edges.size()) == m);
+    const auto [one, none] = serial(p);
+    CHECK(none.empty());
+    CHECK(same_edges(par, one));
+    CHECK(par.edges.back().u == one.edges.back().u);
+    // Faults, each at a line deep in the body: the message the serial reader gives.
+    const auto line_of = [&](size_t i) { return "line " + std::to_string(i + 1) + ":"; };
+    struct Fault {
+      size_t line;
+      std::string text, what;
+    };
+    size_t deep = lines.size() * 3 / 4;
+    while (lines[deep][0] == 'c' || lines[deep] == "\n") ++deep;  // an arc line
+    const size_t last = lines.size() - 1;
+    for (const Fault& f : {Fault{deep, "a 1 0 5\n", "outside [1, " + std::to_string(n) + "]"},
+                           Fault{deep, "a 1 2 x\n", "not an integer"},
+                           Fault{deep, "p sp 3 3\n", "second problem line (first on line 2)"},
+                           Fault{deep, "b 1 2 3\n", "unexpected line"},
+                           Fault{last, "a 1 2 3 4", "5 fields"},
+                           Fault{7, "a 1 2 99999999999999999999\n", "not representable"}}) {
+      CAPTURE(f.text);
+      std::vector<std::string> bad = lines;
+      bad[f.line] = f.text;
+      std::string b;
+      for (const auto& l : bad) b += l;
+      const std::string q = t.write("bad.gr", b);
+      const std::string msg = usage_error([&] { read_graph(q); });
+      CHECK(has(msg, q + ": " + line_of(f.line)));
+      CHECK(has(msg, f.what));
+      CHECK(msg == serial(q).second);
+    }
+    // An arc more than declared, and one fewer: the line of the first extra arc,
+    // the problem line.
+    std::vector<std::string> more = lines;
+    more.insert(more.begin() + static_cast<long>(deep), "a 1 2 3\n");
+    std::string b;
+    for (const auto& l : more) b += l;
+    std::string msg = usage_error([&] { read_graph(t.write("more.gr", b)); });
+    CHECK(has(msg, "more arcs than the " + std::to_string(m) + " declared on line 2"));
+    CHECK(msg == serial(t.path("more.gr")).second);
+    std::vector<std::string> fewer = lines;
+    fewer.erase(fewer.begin() + static_cast<long>(deep));
+    b.clear();
+    for (const auto& l : fewer) b += l;
+    msg = usage_error([&] { read_graph(t.write("fewer.gr", b)); });
+    CHECK(has(msg, "line 2: problem line declares " + std::to_string(m) + " arcs"));
+    CHECK(msg == serial(t.path("fewer.gr")).second);
+    omp_set_num_threads(threads);
   }
 
   TEST_CASE("mtx malformed or unsupported inputs name the file and the line") {

@@ -235,6 +235,11 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
   if (o.n && o.input.empty()) {
     gen = generator_params(o, rep.source);
     resolve_auto(generated_vertices(gen), expected_edges(gen));
+    if (spec.algo == Algo::sssp)  // the edge list and its CSR, planned from n and m
+      check_host_memory(generated_graph_bytes(gen, sizeof(T)),
+                        "generating " + describe(gen) + ": n = " +
+                            std::to_string(generated_vertices(gen)) + ", up to " +
+                            std::to_string(generated_edges_bound(gen)) + " edges");
     if (spec.algo != Algo::sssp) {
       plan_memory<T>(spec, generated_vertices(gen), o.verify, want_paths);
       profile("devices + memory plan", phase.seconds());
@@ -402,7 +407,7 @@ Command set_solve_command(CLI::App& app) {
   auto o = std::make_shared<SolveOptions>();
   auto* g = "Graph";
   app.add_option("--n", o->n, "Random directed graph with N vertices")
-      ->check(CLI::Range(int64_t{1}, int64_t{kMaxGeneratedVertices}))
+      ->check(CLI::Range(int64_t{1}, int64_t{kMaxSparseGeneratedVertices}))
       ->group(g);
   app.add_option("--seed", o->seed, "Random seed (default: N, as the paper seeds rand() with n)")
       ->group(g);

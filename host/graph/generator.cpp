@@ -22,10 +22,17 @@ double default_density(int64_t n) {
 
 void validate(const GeneratorParams& p) {
   if (p.n < 1) throw UsageError("--n must be at least 1 (got " + std::to_string(p.n) + ")");
-  if (p.n > kMaxGeneratedVertices)
+  const bool sparse = p.family != GraphFamily::random || p.degree > 0;
+  if (sparse && p.n > kMaxSparseGeneratedVertices)
+    throw UsageError("--n " + std::to_string(p.n) + " is too large: at most " +
+                     std::to_string(kMaxSparseGeneratedVertices) + " vertices for --generator " +
+                     to_string(p.family));
+  if (!sparse && p.n > kMaxGeneratedVertices)
     throw UsageError("--n " + std::to_string(p.n) + " is too large: at most " +
                      std::to_string(kMaxGeneratedVertices) +
-                     " vertices (the dense distance matrix would not fit)");
+                     " vertices (the dense distance matrix would not fit); --generator "
+                     "grid or geometric, or --degree, go to " +
+                     std::to_string(kMaxSparseGeneratedVertices));
   if (!(p.density >= 0.0 && p.density <= 1.0))
     throw UsageError("--density must be in (0, 1] (got " + std::to_string(p.density) + ")");
   if (p.wlo > p.whi)

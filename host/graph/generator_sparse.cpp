@@ -361,6 +361,35 @@ int64_t generated_vertices(const GeneratorParams& p) {
   return k * k;
 }
 
+int64_t generated_edges_bound(const GeneratorParams& p) {
+  const double n = static_cast<double>(generated_vertices(p));
+  switch (p.family) {
+    case GraphFamily::grid: {
+      const int64_t k = grid_side(p.n);
+      return 4 * k * (k - 1);
+    }
+    case GraphFamily::geometric:
+      return 2 * p.n * geometric_degree(p);
+    case GraphFamily::random:
+      break;
+  }
+  if (p.degree == 0) return p.n * (p.n - 1);
+  const double mean = n * static_cast<double>(p.degree);
+  return std::min(p.n * (p.n - 1), static_cast<int64_t>(mean + 8 * std::sqrt(mean) + 64));
+}
+
+uint64_t generated_graph_bytes(const GeneratorParams& p, size_t value_bytes) {
+  const auto n = static_cast<uint64_t>(generated_vertices(p));
+  const auto m = static_cast<uint64_t>(generated_edges_bound(p));
+  // The edge list and the CSR side by side (offsets, targets, weights).
+  uint64_t bytes = m * sizeof(Edge) + (n + 1) * 8 + m * (4 + value_bytes);
+  // geometric: the points and the cells (8 B a vertex each way), the nearest
+  // and the reverse lists with their weights and offsets while the list is built.
+  if (p.family == GraphFamily::geometric)
+    bytes += n * 48 + n * static_cast<uint64_t>(geometric_degree(p)) * 16 + n * 8;
+  return bytes;
+}
+
 std::vector<std::array<double, 2>> geometric_points(const GeneratorParams& p) {
   validate(p);
   const std::vector<Point> pts = draw_points(p);

@@ -23,6 +23,10 @@ constexpr int64_t kMaxSparseVertices = (int64_t{1} << 31) - 1;
 // dense matrix), checked before generating (DESIGN.md "Scale"). Panels index
 // with int inside a panel and int64 across the matrix.
 constexpr int64_t kMaxGeneratedVertices = int64_t{1} << 21;
+// Largest n of the sparse families (grid, geometric, random with a degree): road
+// networks of 10^7 vertices; host memory (generated_graph_bytes, checked before
+// generating) is what limits them.
+constexpr int64_t kMaxSparseGeneratedVertices = int64_t{1} << 24;
 // Largest |weight| the generator draws (before --negative potentials, which at
 // most double it): exact in float32 and far from the int32 limit per edge.
 constexpr int64_t kMaxGeneratorWeight = int64_t{1} << 24;
@@ -69,7 +73,8 @@ struct GeneratorParams {
 // out-edges per vertex (complete up to n = 20), large ones 10% of all pairs, so
 // nearly every pair is reachable and shortest paths still take several hops.
 double default_density(int64_t n);
-// UsageError unless 1 <= n <= kMaxGeneratedVertices, density is 0 (default) or
+// UsageError unless 1 <= n <= kMaxGeneratedVertices (kMaxSparseGeneratedVertices
+// for grid, geometric and random with a degree), density is 0 (default) or
 // in (0, 1], wlo <= whi, |wlo|, |whi| <= kMaxGeneratorWeight, and with
 // `negative` whi >= 0; degree >= 0, at most n - 1 (random, geometric), 0 for
 // grid, and not both degree and density for random.
@@ -82,6 +87,14 @@ Graph generate_graph(const GeneratorParams& p);
 Graph generate_random(const GeneratorParams& p);  // validates first
 // The vertex count generate_graph gives: K^2 for grid, n otherwise.
 int64_t generated_vertices(const GeneratorParams& p);
+// At most this many edges from generate_graph(p) (exact for grid; geometric:
+// every vertex's nearest both ways; random with a degree: the mean plus eight
+// standard deviations; the dense random model: every pair).
+int64_t generated_edges_bound(const GeneratorParams& p);
+// Host memory of generate_graph(p) at its peak with the CSR of `value_bytes`
+// weights built from it (the edge list, the model's arrays, the CSR), from n and
+// generated_edges_bound alone: checked before generating.
+uint64_t generated_graph_bytes(const GeneratorParams& p, size_t value_bytes);
 // The geometric family's points (vertex order), x and y in [0, 1): multiples
 // of 2^-31 drawn from each vertex's own stream, whatever p.family says.
 std::vector<std::array<double, 2>> geometric_points(const GeneratorParams& p);
