@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "util/errors.hpp"
+#include "util/host_threads.hpp"
 
 namespace ocl_sp {
 
@@ -16,7 +17,8 @@ namespace {
 template <typename T>
 void sort_and_dedupe(Csr<T>& g) {
   std::vector<int64_t> keep(static_cast<size_t>(g.n) + 1, 0);
-#pragma omp parallel for schedule(dynamic, 256) if (g.n >= 4096)
+  const int threads = work_threads(static_cast<size_t>(g.off[g.n]) * (sizeof(T) + 4));
+#pragma omp parallel for schedule(dynamic, 256) num_threads(threads) if (g.n >= 4096 && threads > 1)
   for (int64_t u = 0; u < g.n; ++u) {
     const int64_t b = g.off[u], e = g.off[u + 1];
     if (e - b > 1) {
@@ -105,7 +107,8 @@ Csr<T> csr_from_matrix(const DistMatrix<T>& a) {
   Csr<T> c;
   c.n = n;
   c.off.assign(static_cast<size_t>(n) + 1, 0);
-#pragma omp parallel for schedule(static) if (n >= 1024)
+  const int threads = copy_threads(static_cast<size_t>(n) * static_cast<size_t>(n) * sizeof(T));
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
   for (int64_t i = 0; i < n; ++i) {
     int64_t k = 0;
     for (int64_t j = 0; j < n; ++j) k += j != i && a(i, j) != ValueTraits<T>::inf;
@@ -114,7 +117,7 @@ Csr<T> csr_from_matrix(const DistMatrix<T>& a) {
   std::partial_sum(c.off.begin(), c.off.end(), c.off.begin());
   c.col.resize(static_cast<size_t>(c.off[n]));
   c.w.resize(static_cast<size_t>(c.off[n]));
-#pragma omp parallel for schedule(static) if (n >= 1024)
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
   for (int64_t i = 0; i < n; ++i) {
     int64_t k = c.off[i];
     for (int64_t j = 0; j < n; ++j)

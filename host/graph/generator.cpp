@@ -9,6 +9,7 @@
 #include "graph/graph.hpp"
 #include "graph/rng.hpp"
 #include "util/errors.hpp"
+#include "util/host_threads.hpp"
 
 namespace ocl_sp {
 
@@ -105,7 +106,8 @@ class RowModel {
   long long fill_rows(int64_t row0, int64_t row1, T* out) const {
     const int64_t n = p_.n;
     long long total = 0;
-#pragma omp parallel for schedule(dynamic, 16) reduction(+ : total)
+    const int threads = work_threads(static_cast<size_t>(row1 - row0) * static_cast<size_t>(n) * sizeof(T));
+#pragma omp parallel for schedule(dynamic, 16) reduction(+ : total) num_threads(threads)
     for (int64_t i = row0; i < row1; ++i) {
       T* r = out + (i - row0) * n;
       std::fill(r, r + n, ValueTraits<T>::inf);

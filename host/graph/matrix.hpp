@@ -13,6 +13,7 @@
 #include <limits>
 #include <string>
 #include <vector>
+#include "util/host_threads.hpp"
 
 namespace ocl_sp {
 
@@ -123,7 +124,8 @@ class DistMatrix {
 #endif
       constexpr size_t kPiece = size_t{2} << 20;
       const int64_t pieces = static_cast<int64_t>((bytes + kPiece - 1) / kPiece);
-#pragma omp parallel for schedule(static)
+      const int threads = copy_threads(bytes);
+#pragma omp parallel for schedule(static) num_threads(threads)
       for (int64_t i = 0; i < pieces; ++i) {
         const size_t off = static_cast<size_t>(i) * kPiece;
         std::memset(p + off, 0, std::min(kPiece, bytes - off));

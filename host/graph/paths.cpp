@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "util/errors.hpp"
+#include "util/host_threads.hpp"
 
 namespace ocl_sp {
 
@@ -36,7 +37,8 @@ PathMatrix initial_paths(const DistMatrix<T>& d) {
   PathMatrix p;
   const int64_t n = d.n();
   size_path_matrix(p, n);
-#pragma omp parallel for schedule(static) if (n >= 1024)
+  const int threads = copy_threads(static_cast<size_t>(n) * static_cast<size_t>(n) * 12);
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < n; ++j) {
       const size_t ij = static_cast<size_t>(i * n + j);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "graph/graph.hpp"
+#include "util/host_threads.hpp"
 
 namespace ocl_sp::rng {
 
@@ -103,14 +104,16 @@ class Potentials {
 template <typename Count, typename Row>
 Graph build_by_rows(int64_t n, const Count& count, const Row& row) {
   std::vector<int64_t> offset(static_cast<size_t>(n) + 1, 0);
-#pragma omp parallel for schedule(dynamic, 16)
+  // Rows draw their edges (compute): a thread per 64 rows, up to the whole pool.
+  const int threads = threads_for(static_cast<size_t>(n), omp_get_max_threads(), 64, omp_get_max_threads());
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads)
   for (int64_t i = 0; i < n; ++i) offset[static_cast<size_t>(i) + 1] = count(i);
   for (int64_t i = 0; i < n; ++i)
     offset[static_cast<size_t>(i) + 1] += offset[static_cast<size_t>(i)];
   Graph g;
   g.n = n;
   g.edges.resize(static_cast<size_t>(offset[static_cast<size_t>(n)]));
-#pragma omp parallel for schedule(dynamic, 16)
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads)
   for (int64_t i = 0; i < n; ++i) {
     Edge* out = g.edges.data() + offset[static_cast<size_t>(i)];
     row(i, [&](int64_t j, int64_t w) { *out++ = Edge{i, j, static_cast<double>(w)}; });

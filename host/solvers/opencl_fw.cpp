@@ -26,6 +26,7 @@
 #include "util/env.hpp"
 #include "util/sysinfo.hpp"
 #include "util/errors.hpp"
+#include "util/host_threads.hpp"
 
 namespace ocl_sp::detail {
 
@@ -131,7 +132,8 @@ class OpenClFw final : public Solver<T> {
     if (!k) return std::nullopt;
     const T inf = ValueTraits<T>::inf, satf = static_cast<T>(k->satf);
     bool misfit = false;
-#pragma omp parallel for reduction(|| : misfit) schedule(static)
+    const int threads = copy_threads(static_cast<size_t>(n) * static_cast<size_t>(n) * sizeof(T));
+#pragma omp parallel for reduction(|| : misfit) schedule(static) num_threads(threads) if (threads > 1)
     for (int64_t i = 0; i < n; ++i)
       for (int64_t j = 0; j < n; ++j) {
         const T w = d(i, j);

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "solvers/panel_engine.hpp"
+#include "util/host_threads.hpp"
 
 namespace ocl_sp::detail {
 
@@ -15,8 +16,9 @@ void pack_panel(T* dst, const DistMatrix<T>& d, int64_t p, int64_t pi, int64_t p
   const int64_t rows = std::max<int64_t>(0, std::min(p, n - r0));
   const int64_t cols = std::max<int64_t>(0, std::min(p, n - c0));
   const T inf = ValueTraits<T>::inf;
-  // Rows in parallel (one staging chunk or panel at a time).
-#pragma omp parallel for schedule(static)
+  // Rows in parallel (one staging chunk or panel at a time), threads by its bytes.
+  const int threads = copy_threads(static_cast<size_t>(std::max<int64_t>(0, a1 - a0)) * static_cast<size_t>(p) * sizeof(T));
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
   for (int64_t a = a0; a < a1; ++a) {
     T* row = dst + (a - a0) * p;
     if (a < rows) {
@@ -37,7 +39,8 @@ bool unpack_panel(const T* src, DistMatrix<T>& d, int64_t p, int64_t pi, int64_t
   const int64_t cols = std::max<int64_t>(0, std::min(p, n - c0));
   const size_t bytes = static_cast<size_t>(cols) * sizeof(T);
   bool changed = false;
-#pragma omp parallel for schedule(static) reduction(|| : changed)
+  const int threads = copy_threads(static_cast<size_t>(std::max<int64_t>(0, rows - a0)) * bytes);
+#pragma omp parallel for schedule(static) reduction(|| : changed) num_threads(threads) if (threads > 1)
   for (int64_t a = a0; a < rows; ++a) {
     T* dst = d.data() + (r0 + a) * n + c0;
     const T* s = src + (a - a0) * p;

@@ -12,6 +12,7 @@
 #include "graph/paths.hpp"
 #include "util/errors.hpp"
 #include "util/sysinfo.hpp"
+#include "util/host_threads.hpp"
 
 namespace ocl_sp::detail {
 
@@ -27,7 +28,8 @@ void gather_rows(int64_t n, InputEdges<T>& out, const Width& width, const Row& r
                  const Check& check) {
   out.n = n;
   out.start.assign(static_cast<size_t>(n) + 1, 0);
-  const int threads = n >= 1024 ? omp_get_max_threads() : 1;
+  // The rows scan n^2 values of the matrix: threads by those bytes.
+  const int threads = n >= 1024 ? copy_threads(static_cast<size_t>(n) * static_cast<size_t>(n) * sizeof(T)) : 1;
   std::vector<UninitVector<int32_t>> cols(static_cast<size_t>(threads));
   std::vector<UninitVector<T>> vals(static_cast<size_t>(threads));
   std::vector<size_t> at(static_cast<size_t>(threads) + 1, 0);
@@ -98,7 +100,8 @@ InputEdges<T> input_edges(const DistMatrix<T>& w) {
     double largest = 0;
     bool integral = true;
     const int64_t m = static_cast<int64_t>(e.w.size());
-#pragma omp parallel for schedule(static) if (m >= (int64_t{1} << 20)) reduction(max : largest) reduction(&& : integral)
+    const int threads = copy_threads(static_cast<size_t>(m) * sizeof(T));
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1) reduction(max : largest) reduction(&& : integral)
     for (int64_t x = 0; x < m; ++x) {
       const double v = static_cast<double>(e.w[static_cast<size_t>(x)]);
       largest = std::max(largest, std::fabs(v));

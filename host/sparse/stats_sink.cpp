@@ -15,6 +15,7 @@
 #include "report/json.hpp"
 #include "util/atomic_file.hpp"
 #include "util/errors.hpp"
+#include "util/host_threads.hpp"
 #include "util/strings.hpp"
 #include "util/timer.hpp"
 
@@ -60,11 +61,13 @@ void write_stats_csv(std::ostream& out, const VertexStats& v) {
              : "vertex,reach,eccentricity,closeness,harmonic\n");
   constexpr size_t kBlock = size_t{1} << 14;
   const size_t n = v.reach.size(), blocks = (n + kBlock - 1) / kBlock;
-  const size_t window = 4 * static_cast<size_t>(std::max(1, omp_get_max_threads()));
+  // Formatting is compute: a thread per block (~1 MB of text), the pool at most.
+  const int threads = threads_for(blocks, omp_get_max_threads(), 1, omp_get_max_threads());
+  const size_t window = 4 * static_cast<size_t>(threads);
   std::vector<std::string> text(std::min(window, blocks));
   for (size_t b0 = 0; b0 < blocks; b0 += window) {
     const size_t nb = std::min(window, blocks - b0);
-#pragma omp parallel for schedule(dynamic)
+#pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1)
     for (size_t k = 0; k < nb; ++k) {
       std::string& t = text[k];
       t.clear();
@@ -136,7 +139,8 @@ RowFigures row_figures(const T* row, int64_t len, bool harmonic) {
 template <typename T>
 void column_figures(const T* block, int64_t rows, int64_t cols, int64_t ld, bool harmonic,
                     RowFigures* f) {
-#pragma omp parallel for schedule(static) if (cols > 1 && rows * cols >= 65536)
+  const int threads = work_threads(static_cast<size_t>(rows) * static_cast<size_t>(cols) * sizeof(T));
+#pragma omp parallel for schedule(static) num_threads(threads) if (cols > 1 && threads > 1)
   for (int64_t c = 0; c < cols; ++c) continue_figures(f[c], block + c, rows, ld, harmonic);
 }
 
@@ -145,7 +149,8 @@ void StatsSink<T>::rows(int64_t first, int64_t count, int64_t n, const T* d, con
                         const int32_t*) {
   const Stopwatch t;
   const bool harmonic = pass_ & to;  // the divisions only where they are used
-#pragma omp parallel for schedule(static) if (count > 1 && count * n >= 65536)
+  const int threads = work_threads(static_cast<size_t>(count) * static_cast<size_t>(n) * sizeof(T));
+#pragma omp parallel for schedule(static) num_threads(threads) if (count > 1 && threads > 1)
   for (int64_t r = 0; r < count; ++r) store(first + r, row_figures(d + r * n, n, harmonic));
   host_rows_ += count;
   seconds_ += t.seconds();

@@ -1,0 +1,81 @@
+// Host loops sized to their work (host/util/host_threads.hpp): the sizing rule,
+// the bandwidth cap and its override, and copy_rows running a small copy on few
+// threads of a large pool while the bytes arrive intact.
+#include <doctest/doctest.h>
+#include <omp.h>
+
+#include <cstdlib>
+#include <numeric>
+#include <vector>
+
+#include "util/host_threads.hpp"
+#include "util/parallel_copy.hpp"
+
+using namespace ocl_sp;
+
+namespace {
+constexpr size_t MiB = size_t{1} << 20;
+
+struct EnvVar {  // sets a variable for one scope
+  const char* name;
+  explicit EnvVar(const char* n, const char* v) : name(n) { setenv(n, v, 1); }
+  ~EnvVar() { unsetenv(name); }
+};
+}  // namespace
+
+TEST_CASE("threads_for: one thread per share of the bytes, capped by bandwidth and pool") {
+  // A 64-thread pool on small copies uses few threads.
+  CHECK(threads_for(0, 64, kCopyBytesPerThread, kBandwidthThreads) == 1);
+  CHECK(threads_for(64 << 10, 64, kCopyBytesPerThread, kBandwidthThreads) == 1);
+  CHECK(threads_for(kCopyBytesPerThread - 1, 64, kCopyBytesPerThread, kBandwidthThreads) == 1);
+  CHECK(threads_for(8 * MiB, 64, kCopyBytesPerThread, kBandwidthThreads) == 4);  // a staging chunk
+  CHECK(threads_for(20 * MiB, 64, kCopyBytesPerThread, kBandwidthThreads) == 10);
+  // Large copies stop at the bandwidth count, not the pool's 64.
+  CHECK(threads_for(400 * MiB, 64, kCopyBytesPerThread, kBandwidthThreads) == kBandwidthThreads);
+  CHECK(threads_for(size_t{1} << 40, 192, kCopyBytesPerThread, kBandwidthThreads) == kBandwidthThreads);
+  // A pool smaller than the cap is the limit; degenerate inputs give one thread.
+  CHECK(threads_for(400 * MiB, 4, kCopyBytesPerThread, kBandwidthThreads) == 4);
+  CHECK(threads_for(400 * MiB, 0, kCopyBytesPerThread, kBandwidthThreads) == 1);
+  CHECK(threads_for(400 * MiB, 64, 0, 0) == 1);
+  // Compute loops take the whole pool once big enough.
+  CHECK(threads_for(400 * MiB, 64, kWorkBytesPerThread, 64) == 64);
+  CHECK(threads_for(1 * MiB, 64, kWorkBytesPerThread, 64) == 4);
+}
+
+TEST_CASE("bandwidth_threads: OCL_SP_HOST_THREADS overrides the cap, bad values are ignored") {
+  CHECK(bandwidth_threads() == kBandwidthThreads);
+  {
+    EnvVar e("OCL_SP_HOST_THREADS", "3");
+    CHECK(bandwidth_threads() == 3);
+  }
+  {
+    EnvVar e("OCL_SP_HOST_THREADS", "-2");
+    CHECK(bandwidth_threads() == kBandwidthThreads);
+  }
+  {
+    EnvVar e("OCL_SP_HOST_THREADS", "x");
+    CHECK(bandwidth_threads() == kBandwidthThreads);
+  }
+}
+
+TEST_CASE("copy_rows: a 64-thread pool runs a small copy on one thread, a large one on the cap") {
+  const int before = omp_get_max_threads();
+  omp_set_num_threads(64);
+  CHECK(copy_threads(256 << 10) == 1);
+  CHECK(copy_threads(8 * MiB) == 4);
+  CHECK(copy_threads(512 * MiB) == kBandwidthThreads);
+  // copy_rows runs its rows on copy_threads(bytes) threads: a strided copy of
+  // 64 rows of 4 KiB (256 KiB, one thread) with every byte in place.
+  std::vector<unsigned char> src(64 * 8192), dst(64 * 4096, 0);
+  std::iota(src.begin(), src.end(), static_cast<unsigned char>(1));
+  copy_rows(dst.data(), 4096, src.data(), 8192, 64, 4096);
+  for (size_t r = 0; r < 64; ++r)
+    for (size_t c = 0; c < 4096; c += 511)
+      REQUIRE(dst[r * 4096 + c] == src[r * 8192 + c]);
+  // parallel_copy of 9 MiB + a tail: 4 threads by the rule, every byte equal.
+  std::vector<char> a(9 * MiB + 123), b(a.size(), 0);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<char>(i * 7 + 3);
+  parallel_copy(b.data(), a.data(), a.size());
+  CHECK(a == b);
+  omp_set_num_threads(before);
+}
