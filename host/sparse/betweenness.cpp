@@ -41,6 +41,19 @@ double edge_betweenness_scale(int64_t n, bool normalized, bool directed, int64_t
   return scale;
 }
 
+Fixed Fixed::of(double x) {
+  Fixed f;
+  if (!(x > 0)) return f;  // 0 (and nothing else: contributions are >= 0)
+  const double whole = std::floor(x);
+  f.hi = static_cast<uint64_t>(whole);
+  f.lo = static_cast<uint64_t>(std::ldexp(x - whole, 64));  // exact, then truncated
+  return f;
+}
+
+double Fixed::value() const {
+  return static_cast<double>(hi) + std::ldexp(static_cast<double>(lo), -64);
+}
+
 FixedSums::FixedSums(int64_t size)
     : hi_(static_cast<size_t>(size)), lo_(static_cast<size_t>(size)) {
   for (auto& x : hi_) x.store(0, std::memory_order_relaxed);
@@ -48,10 +61,9 @@ FixedSums::FixedSums(int64_t size)
 }
 
 void FixedSums::add(int64_t i, double x) {
-  if (!(x > 0)) return;  // 0 (and nothing else: contributions are >= 0)
-  const double whole = std::floor(x);
-  const uint64_t h = static_cast<uint64_t>(whole);
-  const uint64_t l = static_cast<uint64_t>(std::ldexp(x - whole, 64));  // exact, then truncated
+  if (!(x > 0)) return;
+  const Fixed f = Fixed::of(x);
+  const uint64_t h = f.hi, l = f.lo;
   const size_t k = static_cast<size_t>(i);
   const uint64_t before = lo_[k].fetch_add(l, std::memory_order_relaxed);
   const uint64_t carry = before + l < before ? 1 : 0;
@@ -60,8 +72,8 @@ void FixedSums::add(int64_t i, double x) {
 
 double FixedSums::value(int64_t i) const {
   const size_t k = static_cast<size_t>(i);
-  return static_cast<double>(hi_[k].load(std::memory_order_relaxed)) +
-         std::ldexp(static_cast<double>(lo_[k].load(std::memory_order_relaxed)), -64);
+  return Fixed{hi_[k].load(std::memory_order_relaxed), lo_[k].load(std::memory_order_relaxed)}
+      .value();
 }
 
 template <typename T>
@@ -80,8 +92,8 @@ BetweennessSink<T>::BetweennessSink(const Csr<T>& g, std::vector<int64_t> source
       sources_(std::move(sources)),
       endpoints_(endpoints),
       edges_(edges),
-      threads_(threads),
-      vertex_(g.n),
+      threads_(threads > 0 ? threads : omp_get_max_threads()),
+      vertex_(static_cast<size_t>(threads_)),
       edge_(edges ? g.m() : 0) {
   check_betweenness_graph(g);
 }
@@ -94,8 +106,9 @@ struct SourcePass {
   std::vector<int32_t> order, indeg;
   std::vector<double> sigma, coeff;
 
-  void run(const Csr<T>& g, int64_t s, const T* d, bool endpoints, FixedSums& vertex,
+  void run(const Csr<T>& g, int64_t s, const T* d, bool endpoints, std::vector<Fixed>& vertex,
            FixedSums* edge) {
+    if (vertex.empty()) vertex.resize(static_cast<size_t>(g.n));
     const int64_t n = g.n;
     const T inf = ValueTraits<T>::inf;
     order.resize(static_cast<size_t>(n));
@@ -151,9 +164,9 @@ struct SourcePass {
         if (edge) edge->add(k, c);
       }
       coeff[static_cast<size_t>(v)] = (1 + delta) / sv;
-      if (v != s) vertex.add(v, endpoints ? delta + 1 : delta);
+      if (v != s) vertex[static_cast<size_t>(v)].add(Fixed::of(endpoints ? delta + 1 : delta));
     }
-    if (endpoints) vertex.add(s, static_cast<double>(reached - 1));
+    if (endpoints) vertex[static_cast<size_t>(s)].add(Fixed::of(static_cast<double>(reached - 1)));
   }
 };
 
@@ -165,16 +178,17 @@ void BetweennessSink<T>::rows(int64_t first, int64_t count, int64_t n, const T* 
   if (n != g_.n) throw RuntimeError("internal: betweenness rows of another graph");
   std::exception_ptr failure;
   std::mutex failure_lock;
-  const int threads = threads_ > 0 ? threads_ : omp_get_max_threads();
+  const int threads = threads_;
 #pragma omp parallel num_threads(threads) if (threads > 1 && count > 1)
   {
     SourcePass<T> pass;
+    std::vector<Fixed>& mine = vertex_[static_cast<size_t>(omp_get_thread_num())];
 #pragma omp for schedule(dynamic, 1)
     for (int64_t r = 0; r < count; ++r) {
       const int64_t row = first + r;
       const int64_t s = sources_.empty() ? row : sources_[static_cast<size_t>(row)];
       try {
-        pass.run(g_, s, d + r * n, endpoints_, vertex_, edges_ ? &edge_ : nullptr);
+        pass.run(g_, s, d + r * n, endpoints_, mine, edges_ ? &edge_ : nullptr);
       } catch (...) {
         std::lock_guard<std::mutex> lock(failure_lock);
         if (!failure) failure = std::current_exception();
@@ -187,8 +201,13 @@ void BetweennessSink<T>::rows(int64_t first, int64_t count, int64_t n, const T* 
 
 template <typename T>
 std::vector<double> BetweennessSink<T>::vertex_sums() const {
-  std::vector<double> out(static_cast<size_t>(vertex_.size()));
-  for (int64_t i = 0; i < vertex_.size(); ++i) out[static_cast<size_t>(i)] = vertex_.value(i);
+  std::vector<double> out(static_cast<size_t>(g_.n));
+  for (size_t i = 0; i < out.size(); ++i) {
+    Fixed total;
+    for (const auto& part : vertex_)
+      if (!part.empty()) total.add(part[i]);
+    out[i] = total.value();
+  }
   return out;
 }
 

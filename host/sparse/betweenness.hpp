@@ -18,7 +18,8 @@
 //     delta(v) in CSR order.
 // Each source's contributions (delta(v), and c per CSR edge for edge betweenness)
 // are added into exact fixed-point sums (an integer part and 64 fraction bits in
-// two 64-bit words with carry, atomically): integer addition is associative, so
+// two 64-bit words with carry; per thread for the vertices, merged at the end,
+// atomically for the edges): integer addition is associative, so
 // the total does not depend on the order in which sources complete, the batches
 // the engine forms, the threads or the devices; every backend gives the same bits.
 // Contributions are rounded down to multiples of 2^-64 (about 5e-20) once each.
@@ -43,7 +44,19 @@ double betweenness_scale(int64_t n, bool normalized, bool directed, int64_t k, b
 // networkx's _rescale_e (edge_betweenness_centrality) factor.
 double edge_betweenness_scale(int64_t n, bool normalized, bool directed, int64_t k);
 
-// Exact sums that do not depend on the order of additions (see above).
+// One exact 64.64 fixed-point value (x >= 0, below 2^63): to_fixed(x) and back.
+struct Fixed {
+  uint64_t hi = 0, lo = 0;
+  static Fixed of(double x);
+  void add(const Fixed& f) {
+    lo += f.lo;
+    hi += f.hi + (lo < f.lo ? 1 : 0);
+  }
+  double value() const;
+};
+
+// Exact sums that do not depend on the order of additions (see above), added to
+// from any thread at once.
 class FixedSums {
  public:
   explicit FixedSums(int64_t size = 0);
@@ -79,7 +92,8 @@ class BetweennessSink final : public RowSink<T> {
   std::vector<int64_t> sources_;
   bool endpoints_, edges_;
   int threads_;
-  FixedSums vertex_, edge_;
+  std::vector<std::vector<Fixed>> vertex_;  // per OpenMP thread, merged by vertex_sums()
+  FixedSums edge_;
   int64_t done_ = 0;
 };
 
