@@ -5,9 +5,13 @@
 // self-loops; float32 the same bits on every sssp backend and within 1e-5 of fw;
 // negative cycles with the cycle named; paths; rows for chosen sources.
 #include <doctest/doctest.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <random>
+#include <tuple>
 #include <string>
 #include <utility>
 
@@ -100,6 +104,65 @@ TEST_CASE("csr: parallel edges keep the minimum, self-loops, sorted rows, transp
   g.edges.back() = {2, 1, 0.5};
   CHECK_THROWS_AS(build_csr<int32_t>(g), UsageError);  // not an integer
   CHECK_NOTHROW(build_csr<float>(g));
+}
+
+TEST_CASE("csr: built on every core, the one-thread CSR; the first bad edge named") {
+  // 300 000 edges in random order with parallel edges (float: -0 and +0 among
+  // them) and self-loops: the same arrays on 1 and 4 threads and from the sorted
+  // edge list; a bad edge late in the list and an earlier one: the earlier named.
+  std::mt19937_64 rng(5);
+  Graph g;
+  g.n = 20000;
+  for (int k = 0; k < 300000; ++k) {
+    const int64_t u = static_cast<int64_t>(rng() % 20000), v = (u + static_cast<int64_t>(rng() % 12)) % 20000;
+    const double w = (k % 7 == 0) ? (k % 2 ? -0.0 : 0.0) : static_cast<double>(rng() % 50);
+    g.edges.push_back({u, k % 1000 == 0 ? u : v, w});
+  }
+  const int threads = omp_get_max_threads();
+  const auto built = [&](const Graph& x, int t) {
+    omp_set_num_threads(t);
+    Csr<float> c = build_csr<float>(x);
+    omp_set_num_threads(threads);
+    return c;
+  };
+  const Csr<float> one = built(g, 1), four = built(g, 4);
+  Graph sorted = g;
+  std::sort(sorted.edges.begin(), sorted.edges.end(), [](const Edge& a, const Edge& b) {
+    return std::tie(a.u, a.v) < std::tie(b.u, b.v);
+  });
+  const Csr<float> from_sorted = built(sorted, 4);
+  CHECK(one.off == four.off);
+  CHECK(one.col == four.col);
+  CHECK(one.off == from_sorted.off);
+  CHECK(one.col == from_sorted.col);
+  const auto bits = [](const std::vector<float>& w) {
+    std::vector<uint32_t> b(w.size());
+    std::memcpy(b.data(), w.data(), w.size() * 4);
+    return b;
+  };
+  CHECK(bits(one.w) == bits(four.w));
+  CHECK(bits(one.w) == bits(from_sorted.w));
+  bool increasing = true;
+  for (int64_t u = 0; u < one.n; ++u)
+    for (int64_t k = one.off[u] + 1; k < one.off[u + 1]; ++k) increasing &= one.col[k - 1] < one.col[k];
+  CHECK(increasing);
+  CHECK(one.m() < 200000);  // parallel edges merged
+  Graph bad = g;
+  bad.edges[250000] = {3, 20000, 1};
+  bad.edges[120000] = {4, 5, 1.5};
+  const auto message = [&](int t) {
+    omp_set_num_threads(t);
+    std::string msg;
+    try {
+      build_csr<int32_t>(bad);
+    } catch (const UsageError& e) {
+      msg = e.what();
+    }
+    omp_set_num_threads(threads);
+    return msg;
+  };
+  CHECK(message(4).find("not an integer") != std::string::npos);
+  CHECK(message(4) == message(1));
 }
 
 TEST_CASE("sssp equals fw bit-exactly (int32) on every backend") {

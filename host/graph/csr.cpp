@@ -2,6 +2,9 @@
 #include "graph/csr.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <utility>
+#include <vector>
 #include <limits>
 #include <numeric>
 
@@ -17,24 +20,37 @@ namespace {
 template <typename T>
 void sort_and_dedupe(Csr<T>& g) {
   std::vector<int64_t> keep(static_cast<size_t>(g.n) + 1, 0);
+  // By target, then weight (a float's -0 before its +0): the first of parallel
+  // edges is the minimum, whatever order the row's edges came in.
+  const auto before = [](const std::pair<int32_t, T>& a, const std::pair<int32_t, T>& b) {
+    if (a.first != b.first) return a.first < b.first;
+    if (a.second != b.second) return a.second < b.second;
+    return std::signbit(a.second) && !std::signbit(b.second);
+  };
   const int threads = work_threads(static_cast<size_t>(g.off[g.n]) * (sizeof(T) + 4));
-#pragma omp parallel for schedule(dynamic, 256) num_threads(threads) if (g.n >= 4096 && threads > 1)
-  for (int64_t u = 0; u < g.n; ++u) {
-    const int64_t b = g.off[u], e = g.off[u + 1];
-    if (e - b > 1) {
-      std::vector<std::pair<int32_t, T>> row(static_cast<size_t>(e - b));
-      for (int64_t k = b; k < e; ++k) row[k - b] = {g.col[k], g.w[k]};
-      std::sort(row.begin(), row.end());  // by target, then weight: the first is the minimum
-      int64_t out = b;
-      for (size_t k = 0; k < row.size(); ++k) {
-        if (k > 0 && row[k].first == row[k - 1].first) continue;
-        g.col[out] = row[k].first;
-        g.w[out] = row[k].second;
-        ++out;
+#pragma omp parallel num_threads(threads) if (g.n >= 4096 && threads > 1)
+  {
+    std::vector<std::pair<int32_t, T>> row;  // one a thread, reused
+#pragma omp for schedule(dynamic, 4096)
+    for (int64_t u = 0; u < g.n; ++u) {
+      const int64_t b = g.off[u], e = g.off[u + 1];
+      bool sorted = true;  // strictly increasing targets: nothing to do
+      for (int64_t k = b + 1; k < e && sorted; ++k) sorted = g.col[k - 1] < g.col[k];
+      if (!sorted) {
+        row.resize(static_cast<size_t>(e - b));
+        for (int64_t k = b; k < e; ++k) row[k - b] = {g.col[k], g.w[k]};
+        std::sort(row.begin(), row.end(), before);
+        int64_t out = b;
+        for (size_t k = 0; k < row.size(); ++k) {
+          if (k > 0 && row[k].first == row[k - 1].first) continue;
+          g.col[out] = row[k].first;
+          g.w[out] = row[k].second;
+          ++out;
+        }
+        keep[u + 1] = out - b;
+      } else {
+        keep[u + 1] = e - b;
       }
-      keep[u + 1] = out - b;
-    } else {
-      keep[u + 1] = e - b;
     }
   }
   // Compact rows to the front (serially: rows only move left).
@@ -79,21 +95,44 @@ Csr<T> build_csr(const Graph& g) {
   Csr<T> c;
   c.n = g.n;
   c.off.assign(static_cast<size_t>(g.n) + 1, 0);
-  std::vector<T> w(g.edges.size());
-  std::vector<char> used(g.edges.size(), 0);
-  for (size_t k = 0; k < g.edges.size(); ++k) {
-    if (!edge_weight(g.edges[k], g.n, w[k])) continue;
+  const auto edges = static_cast<int64_t>(g.edges.size());
+  std::vector<T> w(static_cast<size_t>(edges));
+  std::vector<char> used(static_cast<size_t>(edges), 0);
+  // Every core (road networks: 10^7-10^8 edges); rows sorted afterwards, so the
+  // order edges land in within a row does not matter. A bad edge: the serial loop
+  // below throws for the first one in file order.
+  const int threads = work_threads(static_cast<size_t>(edges) * sizeof(Edge));
+  const bool parallel = edges >= (int64_t{1} << 16) && threads > 1;
+  bool bad = false;
+#pragma omp parallel for schedule(static) num_threads(threads) if (parallel)
+  for (int64_t k = 0; k < edges; ++k) {
+    try {
+      if (!edge_weight(g.edges[k], g.n, w[k])) continue;
+    } catch (...) {
+#pragma omp atomic write
+      bad = true;
+      continue;
+    }
     used[k] = 1;
+#pragma omp atomic
     ++c.off[g.edges[k].u + 1];
   }
+  if (bad)
+    for (const Edge& e : g.edges) {
+      T x;
+      edge_weight(e, g.n, x);
+    }
   std::partial_sum(c.off.begin(), c.off.end(), c.off.begin());
   const int64_t m = c.off[g.n];
   c.col.resize(static_cast<size_t>(m));
   c.w.resize(static_cast<size_t>(m));
   std::vector<int64_t> at(c.off.begin(), c.off.end() - 1);
-  for (size_t k = 0; k < g.edges.size(); ++k) {
+#pragma omp parallel for schedule(static) num_threads(threads) if (parallel)
+  for (int64_t k = 0; k < edges; ++k) {
     if (!used[k]) continue;
-    const int64_t p = at[g.edges[k].u]++;
+    int64_t p;
+#pragma omp atomic capture
+    p = at[g.edges[k].u]++;
     c.col[p] = static_cast<int32_t>(g.edges[k].v);
     c.w[p] = w[k];
   }
