@@ -150,7 +150,7 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
     }
     if (o.generated) {
       gen = o.generator(rep.source);
-      n = gen.n;
+      n = generated_vertices(gen);  // grid: K^2
       double limit = 0;  // none for the floats
       if constexpr (std::is_integral_v<T>) limit = static_cast<double>(ValueTraits<T>::finite_limit);
       if (limit > 0 &&
@@ -254,12 +254,14 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
   // scattered from rank 0.
   Stopwatch setup;
   long long edges = 0;
-  out.step([&] {
-    if (o.generated) {
-      edges = generate_local(lay, gen, local);
-      if (lay.pcol != 0) edges = 0;  // a process row's ranks generate the same rows
-    }
-  });
+  if (o.generated) {
+    const GridComms comms(lay);
+    std::exception_ptr failed;
+    edges = generate_local(lay, gen, local, comms.row, failed);
+    out.step([&] {
+      if (failed) std::rethrow_exception(failed);
+    });
+  }
   if (int c = agree(out, s)) return c;
   // After the agreement: a rank whose generation failed must not leave the others
   // inside a collective it never enters.

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <utility>
 #include <vector>
 
@@ -181,23 +182,120 @@ void gather_matrix(const Layout& lay, const std::vector<T>& local, DistMatrix<T>
   });
 }
 
-// A generated graph's rows of this rank's panel rows, its panel columns kept.
+// A generated graph's local matrix: the generator's rows (generate_rows, bit for
+// bit the single-process matrix) of this rank's panel rows, its panel columns
+// kept. The sparse families (grid, geometric, random with a degree) are O(n + m)
+// edges: every rank makes them and keeps its panels' edges. The dense model: the
+// pc ranks of a process row share its rows, each generates 1/pc of every strip of
+// rows (at most 16 MiB of values a strip) and hands the other ranks
+// of its process row their columns (MPI_Alltoallv on `row`, whose ranks are the
+// process columns), so a rank generates n^2 / R values, never its process row's
+// whole rows. Returns the edges of the rows this rank generated (summed over every
+// rank: the graph's). A generator error stops the process row's exchanges: it is
+// left in `failed` on the rank it happened on, the others return with none.
 template <typename T>
-long long generate_local(const Layout& lay, const GeneratorParams& gen, std::vector<T>& local) {
+long long generate_local(const Layout& lay, const GeneratorParams& gen, std::vector<T>& local, MPI_Comm row,
+                         std::exception_ptr& failed) {
+  const int64_t p = lay.p, n = lay.n, mc = lay.mc();
+  const int pc = lay.pc;
+  // The real column runs (first column, count) of each process column, in the
+  // order its rank keeps its panel columns, and their total.
+  std::vector<std::vector<std::pair<int64_t, int64_t>>> runs(static_cast<size_t>(pc));
+  std::vector<int64_t> width(static_cast<size_t>(pc), 0);
+  for (int b = 0; b < pc; ++b)
+    for (int64_t j = b; j < lay.q; j += pc) {
+      const int64_t u0 = j * p, cnt = std::max<int64_t>(0, std::min(p, n - u0));
+      runs[static_cast<size_t>(b)].emplace_back(u0, cnt);
+      width[static_cast<size_t>(b)] += cnt;
+    }
+  const auto& mine = runs[static_cast<size_t>(lay.pcol)];
   long long edges = 0;
+  if (gen.family != GraphFamily::random || gen.degree > 0) {
+    // The sparse families: O(n + m) edges, made whole by every rank (as
+    // generate_rows would for each call), each rank keeping its panels' edges.
+    try {
+      const Graph g = generate_graph(gen);
+      for (size_t li = 0; li < lay.rows.size(); ++li) {
+        const int64_t i = lay.rows[li];
+        T* panel_row = local.data() + static_cast<int64_t>(li) * p * mc;
+        if (lay.has_col(i))
+          for (int64_t a = 0; a < lay.real(i); ++a) panel_row[a * mc + lay.lcol(i) * p + a] = 0;
+        auto e = std::lower_bound(g.edges.begin(), g.edges.end(), i * p,
+                                  [](const Edge& x, int64_t u) { return x.u < u; });
+        for (; e != g.edges.end() && e->u < i * p + lay.real(i); ++e)
+          if (lay.has_col(e->v / p)) {
+            panel_row[(e->u - i * p) * mc + lay.lcol(e->v / p) * p + e->v % p] = static_cast<T>(e->w);
+            ++edges;
+          }
+      }
+    } catch (...) {
+      failed = std::current_exception();
+    }
+    return edges;
+  }
+  // The dense model: strips of rows shared by the process row (16 MiB of values).
+  const int64_t strip = std::max<int64_t>(1, (int64_t{16} << 20) / static_cast<int64_t>(sizeof(T)) / std::max<int64_t>(n, 1));
+  std::vector<T> src, send, recv;
+  std::vector<int> sc(static_cast<size_t>(pc)), sd(static_cast<size_t>(pc)), rc(static_cast<size_t>(pc)),
+      rd(static_cast<size_t>(pc));
   for (size_t li = 0; li < lay.rows.size(); ++li) {
     const int64_t i = lay.rows[li], rows = lay.real(i);
-    long long e = 0;
-    const std::vector<T> src = generate_rows<T>(gen, i * lay.p, i * lay.p + rows, &e);
-    edges += e;
-    T* dst = local.data() + static_cast<int64_t>(li) * lay.p * lay.mc();
-    for (int64_t a = 0; a < rows; ++a)
-      for (size_t lj = 0; lj < lay.cols.size(); ++lj) {
-        const int64_t u0 = lay.cols[lj] * lay.p, cnt = std::max<int64_t>(0, std::min(lay.p, lay.n - u0));
-        if (cnt > 0)
-          std::memcpy(dst + a * lay.mc() + static_cast<int64_t>(lj) * lay.p, src.data() + a * lay.n + u0,
-                      sizeof(T) * static_cast<size_t>(cnt));
+    T* panel_row = local.data() + static_cast<int64_t>(li) * p * mc;
+    for (int64_t s0 = 0; s0 < rows; s0 += strip) {
+      const int64_t h = std::min(strip, rows - s0);
+      // Rows [first(b), first(b + 1)) of the strip are process column b's to make.
+      const auto first = [&](int b) { return s0 + h * b / pc; };
+      const int64_t a0 = first(lay.pcol), a1 = first(lay.pcol + 1);
+      try {
+        long long e = 0;
+        if (a1 > a0) src = generate_rows<T>(gen, i * p + a0, i * p + a1, &e);
+        edges += e;
+      } catch (...) {
+        failed = std::current_exception();
       }
+      int bad = failed ? 1 : 0;
+      MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, row);
+      if (bad) return edges;
+      const auto place = [&](int64_t a, const T* values) {  // row a's own columns, packed, into local
+        T* dst = panel_row + a * mc;
+        for (size_t k = 0; k < mine.size(); ++k) {
+          copy_values(dst + static_cast<int64_t>(k) * p, values, mine[k].second);
+          values += mine[k].second;
+        }
+      };
+      if (pc == 1) {
+        for (int64_t a = a0; a < a1; ++a) {
+          const T* r = src.data() + (a - a0) * n;
+          for (size_t k = 0; k < mine.size(); ++k)
+            copy_values(panel_row + a * mc + static_cast<int64_t>(k) * p, r + mine[k].first, mine[k].second);
+        }
+        continue;
+      }
+      send.resize(static_cast<size_t>((a1 - a0) * n));
+      int64_t off = 0;
+      for (int b = 0; b < pc; ++b) {
+        sd[static_cast<size_t>(b)] = static_cast<int>(off);
+        for (int64_t a = a0; a < a1; ++a)
+          for (const auto& [u0, cnt] : runs[static_cast<size_t>(b)]) {
+            copy_values(send.data() + off, src.data() + (a - a0) * n + u0, cnt);
+            off += cnt;
+          }
+        sc[static_cast<size_t>(b)] = static_cast<int>(off - sd[static_cast<size_t>(b)]);
+      }
+      int64_t roff = 0;
+      for (int b = 0; b < pc; ++b) {
+        rd[static_cast<size_t>(b)] = static_cast<int>(roff);
+        rc[static_cast<size_t>(b)] = static_cast<int>((first(b + 1) - first(b)) * width[static_cast<size_t>(lay.pcol)]);
+        roff += rc[static_cast<size_t>(b)];
+      }
+      recv.resize(static_cast<size_t>(roff));
+      MPI_Alltoallv(send.data(), sc.data(), sd.data(), mpi_type<T>(), recv.data(), rc.data(), rd.data(),
+                    mpi_type<T>(), row);
+      for (int b = 0; b < pc; ++b) {
+        const T* from = recv.data() + rd[static_cast<size_t>(b)];
+        for (int64_t a = first(b); a < first(b + 1); ++a, from += width[static_cast<size_t>(lay.pcol)]) place(a, from);
+      }
+    }
   }
   return edges;
 }

@@ -93,6 +93,22 @@ else
   echo "note rss-np4-below-80pc not checked under ASan (quarantine and shadow memory are resident)"
   expect rss-np4-mode grep -q '"output_mode":"each rank wrote its panels"' "$T/out"
 fi
+# Set-up without repeated work: the ranks of a process row share its generated
+# rows (each makes 1/pc of them and sends the others their columns), the sparse
+# families' edges are kept by the rank of their panel: the same bytes as one
+# process, and the report's edge count (summed over the ranks) is one process's.
+# Every family (grid rounds n = 300 to 17^2 = 289), grids 1x3 and 2x2.
+for fam in "dense:" "degree:--degree 5 --negative" "grid:--generator grid" "geometric:--generator geometric --degree 4"; do
+  IFS=: read -r name extra <<<"$fam"
+  check "ref-gen-$name" 0 "$BIN" --n 300 $extra --algo fw --backend serial --quiet --output "$T/rg.bin" --json || continue
+  want=$("$PY" -c "import json; print(json.load(open('$T/out'))['edges'])")
+  for case in "3:1x3" "4:2x2"; do
+    IFS=: read -r np grid <<<"$case"
+    run "gen-$name-$grid" 0 $np --n 300 $extra --algo fw --backend openmp --panel 32 --grid $grid --output "$T/mg.bin" --json &&
+      same "gen-$name-$grid" "$T/rg.bin" "$T/mg.bin"
+    expect "gen-$name-$grid-edges" "$PY" -c "import json; r=json.load(open('$T/out')); assert r['edges']==$want and r['n']==(289 if '$name'=='grid' else 300), r"
+  done
+done
 # Explicit grids: 1D row-cyclic (2x1, 4x1: uneven 3/3/2/2 panel rows) and 1x4.
 for case in "2:2x1:50/50" "4:4x1:30/30/20/20" "4:1x4:30/30/20/20"; do
   IFS=: read -r np grid per <<<"$case"
