@@ -117,6 +117,9 @@ for bad in "--verify" "--paths" "--grid:1x2"; do
   expect "refuse$flag-once" test "$(grep -c '^error:' "$T/err")" = 1
 done
 expect refusals-no-file test ! -e "$T/bad.bin"
+run refuse-betweenness 2 2 "${G[@]}" "${D[@]}" --stats "$T/bad.csv" --betweenness
+expect refuse-betweenness-message grep -q "^error: --betweenness not supported by the distributed solve" "$T/err"
+expect refuse-betweenness-no-file test ! -e "$T/bad.csv"
 run np1-verify-single-process 0 1 "${G[@]}" "${D[@]}" --verify --sources 0
 expect np1-verify-single-process-ok grep -q "verify    ok" "$T/out"
 
