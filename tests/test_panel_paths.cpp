@@ -145,7 +145,7 @@ TEST_SUITE("panel_engine") {
       ocl_sp_test::EnvGuard host("OCL_SP_PATHS_REBUILD", std::string("0"));
       DistMatrix<float> d2 = w;
       PathMatrix p2;
-      CHECK(solver->solve(d2, &p2).paths_kernels.find("recovered on the host") == 0);
+      CHECK(solver->solve(d2, &p2).paths_kernels.find("recovered on the host") != std::string::npos);
       CHECK(p2.via == p.via);
       CHECK(p2.hops == p.hops);
     }
@@ -324,4 +324,31 @@ TEST_SUITE("panel_engine") {
     CHECK(sf->solve(f, &p).paths_kernels.find("rebuilt") == std::string::npos);
   }
 
+}
+
+// The --paths route (choose_paths_route): panels with the device rebuild from
+// kPanelPathsMinN on and wherever the distances already run on panels, one pass
+// of the path kernels below it and for inexact (floating) weights, and the
+// OCL_SP_PATHS_REBUILD overrides; every choice says why.
+TEST_CASE("choose_paths_route: the fastest route by n, exactness and the override") {
+  const auto small = choose_paths_route(kPanelPathsMinN - 1, true, true, "");
+  CHECK(small.route == PathsRoute::lexicographic);
+  CHECK(small.panel == 0);
+  const auto big = choose_paths_route(kPanelPathsMinN, true, true, "");
+  CHECK(big.route == PathsRoute::panels_rebuild);
+  CHECK(big.panel % kFwPanelMultiple == 0);
+  CHECK(big.panel * 4 >= kPanelPathsMinN);  // 4 x 4 panels
+  CHECK((big.panel - kFwPanelMultiple) * 4 < kPanelPathsMinN);
+  CHECK(choose_paths_route(30000, true, true, "").panel == 7552);
+  // Floats: the rebuild's sums may be inexact, whatever n.
+  CHECK(choose_paths_route(50000, true, false, "").route == PathsRoute::lexicographic);
+  // Already on panels (past one buffer, --panel): the panels' rebuild, no forced edge.
+  const auto panels = choose_paths_route(300, false, true, "");
+  CHECK(panels.route == PathsRoute::panels_rebuild);
+  CHECK(panels.panel == 0);
+  CHECK(choose_paths_route(300, true, true, "1").route == PathsRoute::single_rebuild);
+  CHECK(choose_paths_route(300, true, false, "1").route == PathsRoute::lexicographic);
+  CHECK(choose_paths_route(50000, true, true, "0").route == PathsRoute::lexicographic);
+  for (const auto& c : {small, big, panels}) CHECK_FALSE(c.why.empty());
+  CHECK(std::string(to_string(PathsRoute::panels_rebuild)) == "panels, rebuilt on the device");
 }

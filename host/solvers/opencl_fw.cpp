@@ -352,21 +352,64 @@ class OpenClFw final : public Solver<T> {
 
   RunStats solve(DistMatrix<T>& d, PathMatrix* paths) override {
     const int64_t n = d.n();
+    if (paths) return solve_with_paths(d, *paths);
     if (n > 0) {
       const PanelPlan pl = plan(n);
-      if (pl.placement != Placement::single_buffer)
-        return paths ? solve_panels_paths(d, pl, *paths) : solve_panels(d, pl);
-    }
-    if (paths) {
-      if (auto st = solve_paths_rebuilt(d, *paths)) return *st;
-      return solve_paths(d, *paths);
+      if (pl.placement != Placement::single_buffer) return solve_panels(d, pl);
     }
     return solve_single(d);
   }
 
+  // --paths: the route choose_paths_route picks, its name and reason in the stats.
+  RunStats solve_with_paths(DistMatrix<T>& d, PathMatrix& p) {
+    const int64_t n = d.n();
+    PanelPlan pl;
+    if (n > 0) pl = plan(n);
+    PathsChoice c = choose_paths_route(n, n == 0 || pl.placement == Placement::single_buffer,
+                                       std::is_integral_v<T>, rebuild_mode());
+    if (n > 0 && c.route == PathsRoute::panels_rebuild && c.panel > 0) {
+      // Panels forced on a matrix that fits one buffer: where they do not fit as
+      // resident panels, the single buffer's path kernels after all.
+      SolverSpec s = spec_;
+      s.panel = c.panel;
+      std::vector<DeviceEntry> entries;
+      for (const auto& x : devs_) entries.push_back(x->core_.device());
+      PanelPlan forced;
+      try {
+        forced = plan_fw(n, sizeof(T), entries, s, host_memory_available());
+      } catch (const RuntimeError&) {
+      }
+      if (forced.placement == Placement::resident) {
+        pl = forced;
+      } else {
+        c.route = PathsRoute::lexicographic;
+        c.why = "panels of " + std::to_string(c.panel) + " do not fit the device: the path kernels";
+      }
+    }
+    RunStats st;
+    if (c.route == PathsRoute::panels_rebuild) {
+      st = solve_panels_paths(d, pl, p);
+    } else {
+      std::optional<RunStats> rebuilt;
+      if (c.route == PathsRoute::single_rebuild) rebuilt = solve_paths_rebuilt(d, p);
+      if (rebuilt) {
+        st = *rebuilt;
+      } else {
+        st = solve_paths(d, p);
+        c.route = PathsRoute::lexicographic;
+      }
+    }
+    // The report's paths line (and JSON paths_kernels) opens with the route and why.
+    const bool packed = c.route == PathsRoute::lexicographic && packed_.built() &&
+                        st.paths_kernels.rfind(packed_.file(), 0) == 0;
+    st.paths_kernels = std::string("route: ") + (packed ? "packed keys" : to_string(c.route)) + " (" +
+                       c.why + "); " + st.paths_kernels;
+    return st;
+  }
+
   // Distances in the single buffer (ld x ld, buffer 0 of the core, which keeps it
   // until the next solve).
-  RunStats solve_single(DistMatrix<T>& d) {
+  RunStats solve_single(DistMatrix<T>& d, const std::function<void()>& before_store = {}) {
     const int64_t n = d.n();
     Stopwatch sw;
     RunStats st;
@@ -379,6 +422,7 @@ class OpenClFw final : public Solver<T> {
       core_.upload(d.data(), n, ld, buf);
       devs_[0]->enqueue_fw(buf, ld, n);
       core_.check_negative_cycle(buf, n, ld);
+      if (before_store) before_store();
       core_.download(d.data(), n, ld, buf);
       core_.finish(st);
     });
@@ -399,19 +443,44 @@ class OpenClFw final : public Solver<T> {
 
   // Paths in the single buffer from the fast distance kernels, then the path
   // matrix rebuilt on the device from the distances still in the buffer
-  // (solvers/path_rebuild.hpp), with OCL_SP_PATHS_REBUILD=1. nullopt, with d
-  // untouched, where it is off or the rebuild's exact sums do not hold (float32
-  // weights that are not small integers): the lexicographic path kernels run then.
+  // (solvers/path_rebuild.hpp). nullopt, with d untouched, where the rebuild's
+  // exact sums do not hold (float32 weights that are not small integers): the
+  // lexicographic path kernels run then. Integer types read the edges on a thread
+  // of their own while the matrix goes up and the kernels run (the download into
+  // d waits for it), as the panels do.
   std::optional<RunStats> solve_paths_rebuilt(DistMatrix<T>& d, PathMatrix& p) {
-    if (d.n() == 0 || rebuild_mode() != "1") return std::nullopt;
+    if (d.n() == 0) return std::nullopt;
     Stopwatch sw;
     std::optional<InputEdges<T>> edges;
-    try {
-      edges = input_edges(d);
-    } catch (const UsageError&) {  // inexact float32 sums: not for the rebuild
-      return std::nullopt;
+    std::future<void> scanned;
+    if constexpr (std::is_integral_v<T>) {
+      edges.emplace();
+      scanned = std::async(std::launch::async, [&] {
+        lower_thread_priority();
+        const Stopwatch scan;
+        *edges = input_edges(d);
+        profile("paths: input edges (beside the solve)", scan.seconds());
+      });
+    } else {
+      try {
+        edges = input_edges(d);
+      } catch (const UsageError&) {  // inexact float32 sums: not for the rebuild
+        return std::nullopt;
+      }
     }
-    RunStats st = solve_single(d);
+    std::future<void> sized = size_path_matrix_async(p, d.n());  // while the distances run
+    RunStats st;
+    try {
+      st = solve_single(d, [&] {
+        if (scanned.valid()) scanned.wait();
+      });
+    } catch (...) {
+      if (scanned.valid()) scanned.wait();
+      if (sized.valid()) sized.wait();
+      throw;
+    }
+    if (scanned.valid()) scanned.get();
+    sized.get();
     const int64_t ld = round_up(d.n(), block_);
     cl::Buffer buf = core_.buffer(0, static_cast<size_t>(ld) * ld * sizeof(T));
     if (!rebuild_.run(core_, *edges, d, p, st, spec_.device_memory, &buf, ld))
@@ -505,6 +574,46 @@ class OpenClFw final : public Solver<T> {
 };
 
 }  // namespace
+
+const char* to_string(PathsRoute r) {
+  switch (r) {
+    case PathsRoute::panels_rebuild: return "panels, rebuilt on the device";
+    case PathsRoute::single_rebuild: return "single buffer, rebuilt on the device";
+    case PathsRoute::lexicographic: break;
+  }
+  return "path kernels";
+}
+
+PathsChoice choose_paths_route(int64_t n, bool single, bool exact, const std::string& mode) {
+  PathsChoice c;
+  if (!single) {
+    c.route = PathsRoute::panels_rebuild;
+    c.why = "the distances run on panels (the matrix is past one buffer or --panel asked for them)";
+    return c;
+  }
+  if (mode == "1") {
+    c.route = exact ? PathsRoute::single_rebuild : PathsRoute::lexicographic;
+    c.why = exact ? "OCL_SP_PATHS_REBUILD=1" : "OCL_SP_PATHS_REBUILD=1, but the rebuild needs exact sums";
+    return c;
+  }
+  if (mode == "0") {
+    c.why = "OCL_SP_PATHS_REBUILD=0";
+    return c;
+  }
+  if (!exact) {
+    c.why = "floating-point weights: the rebuild needs exact sums";
+    return c;
+  }
+  if (n >= kPanelPathsMinN) {
+    c.route = PathsRoute::panels_rebuild;
+    c.panel = round_up((n + 3) / 4, int64_t{kFwPanelMultiple});  // 4 x 4 panels
+    c.why = "fastest for n >= " + std::to_string(kPanelPathsMinN) +
+            ": distance kernels on 4 x 4 panels, then the path matrix rebuilt on the device";
+    return c;
+  }
+  c.why = "fastest for n < " + std::to_string(kPanelPathsMinN) + ": one pass of the path kernels";
+  return c;
+}
 
 PanelPlan plan_fw(int64_t n, size_t value_size, const std::vector<DeviceEntry>& devices,
                   const SolverSpec& spec, uint64_t host_spare) {

@@ -24,6 +24,28 @@ constexpr int kFwPanelMultiple = 128;
 PanelPlan plan_fw(int64_t n, size_t value_size, const std::vector<DeviceEntry>& devices,
                   const SolverSpec& spec, uint64_t host_spare);
 
+// --paths with OpenCL fw: the route the path matrix takes (docs/scale.md "Paths").
+// The lexicographic path kernels (packed keys or the general ones) carry paths
+// through every relaxation; the rebuild runs the distance kernels and then
+// derives via and hops from the distances and the input's tight edges on the
+// device. Measured on an H100 (docs/performance/scale.md "Paths: the default
+// route"): the distances on 4 x 4 panels with the rebuild took 0.389 s of solve
+// at n = 10 000 against 0.431 s for the packed keys, 3.6 s at n = 30 000 against
+// 5.0 s for the single buffer's rebuild and 29.0 s for the path kernels.
+enum class PathsRoute { panels_rebuild, single_rebuild, lexicographic };
+const char* to_string(PathsRoute r);
+constexpr int64_t kPanelPathsMinN = 10000;
+struct PathsChoice {
+  PathsRoute route = PathsRoute::lexicographic;
+  int64_t panel = 0;  // panels_rebuild from a single-buffer plan: the panel edge to force
+  std::string why;
+};
+// single: the plan put the matrix in one buffer; exact: the rebuild's sums are
+// exact for the value type (integers); mode: OCL_SP_PATHS_REBUILD ("" default,
+// "1" the single buffer's rebuild, "0" no rebuild: lexicographic kernels, host
+// recovery beyond one buffer).
+PathsChoice choose_paths_route(int64_t n, bool single, bool exact, const std::string& mode);
+
 // The fw kernels of `spec` on `entry`, with the panel GEMM built (gemm_acc ready).
 // info (if given) receives the device, tunables and set-up time.
 template <typename T>

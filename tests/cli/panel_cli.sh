@@ -78,6 +78,23 @@ check paths-panel-negcycle 3 "$BIN" --input "$T/cyc.edges" "${D[@]}" --panel 128
   --paths-output "$T/cycvia.npy"
 expect paths-panel-negcycle-no-file test ! -e "$T/cycvia.npy"
 
+# --paths: the report (JSON paths_kernels, text paths line) opens with the route
+# and why: below the panel threshold one pass of the path kernels, panels where
+# --panel asks, the single buffer's rebuild under OCL_SP_PATHS_REBUILD=1.
+route() {  # NAME WANT ARGS...: --json run, paths_kernels starts with "route: WANT"
+  local name=$1 want=$2; shift 2
+  check "route-$name" 0 "$@" --paths --json || return
+  expect "route-$name-json" "$PY" -c "
+import json, sys; r = json.load(open('$T/out')); k = r['paths_kernels']
+sys.exit(0 if k.startswith('route: $want') else 'paths_kernels: ' + k)"
+}
+route packed "packed keys (fastest for n < 10000" "$BIN" --n 300 "${D[@]}"
+route panels "panels, rebuilt on the device (the distances run on panels" "$BIN" --n 300 "${D[@]}" --panel 128
+route rebuild "single buffer, rebuilt on the device (OCL_SP_PATHS_REBUILD=1)" env OCL_SP_PATHS_REBUILD=1 "$BIN" --n 300 "${D[@]}"
+route float "packed keys (floating-point weights" "$BIN" --n 300 "${D[@]}" --type float32
+check route-text 0 "$BIN" --n 300 "${D[@]}" --paths
+expect route-text-line grep -q "paths     via + hops matrices (route: packed keys (fastest for n < 10000" "$T/out"
+
 # Refusals: exit 2 for usage, exit 1 for memory, before any work.
 check dev-twice 2 "$BIN" --n 50 --device pocl,pocl && expect dev-twice-msg grep -q "named twice" "$T/err"
 check split-squaring 0 "$BIN" --n 300 --device pocl --split 2 --algo squaring --verify --output "$T/sq.bin"
