@@ -253,11 +253,11 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
   // 4. The graph: generated per rank (own panel rows, own columns kept) or
   // scattered from rank 0.
   Stopwatch setup;
-  long long edges = 0;
+  long long edges = 0, made = 0;
   if (o.generated) {
     const GridComms comms(lay);
     std::exception_ptr failed;
-    edges = generate_local(lay, gen, local, comms.row, failed);
+    edges = generate_local(lay, gen, local, comms.row, failed, made);
     out.step([&] {
       if (failed) std::rethrow_exception(failed);
     });
@@ -274,6 +274,7 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
   normalise(local);
   if (o.verify || o.paths) input_local = local;
   rep.t_setup = setup.seconds();
+  const double setup_rss = static_cast<double>(peak_rss_bytes());  // the set-up's peak
 
   // 5. The rounds: a failure here aborts the job (a peer may wait in a broadcast).
   RoundTimes times;
@@ -470,6 +471,11 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
   const double rss = static_cast<double>(peak_rss_bytes());
   rep.peak_rss.assign(static_cast<size_t>(s.size), 0.0);
   MPI_Gather(&rss, 1, MPI_DOUBLE, rep.peak_rss.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  const double made_values = static_cast<double>(made);
+  rep.generated.assign(static_cast<size_t>(s.size), 0.0);
+  MPI_Gather(&made_values, 1, MPI_DOUBLE, rep.generated.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  rep.setup_rss.assign(static_cast<size_t>(s.size), 0.0);
+  MPI_Gather(&setup_rss, 1, MPI_DOUBLE, rep.setup_rss.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   rep.wall = wall.seconds();
 
   // 9. Report (rank 0 only).

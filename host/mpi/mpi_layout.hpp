@@ -187,15 +187,17 @@ void gather_matrix(const Layout& lay, const std::vector<T>& local, DistMatrix<T>
 // kept. The sparse families (grid, geometric, random with a degree) are O(n + m)
 // edges: every rank makes them and keeps its panels' edges. The dense model: the
 // pc ranks of a process row share its rows, each generates 1/pc of every strip of
-// rows (at most 16 MiB of values a strip) and hands the other ranks
+// rows (at most 4 MiB of values a strip) and hands the other ranks
 // of its process row their columns (MPI_Alltoallv on `row`, whose ranks are the
 // process columns), so a rank generates n^2 / R values, never its process row's
 // whole rows. Returns the edges of the rows this rank generated (summed over every
-// rank: the graph's). A generator error stops the process row's exchanges: it is
+// rank: the graph's); `made`: the values this rank generated (dense model: matrix
+// entries; sparse families: edges). A generator error stops the process row's exchanges: it is
 // left in `failed` on the rank it happened on, the others return with none.
 template <typename T>
 long long generate_local(const Layout& lay, const GeneratorParams& gen, std::vector<T>& local, MPI_Comm row,
-                         std::exception_ptr& failed) {
+                         std::exception_ptr& failed, long long& made) {
+  made = 0;
   const int64_t p = lay.p, n = lay.n, mc = lay.mc();
   const int pc = lay.pc;
   // The real column runs (first column, count) of each process column, in the
@@ -215,6 +217,7 @@ long long generate_local(const Layout& lay, const GeneratorParams& gen, std::vec
     // generate_rows would for each call), each rank keeping its panels' edges.
     try {
       const Graph g = generate_graph(gen);
+      made = static_cast<long long>(g.edges.size());
       for (size_t li = 0; li < lay.rows.size(); ++li) {
         const int64_t i = lay.rows[li];
         T* panel_row = local.data() + static_cast<int64_t>(li) * p * mc;
@@ -233,8 +236,9 @@ long long generate_local(const Layout& lay, const GeneratorParams& gen, std::vec
     }
     return edges;
   }
-  // The dense model: strips of rows shared by the process row (16 MiB of values).
-  const int64_t strip = std::max<int64_t>(1, (int64_t{16} << 20) / static_cast<int64_t>(sizeof(T)) / std::max<int64_t>(n, 1));
+  // The dense model: strips of rows shared by the process row (4 MiB of values:
+  // the generated rows, the values sent and received, ~12 MiB beyond the panels).
+  const int64_t strip = std::max<int64_t>(1, (int64_t{4} << 20) / static_cast<int64_t>(sizeof(T)) / std::max<int64_t>(n, 1));
   std::vector<T> src, send, recv;
   std::vector<int> sc(static_cast<size_t>(pc)), sd(static_cast<size_t>(pc)), rc(static_cast<size_t>(pc)),
       rd(static_cast<size_t>(pc));
@@ -250,6 +254,7 @@ long long generate_local(const Layout& lay, const GeneratorParams& gen, std::vec
         long long e = 0;
         if (a1 > a0) src = generate_rows<T>(gen, i * p + a0, i * p + a1, &e);
         edges += e;
+        made += (a1 - a0) * n;
       } catch (...) {
         failed = std::current_exception();
       }

@@ -82,6 +82,8 @@ void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay
     }
     j.field("bytes_output_to_rank0", rep.bytes_output);
     j.array_field("rank_peak_rss_bytes", rep.peak_rss);
+    j.array_field("rank_setup_peak_rss_bytes", rep.setup_rss);
+    j.array_field("rank_generated", rep.generated);
     j.end_object();
     os << "\n";
     os.flush();
@@ -162,6 +164,9 @@ void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay
   os << "memory    peak resident per rank:";
   for (size_t k = 0; k < rep.peak_rss.size(); ++k)
     os << (k ? ", " : " ") << format_bytes(rep.peak_rss[k]);
+  os << "; after the set-up:";
+  for (size_t k = 0; k < rep.setup_rss.size(); ++k)
+    os << (k ? ", " : " ") << format_bytes(rep.setup_rss[k]);
   os << " (matrix " << format_bytes(static_cast<double>(lay.n) * lay.n * 4) << ")\n";
   os.flush();
 }

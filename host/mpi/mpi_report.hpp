@@ -23,6 +23,8 @@ struct Report {
   double bytes_output = 0;  // output blocks sent to rank 0 (streamed output)
   std::string verify, verify_detail, output, output_mode;
   std::vector<double> peak_rss;  // per rank, bytes
+  std::vector<double> generated;  // per rank: values generated (dense model) or edges (sparse families)
+  std::vector<double> setup_rss;  // per rank, the peak at the end of the set-up, bytes
   // --paths: how the path matrix was made, its check under --verify, the via file
   // and the --query answers (from, to, vertices, length).
   bool paths = false;

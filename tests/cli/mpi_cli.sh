@@ -75,10 +75,12 @@ mknod "$T/full" c 1 7 2>/dev/null && {
   expect full-np2-chardev test -c "$T/full"
 }
 # Memory: no rank holds the matrix. Each rank's peak resident memory above a
-# tiny solve's (the process baseline) stays below 80 % of the n x n matrix
+# tiny solve's (the process baseline) stays below 80 % of the n x n matrix, and
+# 70 % at the end of the set-up (its panels, buffers and one generated strip)
 # (n = 2400: 23 MB; the gather held all of it on rank 0).
 run rss-base 0 4 --n 40 --backend openmp --json
 base=$("$PY" -c "import json; print(max(json.load(open('$T/out'))['rank_peak_rss_bytes']))")
+setup_base=$("$PY" -c "import json; print(max(json.load(open('$T/out'))['rank_setup_peak_rss_bytes']))")
 run rss-np4 0 4 --n 2400 --backend openmp --output "$T/rss.npy" --json
 # Under AddressSanitizer (tests/sanitize/run.sh sets OCL_SP_UNDER_ASAN) freed
 # memory sits in ASan's quarantine and shadow pages count as resident: the
@@ -88,6 +90,8 @@ if [ -z "${OCL_SP_UNDER_ASAN:-}" ]; then
 import json; r=json.load(open('$T/out')); m=2400*2400*4
 peaks=r['rank_peak_rss_bytes']; assert len(peaks)==4, r
 assert all(p - $base < 0.8 * m for p in peaks), (peaks, $base, m)
+setup=r['rank_setup_peak_rss_bytes']; assert len(setup)==4, r
+assert all(x - $setup_base < 0.7 * m for x in setup), (setup, $setup_base, m)
 assert r['output_mode']=='each rank wrote its panels', r"
 else
   echo "note rss-np4-below-80pc not checked under ASan (quarantine and shadow memory are resident)"
@@ -107,6 +111,11 @@ for fam in "dense:" "degree:--degree 5 --negative" "grid:--generator grid" "geom
     run "gen-$name-$grid" 0 $np --n 300 $extra --algo fw --backend openmp --panel 32 --grid $grid --output "$T/mg.bin" --json &&
       same "gen-$name-$grid" "$T/rg.bin" "$T/mg.bin"
     expect "gen-$name-$grid-edges" "$PY" -c "import json; r=json.load(open('$T/out')); assert r['edges']==$want and r['n']==(289 if '$name'=='grid' else 300), r"
+    # The dense model: every entry made once, by one rank; no rank makes much more
+    # than n^2 / R (a process row's ranks each made all its rows: 2x on 2x2).
+    [ "$name" = dense ] && expect "gen-$name-$grid-share" "$PY" -c "
+import json; r=json.load(open('$T/out')); g=r['rank_generated']
+assert len(g)==$np and sum(g)==300*300 and max(g) <= 1.2*300*300/$np, g"
   done
 done
 # Explicit grids: 1D row-cyclic (2x1, 4x1: uneven 3/3/2/2 panel rows) and 1x4.
