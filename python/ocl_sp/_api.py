@@ -742,7 +742,8 @@ def betweenness(csgraph, directed=True, unweighted=False, *, sources=None, norma
     ``backend``, ``device``, ``dtype``, ``params``, ``use_tuned`` as
     :func:`shortest_path` (``directed=False``: each pair's smaller weight, both
     directions). ``sources``: the vertices whose shortest paths count (networkx's
-    ``k`` sample; the result is scaled by n / len(sources) as networkx scales it);
+    ``k`` sample; the result is scaled by n / len(sources) as networkx 2.8 to 3.4
+    scale it: networkx 3.6 scales the sample's own vertices apart);
     ``normalized`` and ``endpoints`` as networkx's. Returns a float64 array of n
     values. The distances are the multi-source engine's rows (any backend and
     device); the sums are exact fixed-point sums of each source's dependencies, so

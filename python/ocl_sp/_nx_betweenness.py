@@ -5,8 +5,8 @@ The engine solves the rows of the sources (every node, or networkx's own sample
 of k nodes: the same ``seed.sample(list(G), k)`` networkx draws), the C++ side
 (host/sparse/betweenness.hpp) counts shortest paths over the tight edges of each
 row and accumulates the dependencies (networkx's arithmetic per source, the
-sources' sums exact), and the sums are scaled as networkx's _rescale /
-_rescale_e scale them. Integer weights run in int32 (int64 beyond), other finite
+sources' sums exact), and networkx's own _rescale (_rescale_e) of the running
+version scales the sums. Integer weights run in int32 (int64 beyond), other finite
 weights in float64; networkx's BFS (weight=None) is every edge 1.
 
 networkx's own code runs (can_run False) for: weight functions, non-numeric or
@@ -16,6 +16,7 @@ for edge betweenness (its keys), edge betweenness with k; during the call, for a
 device without float64 and for path counts beyond float64.
 """
 
+import inspect
 import logging
 
 import numpy as np
@@ -61,6 +62,24 @@ def _sums(g, w, sources, endpoints, edges):
     return vertex, edge
 
 
+def _rescale(result, n, normalized, directed, nodes, endpoints, edges):
+    """networkx's own _rescale (or _rescale_e) of this networkx version on the raw
+    sums: its scaling whatever the version (networkx 3.6 scales a sample's sources
+    apart from the other nodes; 2.8 to 3.4 scale every node by n / k)."""
+    from networkx.algorithms.centrality import betweenness as nxb
+
+    k = None if nodes is None else len(nodes)
+    f = nxb._rescale
+    if "sampled_nodes" in inspect.signature(f).parameters:
+        kw = {"normalized": normalized, "directed": directed, "sampled_nodes": nodes}
+        if not edges:
+            kw["endpoints"] = endpoints
+        return f(result, n, **kw)
+    if edges:
+        return nxb._rescale_e(result, n, normalized=normalized, directed=directed, k=k)
+    return f(result, n, normalized=normalized, directed=directed, k=k, endpoints=endpoints)
+
+
 def _sample(g, k, seed):
     """networkx's sample of k nodes for this seed (its own random state)."""
     from networkx.utils import create_py_random_state
@@ -76,7 +95,7 @@ def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=Fa
     w = g.weights(weight, default=1)
     if nb._weight_key_problem(weight) or weights_problem(w, weight is not None) or len(g) == 0:
         return networkx_result("betweenness_centrality", g, *args)
-    sources = None
+    sources = nodes = None
     if k is not None:
         try:
             nodes = _sample(g, k, seed)
@@ -86,11 +105,8 @@ def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=Fa
     got = _sums(g, w, sources, endpoints, False)
     if got is None:
         return networkx_result("betweenness_centrality", g, *args)
-    vertex = got[0]
-    scale = _api.betweenness_scale(len(g), normalized, g.directed, k, endpoints)
-    if scale is not None:
-        vertex = vertex * scale
-    return dict(zip(g.nodes, vertex.tolist()))
+    result = dict(zip(g.nodes, got[0].tolist()))
+    return _rescale(result, len(g), normalized, g.directed, nodes, endpoints, False)
 
 
 def edge_betweenness_centrality(G, k=None, normalized=True, weight=None, seed=None):
@@ -121,8 +137,4 @@ def edge_betweenness_centrality(G, k=None, normalized=True, weight=None, seed=No
             continue
         key = keys[(a, b) if g.directed or a <= b else (b, a)]
         result[key] += x
-    scale = _api.edge_betweenness_scale(len(g), normalized, g.directed, None)
-    if scale is not None:
-        for key in result:
-            result[key] *= scale
-    return result
+    return _rescale(result, len(g), normalized, g.directed, None, True, True)
