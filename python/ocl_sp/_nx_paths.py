@@ -540,7 +540,7 @@ def shortest_path_length(G, source=None, target=None, weight=None, method="dijks
 
 def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
     """networkx.shortest_path on ocl_sp: paths of the engine's predecessors (all pairs:
-    a dict of dicts, as networkx < 3.5 returns)."""
+    a dict of dicts as networkx < 3.5 returns, an iterator of (node, paths) from 3.5)."""
     g, s = _method_search(G, weight, method)
     args = (source, target, weight, method)
     name = "shortest_path"
@@ -548,7 +548,9 @@ def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
         return networkx_result(name, g, *args)
     if source is None and target is None:
         rows = all_pairs_paths(s, g, lengths=False)
-        return networkx_result(name, g, *args) if rows is None else dict(rows)
+        if rows is None:
+            return networkx_result(name, g, *args)
+        return rows if _backend()._nx_version() >= (3, 5) else dict(rows)
     if source is None:
         if not _in_graph(g, target):
             return networkx_result(name, g, *args)
