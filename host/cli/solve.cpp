@@ -220,6 +220,7 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
     const AutoChoice c = choose_algo(n, static_cast<int64_t>(m), sources, spec.backend, kind);
     spec.algo = c.algo;
     rep.choice = "auto: " + c.why;
+    if (!c.long_solve.empty()) std::cerr << "note: " << c.long_solve << "\n";
   };
   // An OpenCL solver (context, program load or compile) is built on a thread of
   // its own while the graph is generated or read into the matrix: the two take
