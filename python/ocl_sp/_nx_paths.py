@@ -79,6 +79,8 @@ class Search:
                 if self.mode == "int32" and "int32" in str(e):
                     self.mode = "int64"  # path lengths beyond the int32 rule: exact in int64
                     continue
+                if self.mode == "int64" and "int64" in str(e):
+                    return None  # beyond int64 too: networkx's Python integers
                 raise
             if self.mode == "float64" and rep.get("dtype") not in (None, "float64"):
                 return None  # a device without doubles: not networkx's sums

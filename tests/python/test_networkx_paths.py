@@ -254,6 +254,9 @@ def test_fallbacks(on):
     assert ran and got == nx.single_source_dijkstra_path_length(P, 0)
     assert got[7] == 7 * 2**28 and type(got[7]) is int
     assert ocl_sp.last_report().dtype == "int64"
+    nx.set_edge_attributes(P, 2**61, "weight")  # beyond int64's rule: networkx's own ints
+    got, ran = solved_by_ocl_sp(BI.single_source_dijkstra_path_length, P, 0)
+    assert not ran and got == nx.single_source_dijkstra_path_length(P, 0) and got[7] == 7 * 2**61
 
 
 def test_config_backend_reported(on):
