@@ -3,6 +3,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
 #include <limits>
@@ -101,64 +102,77 @@ BetweennessSink<T>::BetweennessSink(const Csr<T>& g, std::vector<int64_t> source
 namespace {
 
 // One source's pass over its row (betweenness.hpp, steps 1-3), into the sums.
+// The tight edges are found once (flags beside the CSR, set for the edges of
+// reached vertices); indeg and sigma are zero between sources (Kahn's order takes
+// every in-degree back to 0, sigma is cleared over the order).
 template <typename T>
 struct SourcePass {
   std::vector<int32_t> order, indeg;
   std::vector<double> sigma, coeff;
+  std::vector<uint8_t> tight;
 
   void run(const Csr<T>& g, int64_t s, const T* d, bool endpoints, std::vector<Fixed>& vertex,
            FixedSums* edge) {
-    if (vertex.empty()) vertex.resize(static_cast<size_t>(g.n));
     const int64_t n = g.n;
+    const size_t un = static_cast<size_t>(n);
+    if (vertex.empty()) vertex.resize(un);
+    if (order.size() != un) {
+      order.assign(un, 0);
+      indeg.assign(un, 0);
+      sigma.assign(un, 0.0);
+      coeff.assign(un, 0.0);
+      tight.assign(static_cast<size_t>(g.m()), 0);
+    }
     const T inf = ValueTraits<T>::inf;
-    order.resize(static_cast<size_t>(n));
-    indeg.assign(static_cast<size_t>(n), 0);
-    sigma.assign(static_cast<size_t>(n), 0.0);
-    coeff.resize(static_cast<size_t>(n));
     const int64_t* off = g.off.data();
     const int32_t* col = g.col.data();
     const T* w = g.w.data();
-    const auto tight = [&](int64_t u, int64_t k) {
-      const int64_t v = col[k];
-      return v != u && d[v] != inf && d[u] + w[k] == d[v];
-    };
     int64_t reached = 0;
     for (int64_t u = 0; u < n; ++u) {
-      if (d[u] == inf) continue;
+      const T du = d[u];
+      if (du == inf) continue;
       ++reached;
-      for (int64_t k = off[u]; k < off[u + 1]; ++k)
-        if (tight(u, k)) ++indeg[static_cast<size_t>(col[k])];
+      for (int64_t k = off[u]; k < off[u + 1]; ++k) {
+        const int64_t v = col[k];
+        const bool t = v != u && d[v] != inf && du + w[k] == d[v];
+        tight[static_cast<size_t>(k)] = t;
+        indeg[static_cast<size_t>(v)] += t;
+      }
     }
     // Kahn's order from s, sigma pushed along it.
     int64_t tail = 0;
-    if (indeg[static_cast<size_t>(s)] != 0)
+    if (indeg[static_cast<size_t>(s)] != 0) {
+      clear();
       throw UsageError("betweenness: a cycle of zero-weight edges through vertex " +
                        std::to_string(s) + " (infinitely many shortest paths)");
+    }
     order[static_cast<size_t>(tail++)] = static_cast<int32_t>(s);
     sigma[static_cast<size_t>(s)] = 1.0;
     for (int64_t head = 0; head < tail; ++head) {
       const int64_t u = order[static_cast<size_t>(head)];
       const double su = sigma[static_cast<size_t>(u)];
       for (int64_t k = off[u]; k < off[u + 1]; ++k) {
-        if (!tight(u, k)) continue;
+        if (!tight[static_cast<size_t>(k)]) continue;
         const size_t v = static_cast<size_t>(col[k]);
         sigma[v] += su;
         if (--indeg[v] == 0) order[static_cast<size_t>(tail++)] = static_cast<int32_t>(v);
       }
     }
-    if (tail != reached)
+    if (tail != reached) {
+      clear();
       throw UsageError("betweenness: a cycle of zero-weight edges reached from vertex " +
                        std::to_string(s) + " (infinitely many shortest paths)");
+    }
     // Dependencies back along the order.
+    bool overflow = false;
     for (int64_t i = tail - 1; i >= 0; --i) {
       const int64_t v = order[static_cast<size_t>(i)];
       const double sv = sigma[static_cast<size_t>(v)];
-      if (!std::isfinite(sv))
-        throw RuntimeError("betweenness: the number of shortest paths from vertex " +
-                           std::to_string(s) + " exceeds float64's range");
+      sigma[static_cast<size_t>(v)] = 0.0;  // zero for the next source
+      if (!std::isfinite(sv)) overflow = true;
       double delta = 0;
       for (int64_t k = off[v]; k < off[v + 1]; ++k) {
-        if (!tight(v, k)) continue;
+        if (!tight[static_cast<size_t>(k)]) continue;
         const double c = sv * coeff[static_cast<size_t>(col[k])];
         delta += c;
         if (edge) edge->add(k, c);
@@ -166,7 +180,16 @@ struct SourcePass {
       coeff[static_cast<size_t>(v)] = (1 + delta) / sv;
       if (v != s) vertex[static_cast<size_t>(v)].add(Fixed::of(endpoints ? delta + 1 : delta));
     }
+    if (overflow)
+      throw RuntimeError("betweenness: the number of shortest paths from vertex " +
+                         std::to_string(s) + " exceeds float64's range");
     if (endpoints) vertex[static_cast<size_t>(s)].add(Fixed::of(static_cast<double>(reached - 1)));
+  }
+
+  // After a refused source: the scratch back to zero.
+  void clear() {
+    std::fill(indeg.begin(), indeg.end(), 0);
+    std::fill(sigma.begin(), sigma.end(), 0.0);
   }
 };
 
