@@ -82,6 +82,7 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     uint64_t lane_buffer_unit = 1;  // lanes: what a buffer of per_buf groups is sized by (SsspPlan)
     int mode = -1;  // what dist/scratch are sized for: 0 a group a source, 1 lanes
     std::vector<LaneSet> sets;  // lanes mode
+    std::vector<T> lane_rows;  // lanes' rows as read back, kept across batches (pages touched once)
     int per_buf = 1;
     size_t lane_wg = 0;  // work-items of a sssp_lanes group (the prepared graph's)
     size_t lane_wg_built = 0;  // the one the solver's program has (LANE_WG)

@@ -180,21 +180,30 @@ void OpenClSsspEngine<T>::run_on(Device& d, const int64_t* sources, int64_t coun
       LaneSet& s = d.sets[0];
       const int64_t groups = enqueue_lanes(d, s, sources, count, !out, harmonic, q);
       if (out) {
-        // Lanes side by side come back as they are and are dealt into rows here.
+        // Lanes side by side come back as they are and are dealt into rows here,
+        // a block of vertices at a time: a group's lanes of the block stay in
+        // cache while its rows take them (each value read once, not lanes times).
         const size_t ln = static_cast<size_t>(lanes_), un = static_cast<size_t>(n_);
-        std::vector<T> raw(static_cast<size_t>(groups) * ln * un);
+        std::vector<T>& raw = d.lane_rows;
+        if (raw.size() < static_cast<size_t>(groups) * ln * un) raw.resize(static_cast<size_t>(groups) * ln * un);
         for (int64_t g = 0; g < groups; g += d.per_buf)
           core.download_rows(raw.data() + static_cast<size_t>(g) * ln * un,
                              static_cast<size_t>(std::min<int64_t>(d.per_buf, groups - g)), un * ln * sizeof(T),
                              s.dist[static_cast<size_t>(g / d.per_buf)]);
+        std::vector<int64_t> row_of(static_cast<size_t>(count));  // slots are a permutation of the rows
+        for (int64_t r = 0; r < count; ++r) row_of[static_cast<size_t>(s.slot_host[static_cast<size_t>(r)])] = r;
+        constexpr size_t kBlock = 1024;
+        const auto blocks = static_cast<int64_t>((un + kBlock - 1) / kBlock);
 #pragma omp parallel for schedule(static) if (count * n_ >= 65536)
-        for (int64_t r = 0; r < count; ++r) {
-          const size_t slot = static_cast<size_t>(s.slot_host[static_cast<size_t>(r)]);
-          const T* from = raw.data() + slot / ln * un * ln + slot % ln;
-          T* to = out + static_cast<size_t>(r) * un;
-          for (size_t v = 0; v < un; ++v) to[v] = from[v * ln];
+        for (int64_t b = 0; b < blocks; ++b) {
+          const size_t v0 = static_cast<size_t>(b) * kBlock, v1 = std::min(un, v0 + kBlock);
+          for (size_t slot = 0; slot < static_cast<size_t>(count); ++slot) {
+            const T* from = raw.data() + slot / ln * un * ln + slot % ln;
+            T* to = out + static_cast<size_t>(row_of[slot]) * un;
+            for (size_t v = v0; v < v1; ++v) to[v] = from[v * ln];
+          }
         }
-        bytes += static_cast<double>(raw.size()) * sizeof(T);
+        bytes += static_cast<double>(static_cast<size_t>(groups) * ln * un) * sizeof(T);
       } else {
         s.to = fig;
         read_lane_figures(d, s, q);
