@@ -64,7 +64,6 @@ std::string sssp_unsupported(const SolveOptions& o) {
   if (!o.grid.empty()) no.push_back("--grid");
   if (o.panel) no.push_back("--panel");
   if (o.verify) no.push_back("--verify");
-  if (o.paths || !o.queries.empty() || !o.paths_output.empty()) no.push_back("--paths/--query/--paths-output");
   std::string s;
   for (const auto& x : no) s += (s.empty() ? "" : ", ") + x;
   return s;

@@ -20,6 +20,7 @@
 #include "mpi/mpi_backend.hpp"
 #include "mpi/mpi_env.hpp"
 #include "mpi/mpi_output.hpp"
+#include "mpi/mpi_paths.hpp"
 #include "mpi/mpi_rows.hpp"
 #include "report/json.hpp"
 #include "report/report.hpp"
@@ -138,6 +139,98 @@ class FigureRows final : public RowSink<T>, public FigureSink {
   bool harmonic_;
 };
 
+// This rank's rows of the distances and of via (--paths), kept in order.
+template <typename T>
+class HeldPathRows final : public RowSink<T> {
+ public:
+  HeldPathRows(std::vector<T>& d, std::vector<int32_t>& via) : d_(d), via_(via) {}
+  void rows(int64_t first, int64_t count, int64_t n, const T* d, const int32_t* via, const int32_t*) override {
+    std::copy(d, d + count * n, d_.begin() + first * n);
+    if (via) std::copy(via, via + count * n, via_.begin() + first * n);
+  }
+
+ private:
+  std::vector<T>& d_;
+  std::vector<int32_t>& via_;
+};
+
+// An output file of nr x nc values (V: the distances' type, or int32 for via)
+// from the rows each rank holds (`held`: its output rows mine_out, in order, nc
+// values each): in place (runs of consecutive rows, one pwrite each) or a strip
+// of rows at a time to rank 0 (at most ~4 MiB), which writes them in order.
+template <typename V>
+class HeldOutput {
+ public:
+  HeldOutput(const std::vector<V>& held, const std::vector<int64_t>& mine_out, const SourceDeal& deal, int64_t nr,
+             int64_t nc, OutputFormat fmt, const Session& s)
+      : held_(held), mine_(mine_out), deal_(deal), nr_(nr), nc_(nc), fmt_(fmt), s_(s) {
+    h_ = std::max<int64_t>(1, std::min<int64_t>(nr, (int64_t{4} << 20) / static_cast<int64_t>(sizeof(V)) /
+                                                         std::max<int64_t>(nc, 1)));
+  }
+  RankWriter writer() {
+    RankWriter w;
+    w.header = matrix_file_header<V>(fmt_, nr_, nc_);
+    w.bytes = w.header.size() + static_cast<uint64_t>(nr_) * static_cast<uint64_t>(nc_) * sizeof(V);
+    const size_t header = w.header.size();
+    w.write_mine = [this, header](int fd, const std::string& path) { write_mine(fd, path, header); };
+    w.steps = (nr_ + h_ - 1) / h_;
+    w.exchange = [this](int64_t k) { exchange(k); };
+    w.write = [this](int64_t k, std::ostream& os) {
+      write_matrix_rows(os, fmt_, strip_.data(), std::min(nr_, k * h_ + h_) - k * h_, nc_);
+    };
+    w.in_place_mode = "each rank wrote its sources' rows in place";
+    w.streamed_mode = "each rank held its sources' rows, streamed to rank 0";
+    return w;
+  }
+
+ private:
+  void write_mine(int fd, const std::string& path, size_t header) {
+    const int64_t cap = std::max<int64_t>(1, (int64_t{16} << 20) / static_cast<int64_t>(sizeof(V)) / std::max<int64_t>(nc_, 1));
+    std::vector<char> bytes;
+    for (size_t i = 0; i < mine_.size();) {
+      size_t j = i + 1;
+      while (j < mine_.size() && static_cast<int64_t>(j - i) < cap && mine_[j] == mine_[j - 1] + 1) ++j;
+      const size_t values = (j - i) * static_cast<size_t>(nc_);
+      bytes.resize(values * sizeof(V));
+      to_le(held_.data() + i * static_cast<size_t>(nc_), values, bytes.data());
+      pwrite_all(fd, bytes.data(), bytes.size(),
+                 static_cast<off_t>(header + static_cast<uint64_t>(mine_[i]) * static_cast<uint64_t>(nc_) * sizeof(V)), path);
+      i = j;
+    }
+  }
+  void exchange(int64_t k) {
+    const int64_t r0 = k * h_, r1 = std::min(nr_, r0 + h_);
+    const auto lo = std::lower_bound(mine_.begin(), mine_.end(), r0) - mine_.begin();
+    const auto hi = std::lower_bound(mine_.begin(), mine_.end(), r1) - mine_.begin();
+    std::vector<int> counts, displs;
+    if (s_.rank == 0) {
+      counts.assign(static_cast<size_t>(s_.size), 0);
+      displs.assign(static_cast<size_t>(s_.size), 0);
+      for (int64_t r = r0; r < r1; ++r) counts[static_cast<size_t>(deal_.owner(r))] += static_cast<int>(nc_);
+      for (int x = 1; x < s_.size; ++x)
+        displs[static_cast<size_t>(x)] = displs[static_cast<size_t>(x - 1)] + counts[static_cast<size_t>(x - 1)];
+      got_.resize(static_cast<size_t>((r1 - r0) * nc_));
+    }
+    MPI_Gatherv(held_.data() + lo * nc_, static_cast<int>((hi - lo) * nc_), mpi_type<V>(), got_.data(), counts.data(),
+                displs.data(), mpi_type<V>(), 0, MPI_COMM_WORLD);
+    if (s_.rank != 0) return;
+    strip_.resize(got_.size());
+    std::vector<int64_t> next(displs.begin(), displs.end());
+    for (int64_t r = r0; r < r1; ++r) {
+      int64_t& at = next[static_cast<size_t>(deal_.owner(r))];
+      std::copy(got_.begin() + at, got_.begin() + at + nc_, strip_.begin() + (r - r0) * nc_);
+      at += nc_;
+    }
+  }
+  const std::vector<V>& held_;
+  const std::vector<int64_t>& mine_;
+  const SourceDeal& deal_;
+  int64_t nr_, nc_, h_ = 1;
+  OutputFormat fmt_;
+  const Session& s_;
+  std::vector<V> strip_, got_;
+};
+
 // Rank 0's CSR to every rank.
 template <typename T>
 void bcast_csr(Csr<T>& g, const Session& s) {
@@ -193,6 +286,9 @@ struct SsspReport {
   double t_setup = 0, t_solve = 0, t_write = 0, t_stats = 0, wall = 0, relaxations = 0;
   GraphStats graph_stats;
   std::vector<std::string> notes;
+  bool paths = false;
+  std::string paths_output;
+  std::vector<PathQuery> queries;
 };
 
 void print_sssp_report(const MpiSolveOptions& o, const SsspReport& r, int ranks, bool to_stderr, const char* type) {
@@ -229,7 +325,11 @@ void print_sssp_report(const MpiSolveOptions& o, const SsspReport& r, int ranks,
       j.field("file", r.stats_output).end_object();
       j.field("stats_s", r.t_stats);
     }
-    j.field("paths", false);
+    j.field("paths", r.paths);
+    if (r.paths) {
+      j.field("paths_output", r.paths_output);
+      write_queries(j, r.queries);
+    }
     j.array_field("notes", r.notes);
     j.array_field("rank_peak_rss_bytes", r.peak_rss);
     j.end_object();
@@ -281,6 +381,11 @@ void print_sssp_report(const MpiSolveOptions& o, const SsspReport& r, int ranks,
        << " (per vertex: " << r.stats_output << "; each rank reduced its sources' rows, gathered in vertex order, "
        << format_seconds(r.t_stats) << ")\n";
   }
+  if (r.paths) {
+    os << "paths     via matrix rows from each rank's shortest-path trees\n";
+    if (!r.paths_output.empty()) os << "via       " << r.paths_output << "\n";
+    for (const auto& q : r.queries) os << format_query(q) << "\n";
+  }
   for (const auto& n : r.notes) os << "note      " << n << "\n";
   os << "memory    peak resident per rank:";
   for (size_t k = 0; k < r.peak_rss.size(); ++k) os << (k ? ", " : " ") << format_bytes(r.peak_rss[k]);
@@ -313,6 +418,9 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
     if (o.generated && !o.input.empty()) throw UsageError("give either --n or --input, not both");
     if (!o.generated && o.input.empty())
       throw UsageError("no graph: give --n N for a random graph or --input FILE (see --help)");
+    if (o.queries.size() % 2) throw UsageError("--query expects two vertex ids, U and V");
+    if (!o.paths_output.empty() && o.paths_output == o.output)
+      throw UsageError("--output and --paths-output name the same file '" + o.output + "'");
     if (s.rank == 0 && o.check_rows) o.check_rows();
     if (!o.output.empty()) {
       fmt = o.output_format == "auto" ? detect_output_format(o.output) : parse_output_format(o.output_format);
@@ -321,6 +429,7 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
   });
   if (int code = agree(out, s)) return code;
   rep.backend = opencl ? "opencl" : "openmp";
+  rep.paths = o.paths;
 
   // 2. The graph, whole on every rank: generated by each (the same seed), or read
   // by rank 0 and broadcast as a CSR.
@@ -344,6 +453,12 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
   if (!o.generated) bcast_csr(csr, s);
   const int64_t n = csr.n;
   rep.n = static_cast<long long>(n);
+  out.step([&] {
+    for (int64_t x : o.queries)
+      if (x < 0 || x >= n)
+        throw UsageError("--query: vertex " + std::to_string(x) + " out of range [0, " + std::to_string(n) + ")");
+  });
+  if (int code = agree(out, s)) return code;
 
   // 3. The output's rows and columns, this rank's share, its devices and solver.
   std::vector<int64_t> sel_rows, sel_cols;
@@ -389,7 +504,7 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
   std::vector<RowFigures> from_f, to_f;
   RunStats st;
   double solve_s = 0;
-  const auto compute = [&](RowSink<T>* rows_sink) {
+  const auto compute = [&](RowSink<T>* rows_sink, bool paths) {
     if (mine_src.empty()) return;
     const Stopwatch t;
     std::optional<FigureRows<T>> fig;
@@ -400,7 +515,7 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
     if (sinks.empty()) sinks.push_back(&none);
     TeeSink<T> tee(sinks);
     RowSink<T>& sink = sinks.size() == 1 ? *sinks.front() : tee;
-    st = solver->solve_rows(csr, mine_src, sink, false);
+    st = solver->solve_rows(csr, mine_src, sink, paths);
     if (stats) {
       from_f = std::move(fig->f);
       if (!symmetric) {
@@ -416,18 +531,82 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
   };
 
   // 5. The output (the solve runs inside: in place, or held and streamed) or the
-  // solve alone.
+  // solve alone. With --paths each rank holds its rows of the distances and of
+  // via (as the distributed fw holds its panels'), written from there.
   Stopwatch write;
-  if (!o.output.empty()) {
-    RankWriter w;
-    w.header = matrix_file_header<T>(fmt, nr, nc);
-    w.bytes = w.header.size() + static_cast<uint64_t>(nr) * static_cast<uint64_t>(nc) * sizeof(T);
+  const auto to_root = [&] { return s.rank == 0 ? &*target : nullptr; };
+  if (o.paths) {
+    std::vector<T> d_held;
+    std::vector<int32_t> via_held;
+    out.step([&] {
+      const uint64_t rows = static_cast<uint64_t>(mine_out.size()) * static_cast<uint64_t>(n);
+      check_host_memory(rows * (sizeof(T) + 2 * sizeof(int32_t)),
+                        "rank " + std::to_string(s.rank) + ": its " + std::to_string(mine_out.size()) +
+                            " rows of the distances and of via (--paths)");
+      d_held.resize(static_cast<size_t>(rows));
+      via_held.resize(static_cast<size_t>(rows));
+      HeldPathRows<T> keep(d_held, via_held);
+      compute(&keep, true);
+    });
+    if (int code = agree(out, s)) return code;
+    if (!o.output.empty()) {
+      HeldOutput<T> ho(d_held, mine_out, deal, nr, nc, fmt, s);
+      const RankWriter w = ho.writer();
+      OutputStats ost;
+      if (int code = write_ranked(w, to_root(), fmt, s, ost)) return code;
+      rep.output = o.output;
+      rep.output_mode = ost.mode;
+    }
+    if (!o.paths_output.empty()) {
+      OutputFormat pf = OutputFormat::bin;
+      std::optional<OutputTarget> pt;
+      out.step([&] {
+        pf = o.paths_output_format == "auto" ? detect_output_format(o.paths_output)
+                                             : parse_output_format(o.paths_output_format);
+        if (s.rank == 0) pt = resolve_output(o.paths_output);
+      });
+      if (int code = agree(out, s)) return code;
+      HeldOutput<int32_t> hv(via_held, mine_out, deal, n, n, pf, s);
+      const RankWriter w = hv.writer();
+      OutputStats ost;
+      if (int code = write_ranked(w, s.rank == 0 ? &*pt : nullptr, pf, s, ost)) return code;
+      rep.paths_output = o.paths_output;
+    }
+    // --query U V: row U of the distances and of via from its rank, the walk on rank 0.
+    for (size_t k = 0; k + 1 < o.queries.size(); k += 2) {
+      const int64_t u = o.queries[k], v = o.queries[k + 1];
+      std::vector<T> d_row(static_cast<size_t>(n));
+      std::vector<int32_t> via_row(static_cast<size_t>(n));
+      const int owner = deal.owner(u);
+      if (owner == s.rank) {
+        const int64_t at = std::lower_bound(mine_out.begin(), mine_out.end(), u) - mine_out.begin();
+        std::copy(d_held.begin() + at * n, d_held.begin() + (at + 1) * n, d_row.begin());
+        std::copy(via_held.begin() + at * n, via_held.begin() + (at + 1) * n, via_row.begin());
+      }
+      for (int64_t off = 0; off < n; off += kMaxChunk) {
+        const int c = static_cast<int>(std::min(kMaxChunk, n - off));
+        MPI_Bcast(d_row.data() + off, c, mpi_type<T>(), owner, MPI_COMM_WORLD);
+        MPI_Bcast(via_row.data() + off, c, MPI_INT32_T, owner, MPI_COMM_WORLD);
+      }
+      out.step([&] {
+        if (s.rank != 0) return;
+        PathQuery q;
+        q.from = u;
+        q.to = v;
+        q.vertices = walk_path(d_row, via_row, u, v);
+        q.length = static_cast<double>(d_row[static_cast<size_t>(v)]);
+        rep.queries.push_back(std::move(q));
+      });
+      if (int code = agree(out, s)) return code;
+    }
+  } else if (!o.output.empty()) {
+    std::vector<T> held;
+    HeldOutput<T> ho(held, mine_out, deal, nr, nc, fmt, s);
+    RankWriter w = ho.writer();
     w.write_mine = [&](int fd, const std::string& path) {
       PlacedRows<T> placed(fd, path, w.header.size(), mine_out, sel_cols, nc);
-      compute(&placed);
+      compute(&placed, false);
     };
-    w.in_place_mode = "each rank wrote its sources' rows in place";
-    std::vector<T> held, strip, got;
     w.before_stream = [&] {
       const uint64_t bytes = static_cast<uint64_t>(mine_out.size()) * static_cast<uint64_t>(nc) * sizeof(T);
       check_host_memory(bytes, "rank " + std::to_string(s.rank) + ": its " + std::to_string(mine_out.size()) +
@@ -435,44 +614,14 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
                                    "file is written in place)");
       held.resize(static_cast<size_t>(mine_out.size() * nc));
       HeldRows<T> keep(held, sel_cols, nc);
-      compute(&keep);
+      compute(&keep, false);
     };
-    const int64_t h = std::max<int64_t>(1, std::min<int64_t>(nr, (int64_t{4} << 20) / static_cast<int64_t>(sizeof(T)) /
-                                                                     std::max<int64_t>(nc, 1)));
-    if (h * nc > INT_MAX) throw RuntimeError("--targets: " + std::to_string(nc) + " columns are too many for one MPI message");
-    w.steps = (nr + h - 1) / h;
-    w.exchange = [&](int64_t k) {
-      const int64_t r0 = k * h, r1 = std::min(nr, r0 + h);
-      const auto lo = std::lower_bound(mine_out.begin(), mine_out.end(), r0) - mine_out.begin();
-      const auto hi = std::lower_bound(mine_out.begin(), mine_out.end(), r1) - mine_out.begin();
-      std::vector<int> counts, displs;
-      if (s.rank == 0) {
-        counts.assign(static_cast<size_t>(s.size), 0);
-        displs.assign(static_cast<size_t>(s.size), 0);
-        for (int64_t r = r0; r < r1; ++r) counts[static_cast<size_t>(deal.owner(r))] += static_cast<int>(nc);
-        for (int x = 1; x < s.size; ++x) displs[static_cast<size_t>(x)] = displs[static_cast<size_t>(x - 1)] + counts[static_cast<size_t>(x - 1)];
-        got.resize(static_cast<size_t>((r1 - r0) * nc));
-      }
-      MPI_Gatherv(held.data() + lo * nc, static_cast<int>((hi - lo) * nc), mpi_type<T>(), got.data(), counts.data(),
-                  displs.data(), mpi_type<T>(), 0, MPI_COMM_WORLD);
-      if (s.rank != 0) return;
-      strip.resize(got.size());
-      std::vector<int64_t> next(static_cast<size_t>(s.size));
-      for (int x = 0; x < s.size; ++x) next[static_cast<size_t>(x)] = displs[static_cast<size_t>(x)];
-      for (int64_t r = r0; r < r1; ++r) {
-        int64_t& at = next[static_cast<size_t>(deal.owner(r))];
-        std::copy(got.begin() + at, got.begin() + at + nc, strip.begin() + (r - r0) * nc);
-        at += nc;
-      }
-    };
-    w.write = [&](int64_t k, std::ostream& os) { write_matrix_rows(os, fmt, strip.data(), std::min(nr, k * h + h) - k * h, nc); };
-    w.streamed_mode = "each rank held its sources' rows, streamed to rank 0";
     OutputStats ost;
-    if (int code = write_ranked(w, s.rank == 0 ? &*target : nullptr, fmt, s, ost)) return code;
+    if (int code = write_ranked(w, to_root(), fmt, s, ost)) return code;
     rep.output = o.output;
     rep.output_mode = ost.mode;
   } else {
-    out.step([&] { compute(nullptr); });
+    out.step([&] { compute(nullptr, false); });
     if (int code = agree(out, s)) return code;
   }
   rep.t_write = std::max(0.0, write.seconds() - solve_s);

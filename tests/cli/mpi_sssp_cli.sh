@@ -94,7 +94,7 @@ run pocl-one-pass-np2 0 2 --n 300 --degree 5 --seed 11 --algo sssp --device pocl
   same pocl-one-pass-np2 "$T/rp1.csv" "$T/mp1.csv"
 
 # --algo auto under mpirun: sssp on a sparse graph (text and JSON say so), fw on
-# a dense one, fw when --paths asks for the distributed fw.
+# a dense one, fw when an option only the distributed fw takes is given (--panel).
 run auto-sparse 0 2 --n 3000 --degree 3 --backend openmp --quiet --json
 expect auto-sparse-sssp "$PY" -c "
 import json; r=json.load(open('$T/out'))
@@ -105,12 +105,36 @@ run auto-dense 0 2 --n 60 --backend openmp --quiet --json
 expect auto-dense-fw "$PY" -c "
 import json; r=json.load(open('$T/out'))
 assert r['algorithm']=='fw' and r['algorithm_choice'].startswith('auto: fw: estimated') and r['grid']=='1x2', r"
-run auto-paths 0 2 --n 3000 --degree 3 --backend openmp --quiet --paths --query 0 1
-expect auto-paths-fw grep -q "^algorithm auto: fw: --paths/--query/--paths-output run on the distributed fw" "$T/out"
+run auto-panel 0 2 --n 3000 --degree 3 --backend openmp --quiet --panel 1024
+expect auto-panel-fw grep -q "^algorithm auto: fw: --panel run on the distributed fw" "$T/out"
+
+# --paths: each rank holds its rows of the distances and of via (its sources'
+# shortest-path trees): --output and --paths-output (npy in place, csv streamed)
+# with one process's bytes, --query walked on rank 0 from the row's owner; -np 1
+# is the engine on one rank; PoCL ranks too.
+check ref-paths 0 "$BIN" "${G[@]}" "${REF[@]}" --paths --query 0 5 --query 299 7 --output "$T/pd.npy" --paths-output "$T/pv.npy"
+grep "^path [0-9]" "$T/out" >"$T/ref_paths.txt"
+check ref-paths-csv 0 "$BIN" "${G[@]}" "${REF[@]}" --paths --output "$T/pd.csv" --paths-output "$T/pv.csv"
+for np in 1 3; do
+  run "paths-np$np" 0 $np "${G[@]}" "${D[@]}" --paths --query 0 5 --query 299 7 --output "$T/md.npy" --paths-output "$T/mv.npy" &&
+    same "paths-np$np-distances" "$T/pd.npy" "$T/md.npy" && same "paths-np$np-via" "$T/pv.npy" "$T/mv.npy"
+  expect "paths-np$np-engine" grep -q "^mpi       $np ranks, multi-source engine" "$T/out"
+  expect "paths-np$np-queries" sh -c "grep '^path [0-9]' '$T/out' | cmp -s - '$T/ref_paths.txt'"
+done
+run paths-csv-np2 0 2 "${G[@]}" "${D[@]}" --paths --output "$T/md.csv" --paths-output "$T/mv.csv" &&
+  same paths-csv-np2-distances "$T/pd.csv" "$T/md.csv" && same paths-csv-np2-via "$T/pv.csv" "$T/mv.csv"
+run paths-pocl-np2 0 2 "${G[@]}" --algo sssp --device pocl --paths --output "$T/md.npy" --paths-output "$T/mv.npy" &&
+  same paths-pocl-np2-distances "$T/pd.npy" "$T/md.npy" && same paths-pocl-np2-via "$T/pv.npy" "$T/mv.npy"
+run paths-json 0 2 "${G[@]}" "${D[@]}" --query 299 7 --json
+expect paths-json-query "$PY" -c "
+import json; r=json.load(open('$T/out')); q=r['queries'][0]
+assert r['paths'] and r['algorithm']=='sssp' and q['from']==299 and q['to']==7 and q['path'][0]==299 and q['path'][-1]==7, r"
+run paths-query-range 2 2 "${G[@]}" "${D[@]}" --query 0 300
+expect paths-query-range-message grep -q "^error: --query: vertex 300 out of range" "$T/err"
 
 # Refusals: exit 2, one error naming the option, no file. (Under -np 1 without
 # --grid these options make it the single-process solve, which takes them.)
-for bad in "--verify" "--paths" "--grid:1x2"; do
+for bad in "--verify" "--grid:1x2"; do
   IFS=: read -r flag val <<<"$bad"
   run "refuse$flag" 2 2 "${G[@]}" "${D[@]}" "$flag" $val --output "$T/bad.bin"
   expect "refuse$flag-message" grep -q "^error: .*$flag.* not supported by --algo sssp under mpirun" "$T/err"
