@@ -236,6 +236,14 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   // column figures still continue in source order: each launch's waits for the
   // previous one's. Rows' figures to `rows`, columns' continued in d.acc.
   void run_lanes_stats(Device& d, const int64_t* sources, int64_t count, bool col_harmonic, RowFigures* rows);
+  // The same over several devices with the column figures in one order whatever
+  // the placement: launches of consecutive sources dealt round-robin to the
+  // devices, and the column sums handed from each launch to the next (through the
+  // host) so they continue in source order as on one device: the same bits on 1,
+  // 2 or 4 devices and any batch size. Searches run side by side; only the column
+  // kernels (a read of each launch's distances) and the hand-over take turns.
+  void run_lanes_stats_in_turn(const int64_t* sources, int64_t count, bool col_harmonic, RowFigures* rows,
+                               RowFigures* cols, RunStats& st);
 
   // Waits for the device's queues and adds what ran since begin_solve() to d.st.
   static void account(Device& d, double bytes);

@@ -3,13 +3,17 @@
 // the graph (lane_order), and --stats in one pass with the column figures
 // continued on the device in source order.
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
 #include <cstdlib>
 #include <iostream>
+#include <mutex>
 #include <numeric>
 
 #include "sparse/lane_order.hpp"
 #include "sparse/opencl_sssp_engine.hpp"
 #include "util/cancel.hpp"
+#include "util/errors.hpp"
 
 namespace ocl_sp::detail {
 
@@ -28,25 +32,23 @@ void OpenClSsspEngine<T>::run_all_figures(bool harmonic, RowFigures* rows, RowFi
                               .enqueueFillBuffer(d.acc, zero, 0, std::max<size_t>(acc_bytes, 8));
                         });
   }
-  deal_shares(n_, st, [&](Device& d, int64_t lo, int64_t hi) {
-    run_lanes_stats(d, all.data() + lo, hi - lo, harmonic, rows + lo);
-  });
-  // Devices took consecutive stretches of sources: their columns combine in order.
-  std::vector<RowFigures> part(static_cast<size_t>(n_));
-  for (size_t i = 0; i < devices_.size(); ++i) {
-    Device& d = devices_[i];
-    RowFigures* to = i == 0 ? cols : part.data();
+  if (devices_.size() > 1) {
+    // Several devices: launches dealt in turn, the column sums handed on in source order.
+    run_lanes_stats_in_turn(all.data(), n_, harmonic, rows, cols, st);
+  } else {
+    deal_shares(n_, st, [&](Device& d, int64_t lo, int64_t hi) {
+      run_lanes_stats(d, all.data() + lo, hi - lo, harmonic, rows + lo);
+    });
+    Device& d = devices_[0];
     d.core->run_guarded("sssp: cannot read the column figures from '" + d.core->device().name + "'",
                         [&] {
-                          d.core->read(d.acc, 0, acc_bytes, to);
+                          d.core->read(d.acc, 0, acc_bytes, cols);
                           RunStats rs;
                           d.core->finish(rs);
                           st.t_h += rs.t_h;
                         });
-    if (i > 0)
-      for (int64_t v = 0; v < n_; ++v) cols[v] = combine(cols[v], part[static_cast<size_t>(v)]);
-    d.acc = cl::Buffer();
   }
+  for (auto& d : devices_) d.acc = cl::Buffer();
   st.bytes_moved += static_cast<double>(acc_bytes * devices_.size());
   st.placement = "sources side by side, " + std::to_string(lanes_) + " a group of " +
                  std::to_string(devices_[0].lane_wg) + " work-items" +
@@ -148,6 +150,72 @@ void OpenClSsspEngine<T>::run_lanes_stats(Device& d, const int64_t* sources, int
     for (auto& s : d.sets)
       collect_lanes(d, s);
     account(d, static_cast<double>(count) * (8.0 + sizeof(RowFigures)));
+  });
+}
+
+template <typename T>
+void OpenClSsspEngine<T>::run_lanes_stats_in_turn(const int64_t* sources, int64_t count, bool col_harmonic,
+                                                  RowFigures* rows, RowFigures* cols, RunStats& st) {
+  // Launch j: sources [first[j], first[j + 1]) on device j mod D, each device's
+  // own batch long; launch j's column kernel starts from the sums launch j - 1
+  // left in `cols` (zero for the first), and leaves its own there.
+  const size_t nd = devices_.size();
+  std::vector<int64_t> first{0};
+  for (size_t j = 0; first.back() < count; ++j)
+    first.push_back(std::min(count, first.back() + std::max<int64_t>(1, devices_[j % nd].batch)));
+  const size_t launches = first.size() - 1;
+  const size_t acc_bytes = static_cast<size_t>(n_) * sizeof(RowFigures);
+  std::fill(cols, cols + n_, RowFigures{});
+  std::mutex m;
+  std::condition_variable turn_cv;
+  size_t turn = 0;  // the launch whose column kernel may run next
+  std::atomic<bool> failed{false};
+  const size_t cg = (static_cast<size_t>(n_) + kColumnWg - 1) / kColumnWg * kColumnWg;
+  deal_shares(count, st, [&](Device& d, int64_t, int64_t) {
+    const size_t k = static_cast<size_t>(&d - devices_.data());
+    auto& core = *d.core;
+    settle_slots(d);
+    try {
+      core.run_guarded("sssp on '" + core.device().name + "' failed", [&] {
+        core.begin_solve();
+        size_t i = 0;  // this device's launches: j = k, k + nd, ...
+        for (size_t j = k; j < launches; j += nd, ++i) {
+          throw_if_cancelled();
+          LaneSet& s = d.sets[i % d.sets.size()];
+          const auto q = i % d.sets.size() ? detail::OpenClCore::kSide : detail::OpenClCore::kCompute;
+          collect_lanes(d, s);
+          const int64_t a = first[j], c = first[j + 1] - a;
+          enqueue_lanes(d, s, sources + a, c, true, false, q);
+          core.flush_all();
+          {  // launch j - 1's column sums are in `cols`
+            std::unique_lock<std::mutex> lock(m);
+            turn_cv.wait(lock, [&] { return turn == j || failed.load(); });
+          }
+          if (failed.load()) throw RuntimeError("sssp: another device failed");
+          core.write_async(q, d.acc, 0, acc_bytes, cols, {});
+          set_args(d.lanes_col, static_cast<cl_int>(n_), static_cast<cl_int>(c), lane_buf(s.dist, 0),
+                   lane_buf(s.dist, 1), lane_buf(s.dist, 2), lane_buf(s.dist, 3), d.per_buf, s.slot_of,
+                   static_cast<cl_int>(col_harmonic), d.acc);
+          core.launch_after(d.lanes_col, cl::NDRange(cg), cl::NDRange(kColumnWg), {}, q);
+          core.read_async(q, d.acc, 0, acc_bytes, cols, {}).wait();
+          {
+            std::lock_guard<std::mutex> lock(m);
+            turn = j + 1;
+          }
+          turn_cv.notify_all();
+          s.to = rows + a;
+          read_lane_figures(d, s, q);
+          core.flush_all();
+        }
+        for (auto& s : d.sets) collect_lanes(d, s);
+        account(d, static_cast<double>(first.back()) / static_cast<double>(nd) * (8.0 + sizeof(RowFigures)) +
+                       2.0 * static_cast<double>(acc_bytes) * static_cast<double>(i));
+      });
+    } catch (...) {
+      failed.store(true);
+      turn_cv.notify_all();
+      throw;
+    }
   });
 }
 

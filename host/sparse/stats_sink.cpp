@@ -218,6 +218,9 @@ void stats_from_columns(const DistMatrix<T>& d, StatsSink<T>& sink) {
   sink.set_pass(StatsSink<T>::to);
   for (int64_t c = 0; c < n; c += b) {
     const int64_t k = std::min(b, n - c);
+    // A copy (each thread its own rows i): threads by its bytes, the same values.
+    const int threads = copy_threads(static_cast<size_t>(k) * static_cast<size_t>(n) * sizeof(T));
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
     for (int64_t i = 0; i < n; ++i)
       for (int64_t j = 0; j < k; ++j) block[static_cast<size_t>(j * n + i)] = d(i, c + j);
     sink.rows(c, k, n, block.data(), nullptr, nullptr);
