@@ -114,8 +114,12 @@ Csr<T> build_csr(const Graph& g) {
       continue;
     }
     used[k] = 1;
+    if (parallel) {
 #pragma omp atomic
-    ++c.off[g.edges[k].u + 1];
+      ++c.off[g.edges[k].u + 1];
+    } else {
+      ++c.off[g.edges[k].u + 1];  // one thread: no locked adds
+    }
   }
   if (bad)
     for (const Edge& e : g.edges) {
@@ -131,8 +135,12 @@ Csr<T> build_csr(const Graph& g) {
   for (int64_t k = 0; k < edges; ++k) {
     if (!used[k]) continue;
     int64_t p;
+    if (parallel) {
 #pragma omp atomic capture
-    p = at[g.edges[k].u]++;
+      p = at[g.edges[k].u]++;
+    } else {
+      p = at[g.edges[k].u]++;
+    }
     c.col[p] = static_cast<int32_t>(g.edges[k].v);
     c.w[p] = w[k];
   }
