@@ -716,6 +716,7 @@ int choose_algorithm(const MpiSolveOptions& o, const Session& s, AlgoChoice& c) 
     const AutoChoice ch = choose_algo(n, static_cast<int64_t>(m), sources, opencl ? Backend::opencl : Backend::openmp, kind);
     sssp = ch.algo == Algo::sssp ? 1 : 0;
     c.why = "auto: " + ch.why;
+    if (!ch.long_solve.empty()) std::cerr << "note: " << ch.long_solve << "\n";
   });
   if (int code = agree(out, s)) return code;
   MPI_Bcast(&sssp, 1, MPI_INT, 0, MPI_COMM_WORLD);
