@@ -21,6 +21,7 @@
 #include "test_graph_common.hpp"
 #include "util/atomic_file.hpp"
 #include "util/errors.hpp"
+#include "util/sysinfo.hpp"
 
 using namespace ocl_sp;
 namespace fs = std::filesystem;
@@ -349,6 +350,21 @@ TEST_SUITE("graph_io") {
     CHECK(has(msg, "line 2: problem line declares " + std::to_string(m) + " arcs"));
     CHECK(msg == serial(t.path("fewer.gr")).second);
     omp_set_num_threads(threads);
+    // Host memory planned from the problem line: the edge list and its CSR of m
+    // arcs (at most one an 8 bytes of the file) refused with the numbers.
+    set_host_memory_limit(size_t{4} << 20);
+    const std::string refused = [&] {
+      try {
+        read_graph(p);
+      } catch (const RuntimeError& e) {
+        return std::string(e.what());
+      }
+      return std::string("<no RuntimeError>");
+    }();
+    set_host_memory_limit(0);
+    CHECK(has(refused, p + ": line 2: 5000 vertices and 200000 arcs (the edge list and its CSR) needs"));
+    CHECK(has(refused, "limited by --host-memory"));
+    CHECK(same_edges(read_graph(p), one));
   }
 
   TEST_CASE("mtx malformed or unsupported inputs name the file and the line") {

@@ -16,6 +16,7 @@
 
 #include "graph/io.hpp"
 #include "util/errors.hpp"
+#include "util/sysinfo.hpp"
 #include "util/strings.hpp"
 
 namespace ocl_sp {
@@ -305,6 +306,12 @@ Graph read_gr(const std::string& path, const std::string& data, int64_t max_n) {
       g.n = in.count(t[2], 1, max_n, "vertex count");
       m = in.count(t[3], 0, INT64_MAX / 2, "arc count");
       problem_line = in.line_no();
+      // The edge list and its CSR, planned from n and m (at most one arc an 8
+      // bytes of the file, whatever the header claims) before any is made.
+      const auto arcs_bound = static_cast<uint64_t>(std::min<int64_t>(m, static_cast<int64_t>(data.size() / 8) + 1));
+      check_host_memory(arcs_bound * (sizeof(Edge) + 4 + 8) + static_cast<uint64_t>(g.n + 1) * 8,
+                        path + ": line " + std::to_string(problem_line) + ": " + std::to_string(g.n) +
+                            " vertices and " + std::to_string(m) + " arcs (the edge list and its CSR)");
       reserve_edges(g, m, data.size(), 8);
       // Arcs of a large file: on every core, in file order (any fault: this
       // loop goes on and names it).
