@@ -82,6 +82,10 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     uint64_t lane_buffer_unit = 1;  // lanes: what a buffer of per_buf groups is sized by (SsspPlan)
     int mode = -1;  // what dist/scratch are sized for: 0 a group a source, 1 lanes
     std::vector<LaneSet> sets;  // lanes mode
+    // lane_order's scratch, one a device: the devices' threads order their
+    // launches at the same time (a shared one was resized and written by several
+    // threads at once: heap corruption on 4 GPUs).
+    std::vector<int32_t> order_mark;
     std::vector<T> lane_rows;  // lanes' rows as read back, kept across batches (pages touched once)
     int per_buf = 1;
     size_t lane_wg = 0;  // work-items of a sssp_lanes group (the prepared graph's)
@@ -255,7 +259,6 @@ class OpenClSsspEngine final : public SsspEngine<T>,
 
   std::vector<Device> devices_;
   const Csr<T>* graph_ = nullptr;  // the prepared graph (it outlives the runs after prepare)
-  std::vector<int32_t> order_mark_;  // lane_order's scratch
   // OCL_SP_LANE_ORDER=ids: lanes groups take consecutive sources as they come
   // (experiments: the blocks' gain, docs/performance/sparse.md).
   const bool lanes_by_id_ = [] {

@@ -67,7 +67,7 @@ int64_t OpenClSsspEngine<T>::enqueue_lanes(Device& d, LaneSet& s, const int64_t*
   auto& core = *d.core;
   std::vector<int32_t> order;
   if (!lanes_by_id_) {
-    order = lane_order(graph_->off.data(), graph_->col.data(), n_, sources, count, lanes_, order_mark_);
+    order = lane_order(graph_->off.data(), graph_->col.data(), n_, sources, count, lanes_, d.order_mark);
   } else {
     order.resize(static_cast<size_t>(count));
     std::iota(order.begin(), order.end(), 0);
