@@ -9,6 +9,7 @@
 #include "cl/cl.hpp"
 #include "cl/cl_error.hpp"
 #include "mpi/mpi_backend.hpp"
+#include "mpi/mpi_env.hpp"
 #include "solvers/opencl_base.hpp"
 #include "util/errors.hpp"
 #include "util/parallel_copy.hpp"
@@ -288,13 +289,9 @@ DeviceEntry rank_device(const std::string& spec, int local_rank) {
 
 std::string rank_devices(const std::string& spec, int local_rank, int local_size) {
   const std::vector<DeviceEntry> all = rank_candidates(spec);
-  const size_t k = static_cast<size_t>(std::max(local_size, 1));
-  const auto name = [](const DeviceEntry& d) {
-    return std::to_string(d.platform_index) + ":" + std::to_string(d.device_index);
-  };
-  if (all.size() < k) return name(all[static_cast<size_t>(local_rank) % all.size()]);
   std::string out;
-  for (size_t i = static_cast<size_t>(local_rank); i < all.size(); i += k) out += (out.empty() ? "" : ",") + name(all[i]);
+  for (const size_t i : dealt_devices(all.size(), local_rank, local_size))
+    out += (out.empty() ? "" : ",") + std::to_string(all[i].platform_index) + ":" + std::to_string(all[i].device_index);
   return out;
 }
 

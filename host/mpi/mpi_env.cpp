@@ -79,6 +79,20 @@ std::pair<int, int> parse_grid(const std::string& s) {
   return {pr, pc};
 }
 
+SourceDeal::SourceDeal(int64_t r, int k) : rows(r), ranks(k > 1 ? k : 1) {
+  const int64_t parts = int64_t{64} * ranks;
+  chunk = rows > parts ? (rows + parts - 1) / parts : 1;
+}
+
+std::vector<size_t> dealt_devices(size_t count, int local_rank, int local_size) {
+  const size_t k = static_cast<size_t>(local_size > 1 ? local_size : 1);
+  const size_t r = static_cast<size_t>(local_rank > 0 ? local_rank : 0);
+  if (count < k) return {r % count};
+  std::vector<size_t> out;
+  for (size_t i = r % k; i < count; i += k) out.push_back(i);
+  return out;
+}
+
 bool built_with_mpi() {
 #ifdef OCL_SP_HAVE_MPI
   return true;

@@ -3,8 +3,11 @@
 // process was started by mpirun/mpiexec with more than one rank (the launcher's
 // environment says so), and only by the solve command.
 #pragma once
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace ocl_sp::mpi {
 
@@ -25,6 +28,19 @@ bool launched_by_mpi();
 std::pair<int, int> default_grid(int ranks);
 // --grid PRxPC (e.g. "2x4", "2X4"): UsageError unless two positive integers.
 std::pair<int, int> parse_grid(const std::string& s);
+// The multi-source engine's rows under mpirun (mpi_sssp.hpp): output rows
+// [0, rows) dealt to `ranks` ranks in chunks of `chunk` consecutive rows (about 64
+// chunks a rank), chunk c to rank c mod ranks: fixed by the two counts alone.
+struct SourceDeal {
+  SourceDeal(int64_t rows, int ranks);
+  int owner(int64_t r) const { return static_cast<int>((r / chunk) % ranks); }
+  int64_t rows = 0, chunk = 1;
+  int ranks = 1;
+};
+// Which of `count` devices node-local rank local_rank of local_size computes on:
+// device i to local rank i mod local_size; with fewer devices than ranks one
+// each, local_rank mod count. Never empty (count >= 1).
+std::vector<size_t> dealt_devices(size_t count, int local_rank, int local_size);
 // Whether this binary was built with MPI (OCL_SP_HAVE_MPI).
 bool built_with_mpi();
 

@@ -35,12 +35,6 @@
 
 namespace ocl_sp::mpi {
 
-SourceDeal::SourceDeal(int64_t r, int k) : rows(r), ranks(std::max(k, 1)) {
-  // About 64 chunks a rank: even shares whatever the rows cost, long runs of rows.
-  const int64_t parts = int64_t{64} * ranks;
-  chunk = std::max<int64_t>(1, (rows + parts - 1) / parts);
-}
-
 namespace {
 
 static_assert(sizeof(RowFigures) == 4 * sizeof(double), "RowFigures travels as 4 doubles");

@@ -20,6 +20,7 @@
 #include <string>
 
 #include "graph/graph.hpp"
+#include "mpi/mpi_env.hpp"
 #include "mpi/mpi_fw.hpp"
 #include "util/timer.hpp"
 
@@ -43,15 +44,6 @@ int choose_algorithm(const MpiSolveOptions& o, const Session& s, AlgoChoice& c);
 
 // Collective: the multi-source solve (see above). Returns the agreed exit code.
 int run_sssp(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, const Session& s);
-
-// Output rows [0, rows) dealt to `ranks` ranks: chunks of `chunk` rows, chunk c to
-// rank c mod ranks.
-struct SourceDeal {
-  SourceDeal(int64_t rows, int ranks);
-  int owner(int64_t r) const { return static_cast<int>((r / chunk) % ranks); }
-  int64_t rows = 0, chunk = 1;
-  int ranks = 1;
-};
 
 }  // namespace ocl_sp::mpi
 #endif  // OCL_SP_HAVE_MPI

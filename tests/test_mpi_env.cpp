@@ -1,0 +1,68 @@
+// The MPI launch's arithmetic without MPI (host/mpi/mpi_env.hpp): the default
+// process grid and --grid parsing, the multi-source engine's dealing of output
+// rows to ranks (every row to exactly one rank, even shares, chunks of
+// consecutive rows, independent of anything but the two counts) and of a node's
+// devices to its ranks.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "mpi/mpi_env.hpp"
+#include "util/errors.hpp"
+
+using namespace ocl_sp;
+
+TEST_SUITE("mpi_env") {
+  TEST_CASE("default grid: the most square factorisation, rows <= columns") {
+    CHECK(mpi::default_grid(1) == std::pair<int, int>{1, 1});
+    CHECK(mpi::default_grid(3) == std::pair<int, int>{1, 3});
+    CHECK(mpi::default_grid(4) == std::pair<int, int>{2, 2});
+    CHECK(mpi::default_grid(6) == std::pair<int, int>{2, 3});
+    CHECK(mpi::default_grid(64) == std::pair<int, int>{8, 8});
+    CHECK(mpi::parse_grid("2x4") == std::pair<int, int>{2, 4});
+    CHECK_THROWS_AS(mpi::parse_grid("2by4"), UsageError);
+    CHECK_THROWS_AS(mpi::parse_grid("0x2"), UsageError);
+  }
+
+  TEST_CASE("source deal: every row once, even shares, runs of consecutive rows") {
+    for (const int64_t rows : {int64_t{0}, int64_t{1}, int64_t{7}, int64_t{64}, int64_t{1000}, int64_t{100003}}) {
+      for (const int ranks : {1, 2, 3, 4, 7}) {
+        const mpi::SourceDeal deal(rows, ranks);
+        CAPTURE(rows);
+        CAPTURE(ranks);
+        CHECK(deal.chunk >= 1);
+        std::vector<int64_t> per(static_cast<size_t>(ranks), 0);
+        for (int64_t r = 0; r < rows; ++r) {
+          const int k = deal.owner(r);
+          REQUIRE(k >= 0);
+          REQUIRE(k < ranks);
+          ++per[static_cast<size_t>(k)];
+          if (r > 0 && r % deal.chunk != 0) CHECK(deal.owner(r - 1) == k);  // inside a chunk: one rank
+        }
+        int64_t total = 0;
+        for (const int64_t x : per) total += x;
+        CHECK(total == rows);
+        // Shares differ by at most one chunk.
+        const auto [lo, hi] = std::minmax_element(per.begin(), per.end());
+        CHECK(*hi - *lo <= deal.chunk);
+        // About 64 chunks a rank once there are enough rows.
+        if (rows >= 64 * ranks) CHECK((rows + deal.chunk - 1) / deal.chunk >= 32 * ranks);
+      }
+    }
+    // The chunk depends on the counts only: the same deal every time.
+    CHECK(mpi::SourceDeal(100000, 4).chunk == 391);
+    CHECK(mpi::SourceDeal(100000, 4).owner(391) == 1);
+  }
+
+  TEST_CASE("devices dealt to a node's ranks") {
+    using V = std::vector<size_t>;
+    CHECK(mpi::dealt_devices(4, 0, 4) == V{0});
+    CHECK(mpi::dealt_devices(4, 3, 4) == V{3});
+    CHECK(mpi::dealt_devices(4, 1, 2) == V{1, 3});
+    CHECK(mpi::dealt_devices(4, 0, 1) == V{0, 1, 2, 3});
+    CHECK(mpi::dealt_devices(1, 2, 4) == V{0});   // fewer devices than ranks: one each
+    CHECK(mpi::dealt_devices(2, 3, 4) == V{1});
+    CHECK(mpi::dealt_devices(3, 0, 0) == V{0, 1, 2});  // unknown local size: one rank
+  }
+}
