@@ -13,7 +13,9 @@ with gnuplot (installed by scripts/setup.sh):
   scale.png   the panel engine: relaxations per second against n per placement
               (single buffer, resident panels, out of core);
   sparse.png  every row of a graph: sssp against fw, kernel time (H100);
-  python.png  ocl_sp.floyd_warshall against scipy's, speed-up against n.
+  python.png  ocl_sp.floyd_warshall against scipy's, speed-up against n;
+  gpus.png    several GPUs of one host: speed-up of the solve (and of T_k) over
+              one GPU against the GPU count (bench/gpus_run.sh's cases).
 
 Standard library only (no numpy or matplotlib needed).
 """
@@ -47,6 +49,15 @@ SPARSE = [  # graph label, bench CSV (fw and sssp rows of one graph)
     ("random deg 20, n=10^4", "nvidia-h100/sparse/engine/random20_10k.csv"),
     ("grid 316x316", "nvidia-h100/sparse/engine/grid316.csv"),
     ("geometric deg 6, n=10^5", "nvidia-h100/sparse/engine/geometric6_100k.csv"),
+]
+# (series label, run folder, report files by GPU count, the report field)
+GPUS = [
+    ("fw n=40000, solve", "nvidia-h100/several-gpus/x4-host-threads-fw-stats",
+     {1: "fw40k-1gpu-%d.json", 2: "fw40k-2gpu-%d.json", 4: "fw40k-4gpu-%d.json"}, "solve"),
+    ("fw n=40000, T_k", "nvidia-h100/several-gpus/x4-host-threads-fw-stats",
+     {1: "fw40k-1gpu-%d.json", 2: "fw40k-2gpu-%d.json", 4: "fw40k-4gpu-%d.json"}, "t_k"),
+    ("--stats geometric n=10^5, solve", "nvidia-h100/several-gpus/x4-stats-bytes-100k",
+     {1: "geo_one.json", 2: "geo_two.json", 4: ["geo_four.json", "geo_four2.json", "geo_four3.json"]}, "solve"),
 ]
 PYTHON = [("H200", "nvidia-h200/python/floyd-warshall-vs-scipy/python_vs_scipy_n5000.csv")]
 
@@ -104,6 +115,26 @@ def python():
     return out
 
 
+def gpus():
+    """Speed-up over one GPU (medians of the runs) per GPU count."""
+    out = []
+    for label, folder, files, field in GPUS:
+        med = {}
+        for k, pat in files.items():
+            names = pat if isinstance(pat, list) else ([pat % r for r in (1, 2, 3)] if "%d" in pat else [pat])
+            vals = []
+            for name in names:
+                f = os.path.join(R, folder, name)
+                if os.path.exists(f):
+                    vals.append(float(json.load(open(f))[field]))
+            if vals:
+                vals.sort()
+                med[k] = vals[len(vals) // 2]
+        if 1 in med:
+            out.append((label, folder, sorted((k, med[1] / v) for k, v in med.items())))
+    return out
+
+
 def gnuplot(script, out):
     subprocess.run(["gnuplot"], input=script, text=True, check=True)
     print("wrote", out)
@@ -115,8 +146,9 @@ def main():
     ap.add_argument("--format", choices=("png", "svg"), default="png")
     ap.add_argument("--print", action="store_true", help="print the data only")
     a = ap.parse_args()
-    d, s, sp, py = dense(), scale(), sparse(), python()
-    for title, data in (("dense (relax/s of T_k)", d), ("scale (relax/s of T_k)", s), ("python (speed-up)", py)):
+    d, s, sp, py, g = dense(), scale(), sparse(), python(), gpus()
+    for title, data in (("dense (relax/s of T_k)", d), ("scale (relax/s of T_k)", s), ("python (speed-up)", py),
+                        ("several GPUs (speed-up over one)", g)):
         print("==", title)
         for label, path, pts in data:
             print("  %-30s %s  [%s]" % (label, " ".join("%d:%.3g" % p for p in pts), path))
@@ -154,6 +186,10 @@ def main():
     gnuplot(term_out("python") + "set logscale xy\nset xlabel 'n'\nset ylabel 'speed-up over scipy'\n"
             "set key left top\nset grid\nset title 'ocl_sp.floyd_warshall against scipy (whole call)'\nplot "
             + lines(py, "%d %g") + "\n", "python")
+    gnuplot(term_out("gpus") + "set xlabel 'GPUs (H100, one host)'\nset ylabel 'speed-up over one GPU'\n"
+            "set key left top\nset grid\nset xtics (1, 2, 4)\nset xrange [0.8:4.2]\nset yrange [0:4.2]\n"
+            "set title 'Several GPUs: the whole solve against the kernels'\nplot x with lines dt 2 title 'ideal', "
+            + lines(g, "%d %g") + "\n", "gpus")
     f = os.path.join(tmp, "sparse.dat")
     with open(f, "w") as o:
         for label, _, t in sp:

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Several GPUs of one host (docs/scale.md, docs/performance/scale.md; data:
+# bench/results/<device>/several-gpus/): the same solves on 1, 2, 4 ... GPUs,
+# through bench/timed_runs.sh (one --json report and wall time a run), then a
+# scaling table with the median of each case per GPU count and the md5 of the
+# --stats files, which must be one per case whatever the GPU count.
+#
+# Usage, from the repository root on the device machine:
+#   bench/gpus_run.sh OCL_SP OUT [CASES]
+# CASES (default all): comma-separated of
+#   host   --n 10000 with every OpenMP thread against OMP_NUM_THREADS=16 (the
+#          host's loops sized to their bytes, not to the core count)
+#   fw     fw n = 40 000 (FW_N)
+#   sssp   rows of random degree 20, n = 10^5 (SSSP_N), written to /dev/null
+#   stats  --stats of geometric n = 10^5 (STATS_N); its bytes compared
+#   grid   --stats of the 1000 x 1000 grid (minutes; not in the default)
+# GPU counts: every power of two up to the GPUs nvidia-smi lists (GPUS="1 2 4"
+# to choose); k GPUs are CUDA_VISIBLE_DEVICES=0..k-1 with --device gpu:all, one
+# GPU --device nvidia (ONE_DEVICE=pocl GPUS=1 and small sizes: a check of the
+# driver itself on a CPU). REPS (default 3) timed runs a case after a warm-up.
+# Writes OUT/host.txt, OUT/runs.tsv (the run list: a record's flags), OUT/<label>.json
+# and .time (timed_runs.sh), OUT/scaling.csv and OUT/summary.txt.
+set -uo pipefail
+B=$1 OUT=$2 CASES=${3:-host,fw,sssp,stats}
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPS=${REPS:-3}
+FW_N=${FW_N:-40000} SSSP_N=${SSSP_N:-100000} STATS_N=${STATS_N:-100000}
+mkdir -p "$OUT"
+{ nproc; nvidia-smi -L 2>/dev/null; lscpu | grep -E "Model name|Socket|NUMA node\(s\)"; } >"$OUT/host.txt" 2>&1
+if [ -z "${GPUS:-}" ]; then
+  count=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+  GPUS=""
+  for k in 1 2 4 8 16; do [ "$k" -le "${count:-1}" ] && GPUS+="$k "; done
+fi
+has() { [[ ",$CASES," == *",$1,"* ]]; }
+# ENV and --device of k GPUs
+env_of() { if [ "$1" -eq 1 ]; then echo "-"; else echo "CUDA_VISIBLE_DEVICES=$(seq -s, 0 $(($1 - 1)))"; fi; }
+dev_of() { if [ "$1" -eq 1 ]; then echo "--device ${ONE_DEVICE:-nvidia}"; else echo "--device gpu:all"; fi; }
+tmp=${TMPDIR:-/tmp}
+runs=$OUT/runs.tsv
+: >"$runs"
+line() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$runs"; }
+case_runs() {  # case_runs CASE ARGS: a warm-up and REPS runs on each GPU count
+  local c=$1 args=$2 k r
+  for k in $GPUS; do
+    line - "$(env_of "$k")" "$(dev_of "$k") $args"
+    for r in $(seq "$REPS"); do line "$c-${k}gpu-$r" "$(env_of "$k")" "$(dev_of "$k") ${args//@/$c-${k}gpu-$r}"; done
+  done
+}
+if has host; then
+  line - - "$(dev_of 1) --n 10000"
+  for r in $(seq "$REPS"); do
+    line "n10k-default-$r" - "$(dev_of 1) --n 10000"
+    line "n10k-omp16-$r" OMP_NUM_THREADS=16 "$(dev_of 1) --n 10000"
+  done
+fi
+has fw && case_runs fw "--n $FW_N"
+has sssp && case_runs sssp "--generator random --degree 20 --n $SSSP_N --algo sssp --output /dev/null --output-format bin"
+has stats && case_runs stats "--generator geometric --n $STATS_N --algo sssp --stats $tmp/@.csv"
+has grid && case_runs grid "--generator grid --n 1000000 --algo sssp --stats $tmp/@.csv"
+
+bash "$HERE/timed_runs.sh" "$B" "$OUT" "$runs" | tee "$OUT/summary.txt"
+
+# The table: median solve and T_k per case and GPU count; the --stats files' md5.
+python3 - "$OUT" "$runs" <<'PY' | tee -a "$OUT/summary.txt"
+import csv, hashlib, json, os, re, statistics, sys
+out, runs = sys.argv[1], sys.argv[2]
+rows = {}
+for l in open(runs):
+    label = l.split("\t")[0]
+    m = re.match(r"(.+)-(\d+)gpu-\d+$", label) or re.match(r"(n10k-[a-z0-9]+)-\d+$", label)
+    if not m:
+        continue
+    key = (m.group(1), int(m.group(2)) if m.lastindex == 2 else 1)
+    try:
+        r = json.load(open(os.path.join(out, label + ".json")))
+    except Exception:
+        continue
+    md5 = ""
+    st = re.search(r"--stats (\S+)", l)
+    if st and os.path.exists(st.group(1)):
+        md5 = hashlib.md5(open(st.group(1), "rb").read()).hexdigest()
+        os.remove(st.group(1))
+    rows.setdefault(key, []).append((r.get("solve"), r.get("t_k"), md5))
+with open(os.path.join(out, "scaling.csv"), "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(["case", "gpus", "runs", "solve_median", "t_k_median", "speedup_solve", "stats_md5"])
+    for (c, k), v in sorted(rows.items()):
+        solve = statistics.median(x[0] for x in v if x[0] is not None)
+        tk = statistics.median(x[1] for x in v if x[1] is not None)
+        one = rows.get((c, 1))
+        base = statistics.median(x[0] for x in one) if one else float("nan")
+        md5s = sorted({x[2] for x in v if x[2]})
+        w.writerow([c, k, len(v), "%.4f" % solve, "%.4f" % tk, "%.3f" % (base / solve), " ".join(md5s)])
+        print("%-14s %d GPU(s): solve %.3f s, T_k %.3f s, %.2fx %s" % (c, k, solve, tk, base / solve, " ".join(md5s)))
+for c in {c for c, _ in rows}:
+    md5s = {x[2] for (cc, _), v in rows.items() if cc == c for x in v if x[2]}
+    if len(md5s) > 1:
+        print("error: %s: the --stats bytes differ between placements: %s" % (c, " ".join(sorted(md5s))))
+PY
