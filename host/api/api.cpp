@@ -49,6 +49,24 @@ auto translated(const F& f) -> decltype(f()) {
   }
 }
 
+// What ran and its time split, into a Result or a SolveInfo (the same names).
+template <typename R>
+void describe(R& r, const SolverInfo& i, const RunStats& st) {
+  r.algorithm = i.algo;
+  r.backend = i.backend;
+  r.device = i.device;
+  r.params = to_string(i.params);
+  r.placement = st.placement;
+  r.timings.setup = i.t_o;
+  r.timings.context = i.t_context;
+  r.timings.programs = i.t_program;
+  r.timings.transfers = st.t_h;
+  r.timings.kernels = st.t_k;
+  r.timings.solve = st.total;
+  r.timings.total = i.t_o + st.total;
+  r.relaxations = st.relaxations;
+}
+
 template <typename T>
 Result<T> solve_all_pairs(int64_t n, const std::vector<Edge>& edges, const Options& o) {
   if (n <= 0) throw UsageError("all_pairs: n must be at least 1, got " + std::to_string(n));
@@ -85,21 +103,9 @@ Result<T> solve_all_pairs(int64_t n, const std::vector<Edge>& edges, const Optio
   r.n = n;
   r.distances = std::move(d.values());
   if (o.paths) r.via = std::move(paths.via);
-  r.algorithm = i.algo;
-  r.backend = i.backend;
-  r.device = i.device;
-  r.params = to_string(i.params);
+  describe(r, i, st);
   r.params_source = i.params_source;
   r.program_cache = i.cache;
-  r.placement = st.placement;
-  r.timings.setup = i.t_o;
-  r.timings.context = i.t_context;
-  r.timings.programs = i.t_program;
-  r.timings.transfers = st.t_h;
-  r.timings.kernels = st.t_k;
-  r.timings.solve = st.total;
-  r.timings.total = i.t_o + st.total;
-  r.relaxations = st.relaxations;
   return r;
 }
 
@@ -122,22 +128,9 @@ struct SsspCall {
     solver = make_sssp_solver<T>(spec);
   }
   SolveInfo info(const RunStats& st, std::vector<std::string> notes) const {
-    const SolverInfo& i = solver->info();
     SolveInfo r;
-    r.algorithm = i.algo;
-    r.backend = i.backend;
-    r.device = i.device;
-    r.params = to_string(i.params);
-    r.placement = st.placement;
+    describe(r, solver->info(), st);
     r.notes = std::move(notes);
-    r.timings.setup = i.t_o;
-    r.timings.context = i.t_context;
-    r.timings.programs = i.t_program;
-    r.timings.transfers = st.t_h;
-    r.timings.kernels = st.t_k;
-    r.timings.solve = st.total;
-    r.timings.total = i.t_o + st.total;
-    r.relaxations = st.relaxations;
     return r;
   }
 };
