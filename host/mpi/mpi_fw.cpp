@@ -100,7 +100,7 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
   Layout lay;
   bool opencl = false;
   GeneratorParams gen;
-  DistMatrix<T> full;  // rank 0, file input: the whole matrix before scattering
+  Graph read;  // rank 0, file input: the edge list, sent to the panels' owners
   std::optional<OutputTarget> target, paths_target;
   OutputFormat output_format = OutputFormat::bin, paths_format = OutputFormat::bin;
   std::pair<int, int> grid{0, 0};
@@ -166,9 +166,8 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
       check_range<T>(g);
       rep.edges = static_cast<long long>(g.edges.size());
       n = g.n;
-      check_host_memory(static_cast<uint64_t>(g.n) * g.n * sizeof(T),
-                        "n = " + std::to_string(g.n) + " read by rank 0 before scattering");
-      full = to_matrix<T>(g);
+      if (g.n <= 0) throw UsageError("graph has no vertices");
+      read = std::move(g);
     }
   });
   if (int c = agree(out, s)) return c;
@@ -267,9 +266,25 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
   // inside a collective it never enters.
   if (o.generated) MPI_Allreduce(&edges, &rep.edges, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
   if (!o.generated) {
-    scatter_matrix(lay, s.rank == 0 ? &full : nullptr, local, s.rank);
-    rep.bytes_scatter = static_cast<double>(lay.n) * lay.n * sizeof(T);
-    full = DistMatrix<T>();
+    // Rank 0 sorts the edges by the rank of their panel (to_matrix's checks on
+    // each), every rank fills its panels from its own.
+    std::vector<RankEdges<T>> lists;
+    out.step([&] {
+      if (s.rank != 0) return;
+      lists.resize(static_cast<size_t>(s.size));
+      for (const Edge& e : read.edges) {
+        T w;
+        if (!edge_weight(e, read.n, w)) continue;
+        auto& x = lists[static_cast<size_t>(lay.rank_of(static_cast<int>((e.u / lay.p) % lay.pr),
+                                                         static_cast<int>((e.v / lay.p) % lay.pc)))];
+        x.u.push_back(static_cast<int32_t>(e.u));
+        x.v.push_back(static_cast<int32_t>(e.v));
+        x.w.push_back(w);
+      }
+      read = Graph();
+    });
+    if (int c = agree(out, s)) return c;
+    rep.bytes_scatter = scatter_edges(lay, s.rank == 0 ? &lists : nullptr, local, s.rank, s.size);
   }
   normalise(local);
   if (o.verify || o.paths) input_local = local;

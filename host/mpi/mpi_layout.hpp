@@ -5,7 +5,7 @@
 // local matrix of mr x mc values (mr = P x its panel rows, mc = P x its panel
 // columns, row-major): its local panel row li is the contiguous P x mc block at
 // li * P * mc. Here: the index arithmetic, filling the local matrix (generated
-// rows, or rank 0's matrix scattered) and moving panel-row blocks between ranks.
+// rows, or rank 0's edges scattered) and moving panel-row blocks between ranks.
 #pragma once
 #include <mpi.h>
 
@@ -94,23 +94,8 @@ void normalise(std::vector<T>& v) {
 }
 
 // Panel row i's block of process column b (P x cols_of(b) P values, as that rank
-// keeps it) from / to the rows [i P, i P + real(i)) of an n-column row-major source.
-// Padding: INF, 0 on the padding vertices' diagonal.
-template <typename T>
-void pack_block(const Layout& lay, int64_t i, int b, const T* src, T* block) {
-  const int64_t p = lay.p, w = lay.cols_of(b) * p;
-  for (int64_t a = 0; a < p; ++a) {
-    const int64_t v = i * p + a;
-    T* out = block + a * w;
-    for (int64_t lj = 0; lj < lay.cols_of(b); ++lj) {
-      const int64_t u0 = (b + lj * lay.pc) * p;
-      for (int64_t y = 0; y < p; ++y) {
-        const int64_t u = u0 + y;
-        out[lj * p + y] = v < lay.n && u < lay.n ? src[a * lay.n + u] : (u == v ? T(0) : ValueTraits<T>::inf);
-      }
-    }
-  }
-}
+// keeps it) into the rows [i P, i P + real(i)) of an n-column row-major matrix
+// (its real columns; the padding stays behind).
 template <typename T>
 void unpack_block(const Layout& lay, int64_t i, int b, const T* block, T* dst) {
   const int64_t p = lay.p, w = lay.cols_of(b) * p;
@@ -148,22 +133,6 @@ void for_each_block(const Layout& lay, F&& f) {
     }
 }
 
-// Rank 0's n x n matrix to the ranks' local matrices.
-template <typename T>
-void scatter_matrix(const Layout& lay, const DistMatrix<T>* in, std::vector<T>& local, int rank) {
-  std::vector<T> block;
-  for_each_block(lay, [&](int64_t i, int b, int dest, int64_t count) {
-    T* mine = dest == rank ? local.data() + lay.lrow(i) * lay.p * lay.mc() : nullptr;
-    if (rank == 0) {
-      block.resize(static_cast<size_t>(dest == 0 ? 0 : count));
-      pack_block(lay, i, b, in->data() + i * lay.p * lay.n, dest == 0 ? mine : block.data());
-      if (dest != 0) send_chunks(block.data(), count, dest);
-    } else if (dest == rank) {
-      recv_chunks(mine, count, 0);
-    }
-  });
-}
-
 // The ranks' local matrices into one n x n matrix on rank 0.
 template <typename T>
 void gather_matrix(const Layout& lay, const std::vector<T>& local, DistMatrix<T>* out, int rank) {
@@ -180,6 +149,64 @@ void gather_matrix(const Layout& lay, const std::vector<T>& local, DistMatrix<T>
       send_chunks(mine, count, 0);
     }
   });
+}
+
+// Edges bound for one rank's panels: u, v and the weight as T (to_matrix's rules
+// applied: edge_weight's checks, non-negative self-loops left out).
+template <typename T>
+struct RankEdges {
+  std::vector<int32_t> u, v;
+  std::vector<T> w;
+};
+
+// A read graph's edges, sorted by rank 0 into per-rank lists (`lists`, rank 0
+// only, emptied), to the ranks owning their panels (point to point, chunks of at
+// most kMaxChunk values); each rank fills its local matrix as to_matrix does: the
+// real vertices' diagonal 0, parallel edges their minimum. Rank 0 never holds
+// more than the edge list. Returns the bytes sent.
+template <typename T>
+double scatter_edges(const Layout& lay, std::vector<RankEdges<T>>* lists, std::vector<T>& local, int rank,
+                     int size) {
+  std::vector<long long> counts(static_cast<size_t>(size), 0);
+  if (rank == 0)
+    for (int k = 0; k < size; ++k) counts[static_cast<size_t>(k)] = static_cast<long long>((*lists)[static_cast<size_t>(k)].u.size());
+  long long mine = 0;
+  MPI_Scatter(counts.data(), 1, MPI_LONG_LONG, &mine, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+  RankEdges<T> e;
+  double sent = 0;
+  if (rank == 0) {
+    for (int k = 1; k < size; ++k) {
+      RankEdges<T>& x = (*lists)[static_cast<size_t>(k)];
+      const int64_t c = static_cast<int64_t>(x.u.size());
+      if (c == 0) continue;
+      send_chunks(x.u.data(), c, k);
+      send_chunks(x.v.data(), c, k);
+      send_chunks(x.w.data(), c, k);
+      sent += static_cast<double>(c) * (8 + sizeof(T));
+      x = RankEdges<T>();
+    }
+    e = std::move((*lists)[0]);
+  } else if (mine > 0) {
+    e.u.resize(static_cast<size_t>(mine));
+    e.v.resize(static_cast<size_t>(mine));
+    e.w.resize(static_cast<size_t>(mine));
+    recv_chunks(e.u.data(), mine, 0);
+    recv_chunks(e.v.data(), mine, 0);
+    recv_chunks(e.w.data(), mine, 0);
+  }
+  const int64_t p = lay.p, mc = lay.mc();
+  for (size_t li = 0; li < lay.rows.size(); ++li) {
+    const int64_t i = lay.rows[li];
+    if (!lay.has_col(i)) continue;
+    for (int64_t a = 0; a < lay.real(i); ++a)
+      local[static_cast<size_t>((static_cast<int64_t>(li) * p + a) * mc + lay.lcol(i) * p + a)] = 0;
+  }
+  for (size_t x = 0; x < e.u.size(); ++x) {
+    const int64_t u = e.u[x], v = e.v[x];
+    T& cell = local[static_cast<size_t>((lay.lrow(u / p) * p + u % p) * mc + lay.lcol(v / p) * p + v % p)];
+    if (e.w[x] < cell) cell = e.w[x];  // parallel edges keep the minimum
+  }
+  return sent;
 }
 
 // A generated graph's local matrix: the generator's rows (generate_rows, bit for
