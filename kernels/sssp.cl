@@ -704,3 +704,28 @@ __kernel void sssp_lanes_column_figures(const int n, const int count, LANE_BUFFE
   f[3] = harm;
 }
 #endif
+
+// Rows of a lanes launch in source order (rows: count x n, row-major), as
+// sssp_near_far leaves them, so they come back as one source a group's do. A
+// work-item per (group, vertex): it reads the group's LANES values of its vertex
+// (one sector for 8 int lanes, consecutive work-items consecutive sectors) and
+// writes each lane's to that lane's row (consecutive work-items, consecutive
+// addresses). row_of[q]: the source (row) of lane slot q, the inverse of slot_of.
+// Global size: groups x n_pad, n_pad a multiple of the work-group size.
+__kernel void sssp_lanes_rows(const int n, const int count, const int n_pad, LANE_BUFFERS(__global const bits_t*),
+                              __global const int* row_of, __global bits_t* rows) {
+  const size_t gid = get_global_id(0);
+  const int g = (int)(gid / (size_t)n_pad);
+  const int v = (int)(gid % (size_t)n_pad);
+  if (v >= n) return;
+  const __global bits_t* from = GROUP_DIST(g) + (size_t)v * LANES;
+  const int first = g * LANES;
+  for (int c = 0; c < LANE_VECS; ++c) {
+    const bits4_t b = vload4(c, from);
+    const int q = first + 4 * c;
+    if (q < count) rows[(size_t)row_of[q] * n + v] = b.s0;
+    if (q + 1 < count) rows[(size_t)row_of[q + 1] * n + v] = b.s1;
+    if (q + 2 < count) rows[(size_t)row_of[q + 2] * n + v] = b.s2;
+    if (q + 3 < count) rows[(size_t)row_of[q + 3] * n + v] = b.s3;
+  }
+}

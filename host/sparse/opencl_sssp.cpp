@@ -3,6 +3,7 @@
 // (sssp_plan.hpp: bucket widths, batches, lane groups).
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 #include "solvers/panel_engine.hpp"
@@ -39,6 +40,7 @@ OpenClSsspEngine<T>::OpenClSsspEngine(const SolverSpec& spec) {
       lanes_ = lanes_param >= 4 ? lanes_param : 8;
       const int lane_wg = d.t.at("LANE_WG") > 0 ? d.t.at("LANE_WG") : core.is_gpu() ? 128 : d.t.at("WG");
       d.lane_wg = d.lane_wg_built = static_cast<size_t>(lane_wg);
+      lanes_param_ = lanes_param;
       lanes_rows_ = lanes_param >= 4;
       if (lanes_param == 1) lanes_stats_ = false;
       const std::string what = "WG=" + std::to_string(local);
@@ -79,6 +81,9 @@ OpenClSsspEngine<T>::OpenClSsspEngine(const SolverSpec& spec) {
         set_args(k, 1, pb.off, pb.one, pb.one, pb.off, 1, T(1), 0, pb.dist, pb.one);
       });
       use_lane_wg(d, d.lane_wg);
+      d.lanes_rows = core.kernel("sssp_lanes_rows", what, {kLaneRowsWg}, [&](cl::Kernel& k) {
+        set_args(k, 1, 1, static_cast<cl_int>(kLaneRowsWg), pb.lane, pb.lane, pb.lane, pb.lane, 1, pb.off, pb.dist);
+      });
       if (fp64) {
         const size_t fig_wg = std::min<size_t>(local, 256);  // sssp.cl FIG_WG
         d.figures = core.kernel("sssp_row_figures", what, {fig_wg}, [&](cl::Kernel& k) {
@@ -136,6 +141,9 @@ void OpenClSsspEngine<T>::prepare(const Csr<T>& g, RunStats& st) {
   for (T x : g.w) mean += static_cast<double>(x);
   shape.mean_weight = g.m() ? mean / static_cast<double>(g.m()) : 1;
   std::vector<cl_int> off(g.off.begin(), g.off.end());
+  // Rows in lanes: LANES >= 4 always, LANES=1 never, LANES=0 where every device's
+  // plan chooses them (a low mean degree, and room for the rows beside them).
+  bool rows_in_lanes = lanes_param_ >= 4 || lanes_param_ == 0;
   for (auto& d : devices_) {
     const auto& dev = d.core->device();
     SsspDeviceShape ds;
@@ -162,12 +170,15 @@ void OpenClSsspEngine<T>::prepare(const Csr<T>& g, RunStats& st) {
     d.delta_lanes = width_of(p.percent_lanes);
     // Lanes that do not fit: --stats takes one source a group (two passes);
     // rows asked for in lanes (LANES >= 4) are refused here.
-    if (p.lane_groups_max < 1) {
-      lanes_fit_ = false;
-      if (lanes_rows_)
+    if (p.lane_groups_max < 1 || (lanes_param_ >= 4 && p.lane_groups_rows < 1)) {
+      if (p.lane_groups_max < 1) lanes_fit_ = false;
+      if (lanes_param_ >= 4)
         throw RuntimeError("sssp: n = " + std::to_string(n_) + " needs " +
-                           format_bytes(static_cast<double>(p.graph_bytes + p.per_group)) + " on '" + dev.name +
-                           "' for one group of " + std::to_string(lanes_) + " sources (LANES), which has " +
+                           format_bytes(static_cast<double>(p.graph_bytes + p.per_group +
+                                                            static_cast<uint64_t>(lanes_) * static_cast<uint64_t>(n_) *
+                                                                sizeof(T))) +
+                           " on '" + dev.name + "' for one group of " + std::to_string(lanes_) +
+                           " sources (LANES) and their rows, which has " +
                            format_bytes(static_cast<double>(d.budget)) +
                            " to use; use fewer LANES, LANES=1, or --device-memory");
     }
@@ -188,6 +199,8 @@ void OpenClSsspEngine<T>::prepare(const Csr<T>& g, RunStats& st) {
     }
     d.lane_groups = p.lane_groups;
     d.lane_groups_max = p.lane_groups_max;
+    d.lane_groups_rows = p.lane_groups_rows;
+    rows_in_lanes = rows_in_lanes && p.lanes_rows;
     d.lane_buffer_unit = p.lane_buffer_unit;
     const uint64_t graph_bytes = p.graph_bytes;
     d.mode = -1;
@@ -209,14 +222,24 @@ void OpenClSsspEngine<T>::prepare(const Csr<T>& g, RunStats& st) {
       st.t_h += upload.t_h;
     });
     st.bytes_moved += static_cast<double>(graph_bytes);
-    set_mode(d, lanes_rows_);
   }
+  lanes_rows_ = rows_in_lanes;
+  for (auto& d : devices_) set_mode(d, lanes_rows_, 1, lanes_rows_);
+  const double degree = g.n ? static_cast<double>(g.m()) / static_cast<double>(g.n) : 0;
+  char why[64];
+  if (lanes_param_ != 0)
+    std::snprintf(why, sizeof why, "LANES=%d", lanes_param_);
+  else
+    std::snprintf(why, sizeof why, "mean degree %.2f %s %g", degree, degree <= kSsspLanesRowsDegree ? "<=" : ">",
+                  kSsspLanesRowsDegree);
   st.devices = static_cast<int>(devices_.size());
   st.placement = (devices_.size() > 1
                       ? "source batches on " + std::to_string(devices_.size()) + " devices"
                       : std::string("source batches")) +
-                 " (" + chosen_ + (lanes_rows_ ? ", " + std::to_string(lanes_) + " sources a group" : "") +
-                 ")";
+                 " (" + chosen_ + ", " +
+                 (lanes_rows_ ? std::to_string(lanes_) + " sources a group, rows transposed on the device"
+                              : std::string("a source a group")) +
+                 ": " + why + ")";
 }
 
 // sssp_lanes for groups of `wg` work-items into d.lanes: the solver program's

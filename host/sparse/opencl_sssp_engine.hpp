@@ -29,6 +29,7 @@
 namespace ocl_sp::detail {
 
 constexpr size_t kColumnWg = 64;  // work-items a group of sssp_lanes_column_figures
+constexpr size_t kLaneRowsWg = 256;  // work-items a group of sssp_lanes_rows
 
 template <typename T>
 class OpenClSsspEngine final : public SsspEngine<T>,
@@ -64,7 +65,8 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   struct LaneSet {
     std::vector<cl::Buffer> dist, scratch;
     cl::Buffer src, slot_of, fig;  // slot_of[r]: the lane slot (group x LANES + lane) of source r
-    std::vector<cl_int> src_host, slot_host;  // what the launch's writes read
+    cl::Buffer row_of;             // rows in lanes: row_of[q], the source r of lane slot q
+    std::vector<cl_int> src_host, slot_host, row_host;  // what the launch's writes read
     std::vector<RowFigures> by_slot;          // its row figures as read, by lane slot
     RowFigures* to = nullptr;                 // where they go, in source order
     cl::Event read;
@@ -75,18 +77,31 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     Tunables t;
     cl::Kernel kernel, figures;  // figures: sssp_row_figures (devices with fp64)
     cl::Kernel lanes, lanes_fig, lanes_col;  // sssp_lanes and its figures (with fp64)
+    cl::Kernel lanes_rows;  // sssp_lanes_rows: a lanes launch's rows in source order into `rows`
+    cl::Buffer rows;        // rows in lanes: the launch's rows, count x n (mode 2)
+    // Rows in lanes through the slots: a launch read back in parts of slot_batch
+    // sources; d.rows holds sources [launch_first, + launch_count) of the list
+    // slot_sources() gave, and sssp_lanes of the next launch (next_first, next_count)
+    // may already be enqueued behind it. Host arrays of the last three launches'
+    // writes (each stays until its launch's reads are waited for).
+    int64_t slot_batch = 0;
+    int64_t launch_first = -1, launch_count = 0, next_first = -1, next_count = 0;
+    cl::Event transposed;  // the current launch's sssp_lanes_rows
+    std::vector<cl_int> lay_src[3], lay_slot[3], lay_row[3];
+    int lay_at = 0;
+    std::vector<std::pair<const char*, cl::Event>> kernel_events;  // not yet counted in a wait()
     cl::Buffer off, col, w, src, dist, scratch, fig, acc;  // acc: column figures
     int64_t batch = 0;  // sources per launch for the prepared graph, in the current mode
     int64_t batch_sources = 0;  // the same, a group a source
     int64_t lane_groups = 0, lane_groups_max = 0;  // lanes: groups wanted a launch, and fitting
+    int64_t lane_groups_rows = 0;  // the same for rows in lanes (`rows` beside them)
     uint64_t lane_buffer_unit = 1;  // lanes: what a buffer of per_buf groups is sized by (SsspPlan)
-    int mode = -1;  // what dist/scratch are sized for: 0 a group a source, 1 lanes
+    int mode = -1;  // what dist/scratch are sized for: 0 a group a source, 1 lanes, 2 lanes and `rows`
     std::vector<LaneSet> sets;  // lanes mode
     // lane_order's scratch, one a device: the devices' threads order their
     // launches at the same time (a shared one was resized and written by several
     // threads at once: heap corruption on 4 GPUs).
     std::vector<int32_t> order_mark;
-    std::vector<T> lane_rows;  // lanes' rows as read back, kept across batches (pages touched once)
     int per_buf = 1;
     size_t lane_wg = 0;  // work-items of a sssp_lanes group (the prepared graph's)
     size_t lane_wg_built = 0;  // the one the solver's program has (LANE_WG)
@@ -110,6 +125,7 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   void prepare(const Csr<T>& g, RunStats& st) override;
 
   int64_t batch(int64_t) const override {
+    if (devices_.size() == 1 && devices_[0].mode == 2) return std::max<int64_t>(devices_[0].slot_batch, 1);
     int64_t b = 0;
     for (const auto& d : devices_) b += d.batch;
     return std::max<int64_t>(b, 1);
@@ -119,10 +135,18 @@ class OpenClSsspEngine final : public SsspEngine<T>,
 
   // Two batches in flight on one device: the rows come back into two pinned host
   // slots (mapped CL_MEM_ALLOC_HOST_PTR buffers: DMA at full speed, no staging
-  // copy), one in-order queue (kernel k + 1 runs once rows k are read; their
-  // device buffers are shared). At most kSlotBytes a slot, else run().
+  // copy), at most kSlotBytes a slot, else run(). A source a group: one in-order
+  // queue (kernel k + 1 runs once rows k are read; their device buffers are
+  // shared). Rows in lanes: sssp_lanes and sssp_lanes_rows on the compute queue, a
+  // launch's rows read back in batches (d.slot_batch) on the download queue, so
+  // its reads run beside the next launch's sssp_lanes (its sssp_lanes_rows waits
+  // for them).
   static constexpr uint64_t kSlotBytes = uint64_t{1} << 30;
   bool slots(int64_t batch) override;
+  void slot_sources(const int64_t* sources, int64_t count) override {
+    ahead_ = sources;
+    ahead_count_ = count;
+  }
   void submit(int slot, const int64_t* sources, int64_t count) override;
   void wait(int slot, RunStats& st) override;
   T* slot_rows(int slot) override { return devices_[0].slot[slot].ptr; }
@@ -211,6 +235,18 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   // figures (with `figures`) after it. Returns the launch's groups.
   int64_t enqueue_lanes(Device& d, LaneSet& s, const int64_t* sources, int64_t count, bool figures,
                         bool harmonic, detail::OpenClCore::QueueId q);
+  // The group order of `count` sources (lane_order): src[q] the source of lane
+  // slot q, slot_of[r] the lane slot of sources[r], row_of its inverse.
+  void lane_layout(Device& d, const int64_t* sources, int64_t count, std::vector<cl_int>& src, std::vector<cl_int>& slot_of,
+                   std::vector<cl_int>& row_of);
+  // sssp_lanes' arguments for `count` sources (in s.src) over set s; returns its groups.
+  int64_t lanes_args(Device& d, LaneSet& s, int64_t count);
+  // sssp_lanes_rows' arguments for `count` sources of set s (row_of in s.row_of)
+  // into d.rows; returns the launch's global size.
+  size_t lanes_rows_args(Device& d, LaneSet& s, int64_t count);
+  // Through the slots: a lanes launch of `count` sources (its writes and sssp_lanes
+  // on the compute queue, unwaited; the host arrays the next of d.lay_*).
+  void enqueue_slot_launch(Device& d, const int64_t* sources, int64_t count);
 
   // Set s's row figures read back (the read enqueued after its kernels) into
   // s.to in source order.
@@ -229,7 +265,8 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   // false) or lanes_ sources a group in `sets` lane sets, each a launch of up to
   // d.lane_groups groups (the sets share the memory that fits); d.batch follows.
   // Buffers of the other mode go first (device memory holds one set).
-  void set_mode(Device& d, bool lanes, size_t sets = 1);
+  // rows: lanes with d.rows beside them (mode 2), d.lane_groups_rows groups a launch.
+  void set_mode(Device& d, bool lanes, size_t sets = 1, bool rows = false);
 
   // One batch on one device: its rows into `out`, or (out null) their figures.
   void run_on(Device& d, const int64_t* sources, int64_t count, T* out, bool harmonic, RowFigures* fig);
@@ -258,6 +295,8 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   void lane_counters(Device& d, LaneSet& s);
 
   std::vector<Device> devices_;
+  const int64_t* ahead_ = nullptr;  // slot_sources(): the list the slots' batches come from
+  int64_t ahead_count_ = 0;
   const Csr<T>* graph_ = nullptr;  // the prepared graph (it outlives the runs after prepare)
   // OCL_SP_LANE_ORDER=ids: lanes groups take consecutive sources as they come
   // (experiments: the blocks' gain, docs/performance/sparse.md).
@@ -274,7 +313,8 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   std::string chosen_;  // "VW 4, buckets 1006% of the mean weight"
   bool reduces_ = true;  // every device has doubles: --stats reduces rows there
   int lanes_ = 8;             // sources a group in lanes mode (LANES)
-  bool lanes_rows_ = false;   // rows in lanes mode too (LANES >= 4)
+  int lanes_param_ = 0;       // LANES as given: 0 lets the plan choose rows' layout per graph
+  bool lanes_rows_ = false;   // rows in lanes mode too (LANES >= 4, or the plan's choice)
   bool lanes_stats_ = true;   // --stats in one pass (LANES != 1, doubles)
   bool lanes_fit_ = true;     // a group of lanes fits every device (the prepared graph)
   SolverInfo info_;

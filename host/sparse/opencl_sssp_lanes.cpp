@@ -58,13 +58,10 @@ void OpenClSsspEngine<T>::run_all_figures(bool harmonic, RowFigures* rows, RowFi
                                               : std::string());
 }
 
-// A lanes launch of `count` sources into set s on queue q: their group order
-// (lane_order), the sources and slots written, sssp_lanes enqueued; the row
-// figures (with `figures`) after it. Returns the launch's groups.
+// The group order of a launch's sources (lane_order, d's scratch).
 template <typename T>
-int64_t OpenClSsspEngine<T>::enqueue_lanes(Device& d, LaneSet& s, const int64_t* sources, int64_t count, bool figures,
-                      bool harmonic, detail::OpenClCore::QueueId q) {
-  auto& core = *d.core;
+void OpenClSsspEngine<T>::lane_layout(Device& d, const int64_t* sources, int64_t count, std::vector<cl_int>& src,
+                                      std::vector<cl_int>& slot_of, std::vector<cl_int>& row_of) {
   std::vector<int32_t> order;
   if (!lanes_by_id_) {
     order = lane_order(graph_->off.data(), graph_->col.data(), n_, sources, count, lanes_, d.order_mark);
@@ -72,18 +69,46 @@ int64_t OpenClSsspEngine<T>::enqueue_lanes(Device& d, LaneSet& s, const int64_t*
     order.resize(static_cast<size_t>(count));
     std::iota(order.begin(), order.end(), 0);
   }
-  s.src_host.resize(static_cast<size_t>(count));
-  s.slot_host.resize(static_cast<size_t>(count));
+  src.resize(static_cast<size_t>(count));
+  slot_of.resize(static_cast<size_t>(count));
+  row_of.resize(static_cast<size_t>(count));
   for (size_t i = 0; i < order.size(); ++i) {
-    s.src_host[i] = static_cast<cl_int>(sources[order[i]]);
-    s.slot_host[static_cast<size_t>(order[i])] = static_cast<cl_int>(i);
+    src[i] = static_cast<cl_int>(sources[order[i]]);
+    slot_of[static_cast<size_t>(order[i])] = static_cast<cl_int>(i);
+    row_of[i] = order[i];
   }
-  core.write_async(q, s.src, s.src_host.size() * 4, s.src_host.data(), {});
-  core.write_async(q, s.slot_of, s.slot_host.size() * 4, s.slot_host.data(), {});
-  const int64_t groups = (count + lanes_ - 1) / lanes_;
+}
+
+template <typename T>
+int64_t OpenClSsspEngine<T>::lanes_args(Device& d, LaneSet& s, int64_t count) {
   set_args(d.lanes, static_cast<cl_int>(n_), d.off, d.col, d.w, s.src, static_cast<cl_int>(count), d.delta_lanes,
            lane_buf(s.dist, 0), lane_buf(s.dist, 1), lane_buf(s.dist, 2), lane_buf(s.dist, 3), d.per_buf,
            lane_buf(s.scratch, 0), lane_buf(s.scratch, 1), lane_buf(s.scratch, 2), lane_buf(s.scratch, 3));
+  return (count + lanes_ - 1) / lanes_;
+}
+
+template <typename T>
+size_t OpenClSsspEngine<T>::lanes_rows_args(Device& d, LaneSet& s, int64_t count) {
+  // A work-item a (group, vertex): each group's vertices padded to whole work-groups.
+  const size_t n_pad = (static_cast<size_t>(n_) + kLaneRowsWg - 1) / kLaneRowsWg * kLaneRowsWg;
+  const int64_t groups = (count + lanes_ - 1) / lanes_;
+  set_args(d.lanes_rows, static_cast<cl_int>(n_), static_cast<cl_int>(count), static_cast<cl_int>(n_pad),
+           lane_buf(s.dist, 0), lane_buf(s.dist, 1), lane_buf(s.dist, 2), lane_buf(s.dist, 3), d.per_buf, s.row_of,
+           d.rows);
+  return static_cast<size_t>(groups) * n_pad;
+}
+
+// A lanes launch of `count` sources into set s on queue q: their group order
+// (lane_order), the sources and slots written, sssp_lanes enqueued; the row
+// figures (with `figures`) after it. Returns the launch's groups.
+template <typename T>
+int64_t OpenClSsspEngine<T>::enqueue_lanes(Device& d, LaneSet& s, const int64_t* sources, int64_t count, bool figures,
+                      bool harmonic, detail::OpenClCore::QueueId q) {
+  auto& core = *d.core;
+  lane_layout(d, sources, count, s.src_host, s.slot_host, s.row_host);
+  core.write_async(q, s.src, s.src_host.size() * 4, s.src_host.data(), {});
+  core.write_async(q, s.slot_of, s.slot_host.size() * 4, s.slot_host.data(), {});
+  const int64_t groups = lanes_args(d, s, count);
   core.launch_after(d.lanes, cl::NDRange(static_cast<size_t>(groups) * d.lane_wg), cl::NDRange(d.lane_wg), {}, q);
   if (figures) {
     const size_t fwg = std::min<size_t>(static_cast<size_t>(d.t.at("WG")), 256);  // sssp.cl FIG_WG

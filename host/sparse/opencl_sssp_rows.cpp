@@ -11,9 +11,14 @@ namespace ocl_sp::detail {
 
 template <typename T>
 bool OpenClSsspEngine<T>::slots(int64_t batch) {
-  if (devices_.size() != 1 || lanes_rows_) return false;
+  if (devices_.size() != 1) return false;
   const uint64_t bytes = static_cast<uint64_t>(batch) * static_cast<uint64_t>(n_) * sizeof(T);
   Device& d = devices_[0];
+  set_mode(d, lanes_rows_, 1, lanes_rows_);
+  ahead_ = nullptr;
+  ahead_count_ = 0;
+  d.launch_first = d.next_first = -1;
+  d.kernel_events.clear();
   if (bytes == 0 || bytes > kSlotBytes || batch > d.batch) return false;
   try {  // no pinned memory to be had: run() instead
     settle_slots(d);
@@ -39,8 +44,46 @@ void OpenClSsspEngine<T>::submit(int slot, const int64_t* sources, int64_t count
   auto& core = *d.core;
   core.run_guarded("sssp on '" + core.device().name + "' failed", [&] {
     auto& q = core.queue(detail::OpenClCore::kCompute);
-    sl.src.assign(sources, sources + count);
     sl.count = count;
+    if (d.mode == 2) {
+      // Rows in lanes: a launch takes d.batch sources of the list ahead (when
+      // slot_sources gave it; else this batch), sssp_lanes and sssp_lanes_rows on
+      // the compute queue, and each batch of it is read from d.rows on the download
+      // queue. The next launch's sssp_lanes goes in right behind this one's
+      // transpose, beside these reads; its transpose waits for the last of them.
+      LaneSet& s = d.sets[0];
+      int64_t off = -1;
+      if (ahead_ && sources >= ahead_ && sources + count <= ahead_ + ahead_count_) off = sources - ahead_;
+      const bool inside = off >= 0 && d.launch_first >= 0 && off >= d.launch_first &&
+                          off + count <= d.launch_first + d.launch_count;
+      if (!inside) {
+        const int64_t take = off >= 0 ? std::min(d.batch, ahead_count_ - off) : count;
+        if (!(off >= 0 && d.next_first == off && d.next_count == take)) enqueue_slot_launch(d, sources, take);
+        std::vector<cl::Event> after;
+        if (d.slot[1 - slot].pending) after.push_back(d.slot[1 - slot].read);
+        q.enqueueNDRangeKernel(d.lanes_rows, cl::NullRange, cl::NDRange(lanes_rows_args(d, s, take)),
+                               cl::NDRange(kLaneRowsWg), &after, &d.transposed);
+        d.kernel_events.emplace_back("sssp_lanes_rows", d.transposed);
+        d.launch_first = off;
+        d.launch_count = take;
+        d.next_first = -1;
+        if (off >= 0 && off + take < ahead_count_) {
+          d.next_first = off + take;
+          d.next_count = std::min(d.batch, ahead_count_ - d.next_first);
+          enqueue_slot_launch(d, ahead_ + d.next_first, d.next_count);
+        }
+      }
+      const size_t row0 = off >= 0 ? static_cast<size_t>(off - d.launch_first) : 0;
+      auto& dq = core.queue(detail::OpenClCore::kDownload);
+      const std::vector<cl::Event> done{d.transposed};
+      dq.enqueueReadBuffer(d.rows, CL_FALSE, row0 * static_cast<size_t>(n_) * sizeof(T),
+                           static_cast<size_t>(count * n_) * sizeof(T), sl.ptr, &done, &sl.read);
+      q.flush();
+      dq.flush();
+      sl.pending = true;
+      return;
+    }
+    sl.src.assign(sources, sources + count);
     q.enqueueWriteBuffer(d.src, CL_FALSE, 0, sl.src.size() * 4, sl.src.data(), nullptr, &sl.write);
     const size_t wg = solve_args(d, count);
     q.enqueueNDRangeKernel(d.kernel, cl::NullRange, cl::NDRange(static_cast<size_t>(count) * wg),
@@ -50,6 +93,22 @@ void OpenClSsspEngine<T>::submit(int slot, const int64_t* sources, int64_t count
     q.flush();
     sl.pending = true;
   });
+}
+
+template <typename T>
+void OpenClSsspEngine<T>::enqueue_slot_launch(Device& d, const int64_t* sources, int64_t count) {
+  LaneSet& s = d.sets[0];
+  auto& q = d.core->queue(detail::OpenClCore::kCompute);
+  const int k = d.lay_at;
+  d.lay_at = (d.lay_at + 1) % 3;
+  lane_layout(d, sources, count, d.lay_src[k], d.lay_slot[k], d.lay_row[k]);
+  q.enqueueWriteBuffer(s.src, CL_FALSE, 0, d.lay_src[k].size() * 4, d.lay_src[k].data());
+  q.enqueueWriteBuffer(s.row_of, CL_FALSE, 0, d.lay_row[k].size() * 4, d.lay_row[k].data());
+  const int64_t groups = lanes_args(d, s, count);
+  cl::Event e;
+  q.enqueueNDRangeKernel(d.lanes, cl::NullRange, cl::NDRange(static_cast<size_t>(groups) * d.lane_wg),
+                         cl::NDRange(d.lane_wg), nullptr, &e);
+  d.kernel_events.emplace_back("sssp_lanes", e);
 }
 
 template <typename T>
@@ -63,6 +122,25 @@ void OpenClSsspEngine<T>::wait(int slot, RunStats& st) {
       return 1e-9 * static_cast<double>(e.getProfilingInfo<CL_PROFILING_COMMAND_END>() -
                                         e.getProfilingInfo<CL_PROFILING_COMMAND_START>());
     };
+    if (d.mode == 2) {
+      // Rows in lanes: the kernels finished by now (a launch ahead may still run).
+      st.t_h += span(sl.read);
+      auto& ev = d.kernel_events;
+      size_t kept = 0;
+      for (auto& [name, e] : ev) {
+        if (e.template getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() != CL_COMPLETE) {
+          ev[kept++] = {name, e};
+          continue;
+        }
+        const double tk = span(e);
+        st.t_k += tk;
+        st.kernel_launches += 1;
+        st.kernel_seconds[name] += tk;
+      }
+      ev.resize(kept);
+      st.bytes_moved += static_cast<double>(sl.count) * static_cast<double>(n_) * sizeof(T);
+      return;
+    }
     const double tk = span(sl.kernel), th = span(sl.read) + span(sl.write);
     st.t_k += tk;
     st.t_h += th;
@@ -74,7 +152,7 @@ void OpenClSsspEngine<T>::wait(int slot, RunStats& st) {
 
 template <typename T>
 void OpenClSsspEngine<T>::run(const int64_t* sources, int64_t count, T* out, RunStats& st) {
-  for (auto& d : devices_) set_mode(d, lanes_rows_);
+  for (auto& d : devices_) set_mode(d, lanes_rows_, 1, lanes_rows_);
   deal(count, st, [&](Device& d, int64_t a, int64_t c) {
     run_on(d, sources + a, c, out + a * n_, false, nullptr);
   });
@@ -120,18 +198,22 @@ size_t OpenClSsspEngine<T>::solve_args(Device& d, int64_t count) {
 // d.lane_groups groups (the sets share the memory that fits); d.batch follows.
 // Buffers of the other mode go first (device memory holds one set).
 template <typename T>
-void OpenClSsspEngine<T>::set_mode(Device& d, bool lanes, size_t sets) {
+void OpenClSsspEngine<T>::set_mode(Device& d, bool lanes, size_t sets, bool rows) {
   if (d.lane_groups_max < static_cast<int64_t>(sets)) sets = 1;  // room for one group: one set
-  if (d.mode == static_cast<int>(lanes) && (!lanes || d.sets.size() == sets)) return;
+  rows = rows && lanes;
+  const int mode = rows ? 2 : static_cast<int>(lanes);
+  if (d.mode == mode && (!lanes || d.sets.size() == sets)) return;
   settle_slots(d);
   auto& core = *d.core;
   d.dist = cl::Buffer();
   d.sets.clear();
   d.scratch = cl::Buffer();
   d.fig = cl::Buffer();
+  d.rows = cl::Buffer();
   d.mode = -1;
   const int64_t lane_groups =
-      std::max<int64_t>(1, std::min(d.lane_groups, d.lane_groups_max / static_cast<int64_t>(sets)));
+      rows ? std::max<int64_t>(1, d.lane_groups_rows)
+           : std::max<int64_t>(1, std::min(d.lane_groups, d.lane_groups_max / static_cast<int64_t>(sets)));
   d.batch = lanes ? lanes_ * lane_groups : d.batch_sources;
   const size_t b = static_cast<size_t>(d.batch), un = static_cast<size_t>(n_);
   const size_t groups = static_cast<size_t>(lane_groups);
@@ -156,15 +238,25 @@ void OpenClSsspEngine<T>::set_mode(Device& d, bool lanes, size_t sets) {
         }
         s.src = cl::Buffer(ctx, CL_MEM_READ_ONLY, b * 4);
         s.slot_of = cl::Buffer(ctx, CL_MEM_READ_ONLY, b * 4);
+        if (rows) s.row_of = cl::Buffer(ctx, CL_MEM_READ_ONLY, b * 4);
         if (reduces_) s.fig = cl::Buffer(ctx, CL_MEM_READ_WRITE, b * sizeof(RowFigures));
       }
+      if (rows) d.rows = cl::Buffer(ctx, CL_MEM_READ_WRITE, b * un * sizeof(T));
+      // Through the slots a launch comes back in parts of at most kSlotBytes
+      // (pinning is slow: ~1.4 GB/s on NVIDIA), about equal ones.
+      // OCL_SP_LANE_SLOT_SOURCES=K: at most K sources a part (tests).
+      const uint64_t parts = std::max<uint64_t>(1, (b * un * sizeof(T) + kSlotBytes - 1) / kSlotBytes);
+      d.slot_batch = static_cast<int64_t>((b + parts - 1) / parts);
+      if (const char* e = std::getenv("OCL_SP_LANE_SLOT_SOURCES"); e && std::atoi(e) > 0)
+        d.slot_batch = std::min<int64_t>(d.slot_batch, std::atoi(e));
+      d.launch_first = d.next_first = -1;
     } else {
       d.dist = cl::Buffer(ctx, CL_MEM_READ_WRITE, std::max<size_t>(b * un, 1) * sizeof(T));
       d.scratch = cl::Buffer(ctx, CL_MEM_READ_WRITE, std::max<size_t>(b * un, 1) * 4 * kSsspScratchRows);
       if (reduces_) d.fig = cl::Buffer(ctx, CL_MEM_READ_WRITE, b * sizeof(RowFigures));
     }
   });
-  d.mode = static_cast<int>(lanes);
+  d.mode = mode;
 }
 
 // One batch on one device: its rows into `out`, or (out null) their figures.
@@ -176,34 +268,16 @@ void OpenClSsspEngine<T>::run_on(Device& d, const int64_t* sources, int64_t coun
     core.begin_solve();
     const auto q = detail::OpenClCore::kCompute;
     double bytes = 4.0 * static_cast<double>(count);
-    if (d.mode == 1) {
+    if (d.mode >= 1) {
       LaneSet& s = d.sets[0];
-      const int64_t groups = enqueue_lanes(d, s, sources, count, !out, harmonic, q);
+      enqueue_lanes(d, s, sources, count, !out, harmonic, q);
       if (out) {
-        // Lanes side by side come back as they are and are dealt into rows here,
-        // a block of vertices at a time: a group's lanes of the block stay in
-        // cache while its rows take them (each value read once, not lanes times).
-        const size_t ln = static_cast<size_t>(lanes_), un = static_cast<size_t>(n_);
-        std::vector<T>& raw = d.lane_rows;
-        if (raw.size() < static_cast<size_t>(groups) * ln * un) raw.resize(static_cast<size_t>(groups) * ln * un);
-        for (int64_t g = 0; g < groups; g += d.per_buf)
-          core.download_rows(raw.data() + static_cast<size_t>(g) * ln * un,
-                             static_cast<size_t>(std::min<int64_t>(d.per_buf, groups - g)), un * ln * sizeof(T),
-                             s.dist[static_cast<size_t>(g / d.per_buf)]);
-        std::vector<int64_t> row_of(static_cast<size_t>(count));  // slots are a permutation of the rows
-        for (int64_t r = 0; r < count; ++r) row_of[static_cast<size_t>(s.slot_host[static_cast<size_t>(r)])] = r;
-        constexpr size_t kBlock = 1024;
-        const auto blocks = static_cast<int64_t>((un + kBlock - 1) / kBlock);
-#pragma omp parallel for schedule(static) if (count * n_ >= 65536)
-        for (int64_t b = 0; b < blocks; ++b) {
-          const size_t v0 = static_cast<size_t>(b) * kBlock, v1 = std::min(un, v0 + kBlock);
-          for (size_t slot = 0; slot < static_cast<size_t>(count); ++slot) {
-            const T* from = raw.data() + slot / ln * un * ln + slot % ln;
-            T* to = out + static_cast<size_t>(row_of[slot]) * un;
-            for (size_t v = v0; v < v1; ++v) to[v] = from[v * ln];
-          }
-        }
-        bytes += static_cast<double>(static_cast<size_t>(groups) * ln * un) * sizeof(T);
+        // The rows in source order on the device (sssp_lanes_rows), read back as
+        // a source a group's are.
+        core.write(s.row_of, 0, s.row_host.size() * 4, s.row_host.data(), false);
+        core.launch(d.lanes_rows, cl::NDRange(lanes_rows_args(d, s, count)), cl::NDRange(kLaneRowsWg));
+        core.download_rows(out, static_cast<size_t>(count), static_cast<size_t>(n_) * sizeof(T), d.rows);
+        bytes += static_cast<double>(count) * static_cast<double>(n_) * sizeof(T);
       } else {
         s.to = fig;
         read_lane_figures(d, s, q);

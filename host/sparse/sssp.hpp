@@ -68,6 +68,10 @@ class SlotEngine {
   virtual void submit(int slot, const int64_t* sources, int64_t count) = 0;
   virtual void wait(int slot, RunStats& st) = 0;
   virtual T* slot_rows(int slot) = 0;
+  // The whole list the batches will come from, in order (after slots(), before the
+  // first submit): an engine may compute past a batch (the OpenCL one's lanes
+  // launch several batches at once). Batches are consecutive ranges of it.
+  virtual void slot_sources(const int64_t*, int64_t) {}
 };
 
 // Engines that can reduce their rows where they compute them (the OpenCL one on

@@ -18,7 +18,7 @@ std::vector<detail::TunableRule> sssp_rules() {
            "sources per launch and device (0: from device memory)"},
           {"LANES", {0, 1, 4, 8, 16, 32},
            "sources side by side in one work-group (sssp_lanes): 0: 8 for --stats in one "
-           "pass, rows one source a group; 1: never; 4-32: every solve"},
+           "pass, rows too where the mean degree is at most 5 (grids, roads); 1: never; 4-32: every solve"},
           {"LANE_WG", {0, 32, 64, 128, 256, 512, 1024},
            "work-items of a lanes work-group (0: 128 on GPUs, else WG; twice that where device "
            "memory holds fewer groups than the device runs at once)"}};
@@ -87,6 +87,15 @@ SsspPlan plan_sssp(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tu
   p.lane_groups = t.at("BATCH") > 0 ? (t.at("BATCH") + lanes - 1) / lanes
                                     : std::max<int64_t>(2, sssp_resident_groups(dev, p.lane_wg));
   p.lane_groups_max = std::max<int64_t>(0, std::min(groups_by_memory, (int64_t{1} << 20) / lanes));
+  // Rows in lanes: each group's rows once more in source order (sssp_lanes_rows),
+  // one buffer of at most max_alloc and kSsspLaneRowsBytes (the host's pinned slots).
+  const uint64_t group_rows = std::max<uint64_t>(un * ul * g.value_bytes, 1);
+  const uint64_t rows_room = std::min({room / (p.per_group + group_rows),
+                                       std::min(dev.max_alloc, kSsspLaneRowsBytes) / group_rows,
+                                       static_cast<uint64_t>(p.lane_groups_max)});
+  p.lane_groups_rows = static_cast<int64_t>(std::min<uint64_t>(rows_room, static_cast<uint64_t>(p.lane_groups)));
+  const int asked = t.at("LANES");
+  p.lanes_rows = asked >= 4 || (asked == 0 && degree <= kSsspLanesRowsDegree && p.lane_groups_rows >= 1);
   return p;
 }
 

@@ -15,6 +15,15 @@ namespace ocl_sp {
 
 constexpr int kSsspScratchRows = 6;        // sssp.cl SCRATCH_ROWS: a source's (or group's) queues, n ints each
 constexpr uint64_t kSsspLaneBuffers = 4;   // sssp.cl LANE_BUFFERS: a launch's distances in up to 4 buffers
+// Rows in lanes: a launch's rows in source order (sssp.cl sssp_lanes_rows) take a
+// device buffer of their own and a pinned host slot each of two; at most this
+// many bytes (H100, 316 x 316 grid: a wave of 2 112 groups of 8 is 6.7 GB).
+constexpr uint64_t kSsspLaneRowsBytes = uint64_t{8} << 30;
+// LANES=0: rows in lanes where the mean out-degree is at most this (lattices and
+// road networks). H100, docs/performance/sparse.md: the 316 x 316 grid (degree
+// 4) ran sssp_lanes in 0.52 s against 1.43 s a source a group; geometric degree 6
+// (4.58 vs 3.03 s) and random degree 20 (43 vs 34 ms) lost.
+constexpr double kSsspLanesRowsDegree = 5.0;
 
 // WG, DELTA, VW, BATCH, LANES, LANE_WG: their values and meanings.
 std::vector<detail::TunableRule> sssp_rules();
@@ -42,6 +51,9 @@ struct SsspPlan {
   size_t lane_wg = 0;         // work-items of a lanes group to use
   uint64_t lane_buffer_unit = 1;  // a lanes group's distances or its queues, whichever is larger:
                                   // a buffer holds max_alloc / this many groups
+  bool lanes_rows = false;        // rows in lanes (LANES >= 4; LANES=0: a low mean degree)
+  int64_t lane_groups_rows = 0;   // groups a launch of rows takes: its rows in source order
+                                  // beside it (one buffer, kSsspLaneRowsBytes at most); 0: none fits
 };
 
 // `lane_wg_built`: the lanes group size the solver's program has (the resolved

@@ -248,17 +248,22 @@ RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& 
   const auto count_at = [&](size_t first) {
     return std::min<int64_t>(batch, static_cast<int64_t>(sources.size() - first));
   };
-  if (overlap) slotted->submit(0, sources.data(), count_at(0));
+  if (overlap) {
+    slotted->slot_sources(sources.data(), static_cast<int64_t>(sources.size()));
+    slotted->submit(0, sources.data(), count_at(0));
+  }
   int slot = 0;
   for (size_t first = 0; first < sources.size(); first += static_cast<size_t>(batch)) {
     throw_if_cancelled();
     const int64_t count = count_at(first);
     T* rows = own.data();
     if (overlap) {
-      slotted->wait(slot, st);
-      rows = slotted->slot_rows(slot);
+      // The next batch goes in before this one is waited for (the other slot's
+      // rows were handed on): an engine may run its kernels beside this read.
       const size_t after = first + static_cast<size_t>(batch);
       if (after < sources.size()) slotted->submit(1 - slot, sources.data() + after, count_at(after));
+      slotted->wait(slot, st);
+      rows = slotted->slot_rows(slot);
       slot = 1 - slot;
     } else {
       engine_->run(sources.data() + first, count, rows, st);
