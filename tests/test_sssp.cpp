@@ -246,9 +246,11 @@ struct CollectRows : RowSink<T> {
 };
 
 template <typename T>
-std::pair<std::vector<T>, std::string> rows_of(const SolverSpec& s, const Csr<T>& c, const std::vector<int64_t>& src) {
+std::pair<std::vector<T>, std::string> rows_of(const SolverSpec& s, const Csr<T>& c, const std::vector<int64_t>& src,
+                                               RunStats* stats = nullptr) {
   CollectRows<T> sink;
   const RunStats st = make_sssp_solver<T>(s)->solve_rows(c, src, sink, false);
+  if (stats) *stats = st;
   return {sink.got, st.placement};
 }
 
@@ -259,8 +261,8 @@ TEST_CASE("sssp rows in lanes: transposed on the device, equal to fw and the ser
   // (16 lanes: a last batch of 9, mid-group; split shares end mid-group); one group a
   // buffer (the buffers' seams); one device (pinned slots: a launch read back in
   // batches of at most 8 or 5 sources, OCL_SP_LANE_SLOT_SOURCES: the next launch's
-  // search beside them, or, 5 not dividing 16, a launch restarted mid-way) and split
-  // in two (run()). int32 rows equal fw's and the serial engine's byte for byte.
+  // search beside them; 5 not dividing 16: launches of 15) and split in two
+  // (run()). int32 rows equal fw's and the serial engine's byte for byte.
   DistMatrix<int32_t> neg = lattice(11);
   neg(0, 1) = -3;
   neg(40, 29) = -1;
@@ -300,6 +302,12 @@ TEST_CASE("sssp rows in lanes: transposed on the device, equal to fw and the ser
       }
     }
   }
+  // Each source searched once: no batch straddles two launches (169 sources in
+  // launches of 15 read in batches of 5: 12 searches and 12 transposes).
+  setenv("OCL_SP_LANE_SLOT_SOURCES", "5", 1);
+  RunStats st;
+  rows_of(spec(Algo::sssp, {{"BATCH", 16}}), csr_from_matrix(graphs[0]), {}, &st);
+  CHECK(st.kernel_launches == 24);
   unsetenv("OCL_SP_LANE_GROUPS_PER_BUFFER");
   unsetenv("OCL_SP_LANE_SLOT_SOURCES");
 }

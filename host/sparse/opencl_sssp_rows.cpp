@@ -57,7 +57,10 @@ void OpenClSsspEngine<T>::submit(int slot, const int64_t* sources, int64_t count
       const bool inside = off >= 0 && d.launch_first >= 0 && off >= d.launch_first &&
                           off + count <= d.launch_first + d.launch_count;
       if (!inside) {
-        const int64_t take = off >= 0 ? std::min(d.batch, ahead_count_ - off) : count;
+        // A whole number of batches (d.slot_batch; the solver's, unless host
+        // memory made them smaller): no batch straddles two launches.
+        const int64_t per = std::max<int64_t>(count, d.batch / std::max<int64_t>(count, 1) * count);
+        const int64_t take = off >= 0 ? std::min(per, ahead_count_ - off) : count;
         if (!(off >= 0 && d.next_first == off && d.next_count == take)) enqueue_slot_launch(d, sources, take);
         std::vector<cl::Event> after;
         if (d.slot[1 - slot].pending) after.push_back(d.slot[1 - slot].read);
@@ -69,7 +72,7 @@ void OpenClSsspEngine<T>::submit(int slot, const int64_t* sources, int64_t count
         d.next_first = -1;
         if (off >= 0 && off + take < ahead_count_) {
           d.next_first = off + take;
-          d.next_count = std::min(d.batch, ahead_count_ - d.next_first);
+          d.next_count = std::min(per, ahead_count_ - d.next_first);
           enqueue_slot_launch(d, ahead_ + d.next_first, d.next_count);
         }
       }
@@ -243,10 +246,11 @@ void OpenClSsspEngine<T>::set_mode(Device& d, bool lanes, size_t sets, bool rows
       }
       if (rows) d.rows = cl::Buffer(ctx, CL_MEM_READ_WRITE, b * un * sizeof(T));
       // Through the slots a launch comes back in parts of at most kSlotBytes
-      // (pinning is slow: ~1.4 GB/s on NVIDIA), about equal ones.
+      // (pinning is slow: ~1.4 GB/s on NVIDIA), equal ones: a launch through the
+      // slots takes a whole number of parts (submit), so no part straddles two.
       // OCL_SP_LANE_SLOT_SOURCES=K: at most K sources a part (tests).
       const uint64_t parts = std::max<uint64_t>(1, (b * un * sizeof(T) + kSlotBytes - 1) / kSlotBytes);
-      d.slot_batch = static_cast<int64_t>((b + parts - 1) / parts);
+      d.slot_batch = static_cast<int64_t>(std::max<uint64_t>(1, b / parts));
       if (const char* e = std::getenv("OCL_SP_LANE_SLOT_SOURCES"); e && std::atoi(e) > 0)
         d.slot_batch = std::min<int64_t>(d.slot_batch, std::atoi(e));
       d.launch_first = d.next_first = -1;
