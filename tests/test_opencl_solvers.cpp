@@ -347,6 +347,17 @@ TEST_SUITE("opencl_solvers") {
       check_against_reference(*fw);
       check_against_reference(*fw2);
       check_negative_cycles<int32_t>(Algo::fw, t);
+      // Floating types take the three kernels with the ring as well (their T_k is
+      // lower that way): three programs whatever STAGES.
+      {
+        const ocl_sp_test::TempDir dir("ocl_sp_fw_programs_float");
+        const ocl_sp_test::EnvGuard cache("OCL_SP_CACHE_DIR", dir.path());
+        auto ff = make_opencl_solver<float>(one_level);
+        size_t files = 0;
+        for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+          files += e.path().extension() == ".oclbin";
+        CHECK(files == 3);
+      }
     }
   }
 

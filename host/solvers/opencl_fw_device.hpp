@@ -164,9 +164,14 @@ class FwDevice final : public PanelDevice {
       // TILED=1 (kernels/minplus_tiled.cl, "cold start"): with the staging ring one
       // kernel does phases 2 and 3 and the outer GEMM (ONE_FW_KERNEL: the driver
       // compiles their code once); else each kernel is a program of its own, the
-      // three compiled side by side. OCL_SP_FW_SEPARATE_KERNELS=1: the three
-      // kernels with the ring too (comparisons).
-      const bool one_kernel = family_ == 1 && build_t.count("STAGES") &&
+      // three compiled side by side. Integer types only: the one kernel's T_k is
+      // 1.2 % (int32) and 0.4 % (int64) below the three kernels', but float32's 9.5 %
+      // and float64's 3.6 % above (H100 n = 10 000: int32 75.3 / 76.2 ms, int64
+      // 332.8 / 334.1, float32 103.4 / 94.5, float64 353.1 / 340.9 ms;
+      // docs/performance/dense.md "One fw kernel by value type").
+      // OCL_SP_FW_SEPARATE_KERNELS=1: the three kernels with the ring for every
+      // type (comparisons).
+      const bool one_kernel = family_ == 1 && std::is_integral_v<T> && build_t.count("STAGES") &&
                               build_t.at("STAGES") > 1 &&
                               !env_flag("OCL_SP_FW_SEPARATE_KERNELS");
       std::vector<std::string> parts;
