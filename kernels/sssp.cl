@@ -17,7 +17,9 @@
 // host otherwise), and non-negative integers and floats order as their bit
 // patterns do, so an integer atomic_min serves every type. Unreachable: the
 // largest int/long (above every reweighted distance) or +inf's pattern; the host
-// maps them. Portable OpenCL C 1.2: 32-bit global and local atomics; the 64-bit
+// maps them, or the row kernels write the output's value (out_inf) where no
+// reweighting or tree needs the raw one. Portable OpenCL C 1.2: 32-bit global
+// and local atomics; the 64-bit
 // types add cl_khr_int64_base_atomics (a compare-and-swap loop) or, where the
 // host finds it, cl_khr_int64_extended_atomics (atom_min; -DHAVE_ATOM_MIN64).
 
@@ -129,7 +131,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void sssp_near_far(const int n, __global const int* off, __global const int* col,
                    __global const value_t* w, __global const int* sources, const int count,
                    const value_t delta, const int vw_log, volatile __global bits_t* dist_all,
-                   __global int* scratch) {
+                   __global int* scratch, const bits_t out_inf) {
   const int g = get_group_id(0);
   if (g >= count) return;  // the whole group returns: no barrier is skipped by half of it
   const int lid = get_local_id(0);
@@ -218,6 +220,14 @@ void sssp_near_far(const int n, __global const int* off, __global const int* col
       }
     }
     NEXT_FAR_PHASE
+  }
+  // Unreachable as the output writes it (out_inf: the host's rows need no pass
+  // over them), unless the host asked for the raw value (RAW_INF_BITS: figures,
+  // trees, reweighted rows).
+  if (out_inf != RAW_INF_BITS) {
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    for (int i = lid; i < n; i += WG)
+      if (dist[i] == RAW_INF_BITS) dist[i] = out_inf;
   }
 }
 
@@ -711,9 +721,10 @@ __kernel void sssp_lanes_column_figures(const int n, const int count, LANE_BUFFE
 // (one sector for 8 int lanes, consecutive work-items consecutive sectors) and
 // writes each lane's to that lane's row (consecutive work-items, consecutive
 // addresses). row_of[q]: the source (row) of lane slot q, the inverse of slot_of.
+// Unreachable written as out_inf (the output's value; RAW_INF_BITS keeps it raw).
 // Global size: groups x n_pad, n_pad a multiple of the work-group size.
 __kernel void sssp_lanes_rows(const int n, const int count, const int n_pad, LANE_BUFFERS(__global const bits_t*),
-                              __global const int* row_of, __global bits_t* rows) {
+                              __global const int* row_of, __global bits_t* rows, const bits_t out_inf) {
   const size_t gid = get_global_id(0);
   const int g = (int)(gid / (size_t)n_pad);
   const int v = (int)(gid % (size_t)n_pad);
@@ -721,7 +732,8 @@ __kernel void sssp_lanes_rows(const int n, const int count, const int n_pad, LAN
   const __global bits_t* from = GROUP_DIST(g) + (size_t)v * LANES;
   const int first = g * LANES;
   for (int c = 0; c < LANE_VECS; ++c) {
-    const bits4_t b = vload4(c, from);
+    const bits4_t raw = vload4(c, from);
+    const bits4_t b = select(raw, (bits4_t)(out_inf), raw == (bits4_t)(RAW_INF_BITS));
     const int q = first + 4 * c;
     if (q < count) rows[(size_t)row_of[q] * n + v] = b.s0;
     if (q + 1 < count) rows[(size_t)row_of[q + 1] * n + v] = b.s1;

@@ -345,6 +345,68 @@ TEST_CASE("sssp rows in lanes: chosen by the mean degree, forced by LANES; float
   check_bits(0.0);
 }
 
+TEST_CASE("sssp rows: the device writes the output's unreachable value; the host's pass only where rows need it") {
+  // A 13 x 13 lattice and 11 vertices with edges into it only (unreachable from
+  // every other source): rows with INF, in lanes (the default) and a source a
+  // group (LANES=1), one device and split in two, all sources and a list, int32,
+  // int64, float32 and float64 (integer weights: exact sums) byte for byte the
+  // serial engine's and fw's. Without negative weights no map-back pass on the
+  // host; with one (Johnson) the host still maps the rows, the same bytes.
+  const auto build = [](auto zero, bool negative) {
+    using T = decltype(zero);
+    const DistMatrix<int32_t> lat = lattice(13);
+    const int64_t k = lat.n(), n = k + 11;
+    DistMatrix<T> g(n);
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        const bool in = i < k && j < k && lat(i, j) != ValueTraits<int32_t>::inf;
+        g(i, j) = i == j ? T(0) : in ? static_cast<T>(lat(i, j)) : ValueTraits<T>::inf;
+      }
+    for (int64_t v = k; v < n; ++v) g(v, (v * 7) % k) = T(2);
+    if (negative) g(k + 3, 5) = T(-4);
+    return g;
+  };
+  std::vector<int64_t> list;
+  for (int64_t k = 0; k < 29; ++k) list.push_back((k * 37 + 5) % 180);
+  const auto check = [&](auto zero) {
+    using T = decltype(zero);
+    for (const bool negative : {false, true}) {
+      const DistMatrix<T> g = build(zero, negative);
+      const Csr<T> c = csr_from_matrix(g);
+      const DistMatrix<T> want = fw_reference(g);
+      REQUIRE(std::count(want.values().begin(), want.values().end(), ValueTraits<T>::inf) > 1000);
+      for (const Tunables& t : {Tunables{}, Tunables{{"BATCH", 16}}, Tunables{{"LANES", 1}, {"BATCH", 16}}})
+        for (int split : {1, 2})
+          for (const bool all : {true, false}) {
+            CAPTURE(ValueTraits<T>::name());
+            CAPTURE(negative);
+            CAPTURE(to_string(t));
+            CAPTURE(split);
+            CAPTURE(all);
+            SolverSpec s = spec(Algo::sssp, t);
+            s.split = split;
+            const std::vector<int64_t> src = all ? std::vector<int64_t>{} : list;
+            RunStats st;
+            const std::vector<T> got = rows_of(s, c, src, &st).first;
+            const std::vector<T> serial = rows_of(cpu_spec(Backend::serial), c, src).first;
+            std::vector<T> fw;
+            for (int64_t r : all ? std::vector<int64_t>() : list)
+              fw.insert(fw.end(), want.data() + r * g.n(), want.data() + (r + 1) * g.n());
+            if (all) fw = want.values();
+            REQUIRE(got.size() == serial.size());
+            REQUIRE(got.size() == fw.size());
+            CHECK(std::memcmp(got.data(), serial.data(), got.size() * sizeof(T)) == 0);
+            CHECK(std::memcmp(got.data(), fw.data(), got.size() * sizeof(T)) == 0);
+            CHECK(st.kernel_seconds.count("rows: map back / trees (host)") == (negative ? 1u : 0u));
+          }
+    }
+  };
+  check(int32_t{0});
+  check(int64_t{0});
+  check(0.0f);
+  check(0.0);
+}
+
 TEST_CASE("sssp lanes: a group's sources are a block of the lattice, every source placed once") {
   // A 16 x 16 lattice, sources in id order (row segments): 8 lanes take 2 x 4
   // blocks, 16 lanes 4 x 4 blocks; any other graph, count or repeats: a

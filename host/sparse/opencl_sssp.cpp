@@ -78,11 +78,12 @@ OpenClSsspEngine<T>::OpenClSsspEngine(const SolverSpec& spec) {
       core.build("sssp.cl", {{"WG", d.t.at("WG")}, {"LANES", lanes_}, {"LANE_WG", lane_wg}}, defines);
       const ProbeBuffers pb(core.context(), lanes_);
       d.kernel = core.kernel("sssp_near_far", what, {local}, [&](cl::Kernel& k) {
-        set_args(k, 1, pb.off, pb.one, pb.one, pb.off, 1, T(1), 0, pb.dist, pb.one);
+        set_args(k, 1, pb.off, pb.one, pb.one, pb.off, 1, T(1), 0, pb.dist, pb.one, kRawInf<T>);
       });
       use_lane_wg(d, d.lane_wg);
       d.lanes_rows = core.kernel("sssp_lanes_rows", what, {kLaneRowsWg}, [&](cl::Kernel& k) {
-        set_args(k, 1, 1, static_cast<cl_int>(kLaneRowsWg), pb.lane, pb.lane, pb.lane, pb.lane, 1, pb.off, pb.dist);
+        set_args(k, 1, 1, static_cast<cl_int>(kLaneRowsWg), pb.lane, pb.lane, pb.lane, pb.lane, 1, pb.off, pb.dist,
+                 kRawInf<T>);
       });
       if (fp64) {
         const size_t fig_wg = std::min<size_t>(local, 256);  // sssp.cl FIG_WG

@@ -34,6 +34,7 @@ constexpr size_t kLaneRowsWg = 256;  // work-items a group of sssp_lanes_rows
 template <typename T>
 class OpenClSsspEngine final : public SsspEngine<T>,
                                public SlotEngine<T>,
+                               public FinalRowsEngine<T>,
                                public RowFiguresEngine,
                                public ColumnFiguresEngine {
   // A pinned host slot for a batch's rows (slots()), and the batch in it.
@@ -152,6 +153,13 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   T* slot_rows(int slot) override { return devices_[0].slot[slot].ptr; }
   void run(const int64_t* sources, int64_t count, T* out, RunStats& st) override;
 
+  // Rows with the output's unreachable value, written by sssp_near_far's last
+  // pass or by sssp_lanes_rows (out_inf), on every device.
+  bool final_rows(bool on) override {
+    final_rows_ = on;
+    return on;
+  }
+
   bool reduces_rows() const override { return reduces_; }
   void run_figures(const int64_t* sources, int64_t count, bool harmonic, RowFigures* out,
                    RunStats& st) override;
@@ -220,9 +228,11 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     (k.setArg(i++, std::forward<A>(a)), ...);
   }
 
-  // sssp_near_far's arguments for a batch of `count` sources (in d.src); returns
-  // its work-group size.
-  size_t solve_args(Device& d, int64_t count);
+  // sssp_near_far's arguments for a batch of `count` sources (in d.src), rows
+  // with the output's unreachable value when `final`; returns its work-group size.
+  size_t solve_args(Device& d, int64_t count, bool final);
+  // The unreachable value the row kernels write (out_inf).
+  T out_inf(bool final) const { return final ? ValueTraits<T>::inf : kRawInf<T>; }
 
   // Buffer i of a lane set's distances or queues (sssp.cl LANE_BUFFERS: unused
   // ones repeat the last).
@@ -314,6 +324,7 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   bool reduces_ = true;  // every device has doubles: --stats reduces rows there
   int lanes_ = 8;             // sources a group in lanes mode (LANES)
   int lanes_param_ = 0;       // LANES as given: 0 lets the plan choose rows' layout per graph
+  bool final_rows_ = false;   // final_rows(): rows with ValueTraits<T>::inf
   bool lanes_rows_ = false;   // rows in lanes mode too (LANES >= 4, or the plan's choice)
   bool lanes_stats_ = true;   // --stats in one pass (LANES != 1, doubles)
   bool lanes_fit_ = true;     // a group of lanes fits every device (the prepared graph)

@@ -94,7 +94,7 @@ size_t OpenClSsspEngine<T>::lanes_rows_args(Device& d, LaneSet& s, int64_t count
   const int64_t groups = (count + lanes_ - 1) / lanes_;
   set_args(d.lanes_rows, static_cast<cl_int>(n_), static_cast<cl_int>(count), static_cast<cl_int>(n_pad),
            lane_buf(s.dist, 0), lane_buf(s.dist, 1), lane_buf(s.dist, 2), lane_buf(s.dist, 3), d.per_buf, s.row_of,
-           d.rows);
+           d.rows, out_inf(final_rows_));
   return static_cast<size_t>(groups) * n_pad;
 }
 

@@ -88,7 +88,7 @@ void OpenClSsspEngine<T>::submit(int slot, const int64_t* sources, int64_t count
     }
     sl.src.assign(sources, sources + count);
     q.enqueueWriteBuffer(d.src, CL_FALSE, 0, sl.src.size() * 4, sl.src.data(), nullptr, &sl.write);
-    const size_t wg = solve_args(d, count);
+    const size_t wg = solve_args(d, count, final_rows_);
     q.enqueueNDRangeKernel(d.kernel, cl::NullRange, cl::NDRange(static_cast<size_t>(count) * wg),
                            cl::NDRange(wg), nullptr, &sl.kernel);
     q.enqueueReadBuffer(d.dist, CL_FALSE, 0, static_cast<size_t>(count * n_) * sizeof(T), sl.ptr,
@@ -187,12 +187,12 @@ void OpenClSsspEngine<T>::release(Device& d, Slot& sl) {
   sl = Slot();
 }
 
-// sssp_near_far's arguments for a batch of `count` sources (in d.src); returns
-// its work-group size.
+// sssp_near_far's arguments for a batch of `count` sources (in d.src), rows
+// with the output's unreachable value when `final`; returns its work-group size.
 template <typename T>
-size_t OpenClSsspEngine<T>::solve_args(Device& d, int64_t count) {
+size_t OpenClSsspEngine<T>::solve_args(Device& d, int64_t count, bool final) {
   set_args(d.kernel, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count), d.delta,
-           static_cast<cl_int>(d.vw_log), d.dist, d.scratch);
+           static_cast<cl_int>(d.vw_log), d.dist, d.scratch, out_inf(final));
   return static_cast<size_t>(d.t.at("WG"));
 }
 
@@ -291,7 +291,7 @@ void OpenClSsspEngine<T>::run_on(Device& d, const int64_t* sources, int64_t coun
     } else {
       std::vector<cl_int> src(sources, sources + count);
       core.write(d.src, 0, src.size() * 4, src.data(), false);
-      const size_t wg = solve_args(d, count);
+      const size_t wg = solve_args(d, count, out && final_rows_);
       core.launch(d.kernel, cl::NDRange(static_cast<size_t>(count) * wg), cl::NDRange(wg));
       if (out) {
         core.download_rows(out, static_cast<size_t>(count), static_cast<size_t>(n_) * sizeof(T), d.dist);

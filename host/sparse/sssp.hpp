@@ -45,7 +45,8 @@ class SsspEngine {
   // Host threads the solver may use on each batch's rows (1 for the serial backend).
   virtual int host_threads() const = 0;
   // Rows of sources[0..count) into out (count x n, row-major): distances over the
-  // prepared graph, kRawInf where unreachable.
+  // prepared graph, kRawInf where unreachable (ValueTraits<T>::inf where the
+  // engine was asked for final rows: FinalRowsEngine).
   virtual void run(const int64_t* sources, int64_t count, T* out, RunStats& st) = 0;
 };
 
@@ -72,6 +73,19 @@ class SlotEngine {
   // first submit): an engine may compute past a batch (the OpenCL one's lanes
   // launch several batches at once). Batches are consecutive ranges of it.
   virtual void slot_sources(const int64_t*, int64_t) {}
+};
+
+// Engines that can write rows in the output's representation (the OpenCL one:
+// kernels/sssp.cl out_inf): final_rows(true) asks that the rows of the runs and
+// batches that follow (run(), submit(); not figures) come with ValueTraits<T>::inf
+// where unreachable instead of kRawInf, final_rows(false) for raw rows again;
+// returns whether the rows will come that way. The solver asks where no
+// reweighting and no tree needs the raw rows, and then skips its pass over them.
+template <typename T>
+class FinalRowsEngine {
+ public:
+  virtual ~FinalRowsEngine() = default;
+  virtual bool final_rows(bool on) = 0;
 };
 
 // Engines that can reduce their rows where they compute them (the OpenCL one on

@@ -1,7 +1,7 @@
 // SsspSolver: the one Solver of `--algo sssp` (sssp.hpp). Johnson's reweighting
 // when the graph has a negative edge, batches of sources through the backend's
-// engine, each batch mapped back to the input's weights (and INF), path rows from
-// the tight-edge trees, then handed to the sink.
+// engine, each batch mapped back to the input's weights (and INF) unless the
+// engine wrote it so, path rows from the tight-edge trees, then handed to the sink.
 #include <omp.h>
 
 #include <algorithm>
@@ -233,6 +233,10 @@ RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& 
   // An engine with slots computes batch k + 1 while the host maps back and hands
   // on batch k (rows in the engine's pinned memory); otherwise one batch after
   // another through the solver's own buffer.
+  // Rows in the output's representation straight from an engine that writes them
+  // so (FinalRowsEngine), where nothing here needs the raw ones: no pass over them.
+  auto* finals = engine_capability<FinalRowsEngine<T>>(engine_.get());
+  const bool raw = !(finals && finals->final_rows(!trees && !negative));
   auto* slotted = engine_capability<SlotEngine<T>>(engine_.get());
   const bool overlap = sources.size() > static_cast<size_t>(batch) && slotted && slotted->slots(batch);
   std::vector<T> own(overlap ? 0 : static_cast<size_t>(batch * n));
@@ -267,6 +271,10 @@ RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& 
       slot = 1 - slot;
     } else {
       engine_->run(sources.data() + first, count, rows, st);
+    }
+    if (!raw) {
+      sink.rows(static_cast<int64_t>(first), count, n, rows, nullptr, nullptr);
+      continue;
     }
     const Stopwatch t;
 #pragma omp parallel num_threads(threads) if (threads > 1 && count > 1 && n * count >= 4096)
