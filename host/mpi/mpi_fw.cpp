@@ -464,13 +464,7 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
       const std::vector<T> d_row = row_to_root(lay, local, u, s.rank);
       const std::vector<int32_t> via_row = row_to_root(lay, lp.via, u, s.rank);
       out.step([&] {
-        if (s.rank != 0) return;
-        PathQuery q;
-        q.from = u;
-        q.to = v;
-        q.vertices = walk_path(d_row, via_row, u, v);
-        q.length = static_cast<double>(d_row[static_cast<size_t>(v)]);
-        rep.queries.push_back(std::move(q));
+        if (s.rank == 0) rep.queries.push_back(path_query(d_row, via_row, u, v));
       });
       if (int c = agree(out, s)) return c;
     }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "mpi/mpi_layout.hpp"
+#include "report/report.hpp"
 
 namespace ocl_sp::mpi {
 
@@ -42,5 +43,17 @@ std::vector<T> row_to_root(const Layout& lay, const std::vector<T>& local, int64
 template <typename T>
 std::vector<int64_t> walk_path(const std::vector<T>& d_row, const std::vector<int32_t>& via_row,
                                int64_t u, int64_t v);
+
+// The --query answer of u -> v from row u of the distances and of via (rank 0).
+template <typename T>
+PathQuery path_query(const std::vector<T>& d_row, const std::vector<int32_t>& via_row, int64_t u,
+                     int64_t v) {
+  PathQuery q;
+  q.from = u;
+  q.to = v;
+  q.vertices = walk_path(d_row, via_row, u, v);
+  q.length = static_cast<double>(d_row[static_cast<size_t>(v)]);
+  return q;
+}
 
 }  // namespace ocl_sp::mpi

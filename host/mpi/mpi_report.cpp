@@ -12,6 +12,20 @@
 
 namespace ocl_sp::mpi {
 
+void write_stats_json(JsonWriter& j, const std::string& file, const GraphStats& g, double seconds) {
+  // The single-process report's stats object (report/report.cpp).
+  j.key("stats");
+  if (file.empty()) {
+    j.null();
+    return;
+  }
+  j.begin_object().field("diameter", g.diameter).field("radius", g.radius);
+  j.field("reachable_pairs", g.reachable_pairs);
+  j.field("average_shortest_path_length", g.average_shortest_path_length);
+  j.field("file", file).end_object();
+  j.field("stats_s", seconds);
+}
+
 void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay, int ranks,
                   bool to_stderr, const char* type) {
   const double relax = static_cast<double>(lay.n) * lay.n * lay.n;
@@ -68,18 +82,7 @@ void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay
     if (!rep.output.empty())
       j.field("output", rep.output).field("output_mode", rep.output_mode);
     if (rep.rows > 0) j.field("rows", rep.rows).field("cols", rep.cols);
-    // The single-process report's stats object (report/report.cpp).
-    j.key("stats");
-    if (rep.stats_output.empty()) {
-      j.null();
-    } else {
-      const GraphStats& g = rep.graph_stats;
-      j.begin_object().field("diameter", g.diameter).field("radius", g.radius);
-      j.field("reachable_pairs", g.reachable_pairs);
-      j.field("average_shortest_path_length", g.average_shortest_path_length);
-      j.field("file", rep.stats_output).end_object();
-      j.field("stats_s", rep.t_stats);
-    }
+    write_stats_json(j, rep.stats_output, rep.graph_stats, rep.t_stats);
     j.field("bytes_output_to_rank0", rep.bytes_output);
     j.array_field("rank_peak_rss_bytes", rep.peak_rss);
     j.array_field("rank_setup_peak_rss_bytes", rep.setup_rss);

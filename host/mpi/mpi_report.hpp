@@ -39,6 +39,10 @@ struct Report {
 
 // This rank's device budget (OpenCL) or host memory (OpenMP), the weakest over
 
+// The report's "stats" object (null without --stats) and stats_s, as the
+// single-process report writes it: the graph's figures and the file.
+void write_stats_json(JsonWriter& j, const std::string& file, const GraphStats& g, double seconds);
+
 // With the matrix on standard output (--output -) the report goes to stderr, as
 // in the single-process solve. type: the value type's name ("int32").
 void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay, int ranks,

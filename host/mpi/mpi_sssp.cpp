@@ -21,6 +21,7 @@
 #include "mpi/mpi_env.hpp"
 #include "mpi/mpi_output.hpp"
 #include "mpi/mpi_paths.hpp"
+#include "mpi/mpi_report.hpp"
 #include "mpi/mpi_rows.hpp"
 #include "report/json.hpp"
 #include "report/report.hpp"
@@ -308,17 +309,7 @@ void print_sssp_report(const MpiSolveOptions& o, const SsspReport& r, int ranks,
     j.field("relaxations", r.relaxations).field("relaxations_per_s", rate).field("parallel_efficiency", eff);
     if (!r.output.empty()) j.field("output", r.output).field("output_mode", r.output_mode);
     if (r.selected) j.field("rows", r.rows).field("cols", r.cols);
-    j.key("stats");
-    if (r.stats_output.empty()) {
-      j.null();
-    } else {
-      const GraphStats& g = r.graph_stats;
-      j.begin_object().field("diameter", g.diameter).field("radius", g.radius);
-      j.field("reachable_pairs", g.reachable_pairs);
-      j.field("average_shortest_path_length", g.average_shortest_path_length);
-      j.field("file", r.stats_output).end_object();
-      j.field("stats_s", r.t_stats);
-    }
+    write_stats_json(j, r.stats_output, r.graph_stats, r.t_stats);
     j.field("paths", r.paths);
     if (r.paths) {
       j.field("paths_output", r.paths_output);
@@ -583,13 +574,7 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
         MPI_Bcast(via_row.data() + off, c, MPI_INT32_T, owner, MPI_COMM_WORLD);
       }
       out.step([&] {
-        if (s.rank != 0) return;
-        PathQuery q;
-        q.from = u;
-        q.to = v;
-        q.vertices = walk_path(d_row, via_row, u, v);
-        q.length = static_cast<double>(d_row[static_cast<size_t>(v)]);
-        rep.queries.push_back(std::move(q));
+        if (s.rank == 0) rep.queries.push_back(path_query(d_row, via_row, u, v));
       });
       if (int code = agree(out, s)) return code;
     }
