@@ -320,6 +320,15 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     const char* e = std::getenv("OCL_SP_LANE_SETS");
     return e && std::string(e) == "1" ? size_t{1} : size_t{2};
   }();
+  // Rows in lanes: a launch read back in parts of at most this many bytes, the
+  // slots' size: 64 MiB (pinning costs ~0.8 s a GiB on an H100, and parts of
+  // 64 MiB to 1 GiB read the 316 x 316 grid's 40 GB in the same 0.84 s);
+  // OCL_SP_LANE_PART_MIB=M (experiments; at most kSlotBytes).
+  const uint64_t lane_part_bytes_ = [] {
+    const char* e = std::getenv("OCL_SP_LANE_PART_MIB");
+    const int mib = e ? std::atoi(e) : 0;
+    return mib > 0 ? std::min<uint64_t>(static_cast<uint64_t>(mib) << 20, kSlotBytes) : uint64_t{64} << 20;
+  }();
   std::string chosen_;  // "VW 4, buckets 1006% of the mean weight"
   bool reduces_ = true;  // every device has doubles: --stats reduces rows there
   int lanes_ = 8;             // sources a group in lanes mode (LANES)

@@ -245,11 +245,12 @@ void OpenClSsspEngine<T>::set_mode(Device& d, bool lanes, size_t sets, bool rows
         if (reduces_) s.fig = cl::Buffer(ctx, CL_MEM_READ_WRITE, b * sizeof(RowFigures));
       }
       if (rows) d.rows = cl::Buffer(ctx, CL_MEM_READ_WRITE, b * un * sizeof(T));
-      // Through the slots a launch comes back in parts of at most kSlotBytes
-      // (pinning is slow: ~1.4 GB/s on NVIDIA), equal ones: a launch through the
-      // slots takes a whole number of parts (submit), so no part straddles two.
+      // Through the slots a launch comes back in parts of at most lane_part_bytes_
+      // (64 MiB: pinning is slow, ~1.3 GB/s on NVIDIA), equal ones: a launch through
+      // the slots takes a whole number of parts (submit), so no part straddles two.
       // OCL_SP_LANE_SLOT_SOURCES=K: at most K sources a part (tests).
-      const uint64_t parts = std::max<uint64_t>(1, (b * un * sizeof(T) + kSlotBytes - 1) / kSlotBytes);
+      const uint64_t part = lane_part_bytes_;
+      const uint64_t parts = std::max<uint64_t>(1, (b * un * sizeof(T) + part - 1) / part);
       d.slot_batch = static_cast<int64_t>(std::max<uint64_t>(1, b / parts));
       if (const char* e = std::getenv("OCL_SP_LANE_SLOT_SOURCES"); e && std::atoi(e) > 0)
         d.slot_batch = std::min<int64_t>(d.slot_batch, std::atoi(e));

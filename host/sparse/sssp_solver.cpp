@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "graph/paths.hpp"
+#include "solvers/opencl_base.hpp"
 #include "sparse/johnson.hpp"
 #include "sparse/sssp.hpp"
 #include "sparse/sssp_paths.hpp"
@@ -200,7 +201,9 @@ RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& 
   }
   std::unique_ptr<Csr<T>> zeros;
   const Csr<T>* eg = negative ? &rw.graph : engine_graph(g, zeros);
+  Stopwatch phase;
   engine_->prepare(*eg, st);
+  profile("sssp: engine prepared (graph, plan)", phase.seconds());
 
   // Floats after reweighting: distances are summed again along the tree, in path
   // order with the input's weights, so they do not depend on the potentials.
@@ -238,7 +241,11 @@ RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& 
   auto* finals = engine_capability<FinalRowsEngine<T>>(engine_.get());
   const bool raw = !(finals && finals->final_rows(!trees && !negative));
   auto* slotted = engine_capability<SlotEngine<T>>(engine_.get());
+  phase = Stopwatch();
   const bool overlap = sources.size() > static_cast<size_t>(batch) && slotted && slotted->slots(batch);
+  profile("sssp: slots set up", phase.seconds());
+  phase = Stopwatch();
+  double waited = 0;
   std::vector<T> own(overlap ? 0 : static_cast<size_t>(batch * n));
   const size_t batch_values = static_cast<size_t>(batch * n);
   std::vector<int32_t> via(trees ? batch_values : 0), hops(trees ? batch_values : 0);
@@ -266,7 +273,9 @@ RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& 
       // rows were handed on): an engine may run its kernels beside this read.
       const size_t after = first + static_cast<size_t>(batch);
       if (after < sources.size()) slotted->submit(1 - slot, sources.data() + after, count_at(after));
+      const Stopwatch w;
       slotted->wait(slot, st);
+      waited += w.seconds();
       rows = slotted->slot_rows(slot);
       slot = 1 - slot;
     } else {
@@ -317,6 +326,8 @@ RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& 
     sink.rows(static_cast<int64_t>(first), count, n, rows, paths ? via.data() : nullptr,
               paths ? hops.data() : nullptr);
   }
+  profile("sssp: batches (waits for rows " + std::to_string(static_cast<int>(waited * 1e3)) + " ms)",
+          phase.seconds());
   if (post > 0) st.kernel_seconds["rows: map back / trees (host)"] = post;
   st.relaxations = sssp_relaxations(static_cast<int64_t>(sources.size()), g.m());
   st.total = total.seconds();
