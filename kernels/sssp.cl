@@ -578,7 +578,10 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
 // --stats without the rows (host/sparse/stats_sink.hpp): per row of a finished
 // batch the four figures the per-vertex table is made of, so 32 bytes come back
 // instead of n values. One work-group per row, strided partial sums, a tree in
-// __local memory: the order is fixed by FIG_WG, so the result is deterministic.
+// __local memory. Sums whose order shows in the bits (floating-point values,
+// the harmonic sum of any type) are added by one work-item a row in vertex order,
+// as the host's continue_figures adds them: the same bits on every placement
+// (DESIGN.md), whatever FIG_WG is; the other work-items add nothing (+0).
 // figures[4 r ..]: reach (finite entries, the source included), the largest
 // finite value, their sum, the sum of 1 / value over the non-zero ones (only when
 // want_harmonic). Integer sums are exact in long (int32: |d| < 2^30, n < 2^31);
@@ -594,16 +597,24 @@ typedef double sum_t;
 // The figures of `stride` interleaved rows (row l: base[v stride + l], v < n) by
 // one work-group: work-item (slot, l) = (lid / stride, lid % stride) sums every
 // (FIG_WG / stride)-th value of row l, then a tree over the slots in __local
-// memory (a fixed order: deterministic); rows l < valid are written to out[4 l ..].
+// memory; sums in vertex order (floats, harmonic) by slot 0 alone, the others'
+// zeros added in the tree leave its bits. Rows l < valid are written to out[4 l ..].
 void group_figures(__global const bits_t* base, const int n, const int stride, const int valid,
                    const int want_harmonic, __global double* out, __local long* l_reach,
                    __local sum_t* l_sum, __local double* l_harm, __local bits_t* l_top) {
-  const int lid = get_local_id(0), l = lid % stride, slot = lid / stride, slots = FIG_WG / stride;
+#if defined(VALUE_FLOAT32) || defined(VALUE_FLOAT64)
+  const int in_order = 1;
+#else
+  const int in_order = want_harmonic;
+#endif
+  const int lid = get_local_id(0), l = lid % stride, slot = lid / stride;
+  const int slots = in_order ? 1 : FIG_WG / stride;  // in order: slot 0 alone reads the row
+  const int first = in_order && slot > 0 ? n : slot;
   long reach = 0;
   sum_t sum = 0;
   double harm = 0;
   bits_t top = 0;  // finite values are >= 0: their bit patterns order as they do
-  for (int v = slot; v < n; v += slots) {
+  for (int v = first; v < n; v += slots) {
     const bits_t b = base[(size_t)v * stride + l];
     if (b == RAW_INF_BITS) continue;
     ++reach;
@@ -617,7 +628,7 @@ void group_figures(__global const bits_t* base, const int n, const int stride, c
   l_harm[lid] = harm;
   l_top[lid] = top;
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (int s = slots / 2; s > 0; s >>= 1) {
+  for (int s = FIG_WG / stride / 2; s > 0; s >>= 1) {
     if (slot < s) {
       const int o = lid + s * stride;
       l_reach[lid] += l_reach[o];

@@ -147,10 +147,11 @@ class SsspSolver final : public Solver<T> {
   // (`forward` is `stats` itself and every vertex a source), else the rows of
   // `sources` into `forward` (the stats sink, or a tee of it and the output file)
   // and the columns' figures gathered from those rows where every vertex is a
-  // source, the rows reach the host and the distances are integers (exact: the
-  // reversed graph's rows' bits); else the reversed graph's rows into `stats`,
-  // one pass where g is symmetric (its rows are its columns). `notes` gets a line
-  // saying which ran.
+  // source and the distances are floats (the forward rows' bits, path order from
+  // the source, are the distances: never the reversed graph's), or integers whose
+  // rows reach the host (exact: the reversed graph's rows' bits); else the
+  // reversed graph's rows into `stats`, one pass where g is symmetric (its rows
+  // are its columns). `notes` gets a line saying which ran.
   RunStats solve_stats_rows(const Csr<T>& g, const std::vector<int64_t>& sources, StatsSink<T>& stats,
                             RowSink<T>& forward, std::vector<std::string>& notes);
   // At most this many sources per batch (host memory of a streamed solve); 0: the

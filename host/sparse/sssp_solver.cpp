@@ -124,9 +124,11 @@ RunStats SsspSolver<T>::solve_stats_rows(const Csr<T>& g, const std::vector<int6
     notes.push_back("stats: rows and columns reduced on the device in one pass (sources side by side)");
     return st;
   }
-  // Every vertex a source, integer distances, rows reaching the host: the columns'
-  // figures gathered from the rows as they pass, one pass (exact sums: the same
-  // values as the reversed graph's rows, added in the same source order).
+  // Every vertex a source, rows reaching the host: the columns' figures gathered
+  // from the rows as they pass, one pass, added in source order (integers: the
+  // reversed graph's values; floats: the forward rows', summed in path order from
+  // the source, are the distances; the reversed graph's add each path's weights
+  // in the other order, other bits).
   if (columns_from_rows(g, sources, forward)) {
     const int64_t n = g.n;
     ColumnSink<T> cols(forward, n);
@@ -160,18 +162,17 @@ RunStats SsspSolver<T>::solve_stats_rows(const Csr<T>& g, const std::vector<int6
 template <typename T>
 bool SsspSolver<T>::columns_from_rows(const Csr<T>& g, const std::vector<int64_t>& sources,
                                       RowSink<T>& forward) const {
-  if constexpr (!std::is_integral_v<T>) {
-    // Float rows of the reversed graph add each path's weights in the other order:
-    // other bits than the forward rows' (networkx's are the reversed graph's).
-    return false;
-  } else {
-    if (!sources.empty() || g.n == 0) return false;
-    // Rows reduced by the engine never reach the host: its second pass stays there.
-    auto* reducer = engine_capability<RowFiguresEngine>(engine_.get());
-    const bool engine_reduces =
-        figure_sink(forward) && reducer && reducer->reduces_rows() && !stats_on_host();
-    return !engine_reduces || g.has_negative_weight();
-  }
+  if (!sources.empty() || g.n == 0) return false;
+  // Floats: always (the reversed graph's rows add each path's weights in the
+  // other order: other bits than the forward rows', the distances every
+  // placement gives; networkx's are the reversed graph's, within rounding).
+  if constexpr (std::is_floating_point_v<T>) return true;
+  // Integers: rows reduced by the engine never reach the host; its second pass
+  // over the reversed graph stays there (exact sums, the same values).
+  auto* reducer = engine_capability<RowFiguresEngine>(engine_.get());
+  const bool engine_reduces =
+      figure_sink(forward) && reducer && reducer->reduces_rows() && !stats_on_host();
+  return !engine_reduces || g.has_negative_weight();
 }
 
 template <typename T>

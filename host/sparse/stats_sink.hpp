@@ -1,9 +1,10 @@
 // --stats (DESIGN.md "Sparse graphs and rows"): per-vertex figures reduced from
 // rows as they arrive, never an n x n matrix. Forward rows (d(v, *), sources =
-// every vertex in order) give reach and eccentricity; rows of the reversed graph
-// (d(*, v)) give closeness and harmonic centrality exactly as networkx defines
-// them (closeness_centrality with wf_improved, harmonic_centrality: distances
-// *to* the vertex). On a symmetric graph one pass gives both.
+// every vertex in order) give reach and eccentricity; columns (d(*, v), the rows
+// of the reversed graph for integers; float distances always the forward rows'
+// columns, added in source order) give closeness and harmonic centrality as
+// networkx defines them (closeness_centrality with wf_improved,
+// harmonic_centrality: distances *to* the vertex).
 #pragma once
 #include <algorithm>
 #include <cstdint>

@@ -3,7 +3,10 @@
 # placement"): the per-vertex CSV (closeness and harmonic sums included) of one
 # geometric graph on the serial and OpenMP backends, fw and sssp, one PoCL device,
 # PoCL split in 2 (the column sums handed from device to device in source order)
-# and other batch sizes, byte for byte.
+# and other batch sizes, byte for byte. Real-valued weights too (float64 and
+# float32, a directed and a symmetric graph): every placement's closeness and
+# harmonic are the forward rows' distances (path order from the source) summed
+# in source order, never the reversed graph's (other rounding).
 # Usage: stats_placement_cli.sh /path/to/ocl_sp
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -26,5 +29,45 @@ same pocl-batch256 --device pocl --algo sssp --param BATCH=256
 # Several launches on two devices really ran (the report names both).
 check split2-report 0 "$BIN" "${G[@]}" --device pocl --split 2 --algo sssp --param BATCH=64 --stats "$T/r.csv" --json
 expect split2-two-devices grep -q "on 2 devices" "$T/out"
+
+# Fractional weights: a directed graph of 500 vertices, a cycle through them and
+# 3 more out-edges each, and the same edges both ways (symmetric: a vertex's row
+# and column hold the same paths, added in opposite orders). Weights with nine
+# decimals: no sum is exact.
+awk 'BEGIN { x = 12345; n = 500
+  for (u = 0; u < n; ++u) printf "%d %d %.9f\n", u, (u + 1) % n, 7 + u / 997
+  for (u = 0; u < n; ++u) for (k = 0; k < 3; ++k) {
+    x = (x * 1103515245 + 12345) % 2147483648; v = x % n
+    x = (x * 1103515245 + 12345) % 2147483648; w = 1 + (x % 1000003) / 1000003 * 9
+    if (v != u) printf "%d %d %.9f\n", u, v, w } }' >"$T/real.edges"
+awk '{ print; print $2, $1, $3 }' "$T/real.edges" >"$T/real_sym.edges"
+expect "real weights: fractional" grep -q '\.[0-9]*[1-9]' "$T/real.edges"
+for graph in real real_sym; do
+  for type in float64 float32; do
+    R=(--input "$T/$graph.edges" --type "$type" --algo sssp --quiet)
+    ref="$T/$graph-$type-serial.csv"
+    check "$graph $type serial" 0 "$BIN" "${R[@]}" --backend serial --stats "$ref" || continue
+    expect "$graph $type: a column has a fraction" grep -q '^1,500,[0-9.]*,0\.[0-9]*[1-9]' "$ref"
+    real_same() {  # NAME ARGS...: the run's CSV equals the serial one
+      local name="$graph $type $1"; shift
+      check "$name" 0 "$@" --stats "$T/x.csv" || return
+      expect "$name: same bytes" cmp -s "$T/x.csv" "$ref"
+    }
+    real_same openmp "$BIN" "${R[@]}" --backend openmp
+    real_same pocl "$BIN" "${R[@]}" --device pocl
+    real_same pocl-split2 "$BIN" "${R[@]}" --device pocl --split 2
+    real_same pocl-split2-batch64 "$BIN" "${R[@]}" --device pocl --split 2 --param BATCH=64
+    real_same pocl-batch32 "$BIN" "${R[@]}" --device pocl --param BATCH=32
+    # One source a group: rows reduced on the device in vertex order, columns
+    # gathered from the rows on the host (never the reversed graph's rows).
+    real_same pocl-lanes1 "$BIN" "${R[@]}" --device pocl --param LANES=1
+    real_same pocl-on-host env OCL_SP_STATS_ON_HOST=1 "$BIN" "${R[@]}" --device pocl
+    real_same openmp-on-host env OCL_SP_STATS_ON_HOST=1 "$BIN" "${R[@]}" --backend openmp
+  done
+done
+check "real weights: the CPU's note" 0 "$BIN" --input "$T/real.edges" --type float64 --algo sssp --backend serial \
+  --stats "$T/n.csv"
+expect "real weights: columns gathered from the forward rows" grep -q "gathered from the rows on the host (one pass)" "$T/out"
+expect "real weights: no reversed pass" sh -c "! grep -q 'second pass' '$T/out'"
 
 finish_tests
