@@ -21,8 +21,9 @@ BUILD=${BUILD_DIR:-build-fuzz}
 ALL="read_bin read_gr read_mtx read_edges tuning_store program_cache"
 FUZZERS=${FUZZERS:-$ALL}
 
-# libFuzzer and the sanitizer runtimes ship in Debian's libclang-rt-N-dev, which a
-# plain `apt-get install --no-install-recommends clang` leaves out.
+# libFuzzer and the sanitizer runtimes ship in Debian's libclang-rt-N-dev, and
+# clang's OpenMP (the build finds OpenMP) in libomp-N-dev, which a plain
+# `apt-get install --no-install-recommends clang` leaves out (a fresh machine).
 probe() {
   local d
   d=$(mktemp -d)
@@ -36,15 +37,28 @@ if ! command -v "$CXX_BIN" >/dev/null; then
   echo "fuzz: $CXX_BIN not found (install clang, or set CXX to a clang++)" >&2
   exit 1
 fi
-if ! probe; then
-  ver=$("$CXX_BIN" -dumpversion | cut -d. -f1)
-  echo "fuzz: $CXX_BIN cannot link -fsanitize=fuzzer; installing libclang-rt-$ver-dev" >&2
+probe_omp() {
+  local d
+  d=$(mktemp -d)
+  printf '#include <omp.h>\nint main() { return omp_get_max_threads() > 0 ? 0 : 1; }\n' >"$d/o.cpp"
+  "$CXX_BIN" -fopenmp "$d/o.cpp" -o "$d/o" >/dev/null 2>&1
+  local rc=$?
+  rm -rf "$d"
+  return $rc
+}
+ver=$("$CXX_BIN" -dumpversion | cut -d. -f1)
+missing=()
+probe || missing+=("libclang-rt-$ver-dev")
+probe_omp || missing+=("libomp-$ver-dev")
+if ((${#missing[@]})); then
+  echo "fuzz: $CXX_BIN cannot build a libFuzzer target with OpenMP; installing ${missing[*]}" >&2
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
-    "libclang-rt-$ver-dev" >/dev/null
+    "${missing[@]}" >/dev/null
   probe || { echo "fuzz: $CXX_BIN still cannot build a libFuzzer target" >&2; exit 1; }
+  probe_omp || { echo "fuzz: $CXX_BIN still cannot build with -fopenmp" >&2; exit 1; }
 fi
 
 CONFIG=(-DCMAKE_CXX_COMPILER="$(command -v "$CXX_BIN")" -DCMAKE_BUILD_TYPE=RelWithDebInfo
