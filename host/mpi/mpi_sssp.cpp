@@ -477,7 +477,11 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
   if (int code = agree(out, s)) return code;
   Csr<T> rev;  // --stats: the reversed graph, unless it is the graph itself
   bool symmetric = false;
-  if (stats) {
+  // --stats with float distances: the columns' figures are the forward rows'
+  // (each path summed in order from its source), continued in source order as
+  // one process adds them, chunk after chunk from rank to rank (column_ring).
+  const bool ring = stats && std::is_floating_point_v<T>;
+  if (stats && !ring) {
     rev = transpose(csr);
     symmetric = rev.off == csr.off && rev.col == csr.col && rev.w == csr.w;
     if (symmetric) rev = Csr<T>();
@@ -503,7 +507,7 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
     st = solver->solve_rows(csr, mine_src, sink, paths);
     if (stats) {
       from_f = std::move(fig->f);
-      if (!symmetric) {
+      if (!symmetric && !ring) {
         FigureRows<T> back(static_cast<int64_t>(mine_src.size()), true);
         const RunStats b = solver->solve_rows(rev, mine_src, back, false);
         st.t_k += b.t_k;
@@ -605,12 +609,72 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
   }
   rep.t_write = std::max(0.0, write.seconds() - solve_s);
 
+  // 5b. --stats with float distances: a second pass over the forward graph, a
+  // round at a time: each rank holds its chunk's rows (chunk c, sources
+  // [c chunk, (c + 1) chunk)), then the columns' figures go down the chunks in
+  // order, continued from the previous chunk's rank's (non-blocking sends: a
+  // rank never waits on a later one), the last chunk's to rank 0. Any rank's
+  // failure stops every rank at the round's agree(), before the chain.
+  std::vector<RowFigures> ring_cols;
+  if (ring) {
+    const Stopwatch t;
+    const int64_t chunk = deal.chunk, chunks = n > 0 ? (n + chunk - 1) / chunk : 0;
+    const auto owner = [&](int64_t c) { return deal.owner(c * chunk); };
+    std::vector<T> held;
+    std::vector<RowFigures> acc, sending;
+    const std::vector<int64_t> whole;  // every column
+    out.step([&] {
+      check_host_memory(static_cast<uint64_t>(chunk) * static_cast<uint64_t>(n) * sizeof(T) +
+                            3 * static_cast<uint64_t>(n) * sizeof(RowFigures),
+                        "rank " + std::to_string(s.rank) + ": a chunk of " + std::to_string(chunk) +
+                            " rows for the columns' figures (--stats, float distances)");
+      held.resize(static_cast<size_t>(chunk * n));
+      acc.assign(static_cast<size_t>(n), RowFigures{});
+      sending.resize(static_cast<size_t>(n));
+    });
+    if (int code = agree(out, s)) return code;
+    MPI_Request pending = MPI_REQUEST_NULL;
+    const int values = static_cast<int>(4 * n);  // n < 2^29 (int32 ids, 4 doubles each)
+    for (int64_t first = 0; first < chunks; first += s.size) {
+      const int64_t c = first + s.rank;
+      const bool mine = c < chunks;
+      const int64_t lo = c * chunk, hi = mine ? std::min(n, lo + chunk) : lo;
+      out.step([&] {
+        if (!mine) return;
+        throw_if_cancelled();
+        std::vector<int64_t> src(static_cast<size_t>(hi - lo));
+        for (int64_t k = lo; k < hi; ++k) src[static_cast<size_t>(k - lo)] = k;
+        HeldRows<T> keep(held, whole, n);
+        const RunStats b = solver->solve_rows(csr, src, keep, false);
+        st.t_k += b.t_k;
+        st.relaxations += b.relaxations;
+      });
+      if (int code = agree(out, s)) return code;
+      if (!mine) continue;
+      if (c > 0 && owner(c - 1) != s.rank)
+        MPI_Recv(acc.data(), values, MPI_DOUBLE, owner(c - 1), 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      column_figures(held.data(), hi - lo, n, n, true, acc.data());
+      const int to = c + 1 < chunks ? owner(c + 1) : 0;
+      if (to != s.rank) {
+        MPI_Wait(&pending, MPI_STATUS_IGNORE);
+        std::copy(acc.begin(), acc.end(), sending.begin());
+        MPI_Isend(sending.data(), values, MPI_DOUBLE, to, 7, MPI_COMM_WORLD, &pending);
+      }
+    }
+    if (s.rank == 0 && chunks > 0 && owner(chunks - 1) != 0)
+      MPI_Recv(acc.data(), values, MPI_DOUBLE, owner(chunks - 1), 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Wait(&pending, MPI_STATUS_IGNORE);
+    if (s.rank == 0) ring_cols = std::move(acc);
+    solve_s += t.seconds();
+  }
+
   // 6. --stats: the figures to rank 0 in vertex order, its file.
   if (stats) {
     const Stopwatch t;
     std::vector<RowFigures> rows_all, cols_all;
     gather_rows_figures(deal, from_f, s, rows_all);
-    if (!symmetric) gather_rows_figures(deal, to_f, s, cols_all);
+    if (ring) cols_all = std::move(ring_cols);
+    else if (!symmetric) gather_rows_figures(deal, to_f, s, cols_all);
     out.step([&] {
       if (s.rank != 0) return;
       throw_if_cancelled();
@@ -630,7 +694,11 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
     });
     if (int code = agree(out, s)) return code;
     rep.t_stats = t.seconds();
-    if (!symmetric) rep.notes.push_back("stats: a second pass over the reversed graph (distances to each vertex)");
+    if (ring)
+      rep.notes.push_back("stats: a second pass over the graph, the columns' figures continued chunk after chunk "
+                          "from rank to rank in source order (float distances)");
+    else if (!symmetric)
+      rep.notes.push_back("stats: a second pass over the reversed graph (distances to each vertex)");
   }
 
   // 7. Per-rank figures to rank 0, the report.

@@ -4,7 +4,8 @@
 # the ranks and must give the same bytes as one process: every row (bin, written
 # in place by the ranks), --sources / --targets selections (npy in place, csv and
 # standard output streamed to rank 0), --stats (csv, json; the figures gathered in
-# vertex order), with negative edges, on OpenMP and on OpenCL (PoCL) ranks.
+# vertex order; float distances: the columns continued rank to rank in source
+# order), with negative edges, on OpenMP and on OpenCL (PoCL) ranks.
 # --algo auto under mpirun may choose sssp and says so (text and JSON
 # `algorithm`); it runs fw when the options need the distributed fw (--paths).
 # Options the engine does not take under mpirun exit 2 with one error; a rank
@@ -72,10 +73,16 @@ run stats-report 0 3 "${G[@]}" "${D[@]}" --stats "$T/r.csv" --json
 expect stats-report-same "$PY" -c "
 import json; a=json.load(open('$T/ref_report.json'))['stats']; b=json.load(open('$T/out'))['stats']
 assert a==b, (a, b)"
-# A symmetric graph (one pass: the rows are the columns), float32.
+# A symmetric graph, float32 (the columns still the forward rows', continued rank
+# to rank: a path summed from either end rounds otherwise), and int32 (one pass:
+# the rows are the columns).
 check ref-sym 0 "$BIN" --n 400 --generator geometric --degree 4 --type float32 "${REF[@]}" --stats "$T/rsym.csv" --output "$T/rsym.npy"
 run sym-np3 0 3 --n 400 --generator geometric --degree 4 --type float32 "${D[@]}" --stats "$T/msym.csv" --output "$T/msym.npy" &&
   same sym-np3 "$T/rsym.csv" "$T/msym.csv" && same sym-np3-rows "$T/rsym.npy" "$T/msym.npy"
+expect sym-float-columns grep -q "continued chunk after chunk from rank to rank" "$T/out"
+check ref-sym-int 0 "$BIN" --n 400 --generator geometric --degree 4 "${REF[@]}" --stats "$T/rsymi.csv"
+run sym-int-np3 0 3 --n 400 --generator geometric --degree 4 "${D[@]}" --stats "$T/msymi.csv" &&
+  same sym-int-np3 "$T/rsymi.csv" "$T/msymi.csv"
 expect sym-one-pass sh -c "! grep -q 'second pass' '$T/out'"
 
 # OpenCL ranks on PoCL (rows and figures on the device).
@@ -92,6 +99,31 @@ check ref-pocl-one-pass 0 "$BIN" --n 300 --degree 5 --seed 11 --algo sssp --devi
 expect ref-pocl-is-one-pass grep -q "reduced on the device in one pass" "$T/out"
 run pocl-one-pass-np2 0 2 --n 300 --degree 5 --seed 11 --algo sssp --device pocl --stats "$T/mp1.csv" &&
   same pocl-one-pass-np2 "$T/rp1.csv" "$T/mp1.csv"
+# Fractional weights (directed, and the same edges both ways): closeness and
+# harmonic are the forward rows' distances added in source order, as one process
+# (and its device's one pass) adds them: the ranks continue the columns' figures
+# chunk after chunk, rank to rank; the same bytes for -np 1, 2 and 3.
+awk 'BEGIN { x = 777; n = 350
+  for (u = 0; u < n; ++u) printf "%d %d %.9f\n", u, (u + 1) % n, 5 + u / 331
+  for (u = 0; u < n; ++u) for (k = 0; k < 3; ++k) {
+    x = (x * 1103515245 + 12345) % 2147483648; v = x % n
+    x = (x * 1103515245 + 12345) % 2147483648; w = 1 + (x % 1000003) / 1000003 * 9
+    if (v != u) printf "%d %d %.9f\n", u, v, w } }' >"$T/real.edges"
+awk '{ print; print $2, $1, $3 }' "$T/real.edges" >"$T/real_sym.edges"
+for graph in real real_sym; do
+  for type in float64 float32; do
+    R=(--input "$T/$graph.edges" --type "$type" --algo sssp)
+    check "$graph-$type-ref" 0 "$BIN" "${R[@]}" --backend serial --quiet --stats "$T/rr.csv" || continue
+    for np in 1 2 3; do
+      run "$graph-$type-np$np" 0 $np "${R[@]}" --backend openmp --stats "$T/mr.csv" &&
+        same "$graph-$type-np$np" "$T/rr.csv" "$T/mr.csv"
+    done
+  done
+done
+expect real-ring-note grep -q "continued chunk after chunk from rank to rank" "$T/out"
+run real-pocl-np2 0 2 --input "$T/real.edges" --type float32 --algo sssp --device pocl --stats "$T/mr.csv" &&
+  check real-pocl-ref 0 "$BIN" --input "$T/real.edges" --type float32 --algo sssp --device pocl --quiet \
+    --stats "$T/rr.csv" && same real-pocl-np2 "$T/rr.csv" "$T/mr.csv"
 
 # --algo auto under mpirun: sssp on a sparse graph (text and JSON say so), fw on
 # a dense one, fw when an option only the distributed fw takes is given (--panel).
