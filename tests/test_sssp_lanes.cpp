@@ -1,0 +1,296 @@
+// The multi-source engine's lanes (kernels/sssp.cl sssp_lanes, host/sparse/
+// opencl_sssp_lanes.cpp): sources side by side in a work-group equal fw and the
+// serial engine for every lane count, group size, buffer and slot seam; rows
+// transposed on the device and chosen by the mean degree; the output's unreachable
+// value written on the device; a group's sources a block of the graph; the plan.
+#include <doctest/doctest.h>
+
+#include "test_sssp_common.hpp"
+
+using namespace ocl_sp;
+using namespace ocl_sp_test::sssp;
+
+TEST_CASE("sssp lanes: sources side by side equal fw for every lane count, group size and buffer seam") {
+  // 4, 16 and 32 lanes, groups of 32-128 work-items, batches that leave the last
+  // group part empty, and the distances spread over up to four buffers (at most 1
+  // or 2 groups a buffer): every row equals fw's on a random graph and a lattice.
+  // A round's queued heads in the default __local set, in global tags
+  // (OCL_SP_LANE_SET=0) and in a set of 8 ids (full: heads queued twice a round).
+  const std::vector<DistMatrix<int32_t>> graphs = {ocl_sp_test::random_graph<int32_t>(150, 3), lattice(12)};
+  const std::pair<const char*, const char*> settings[] = {{"", ""}, {"1", ""}, {"2", ""}, {"", "0"}, {"", "3"}};
+  for (const auto& [per_buffer, lane_set] : settings) {
+    setenv("OCL_SP_LANE_GROUPS_PER_BUFFER", per_buffer, 1);
+    setenv("OCL_SP_LANE_SET", lane_set, 1);
+    for (Tunables t : {Tunables{{"LANES", 4}, {"LANE_WG", 32}, {"BATCH", 64}},
+                       Tunables{{"LANES", 16}, {"LANE_WG", 64}, {"DELTA", 25}},
+                       Tunables{{"LANES", 32}, {"LANE_WG", 128}, {"BATCH", 128}, {"DELTA", 1600}}}) {
+      CAPTURE(per_buffer);
+      CAPTURE(lane_set);
+      CAPTURE(to_string(t));
+      auto solver = make_solver<int32_t>(spec(Algo::sssp, t));
+      for (const auto& g : graphs) {
+        DistMatrix<int32_t> d = g;
+        solver->solve(d, nullptr);
+        CHECK(d == fw_reference(g));
+      }
+    }
+  }
+  unsetenv("OCL_SP_LANE_GROUPS_PER_BUFFER");
+  unsetenv("OCL_SP_LANE_SET");
+  CHECK_THROWS_AS(make_solver<int32_t>(spec(Algo::sssp, {{"LANES", 3}})), UsageError);
+  CHECK_THROWS_AS(make_solver<int32_t>(spec(Algo::sssp, {{"LANE_WG", 48}})), UsageError);
+}
+
+TEST_CASE("sssp rows in lanes: transposed on the device, equal to fw and the serial engine at every seam") {
+  // Lattices of 169 (not a multiple of 8 or 16) and 144 vertices, a lattice with a
+  // negative edge (Johnson); all sources and a list of 38 with repeats in its
+  // order; batches of 16 (169 = 10 x 16 + 9: a last group of one source) and 32
+  // (16 lanes: a last batch of 9, mid-group; split shares end mid-group); one group a
+  // buffer (the buffers' seams); one device (pinned slots: a launch read back in
+  // batches of at most 8 or 5 sources, OCL_SP_LANE_SLOT_SOURCES: the next launch's
+  // search beside them; 5 not dividing 16: launches of 15) and split in two
+  // (run()). int32 rows equal fw's and the serial engine's byte for byte.
+  DistMatrix<int32_t> neg = lattice(11);
+  neg(0, 1) = -3;
+  neg(40, 29) = -1;
+  const std::vector<DistMatrix<int32_t>> graphs = {lattice(13), lattice(12), neg};
+  std::vector<int64_t> list;
+  for (int64_t k = 0; k < 37; ++k) list.push_back((k * 53 + 7) % 121);
+  list.push_back(list[3]);
+  const std::pair<const char*, const char*> settings[] = {{"", ""}, {"1", "8"}, {"", "5"}};
+  for (const auto& [per_buffer, slot_sources] : settings) {
+    setenv("OCL_SP_LANE_GROUPS_PER_BUFFER", per_buffer, 1);
+    setenv("OCL_SP_LANE_SLOT_SOURCES", slot_sources, 1);
+    for (const Tunables& t : {Tunables{}, Tunables{{"BATCH", 16}}, Tunables{{"LANES", 8}, {"BATCH", 16}},
+                              Tunables{{"LANES", 16}, {"BATCH", 32}, {"LANE_WG", 64}}}) {
+      for (int split : {1, 2}) {
+        SolverSpec s = spec(Algo::sssp, t);
+        s.split = split;
+        for (const auto& g : graphs) {
+          for (const bool all : {true, false}) {
+            CAPTURE(per_buffer);
+            CAPTURE(slot_sources);
+            CAPTURE(to_string(t));
+            CAPTURE(split);
+            CAPTURE(g.n());
+            CAPTURE(all);
+            const Csr<int32_t> c = csr_from_matrix(g);
+            const std::vector<int64_t> src = all ? std::vector<int64_t>{} : list;
+            const auto [got, placement] = rows_of(s, c, src);
+            CHECK(placement.find("sources a group, rows transposed on the device") != std::string::npos);
+            CHECK(got == rows_of(cpu_spec(Backend::serial), c, src).first);
+            const DistMatrix<int32_t> want = fw_reference(g);
+            std::vector<int32_t> fw;
+            for (int64_t r : all ? std::vector<int64_t>() : list)
+              fw.insert(fw.end(), want.data() + r * g.n(), want.data() + (r + 1) * g.n());
+            CHECK(got == (all ? want.values() : fw));
+          }
+        }
+      }
+    }
+  }
+  // Each source searched once: no batch straddles two launches (169 sources in
+  // launches of 15 read in batches of 5: 12 searches and 12 transposes).
+  setenv("OCL_SP_LANE_SLOT_SOURCES", "5", 1);
+  RunStats st;
+  rows_of(spec(Algo::sssp, {{"BATCH", 16}}), csr_from_matrix(graphs[0]), {}, &st);
+  CHECK(st.kernel_launches == 24);
+  unsetenv("OCL_SP_LANE_GROUPS_PER_BUFFER");
+  unsetenv("OCL_SP_LANE_SLOT_SOURCES");
+}
+
+TEST_CASE("sssp rows in lanes: chosen by the mean degree, forced by LANES; float rows the per-source bits") {
+  // A lattice (degree < 4) takes lanes by default, a random graph of degree ~12 a
+  // source a group; LANES=1 and LANES=8 force either. float32 and float64 rows
+  // (lanes by default) equal LANES=1's bit for bit, on one device and split in two.
+  const Csr<int32_t> lat = csr_from_matrix(lattice(13));
+  const Csr<int32_t> dense = csr_from_matrix(ocl_sp_test::random_graph<int32_t>(150, 9, false, 12.0));
+  REQUIRE(dense.m() > 5 * dense.n);
+  const auto placement = [&](const Tunables& t, const Csr<int32_t>& c) { return rows_of(spec(Algo::sssp, t), c, {}).second; };
+  CHECK(placement({}, lat).find("8 sources a group, rows transposed on the device: mean degree 3.69 <= 5") !=
+        std::string::npos);
+  CHECK(placement({}, dense).find("a source a group: mean degree") != std::string::npos);
+  CHECK(placement({{"LANES", 1}}, lat).find("a source a group: LANES=1") != std::string::npos);
+  CHECK(placement({{"LANES", 8}}, dense).find("8 sources a group, rows transposed on the device: LANES=8") !=
+        std::string::npos);
+  const auto check_bits = [&](auto zero) {
+    using T = decltype(zero);
+    const DistMatrix<T> g = ocl_sp_test::random_graph<T>(131, 17, true, 3.0);
+    const Csr<T> c = csr_from_matrix(g);
+    for (int split : {1, 2}) {
+      CAPTURE(split);
+      SolverSpec lanes = spec(Algo::sssp, {{"BATCH", 16}}), one = spec(Algo::sssp, {{"LANES", 1}});
+      lanes.split = one.split = split;
+      const auto [a, where] = rows_of(lanes, c, {});
+      CHECK(where.find("8 sources a group") != std::string::npos);
+      const auto b = rows_of(one, c, {}).first;
+      REQUIRE(a.size() == b.size());
+      CHECK(std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+    }
+  };
+  check_bits(0.0f);
+  check_bits(0.0);
+}
+
+TEST_CASE("sssp rows: the device writes the output's unreachable value; the host's pass only where rows need it") {
+  // A 13 x 13 lattice and 11 vertices with edges into it only (unreachable from
+  // every other source): rows with INF, in lanes (the default) and a source a
+  // group (LANES=1), one device and split in two, all sources and a list, int32,
+  // int64, float32 and float64 (integer weights: exact sums) byte for byte the
+  // serial engine's and fw's. Without negative weights no map-back pass on the
+  // host; with one (Johnson) the host still maps the rows, the same bytes.
+  const auto build = [](auto zero, bool negative) {
+    using T = decltype(zero);
+    const DistMatrix<int32_t> lat = lattice(13);
+    const int64_t k = lat.n(), n = k + 11;
+    DistMatrix<T> g(n);
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        const bool in = i < k && j < k && lat(i, j) != ValueTraits<int32_t>::inf;
+        g(i, j) = i == j ? T(0) : in ? static_cast<T>(lat(i, j)) : ValueTraits<T>::inf;
+      }
+    for (int64_t v = k; v < n; ++v) g(v, (v * 7) % k) = T(2);
+    if (negative) g(k + 3, 5) = T(-4);
+    return g;
+  };
+  std::vector<int64_t> list;
+  for (int64_t k = 0; k < 29; ++k) list.push_back((k * 37 + 5) % 180);
+  const auto check = [&](auto zero) {
+    using T = decltype(zero);
+    for (const bool negative : {false, true}) {
+      const DistMatrix<T> g = build(zero, negative);
+      const Csr<T> c = csr_from_matrix(g);
+      const DistMatrix<T> want = fw_reference(g);
+      REQUIRE(std::count(want.values().begin(), want.values().end(), ValueTraits<T>::inf) > 1000);
+      for (const Tunables& t : {Tunables{}, Tunables{{"BATCH", 16}}, Tunables{{"LANES", 1}, {"BATCH", 16}}})
+        for (int split : {1, 2})
+          for (const bool all : {true, false}) {
+            CAPTURE(ValueTraits<T>::name());
+            CAPTURE(negative);
+            CAPTURE(to_string(t));
+            CAPTURE(split);
+            CAPTURE(all);
+            SolverSpec s = spec(Algo::sssp, t);
+            s.split = split;
+            const std::vector<int64_t> src = all ? std::vector<int64_t>{} : list;
+            RunStats st;
+            const std::vector<T> got = rows_of(s, c, src, &st).first;
+            const std::vector<T> serial = rows_of(cpu_spec(Backend::serial), c, src).first;
+            std::vector<T> fw;
+            for (int64_t r : all ? std::vector<int64_t>() : list)
+              fw.insert(fw.end(), want.data() + r * g.n(), want.data() + (r + 1) * g.n());
+            if (all) fw = want.values();
+            REQUIRE(got.size() == serial.size());
+            REQUIRE(got.size() == fw.size());
+            CHECK(std::memcmp(got.data(), serial.data(), got.size() * sizeof(T)) == 0);
+            CHECK(std::memcmp(got.data(), fw.data(), got.size() * sizeof(T)) == 0);
+            CHECK(st.kernel_seconds.count("rows: map back / trees (host)") == (negative ? 1u : 0u));
+          }
+    }
+  };
+  check(int32_t{0});
+  check(int64_t{0});
+  check(0.0f);
+  check(0.0);
+}
+
+TEST_CASE("sssp lanes: a group's sources are a block of the lattice, every source placed once") {
+  // A 16 x 16 lattice, sources in id order (row segments): 8 lanes take 2 x 4
+  // blocks, 16 lanes 4 x 4 blocks; any other graph, count or repeats: a
+  // permutation whose groups are whole runs of 4, the short run last.
+  const Csr<int32_t> g = csr_from_matrix(lattice(16));
+  std::vector<int64_t> ids(256);
+  for (int64_t i = 0; i < 256; ++i) ids[static_cast<size_t>(i)] = i;
+  std::vector<int32_t> mark;
+  for (int lanes : {8, 16}) {
+    CAPTURE(lanes);
+    const std::vector<int32_t> order = lane_order(g.off.data(), g.col.data(), g.n, ids.data(), 256, lanes, mark);
+    const int64_t rows = lanes / 4;
+    for (size_t q0 = 0; q0 < 256; q0 += static_cast<size_t>(lanes)) {
+      int64_t r_lo = 16, r_hi = -1, c_lo = 16, c_hi = -1;
+      for (size_t q = q0; q < q0 + static_cast<size_t>(lanes); ++q) {
+        const int64_t v = order[q];
+        r_lo = std::min(r_lo, v / 16), r_hi = std::max(r_hi, v / 16);
+        c_lo = std::min(c_lo, v % 16), c_hi = std::max(c_hi, v % 16);
+      }
+      CAPTURE(q0);
+      CHECK(r_hi - r_lo + 1 == rows);
+      CHECK(c_hi - c_lo + 1 == 4);
+    }
+    std::vector<int32_t> sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    for (int32_t i = 0; i < 256; ++i) CHECK(sorted[static_cast<size_t>(i)] == i);
+    CHECK(std::all_of(mark.begin(), mark.end(), [](int32_t m) { return m == -1; }));  // left for the next call
+  }
+  const Csr<int32_t> r = csr_from_matrix(ocl_sp_test::random_graph<int32_t>(100, 5));
+  std::vector<int64_t> some;
+  for (int64_t i = 0; i < 83; ++i) some.push_back((i * 37) % 100 % 60);  // repeats too
+  for (int lanes : {4, 8, 16, 32}) {
+    CAPTURE(lanes);
+    const std::vector<int32_t> order = lane_order(r.off.data(), r.col.data(), r.n, some.data(), 83, lanes, mark);
+    REQUIRE(order.size() == 83);
+    for (size_t q = 0; q < 80; q += 4) {  // whole runs
+      CHECK(order[q] % 4 == 0);
+      for (size_t k = 1; k < 4; ++k) CHECK(order[q + k] == order[q] + static_cast<int32_t>(k));
+    }
+    for (size_t q = 80; q < 83; ++q) CHECK(order[q] == static_cast<int32_t>(q));  // the short run last
+    std::vector<int32_t> sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    for (int32_t i = 0; i < 83; ++i) CHECK(sorted[static_cast<size_t>(i)] == i);
+    if (lanes == 4)
+      for (int32_t i = 0; i < 83; ++i) CHECK(order[static_cast<size_t>(i)] == i);
+    CHECK(std::all_of(mark.begin(), mark.end(), [](int32_t m) { return m == -1; }));
+  }
+}
+
+TEST_CASE("sssp plan: bucket widths, batches and lanes groups within the device's memory") {
+  // An H100-like device (132 compute units, 80 GB, a quarter of it the largest
+  // allocation) and the 1000 x 1000 grid: 56 MB a group of 8 (32 MB distances,
+  // 24 MB queues), so fewer groups fit than 132 x 16 resident groups of 128:
+  // groups of 256 instead, a launch of 132 x 8 groups.
+  SsspGraphShape grid;
+  grid.n = 1000000;
+  grid.m = 3996000;
+  grid.mean_weight = 50.5;
+  SsspDeviceShape h100;
+  h100.budget = 80ull << 30;
+  h100.max_alloc = 20ull << 30;
+  h100.compute_units = 132;
+  h100.max_work_group = 1024;
+  const Tunables t = {{"WG", 1024}, {"DELTA", 0}, {"BATCH", 0}, {"VW", 0}, {"LANES", 0}, {"LANE_WG", 0}};
+  const SsspPlan p = plan_sssp(grid, h100, t, 8, 128);
+  CHECK(p.per_group == 1000000ull * (8 * 4 + 24) + 8 * (4 + 32));
+  CHECK(p.graph_bytes == 1000001ull * 4 + 3996000ull * 8);
+  CHECK(p.lane_buffer_unit == 1000000ull * 8 * 4);  // the distances (32 MB) outweigh the queues (24 MB)
+  const int64_t fit = static_cast<int64_t>(((80ull << 30) * 9 / 10 - p.graph_bytes) / p.per_group);
+  CHECK(p.lane_groups_max == fit);
+  CHECK(p.lane_wg == 256);
+  CHECK(p.lane_groups == 132 * 8);
+  CHECK(p.percent_lanes == doctest::Approx(6400.0 / (3.996 * 3.996)));
+  CHECK(p.percent == doctest::Approx(16000.0 / (3.996 * 3.996)));
+  CHECK(p.vw_log == 2);  // a virtual warp of 4: the mean degree
+  CHECK(p.batch_sources == (20ll << 30) / (1000000 * 24));  // the queues' largest allocation, under 132 x 2 x 4
+  // Room for every resident group: 128 stays; BATCH and LANE_WG as given; a
+  // device with room for one source but no group of lanes.
+  SsspGraphShape small = grid;
+  small.n = 10000;
+  small.m = 39600;
+  const SsspPlan q = plan_sssp(small, h100, t, 8, 128);
+  CHECK(q.lane_wg == 128);
+  CHECK(q.lane_groups == 132 * 16);
+  Tunables given = t;
+  given["BATCH"] = 100;
+  given["LANE_WG"] = 128;
+  const SsspPlan r = plan_sssp(grid, h100, given, 8, 128);
+  CHECK(r.lane_wg == 128);
+  CHECK(r.lane_groups == 13);
+  CHECK(r.batch_sources == 100);
+  SsspDeviceShape tiny = h100;
+  tiny.budget = 90ull << 20;
+  const SsspPlan s = plan_sssp(grid, tiny, t, 8, 128);
+  CHECK(s.lane_groups_max == 0);
+  CHECK(s.batch_sources >= 1);
+  tiny.budget = 30ull << 20;
+  CHECK(plan_sssp(grid, tiny, t, 8, 128).batch_sources == 0);
+}
+
