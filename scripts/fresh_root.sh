@@ -50,7 +50,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
-rm -rf "$FRESH"
+# A root left by a run that was killed may still have its mounts (/dev, /sys):
+# unmount them, and never delete through one (--one-file-system as well).
+for m in proc sys dev; do umount -R -l "$FRESH/$m" 2>/dev/null || true; done
+if grep -q " $FRESH/" /proc/mounts; then
+  echo "error: something is still mounted under $FRESH; unmount it first" >&2
+  exit 1
+fi
+rm -rf --one-file-system "$FRESH"
 start=$(date +%s)
 mmdebstrap --quiet --variant=apt --include=git,ca-certificates,python3 "$SUITE" "$FRESH" "$MIRROR"
 echo "fresh root: $SUITE made in $(($(date +%s) - start)) s at $FRESH"
