@@ -12,6 +12,19 @@
 
 namespace ocl_sp::mpi {
 
+void write_stats_line(std::ostream& os, const std::string& file, const GraphStats& g,
+                      const std::string& how, double seconds) {
+  if (file.empty()) return;
+  const auto len = [](double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.9g", v);
+    return std::string(b);
+  };
+  os << "stats     diameter " << len(g.diameter) << ", radius " << len(g.radius) << ", reachable pairs "
+     << g.reachable_pairs << ", average shortest path " << len(g.average_shortest_path_length)
+     << " (per vertex: " << file << "; " << how << ", " << format_seconds(seconds) << ")\n";
+}
+
 void write_stats_json(JsonWriter& j, const std::string& file, const GraphStats& g, double seconds) {
   // The single-process report's stats object (report/report.cpp).
   j.key("stats");
@@ -152,18 +165,8 @@ void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay
     if (rep.bytes_output > 0) os << ", " << format_bytes(rep.bytes_output) << " to rank 0";
     os << ")\n";
   }
-  if (!rep.stats_output.empty()) {
-    const GraphStats& g = rep.graph_stats;
-    const auto len = [](double v) {
-      char b[32];
-      std::snprintf(b, sizeof b, "%.9g", v);
-      return std::string(b);
-    };
-    os << "stats     diameter " << len(g.diameter) << ", radius " << len(g.radius) << ", reachable pairs "
-       << g.reachable_pairs << ", average shortest path " << len(g.average_shortest_path_length)
-       << " (per vertex: " << rep.stats_output << "; reduced by the ranks holding the rows and columns, "
-       << format_seconds(rep.t_stats) << ")\n";
-  }
+  write_stats_line(os, rep.stats_output, rep.graph_stats,
+                   "reduced by the ranks holding the rows and columns", rep.t_stats);
   os << "memory    peak resident per rank:";
   for (size_t k = 0; k < rep.peak_rss.size(); ++k)
     os << (k ? ", " : " ") << format_bytes(rep.peak_rss[k]);

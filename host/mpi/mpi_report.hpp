@@ -1,6 +1,7 @@
 // The distributed solve's report (rank 0 only): text or --json, with the process
 // grid, per-rank and per-round times and the bytes each stage moved.
 #pragma once
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,9 @@ struct Report {
 // The report's "stats" object (null without --stats) and stats_s, as the
 // single-process report writes it: the graph's figures and the file.
 void write_stats_json(JsonWriter& j, const std::string& file, const GraphStats& g, double seconds);
+// The text report's stats line (nothing without --stats); `how` says who reduced what.
+void write_stats_line(std::ostream& os, const std::string& file, const GraphStats& g,
+                      const std::string& how, double seconds);
 
 // With the matrix on standard output (--output -) the report goes to stderr, as
 // in the single-process solve. type: the value type's name ("int32").

@@ -354,18 +354,8 @@ void print_sssp_report(const MpiSolveOptions& o, const SsspReport& r, int ranks,
     if (r.selected) os << r.rows << " x " << r.cols << ", ";
     os << r.output_mode << ")\n";
   }
-  if (!r.stats_output.empty()) {
-    const GraphStats& g = r.graph_stats;
-    const auto len = [](double v) {
-      char b[32];
-      std::snprintf(b, sizeof b, "%.9g", v);
-      return std::string(b);
-    };
-    os << "stats     diameter " << len(g.diameter) << ", radius " << len(g.radius) << ", reachable pairs "
-       << g.reachable_pairs << ", average shortest path " << len(g.average_shortest_path_length)
-       << " (per vertex: " << r.stats_output << "; each rank reduced its sources' rows, gathered in vertex order, "
-       << format_seconds(r.t_stats) << ")\n";
-  }
+  write_stats_line(os, r.stats_output, r.graph_stats,
+                   "each rank reduced its sources' rows, gathered in vertex order", r.t_stats);
   if (r.paths) {
     os << "paths     via matrix rows from each rank's shortest-path trees\n";
     if (!r.paths_output.empty()) os << "via       " << r.paths_output << "\n";
