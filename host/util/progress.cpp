@@ -3,8 +3,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 
 namespace ocl_sp {
 
@@ -35,15 +37,31 @@ Progress::~Progress() {
   if (drawn_) std::fprintf(stderr, "\r\033[K");
 }
 
+namespace {
+// OCL_SP_PROGRESS_AFTER=S (seconds before the line shows, default 2) and
+// OCL_SP_PROGRESS_MS=M (redraw period, default 500): tests make a solve of a
+// fraction of a second show its line whatever the machine's speed.
+double env_number(const char* name, double fallback, double lo, double hi) {
+  const char* e = std::getenv(name);
+  if (!e || !*e) return fallback;
+  char* end = nullptr;
+  const double v = std::strtod(e, &end);
+  return end && *end == '\0' ? std::clamp(v, lo, hi) : fallback;
+}
+}  // namespace
+
 void Progress::loop() {
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
+  const double after = env_number("OCL_SP_PROGRESS_AFTER", 2.0, 0.0, 3600.0);
+  const auto period = std::chrono::milliseconds(
+      static_cast<long>(env_number("OCL_SP_PROGRESS_MS", 500.0, 1.0, 10000.0)));
   std::unique_lock<std::mutex> lock(m_);
-  while (!cv_.wait_for(lock, std::chrono::milliseconds(500), [this] { return stop_; })) {
+  while (!cv_.wait_for(lock, period, [this] { return stop_; })) {
     const double el = std::chrono::duration<double>(clock::now() - t0).count();
     const double f = std::min(1.0, done_.load() / total_);
     if (callback_) callback_(f);
-    if (!enabled_ || el < 2) continue;
+    if (!enabled_ || el < after) continue;
     char eta[32] = "--:--";
     if (f > 0.01) {
       const long s = static_cast<long>(el / f - el + 0.5);

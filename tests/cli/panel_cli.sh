@@ -131,11 +131,15 @@ fi
 check no-progress 0 "$BIN" --n 300 --device pocl --panel 128
 expect no-progress-line sh -c "! grep -q 'round ' '$T/err'"
 
-# On a terminal (script(1) gives one) a long solve shows round, % and ETA.
-check progress-tty 0 script -qec "'$BIN' --n 3200 --device pocl --panel 128 --device-memory 10M" /dev/null
+# On a terminal (script(1) gives one) a long solve shows round, % and ETA. The
+# line waits 2 s by default, longer than this solve takes on an idle machine:
+# shown at once and redrawn every 20 ms here (OCL_SP_PROGRESS_AFTER / _MS).
+check progress-tty 0 env OCL_SP_PROGRESS_AFTER=0 OCL_SP_PROGRESS_MS=20 \
+  script -qec "'$BIN' --n 3200 --device pocl --panel 128 --device-memory 10M" /dev/null
 expect progress-line grep -aq "round [0-9]*/25 .*% .*ETA" "$T/out"
 expect progress-idle grep -aq "ETA [0-9:-]*  device idle [0-9.]* s" "$T/out"
-check progress-quiet 0 script -qec "'$BIN' --n 3200 --device pocl --panel 128 --device-memory 10M --quiet" /dev/null
+check progress-quiet 0 env OCL_SP_PROGRESS_AFTER=0 OCL_SP_PROGRESS_MS=20 \
+  script -qec "'$BIN' --n 3200 --device pocl --panel 128 --device-memory 10M --quiet" /dev/null
 expect progress-quiet-none sh -c "! grep -aq 'ETA' '$T/out'"
 
 # Ctrl-C (SIGINT) during a long panel solve: exit 130, no output file.
