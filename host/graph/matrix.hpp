@@ -124,7 +124,7 @@ class DistMatrix {
 #endif
       constexpr size_t kPiece = size_t{2} << 20;
       const int64_t pieces = static_cast<int64_t>((bytes + kPiece - 1) / kPiece);
-      const int threads = copy_threads(bytes);
+      [[maybe_unused]] const int threads = copy_threads(bytes);
 #pragma omp parallel for schedule(static) num_threads(threads)
       for (int64_t i = 0; i < pieces; ++i) {
         const size_t off = static_cast<size_t>(i) * kPiece;
