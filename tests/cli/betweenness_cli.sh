@@ -10,39 +10,22 @@
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 use_python networkx numpy
 
-"$PY" - "$T" <<'PY'
-import sys, random, networkx as nx
+nx_python "$T" <<'PY'
+import sys
 t = sys.argv[1]
-def save(name, G, weight):
-    rnd = random.Random(len(name))
-    with open(f"{t}/{name}.txt", "w") as f:
-        f.write(f"# {G.number_of_nodes()} vertices\n")
-        for u, v in G.edges():
-            w = weight(rnd)
-            f.write(f"{u} {v} {w}\n")
-            if not G.is_directed():
-                f.write(f"{v} {u} {w}\n")
-        n = G.number_of_nodes() - 1
-        f.write(f"{n} {n} 0\n")  # pins n (isolated vertices at the end count)
-save("directed", nx.gnp_random_graph(60, 0.07, seed=3, directed=True), lambda r: r.randint(1, 3))
-save("undirected", nx.connected_watts_strogatz_graph(50, 4, 0.3, seed=5), lambda r: r.randint(1, 2))
+save(t, "directed", nx.gnp_random_graph(60, 0.07, seed=3, directed=True), lambda r: r.randint(1, 3))
+save(t, "undirected", nx.connected_watts_strogatz_graph(50, 4, 0.3, seed=5), lambda r: r.randint(1, 2))
 g = nx.disjoint_union(nx.path_graph(12), nx.cycle_graph(9)); g.add_nodes_from(range(21, 25))
-save("disconnected", g, lambda r: 1)
-save("grid", nx.convert_node_labels_to_integers(nx.grid_2d_graph(8, 9)), lambda r: 1)
-save("floats", nx.gnp_random_graph(45, 0.08, seed=8, directed=True), lambda r: r.randint(1, 40) / 8)
+save(t, "disconnected", g, lambda r: 1)
+save(t, "grid", nx.convert_node_labels_to_integers(nx.grid_2d_graph(8, 9)), lambda r: 1)
+save(t, "floats", nx.gnp_random_graph(45, 0.08, seed=8, directed=True), lambda r: r.randint(1, 40) / 8)
 PY
 
 compare() {  # compare GRAPH STATSFILE [SOURCES]: the column against networkx
-  "$PY" - "$T/$1.txt" "$2" "${3:-}" <<'PY'
-import sys, math, numpy as np, networkx as nx
+  nx_python "$T/$1.txt" "$2" "${3:-}" <<'PY'
+import sys, math, numpy as np
 edges, path, sources = sys.argv[1], sys.argv[2], sys.argv[3]
-G = nx.DiGraph()
-for line in open(edges):
-    if line.startswith("#"):
-        n = int(line.split()[1]); continue
-    u, v, w = line.split(); u, v, w = int(u), int(v), float(w)
-    if u != v: G.add_edge(u, v, weight=w)
-G.add_nodes_from(range(n))
+G, n = read_graph(edges)
 if path.endswith(".npy"):
     a = np.load(path)
 else:

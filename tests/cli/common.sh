@@ -73,6 +73,41 @@ use_mpi() {  # use_mpi: mpirun for the tests (fails, never skips, without it); s
   MPI=(timeout 60 mpirun --oversubscribe --allow-run-as-root)
 }
 
+# The networkx graph tests' (stats_cli, betweenness_cli) Python helpers:
+#   save(folder, name, G, weight)  G as FOLDER/NAME.txt: a "# N vertices" line, "u v w"
+#                                  an edge (w = weight(rnd), rnd seeded by the name's
+#                                  length; an undirected edge both ways), then "n-1 n-1 0"
+#                                  (a self-loop of weight 0 pins n: isolated vertices at
+#                                  the end still count)
+#   read_graph(path)               such a file back as (nx.DiGraph with weight, n)
+NX_GRAPH_HELPERS='
+import random, networkx as nx
+def save(folder, name, G, weight):
+    rnd = random.Random(len(name))
+    with open(f"{folder}/{name}.txt", "w") as f:
+        f.write(f"# {G.number_of_nodes()} vertices\n")
+        for u, v in G.edges():
+            w = weight(rnd)
+            f.write(f"{u} {v} {w}\n")
+            if not G.is_directed():
+                f.write(f"{v} {u} {w}\n")
+        n = G.number_of_nodes() - 1
+        f.write(f"{n} {n} 0\n")
+def read_graph(path):
+    G, n = nx.DiGraph(), 0
+    for line in open(path):
+        if line.startswith("#"):
+            n = int(line.split()[1]); continue
+        u, v, w = line.split(); u, v, w = int(u), int(v), float(w)
+        if u != v: G.add_edge(u, v, weight=w)
+    G.add_nodes_from(range(n))
+    return G, n
+'
+nx_python() {  # nx_python ARG... <<'PY' ... PY: the script after NX_GRAPH_HELPERS, sys.argv[1:] = ARGs
+  "$PY" -c "$NX_GRAPH_HELPERS
+$(cat)" "$@"
+}
+
 # The paths tests' graph (panel_cli, mpi_cli) to FILE: n = 333 (not a multiple of
 # the panels), 5 out-edges a vertex, negative edges from potentials (no negative
 # cycle), zero weights, and 300..332 reaching nothing below 300.
