@@ -108,6 +108,21 @@ nx_python() {  # nx_python ARG... <<'PY' ... PY: the script after NX_GRAPH_HELPE
 $(cat)" "$@"
 }
 
+# A directed graph of fractional weights (mpi_sssp_cli, stats_placement_cli) to
+# FILE: a cycle through the N vertices (u -> u + 1 weighs BASE + u / DIV) and 3
+# more out-edges a vertex (weights in [1, 10)) drawn by an LCG seeded SEED; nine
+# decimals, so no sum is exact. SYM_FILE: the same edges both ways (symmetric: a
+# vertex's row and column hold the same paths, added in opposite orders).
+write_fractional_edges() {  # write_fractional_edges FILE SYM_FILE N SEED BASE DIV
+  awk -v n="$3" -v x="$4" -v base="$5" -v div="$6" 'BEGIN {
+    for (u = 0; u < n; ++u) printf "%d %d %.9f\n", u, (u + 1) % n, base + u / div
+    for (u = 0; u < n; ++u) for (k = 0; k < 3; ++k) {
+      x = (x * 1103515245 + 12345) % 2147483648; v = x % n
+      x = (x * 1103515245 + 12345) % 2147483648; w = 1 + (x % 1000003) / 1000003 * 9
+      if (v != u) printf "%d %d %.9f\n", u, v, w } }' >"$1"
+  awk '{ print; print $2, $1, $3 }' "$1" >"$2"
+}
+
 # The paths tests' graph (panel_cli, mpi_cli) to FILE: n = 333 (not a multiple of
 # the panels), 5 out-edges a vertex, negative edges from potentials (no negative
 # cycle), zero weights, and 300..332 reaching nothing below 300.

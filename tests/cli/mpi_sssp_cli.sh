@@ -103,13 +103,7 @@ run pocl-one-pass-np2 0 2 --n 300 --degree 5 --seed 11 --algo sssp --device pocl
 # harmonic are the forward rows' distances added in source order, as one process
 # (and its device's one pass) adds them: the ranks continue the columns' figures
 # chunk after chunk, rank to rank; the same bytes for -np 1, 2 and 3.
-awk 'BEGIN { x = 777; n = 350
-  for (u = 0; u < n; ++u) printf "%d %d %.9f\n", u, (u + 1) % n, 5 + u / 331
-  for (u = 0; u < n; ++u) for (k = 0; k < 3; ++k) {
-    x = (x * 1103515245 + 12345) % 2147483648; v = x % n
-    x = (x * 1103515245 + 12345) % 2147483648; w = 1 + (x % 1000003) / 1000003 * 9
-    if (v != u) printf "%d %d %.9f\n", u, v, w } }' >"$T/real.edges"
-awk '{ print; print $2, $1, $3 }' "$T/real.edges" >"$T/real_sym.edges"
+write_fractional_edges "$T/real.edges" "$T/real_sym.edges" 350 777 5 331
 for graph in real real_sym; do
   for type in float64 float32; do
     R=(--input "$T/$graph.edges" --type "$type" --algo sssp)

@@ -31,16 +31,8 @@ check split2-report 0 "$BIN" "${G[@]}" --device pocl --split 2 --algo sssp --par
 expect split2-two-devices grep -q "on 2 devices" "$T/out"
 
 # Fractional weights: a directed graph of 500 vertices, a cycle through them and
-# 3 more out-edges each, and the same edges both ways (symmetric: a vertex's row
-# and column hold the same paths, added in opposite orders). Weights with nine
-# decimals: no sum is exact.
-awk 'BEGIN { x = 12345; n = 500
-  for (u = 0; u < n; ++u) printf "%d %d %.9f\n", u, (u + 1) % n, 7 + u / 997
-  for (u = 0; u < n; ++u) for (k = 0; k < 3; ++k) {
-    x = (x * 1103515245 + 12345) % 2147483648; v = x % n
-    x = (x * 1103515245 + 12345) % 2147483648; w = 1 + (x % 1000003) / 1000003 * 9
-    if (v != u) printf "%d %d %.9f\n", u, v, w } }' >"$T/real.edges"
-awk '{ print; print $2, $1, $3 }' "$T/real.edges" >"$T/real_sym.edges"
+# 3 more out-edges each, and the same edges both ways.
+write_fractional_edges "$T/real.edges" "$T/real_sym.edges" 500 12345 7 997
 expect "real weights: fractional" grep -q '\.[0-9]*[1-9]' "$T/real.edges"
 for graph in real real_sym; do
   for type in float64 float32; do
