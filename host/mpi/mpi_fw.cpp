@@ -361,9 +361,8 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
   }
 
   // 7. Statistics to rank 0.
-  double stats[4] = {times.compute, times.wait, be->kernel_seconds(), sent};
-  std::vector<double> all(static_cast<size_t>(4 * s.size));
-  MPI_Gather(stats, 4, MPI_DOUBLE, all.data(), 4, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  gather_rank_figures(s, {times.compute, times.wait, be->kernel_seconds(), sent}, be->describe(),
+                      {&rep.compute, &rep.wait, &rep.kernels, &rep.sent}, rep.devices);
   MPI_Reduce(&sent, &rep.bytes_bcast, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   rep.round_compute.assign(times.round_compute.size(), 0.0);
   rep.round_wait.assign(times.round_wait.size(), 0.0);
@@ -371,23 +370,9 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
              MPI_MAX, 0, MPI_COMM_WORLD);
   MPI_Reduce(times.round_wait.data(), rep.round_wait.data(), static_cast<int>(lay.q), MPI_DOUBLE, MPI_MAX,
              0, MPI_COMM_WORLD);
-  char name[128] = {};
-  std::snprintf(name, sizeof name, "%s", be->describe().c_str());
-  std::vector<char> names(static_cast<size_t>(128 * s.size));
-  MPI_Gather(name, 128, MPI_CHAR, names.data(), 128, MPI_CHAR, 0, MPI_COMM_WORLD);
   double slowest = 0;
   MPI_Reduce(&times.solve, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-  if (s.rank == 0) {
-    for (int k = 0; k < s.size; ++k) {
-      const size_t x = static_cast<size_t>(4 * k);
-      rep.compute.push_back(all[x]);
-      rep.wait.push_back(all[x + 1]);
-      rep.kernels.push_back(all[x + 2]);
-      rep.sent.push_back(all[x + 3]);
-      rep.devices.emplace_back(names.data() + 128 * k);
-    }
-    rep.t_solve = slowest;
-  }
+  if (s.rank == 0) rep.t_solve = slowest;
 
   // 8. --verify: result and input to rank 0 (the CPU reference needs the whole
   // matrix); then the output, which every rank writes without a gather.

@@ -12,6 +12,21 @@
 
 namespace ocl_sp::mpi {
 
+void gather_rank_figures(const Session& s, const std::array<double, 4>& mine, const std::string& device,
+                         const std::array<std::vector<double>*, 4>& into, std::vector<std::string>& devices) {
+  std::vector<double> all(static_cast<size_t>(4 * s.size));
+  MPI_Gather(mine.data(), 4, MPI_DOUBLE, all.data(), 4, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  char name[128] = {};
+  std::snprintf(name, sizeof name, "%s", device.c_str());
+  std::vector<char> names(static_cast<size_t>(128 * s.size));
+  MPI_Gather(name, 128, MPI_CHAR, names.data(), 128, MPI_CHAR, 0, MPI_COMM_WORLD);
+  if (s.rank != 0) return;
+  for (int k = 0; k < s.size; ++k) {
+    for (size_t i = 0; i < 4; ++i) into[i]->push_back(all[static_cast<size_t>(4 * k) + i]);
+    devices.emplace_back(names.data() + 128 * k);
+  }
+}
+
 void write_stats_line(std::ostream& os, const std::string& file, const GraphStats& g,
                       const std::string& how, double seconds) {
   if (file.empty()) return;

@@ -1,12 +1,14 @@
 // The distributed solve's report (rank 0 only): text or --json, with the process
 // grid, per-rank and per-round times and the bytes each stage moved.
 #pragma once
+#include <array>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "mpi/mpi_fw.hpp"
 #include "mpi/mpi_layout.hpp"
+#include "mpi/mpi_session.hpp"
 #include "report/report.hpp"
 #include "sparse/stats_sink.hpp"
 
@@ -39,6 +41,13 @@ struct Report {
 };
 
 // This rank's device budget (OpenCL) or host memory (OpenMP), the weakest over
+
+// Per-rank figures to rank 0, collective (every rank calls it with its own four
+// figures and device name): on rank 0 rank k's figure i is appended to *into[i]
+// and its device name (up to 127 bytes) to devices, in rank order; the other
+// ranks' vectors stay as they are.
+void gather_rank_figures(const Session& s, const std::array<double, 4>& mine, const std::string& device,
+                         const std::array<std::vector<double>*, 4>& into, std::vector<std::string>& devices);
 
 // The report's "stats" object (null without --stats) and stats_s, as the
 // single-process report writes it: the graph's figures and the file.

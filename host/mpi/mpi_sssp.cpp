@@ -692,24 +692,11 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
   }
 
   // 7. Per-rank figures to rank 0, the report.
-  double mine[4] = {static_cast<double>(mine_src.size()), solve_s, st.t_k, static_cast<double>(peak_rss_bytes())};
-  std::vector<double> all(static_cast<size_t>(4 * s.size));
-  MPI_Gather(mine, 4, MPI_DOUBLE, all.data(), 4, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  gather_rank_figures(s, {static_cast<double>(mine_src.size()), solve_s, st.t_k, static_cast<double>(peak_rss_bytes())},
+                      device_name, {&rep.sources, &rep.solve, &rep.kernels, &rep.peak_rss}, rep.devices);
   MPI_Reduce(&st.relaxations, &rep.relaxations, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-  char name[128] = {};
-  std::snprintf(name, sizeof name, "%s", device_name.c_str());
-  std::vector<char> names(static_cast<size_t>(128 * s.size));
-  MPI_Gather(name, 128, MPI_CHAR, names.data(), 128, MPI_CHAR, 0, MPI_COMM_WORLD);
   if (s.rank == 0) {
-    for (int k = 0; k < s.size; ++k) {
-      const size_t x = static_cast<size_t>(4 * k);
-      rep.sources.push_back(all[x]);
-      rep.solve.push_back(all[x + 1]);
-      rep.kernels.push_back(all[x + 2]);
-      rep.peak_rss.push_back(all[x + 3]);
-      rep.devices.emplace_back(names.data() + 128 * k);
-      rep.t_solve = std::max(rep.t_solve, all[x + 1]);
-    }
+    for (double solve : rep.solve) rep.t_solve = std::max(rep.t_solve, solve);
     rep.wall = wall.seconds();
     print_sssp_report(o, rep, s.size, target && target->is_stdout(), ValueTraits<T>::name());
   }
