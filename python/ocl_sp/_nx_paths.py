@@ -233,14 +233,8 @@ def single_source_paths(name, s, g, source, target, cutoff, *nx_args):
     if rows is None:
         return networkx_result(name, g, source, *nx_args)
     _, d, p = next(rows)
-    idx, vals = s.ordered(d[0], cutoff)
-    if target is not None:
-        t = g.index[target]
-        if not s.finite(d[0][t:t + 1], cutoff)[0]:
-            return networkx_result(name, g, source, *nx_args)  # networkx's NetworkXNoPath
-        return (_number(s, d[0][t]), _paths(g, np.array([t]), p[0], [g.index[source]])[target])
-    dist = s.dist_dict(idx, vals, [g.index[source]])
-    return dist, _paths(g, idx, p[0], [g.index[source]])
+    got = _dist_paths(s, g, d[0], p[0], [g.index[source]], target, cutoff)
+    return networkx_result(name, g, source, *nx_args) if got is None else got
 
 
 def multi_source(name, s, g, sources, target, cutoff, want_paths, *nx_args):
@@ -260,18 +254,38 @@ def multi_source(name, s, g, sources, target, cutoff, want_paths, *nx_args):
     d, p = got
     if not want_paths:
         return s.lengths(d, cutoff, positions)
-    idx, vals = s.ordered(d, cutoff)
-    if target is not None:
-        t = g.index[target]
-        if not s.finite(d[t:t + 1], cutoff)[0]:
-            return networkx_result(name, g, sources, *nx_args)
-        return (_number(s, d[t]), _paths(g, np.array([t]), p, positions)[target])
-    dist = s.dist_dict(idx, vals, positions)
-    return dist, _paths(g, idx, p, positions)
+    got = _dist_paths(s, g, d, p, positions, target, cutoff)
+    return networkx_result(name, g, sources, *nx_args) if got is None else got
 
 
 def _number(s, x):
     return int(x) if s.ints else float(x)
+
+
+def _dist_paths(s, g, d, pred, roots, target, cutoff):
+    """(dist, paths) of row d from the roots (positions), or (length, path) to target;
+    None where target is not reached within cutoff (networkx's NetworkXNoPath)."""
+    if target is not None:
+        t = g.index[target]
+        if not s.finite(d[t:t + 1], cutoff)[0]:
+            return None
+        return (_number(s, d[t]), _paths(g, np.array([t]), pred, roots)[target])
+    idx, vals = s.ordered(d, cutoff)
+    return s.dist_dict(idx, vals, roots), _paths(g, idx, pred, roots)
+
+
+def _pair_row(s, g, source, target, preds):
+    """(row from source, its predecessor row or None, target's position); None where
+    the engine cannot or target is not reached (networkx's result then: its
+    NetworkXNoPath)."""
+    rows = s.blocks([g.index[source]], preds=preds)
+    if rows is None:
+        return None
+    _, d, p = next(rows)
+    t = g.index[target]
+    if not s.finite(d[0][t:t + 1])[0]:
+        return None
+    return d[0], None if p is None else p[0], t
 
 
 def pair_length(name, s, g, source, target, *nx_args):
@@ -280,14 +294,11 @@ def pair_length(name, s, g, source, target, *nx_args):
         return networkx_result(name, g, source, target, *nx_args)
     if source == target:
         return 0
-    rows = s.blocks([g.index[source]])
-    if rows is None:
+    got = _pair_row(s, g, source, target, False)
+    if got is None:
         return networkx_result(name, g, source, target, *nx_args)
-    _, d, _ = next(rows)
-    t = g.index[target]
-    if not s.finite(d[0][t:t + 1])[0]:
-        return networkx_result(name, g, source, target, *nx_args)  # NetworkXNoPath
-    return _number(s, d[0][t])
+    d, _, t = got
+    return _number(s, d[t])
 
 
 def pair_path(name, s, g, source, target, *nx_args):
@@ -295,14 +306,11 @@ def pair_path(name, s, g, source, target, *nx_args):
         return networkx_result(name, g, source, target, *nx_args)
     if source == target:
         return [source]
-    rows = s.blocks([g.index[source]], preds=True)
-    if rows is None:
+    got = _pair_row(s, g, source, target, True)
+    if got is None:
         return networkx_result(name, g, source, target, *nx_args)
-    _, d, p = next(rows)
-    t = g.index[target]
-    if not s.finite(d[0][t:t + 1])[0]:
-        return networkx_result(name, g, source, target, *nx_args)
-    return _paths(g, np.array([t]), p[0], [g.index[source]])[target]
+    _, p, t = got
+    return _paths(g, np.array([t]), p, [g.index[source]])[target]
 
 
 def to_target(s, g, target, cutoff=None, want_paths=False):
@@ -322,26 +330,11 @@ def to_target(s, g, target, cutoff=None, want_paths=False):
 
 # --- all pairs -------------------------------------------------------------------
 
-def all_pairs_lengths(s, g, cutoff=None):
-    """Generator of (node, {node: distance}) over every node in G's order, each dict
-    in G's node order (networkx's are in the order its search settles nodes: the
-    same dicts, compared as dicts; sorting every row would cost a third of the
-    call); None where the engine cannot (the caller returns networkx's generator)."""
-    rows = s.blocks(range(len(g)))
-    if rows is None:
-        return None
-
-    def gen():
-        nodes = g.nodes
-        for part, d, _ in rows:
-            for k, p in enumerate(part):
-                yield nodes[p], s.lengths_in_node_order(d[k], cutoff, (p,))
-    return gen()
-
-
-def all_pairs_paths(s, g, cutoff=None, lengths=True):
-    """Generator of (node, (dist, paths)) (lengths) or (node, paths)."""
-    rows = s.blocks(range(len(g)), preds=True)
+def _every_source(s, g, preds, answer):
+    """Generator of (node, answer(distance row, predecessor row or None, position))
+    over every node in G's order, the rows computed a block at a time; None where
+    the engine cannot (the caller returns networkx's result)."""
+    rows = s.blocks(range(len(g)), preds=preds)
     if rows is None:
         return None
 
@@ -349,13 +342,25 @@ def all_pairs_paths(s, g, cutoff=None, lengths=True):
         nodes = g.nodes
         for part, d, pr in rows:
             for k, p in enumerate(part):
-                idx, vals = s.ordered(d[k], cutoff)
-                paths = _paths(g, idx, pr[k], [p])
-                if lengths:
-                    yield nodes[p], (s.dist_dict(idx, vals, (p,)), paths)
-                else:
-                    yield nodes[p], paths
+                yield nodes[p], answer(d[k], None if pr is None else pr[k], p)
     return gen()
+
+
+def all_pairs_lengths(s, g, cutoff=None):
+    """Generator of (node, {node: distance}) over every node in G's order, each dict
+    in G's node order (networkx's are in the order its search settles nodes: the
+    same dicts, compared as dicts; sorting every row would cost a third of the
+    call); None where the engine cannot (the caller returns networkx's generator)."""
+    return _every_source(s, g, False, lambda d, _, p: s.lengths_in_node_order(d, cutoff, (p,)))
+
+
+def all_pairs_paths(s, g, cutoff=None, lengths=True):
+    """Generator of (node, (dist, paths)) (lengths) or (node, paths)."""
+    def answer(d, pred, p):
+        idx, vals = s.ordered(d, cutoff)
+        paths = _paths(g, idx, pred, [p])
+        return (s.dist_dict(idx, vals, (p,)), paths) if lengths else paths
+    return _every_source(s, g, True, answer)
 
 
 def average_length(s, g):

@@ -527,6 +527,21 @@ _WEIGHT_PARAMETER = {
     "diameter": ("weight", None),
     "radius": ("weight", None),
 }
+
+
+def _nx_weights(G, weight, default=1):
+    """_Weights of attribute `weight` of networkx graph G's edges (missing: default)."""
+    edges = G.edges(data=weight, default=default)
+    loops = np.array([u == v for u, v, _ in edges], dtype=bool)
+    return _read_weights([d for _, _, d in edges], loops)
+
+
+def _call_weights(G, weight):
+    """_Weights of attribute `weight` (missing: 1) of a call's graph: an OclSpGraph or
+    a networkx graph."""
+    return G.weights(weight, default=1) if isinstance(G, OclSpGraph) else _nx_weights(G, weight)
+
+
 _SEARCHES = ("closeness_centrality", "harmonic_centrality", "eccentricity", "diameter", "radius")
 
 
@@ -576,13 +591,7 @@ def _path_call_problem(name, G, bound):
         return problem
     if weight is None:
         return None
-    if isinstance(G, OclSpGraph):
-        w = G.weights(weight, default=1)
-    else:
-        edges = G.edges(data=weight, default=1)
-        w = _read_weights([d for _, _, d in edges],
-                          np.array([u == v for u, v, _ in edges], dtype=bool))
-    return _nx_paths.weight_problem(w, negative_ok)
+    return _nx_paths.weight_problem(_call_weights(G, weight), negative_ok)
 
 
 _IMPLEMENTED = {f.__name__: f for f in (floyd_warshall_numpy, floyd_warshall, closeness_centrality,
@@ -611,13 +620,9 @@ def _betweenness_call_problem(name, G, bound):
             return "a multigraph (networkx's keys per parallel edge)"
     if weight is None:
         return None
-    if isinstance(G, OclSpGraph):
-        w = G.weights(weight, default=1)
-    else:
-        edges = G.edges(data=weight, default=1)
-        w = _read_weights([d for _, _, d in edges],
-                          np.array([u == v for u, v, _ in edges], dtype=bool))
-    return _nx_betweenness.weights_problem(w, True)
+    return _nx_betweenness.weights_problem(_call_weights(G, weight), True)
+
+
 _SIGNATURES = {name: inspect.signature(f) for name, f in _IMPLEMENTED.items()}
 
 
@@ -677,18 +682,13 @@ def _cannot_run(name, args, kwargs):
             return None
         if isinstance(G, OclSpGraph):
             return _search_weight_problem(_dijkstra_weights(G, weight))
-        edges = G.edges(data=weight, default=1)
-        return _search_weight_problem(_read_weights([d for _, _, d in edges],
-                                                    np.array([u == v for u, v, _ in edges],
-                                                             dtype=bool)))
+        return _search_weight_problem(_nx_weights(G, weight))
     if isinstance(G, OclSpGraph):
         w = G.weights(weight)
     elif weight is None:
         return None
     else:
-        edges = G.edges(data=weight, default=1.0)
-        w = _read_weights([d for _, _, d in edges],
-                          np.array([u == v for u, v, _ in edges], dtype=bool))
+        w = _nx_weights(G, weight, default=1.0)
     return _weight_problem(w, name)
 
 
