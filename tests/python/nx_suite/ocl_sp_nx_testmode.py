@@ -20,9 +20,10 @@ convert_from_nx, calls ocl_sp's implementation, refuses numpy scalars in the
 result and converts it back with convert_to_nx; where can_run is False the
 original function runs.
 
-Either way the plugin counts the calls ocl_sp computed, prints them, and fails the
-run if one of FUNCTIONS never ran on ocl_sp (a suite that silently fell back to
-networkx everywhere would prove nothing).
+Either way the plugin counts the calls ocl_sp computed, prints them with the
+backends and devices they ran on, and fails the run if one of FUNCTIONS never ran
+on ocl_sp or a call ran on another backend than $OCL_SP_SUITE_BACKEND (a suite that
+silently fell back to networkx, or to another backend, would prove nothing).
 """
 
 import atexit
@@ -88,6 +89,7 @@ nb.config.backend = _backend
 nb.config.device = (os.environ.get("OCL_SP_TEST_DEVICE") or "pocl") if _backend == "opencl" else None
 
 CALLS = {name: 0 for name in FUNCTIONS}
+RAN = {}  # (backend, device) -> calls ocl_sp computed there
 
 
 def _counting(name):
@@ -97,8 +99,10 @@ def _counting(name):
     def counted(*args, **kwargs):
         before = ocl_sp.last_report()
         result = impl(*args, **kwargs)
-        if ocl_sp.last_report() is not before:  # ocl_sp solved (not networkx's code)
+        rep = ocl_sp.last_report()
+        if rep is not before:  # ocl_sp solved (not networkx's code)
             CALLS[name] += 1
+            RAN[(rep.backend, rep.device)] = RAN.get((rep.backend, rep.device), 0) + 1
         return result
     return counted
 
@@ -173,6 +177,8 @@ def pytest_report_header(config):
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     ran = ", ".join(f"{k} {v}" for k, v in CALLS.items())
     terminalreporter.write_line(f"ocl_sp computed: {ran} ({MODE})")
+    where = ", ".join(f"{n} on {b} ({d})" for (b, d), n in sorted(RAN.items()))
+    terminalreporter.write_line(f"ocl_sp ran: {where or 'nothing'}")
 
 
 def pytest_sessionfinish(session, exitstatus):
@@ -180,4 +186,8 @@ def pytest_sessionfinish(session, exitstatus):
     if missing and exitstatus == 0 and session.testscollected:
         sys.stderr.write(f"error: ocl_sp never computed {', '.join(missing)}: every call fell "
                          "back to networkx\n")
+        session.exitstatus = 1
+    other = sum(n for (b, _), n in RAN.items() if b != _backend)
+    if other and exitstatus == 0:
+        sys.stderr.write(f"error: {other} calls ran on another backend than {_backend}\n")
         session.exitstatus = 1
