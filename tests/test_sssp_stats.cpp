@@ -126,7 +126,7 @@ TEST_CASE("sssp --stats on the CPU engines: the columns from the rows in one pas
   }
   const Csr<int32_t> g = csr_from_matrix(pos);
   std::vector<std::string> notes;
-  StatsSink<int32_t> chosen(g.n);
+  StatsSink<int32_t> chosen(g.n, {0, 1, 2});
   make_sssp_solver<int32_t>(cpu_spec(Backend::openmp))->solve_stats_rows(g, {0, 1, 2}, chosen, chosen, notes);
   CHECK(has(notes, "second pass"));
   CHECK_FALSE(has(notes, "gathered from the rows"));
@@ -151,6 +151,106 @@ TEST_CASE("sssp --stats on the CPU engines: the columns from the rows in one pas
   CHECK(has(notes, "second pass"));
   CHECK(dev.rows_reduced_by_engine() == 2 * g.n);
   same(dev.vertices(), two_passes(g));  // the harmonic sums in vertex order on the device too
+}
+
+TEST_CASE("--stats --sources: the sources' lines of full --stats, bit for bit, from their rows alone") {
+  // Row r of a sink built with sources is sources[r] (repeats kept): its forward
+  // row and its row of the reversed graph give exactly the figures full --stats
+  // gives that vertex (integer sums are exact; harmonic in vertex order, as the
+  // columns add it in source order), on the CPU engines and PoCL (rows reduced on
+  // the device), with negative weights and unreachable vertices; 2K rows solved,
+  // not n; the summary counts each distinct source once. fw's matrix gives the
+  // same lines (stats_from_matrix picks the rows and columns), and
+  // vertex_figures picks them from every vertex's figures.
+  DistMatrix<int32_t> m = ocl_sp_test::random_graph<int32_t>(71, 9);
+  for (int64_t j = 0; j < 71; ++j)
+    if (j != 4) m(4, j) = ValueTraits<int32_t>::inf;  // 4 reaches nothing but itself
+  const Csr<int32_t> g = csr_from_matrix(m);
+  REQUIRE(g.has_negative_weight());
+  const std::vector<int64_t> sources = {70, 4, 0, 9, 4, 33};
+  StatsSink<int32_t> full(g.n);
+  std::vector<std::string> notes;
+  make_sssp_solver<int32_t>(cpu_spec(Backend::serial))->solve_stats_rows(g, {}, full, full, notes);
+  const VertexStats& w = full.vertices();
+  const auto check_lines = [&](const StatsSink<int32_t>& s, const VertexStats& want) {
+    const VertexStats& v = s.vertices();
+    REQUIRE(v.reach.size() == sources.size());
+    CHECK(v.vertex == sources);
+    for (size_t r = 0; r < sources.size(); ++r) {
+      CAPTURE(r);
+      const size_t x = static_cast<size_t>(sources[r]);
+      CHECK(v.reach[r] == want.reach[x]);
+      CHECK(v.eccentricity[r] == want.eccentricity[x]);
+      CHECK(v.sum_from[r] == want.sum_from[x]);
+      CHECK(v.closeness[r] == want.closeness[x]);
+      CHECK(v.harmonic[r] == want.harmonic[x]);
+    }
+  };
+  for (int k = 0; k < 3; ++k) {
+    CAPTURE(k);
+    const SolverSpec sp = k == 0 ? cpu_spec(Backend::serial) : k == 1 ? cpu_spec(Backend::openmp) : spec(Algo::sssp, {});
+    for (bool negative : {true, false}) {
+      CAPTURE(negative);
+      DistMatrix<int32_t> mm = m;
+      if (!negative)
+        for (int32_t& x : mm.values())
+          if (x != ValueTraits<int32_t>::inf) x = std::abs(x);
+      const Csr<int32_t> gg = csr_from_matrix(mm);
+      StatsSink<int32_t> ref(gg.n);
+      notes.clear();
+      make_sssp_solver<int32_t>(cpu_spec(Backend::serial))->solve_stats_rows(gg, {}, ref, ref, notes);
+      StatsSink<int32_t> s(gg.n, sources);
+      notes.clear();
+      const RunStats st = make_sssp_solver<int32_t>(sp)->solve_stats_rows(gg, sources, s, s, notes);
+      CHECK(st.relaxations == 2 * sssp_relaxations(static_cast<int64_t>(sources.size()), gg.m()));
+      check_lines(s, ref.vertices());
+    }
+  }
+  StatsSink<int32_t> s(g.n, sources);
+  notes.clear();
+  make_sssp_solver<int32_t>(cpu_spec(Backend::openmp))->solve_stats_rows(g, sources, s, s, notes);
+  const GraphStats gs = s.summary();
+  CHECK(gs.sources == 5);
+  long long pairs = 0;
+  double diameter = 0, radius = 1e300;
+  for (int64_t v : {70, 4, 0, 9, 33}) {
+    pairs += w.reach[static_cast<size_t>(v)] - 1;
+    diameter = std::max(diameter, w.eccentricity[static_cast<size_t>(v)]);
+    radius = std::min(radius, w.eccentricity[static_cast<size_t>(v)]);
+  }
+  CHECK(gs.reachable_pairs == pairs);
+  CHECK(gs.diameter == diameter);
+  CHECK(gs.radius == 0);  // vertex 4 reaches nothing
+  CHECK(radius == 0);
+  CHECK(full.summary().sources == 0);
+  // A sink of other sources than the solve's is a programming error.
+  StatsSink<int32_t> other(g.n, {1, 2});
+  CHECK_THROWS_AS(make_sssp_solver<int32_t>(cpu_spec(Backend::serial))->solve_stats_rows(g, sources, other, other, notes),
+                  std::logic_error);
+  CHECK_THROWS_AS(StatsSink<int32_t>(g.n, {71}), UsageError);
+  // fw's matrix: the same lines.
+  DistMatrix<int32_t> d(g.n);
+  {
+    MatrixSink<int32_t> ms(d, nullptr);
+    make_sssp_solver<int32_t>(cpu_spec(Backend::serial))->solve_rows(g, {}, ms, false);
+  }
+  StatsSink<int32_t> dense(g.n, sources);
+  stats_from_matrix(d, dense);
+  check_lines(dense, w);
+  // Every vertex's figures, picked.
+  std::vector<RowFigures> rowf(static_cast<size_t>(g.n)), colf(static_cast<size_t>(g.n));
+  for (int64_t v = 0; v < g.n; ++v) {
+    rowf[static_cast<size_t>(v)] = row_figures(d.data() + v * g.n, g.n, false);
+    RowFigures c;
+    continue_figures(c, d.data() + v, g.n, g.n, true);
+    colf[static_cast<size_t>(v)] = c;
+  }
+  StatsSink<int32_t> picked(g.n, sources);
+  picked.set_pass(StatsSink<int32_t>::from);
+  picked.vertex_figures(rowf.data());
+  picked.set_pass(StatsSink<int32_t>::to);
+  picked.vertex_figures(colf.data());
+  check_lines(picked, w);
 }
 
 TEST_CASE_TEMPLATE("sssp --stats with real weights: the forward rows' figures on every placement, bit for bit", T,

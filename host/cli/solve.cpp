@@ -60,14 +60,15 @@ void check_rows_options(const SolveOptions& o) {
     throw UsageError("--betweenness runs on the streamed rows of the multi-source engine; it "
                      "cannot be combined with --verify, --paths, --query or --paths-output");
   if (o.stats.empty()) return;
-  // --sources with --betweenness: the sources of the sampled estimate (networkx's k)
-  const bool sampled = o.betweenness && !o.sources.empty() && o.targets.empty();
-  if (sampled && !o.output.empty())
+  // --stats --sources: the figures of those sources' rows; with --betweenness the
+  // sources are the sample of the estimate (networkx's k) and the figures every
+  // vertex's (one line per vertex).
+  if (!o.targets.empty())
+    throw UsageError("--stats gives the figures of whole rows (every vertex's, or the --sources'); "
+                     "it cannot be combined with --targets");
+  if (o.betweenness && !o.sources.empty() && !o.output.empty())
     throw UsageError("--stats --sources --betweenness: --sources are the betweenness sample; "
                      "the distances cannot go to --output as well");
-  if (selecting && !sampled)
-    throw UsageError("--stats covers every vertex; it cannot be combined with --sources/--targets "
-                     "(only --sources with --betweenness, its sampled estimate)");
   check_stats_path(o.stats);
   const OutputTarget st = resolve_output(o.stats);
   check_not_input(st, o.input, "--stats");
@@ -509,7 +510,7 @@ Command set_solve_command(CLI::App& app) {
   app.add_option("--sources", o->sources,
                  "Rows of the result: 0-based ids and ranges '3,7,10-19' (order kept, repeats "
                  "allowed) or @FILE (one id a line); the output is |S| x |T| (sssp computes "
-                 "only these rows)")
+                 "only these rows); with --stats, the figures of these sources' rows alone")
       ->type_name("SPEC")
       ->group(out);
   app.add_option("--targets", o->targets, "Columns of the result, as --sources")
@@ -518,13 +519,17 @@ Command set_solve_command(CLI::App& app) {
   app.add_option("--stats", o->stats,
                  "Per-vertex figures to FILE (.csv, .npy or .json): vertex, reach, eccentricity, "
                  "closeness and harmonic centrality as networkx defines them; the report adds "
-                 "diameter, radius, reachable pairs and the average shortest path length")
+                 "diameter, radius, reachable pairs and the average shortest path length. With "
+                 "--sources SPEC: a line per listed source (SPEC's order, repeats kept), the same "
+                 "figures as every vertex's file has for it, the summary over those sources "
+                 "(|S| rows each way, not n); not with --targets")
       ->type_name("FILE")
       ->group(out);
   app.add_flag("--betweenness", o->betweenness,
                "With --stats: a betweenness column, networkx's betweenness_centrality "
                "(normalized, exact: every vertex a source; with --sources SPEC the estimate from "
-               "those sources, scaled as networkx's k); runs --algo sssp")
+               "those sources, scaled as networkx's k, and still a line per vertex with every "
+               "vertex's figures); runs --algo sssp")
       ->group(out);
   app.add_flag("--verify", o->verify,
                "Compare with the CPU reference (exit 1 and no output file on mismatch); with "

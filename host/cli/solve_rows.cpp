@@ -31,7 +31,7 @@ struct SolveSinks {
 
   SolveSinks(const RowsRequest& req, int64_t n) {
     if (req.output) file.emplace(*req.output, req.format, req.rows(n), n, req.targets);
-    if (!req.stats.empty()) stats.emplace(n);
+    if (!req.stats.empty()) stats.emplace(n, req.sources);  // --sources: their rows only
     std::vector<RowSink<T>*> sinks;
     if (file) sinks.push_back(&*file);
     if (stats) sinks.push_back(&*stats);
@@ -52,6 +52,10 @@ void fill_stats(const StatsSink<T>& s, const RowsRequest& req, SolveReport& rep,
   rep.radius = g.radius;
   rep.reachable_pairs = g.reachable_pairs;
   rep.average_shortest_path_length = g.average_shortest_path_length;
+  rep.stats_sources = g.sources;
+  if (g.sources > 0)
+    rep.notes.push_back("stats: figures of " + std::to_string(g.sources) +
+                        " sources' rows (the file's lines and the summary), not every vertex's");
   throw_if_cancelled();
   if (betweenness.empty()) {
     write_stats_file(req.stats, s.vertices(), g);

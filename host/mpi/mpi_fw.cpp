@@ -438,7 +438,7 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
   }
   if (!o.stats.empty() && !failed) {
     Stopwatch w;
-    if (int c = write_stats(lay, local, o.stats, s, rep.graph_stats)) return c;
+    if (int c = write_stats(lay, local, o.stats, s, rep.graph_stats, sel_rows)) return c;
     rep.stats_output = o.stats;
     rep.t_stats = w.seconds();
   }

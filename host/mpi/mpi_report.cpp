@@ -37,7 +37,8 @@ void write_stats_line(std::ostream& os, const std::string& file, const GraphStat
   };
   os << "stats     diameter " << len(g.diameter) << ", radius " << len(g.radius) << ", reachable pairs "
      << g.reachable_pairs << ", average shortest path " << len(g.average_shortest_path_length)
-     << " (per vertex: " << file << "; " << how << ", " << format_seconds(seconds) << ")\n";
+     << (g.sources > 0 ? " (" + std::to_string(g.sources) + " sources' rows: " : std::string(" (per vertex: "))
+     << file << "; " << how << ", " << format_seconds(seconds) << ")\n";
 }
 
 void write_stats_json(JsonWriter& j, const std::string& file, const GraphStats& g, double seconds) {
@@ -50,6 +51,7 @@ void write_stats_json(JsonWriter& j, const std::string& file, const GraphStats& 
   j.begin_object().field("diameter", g.diameter).field("radius", g.radius);
   j.field("reachable_pairs", g.reachable_pairs);
   j.field("average_shortest_path_length", g.average_shortest_path_length);
+  if (g.sources > 0) j.field("sources", g.sources);
   j.field("file", file).end_object();
   j.field("stats_s", seconds);
 }

@@ -286,19 +286,19 @@ void reduce_stats(const Layout& lay, const std::vector<T>& local, StatsSink<T>* 
       [&](int k, int64_t x) { return (k % lay.pc + x / p * lay.pc) * p + x % p; }, colf);
   if (!sink) return;
   sink->set_pass(StatsSink<T>::from);
-  sink->figures(0, lay.n, rowf.data());
+  sink->vertex_figures(rowf.data());  // every vertex's, or its sources' (--sources)
   sink->set_pass(StatsSink<T>::to);
-  sink->figures(0, lay.n, colf.data());
+  sink->vertex_figures(colf.data());
   sink->set_pass(StatsSink<T>::both);
 }
 
 template <typename T>
 int write_stats(const Layout& lay, const std::vector<T>& local, const std::string& path, const Session& s,
-                GraphStats& g) {
+                GraphStats& g, const std::vector<int64_t>& sources) {
   std::optional<StatsSink<T>> sink;
   Outcome out;
   out.step([&] {
-    if (s.rank == 0) sink.emplace(lay.n);
+    if (s.rank == 0) sink.emplace(lay.n, sources);
   });
   if (int c = agree(out, s)) return c;
   reduce_stats(lay, local, sink ? &*sink : nullptr);
@@ -317,7 +317,7 @@ int write_stats(const Layout& lay, const std::vector<T>& local, const std::strin
                                   const Session&, OutputStats&);                                       \
   template void reduce_stats<T>(const Layout&, const std::vector<T>&, StatsSink<T>*);                  \
   template int write_stats<T>(const Layout&, const std::vector<T>&, const std::string&, const Session&, \
-                              GraphStats&);
+                              GraphStats&, const std::vector<int64_t>&);
 OCL_SP_MPI_ROWS(int32_t)
 OCL_SP_MPI_ROWS(float)
 OCL_SP_MPI_ROWS(double)

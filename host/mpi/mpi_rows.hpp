@@ -48,9 +48,10 @@ template <typename T>
 void reduce_stats(const Layout& lay, const std::vector<T>& local, StatsSink<T>* sink);
 
 // Collective: reduce_stats into rank 0's StatsSink, which writes the --stats file
-// (write_stats_file) and its summary into g. Returns the agreed exit code.
+// (write_stats_file) and its summary into g: every vertex's figures, or with
+// `sources` (--stats --sources) those sources' lines. Returns the agreed exit code.
 template <typename T>
 int write_stats(const Layout& lay, const std::vector<T>& local, const std::string& path, const Session& s,
-                GraphStats& g);
+                GraphStats& g, const std::vector<int64_t>& sources);
 
 }  // namespace ocl_sp::mpi

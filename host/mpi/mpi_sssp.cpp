@@ -470,7 +470,8 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
   // --stats with float distances: the columns' figures are the forward rows'
   // (each path summed in order from its source), continued in source order as
   // one process adds them, chunk after chunk from rank to rank (column_ring).
-  const bool ring = stats && std::is_floating_point_v<T>;
+  // --stats --sources: the sources' rows of the graph and of its reverse (no ring).
+  const bool ring = stats && std::is_floating_point_v<T> && !rep.selected;
   if (stats && !ring) {
     rev = transpose(csr);
     symmetric = rev.off == csr.off && rev.col == csr.col && rev.w == csr.w;
@@ -668,15 +669,15 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
     out.step([&] {
       if (s.rank != 0) return;
       throw_if_cancelled();
-      StatsSink<T> sink(n);
+      StatsSink<T> sink(n, sel_rows);  // --sources: their rows (sel_rows empty: every vertex)
       if (symmetric) {
         sink.set_pass(StatsSink<T>::both);
-        sink.figures(0, n, rows_all.data());
+        sink.figures(0, nr, rows_all.data());
       } else {
         sink.set_pass(StatsSink<T>::from);
-        sink.figures(0, n, rows_all.data());
+        sink.figures(0, nr, rows_all.data());
         sink.set_pass(StatsSink<T>::to);
-        sink.figures(0, n, cols_all.data());
+        sink.figures(0, nr, cols_all.data());
       }
       rep.graph_stats = sink.summary();
       write_stats_file(o.stats, sink.vertices(), rep.graph_stats);

@@ -77,7 +77,11 @@ void print_human(std::ostream& out, const SolveReport& r) {
     out << "  stats     diameter " << format_length(r.diameter) << ", radius "
         << format_length(r.radius) << ", reachable pairs " << r.reachable_pairs
         << ", average shortest path " << format_length(r.average_shortest_path_length)
-        << (r.stats_output.empty() ? "" : " (per vertex: " + r.stats_output + ")") << "\n";
+        << (r.stats_output.empty() ? ""
+            : r.stats_sources > 0
+                ? " (" + std::to_string(r.stats_sources) + " sources' rows: " + r.stats_output + ")"
+                : " (per vertex: " + r.stats_output + ")")
+        << "\n";
   if (r.paths) {
     const RunStats& st = r.stats;
     char mib[32];
@@ -162,6 +166,7 @@ void write_json_fields(JsonWriter& j, const SolveReport& r) {
     j.begin_object().field("diameter", r.diameter).field("radius", r.radius);
     j.field("reachable_pairs", r.reachable_pairs);
     j.field("average_shortest_path_length", r.average_shortest_path_length);
+    if (r.stats_sources > 0) j.field("sources", r.stats_sources);
     j.field("file", r.stats_output).end_object();
   }
   j.field("paths", r.paths);

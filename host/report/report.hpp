@@ -42,6 +42,9 @@ struct SolveReport {
   double diameter = 0, radius = 0, average_shortest_path_length = 0;
   long long reachable_pairs = 0;
   std::string stats_output;
+  // --stats --sources: the distinct sources whose rows the figures cover (0: every
+  // vertex); the JSON stats object's "sources".
+  long long stats_sources = 0;
   // --sources / --targets: the shape of the written result (0: all n).
   long long rows = 0, cols = 0;
   double relax_per_second() const {

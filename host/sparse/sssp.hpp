@@ -151,7 +151,9 @@ class SsspSolver final : public Solver<T> {
   // the source, are the distances: never the reversed graph's), or integers whose
   // rows reach the host (exact: the reversed graph's rows' bits); else the
   // reversed graph's rows into `stats`, one pass where g is symmetric (its rows
-  // are its columns). `notes` gets a line saying which ran.
+  // are its columns). `notes` gets a line saying which ran. `stats` is built with
+  // the same `sources` (StatsSink(n, sources)); a list of K sources costs K rows
+  // of g and K of its reverse (--stats --sources), never n.
   RunStats solve_stats_rows(const Csr<T>& g, const std::vector<int64_t>& sources, StatsSink<T>& stats,
                             RowSink<T>& forward, std::vector<std::string>& notes);
   // At most this many sources per batch (host memory of a streamed solve); 0: the

@@ -120,6 +120,9 @@ RunStats SsspSolver<T>::solve_stats_rows(const Csr<T>& g, const std::vector<int6
                                          StatsSink<T>& stats, RowSink<T>& forward,
                                          std::vector<std::string>& notes) {
   RunStats st;
+  // --stats --sources: the sink keeps those sources' rows (row r is sources[r]).
+  if (stats.sources() != sources)
+    throw std::logic_error("stats: the sink's sources are not the solve's");
   if (&forward == static_cast<RowSink<T>*>(&stats) && sources.empty() && solve_stats(g, stats, st)) {
     notes.push_back("stats: rows and columns reduced on the device in one pass (sources side by side)");
     return st;
@@ -140,6 +143,10 @@ RunStats SsspSolver<T>::solve_stats_rows(const Csr<T>& g, const std::vector<int6
     notes.push_back("stats: columns' figures gathered from the rows on the host (one pass)");
     return st;
   }
+  // Every vertex's or the sources' rows, then the same sources' rows of the
+  // reversed graph (distances to each): integers give full --stats' bytes (exact
+  // sums in vertex order, as the columns add them in source order); floats add
+  // each path's weights in the other order (bits may differ in the last place).
   Csr<T> rev = transpose(g);
   const bool one_pass = rev.off == g.off && rev.col == g.col && rev.w == g.w;
   if (one_pass) rev = Csr<T>();
@@ -147,7 +154,7 @@ RunStats SsspSolver<T>::solve_stats_rows(const Csr<T>& g, const std::vector<int6
   st = solve_rows(g, sources, forward, false);
   if (!one_pass) {
     stats.set_pass(StatsSink<T>::to);
-    const RunStats back = solve_rows(rev, {}, stats, false);
+    const RunStats back = solve_rows(rev, sources, stats, false);
     st.total += back.total;
     st.t_k += back.t_k;
     st.t_h += back.t_h;

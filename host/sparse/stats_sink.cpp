@@ -72,7 +72,7 @@ void write_stats_csv(std::ostream& out, const VertexStats& v) {
       std::string& t = text[k];
       t.clear();
       for (size_t i = (b0 + k) * kBlock, e = std::min(n, i + kBlock); i < e; ++i) {
-        put_int(t, static_cast<long long>(i));
+        put_int(t, static_cast<long long>(v.vertex.empty() ? static_cast<int64_t>(i) : v.vertex[i]));
         t += ',';
         put_int(t, static_cast<long long>(v.reach[i]));
         t += ',';
@@ -104,8 +104,12 @@ void put_f64(std::string& s, double x) {
 }  // namespace
 
 template <typename T>
-StatsSink<T>::StatsSink(int64_t n) : n_(n) {
-  const size_t k = static_cast<size_t>(n);
+StatsSink<T>::StatsSink(int64_t n, std::vector<int64_t> sources) : n_(n) {
+  for (int64_t v : sources)
+    if (v < 0 || v >= n)
+      throw UsageError("--stats: source " + std::to_string(v) + " is outside [0, " + std::to_string(n) + ")");
+  const size_t k = sources.empty() ? static_cast<size_t>(n) : sources.size();
+  s_.vertex = std::move(sources);
   s_.reach.assign(k, 0);
   s_.eccentricity.assign(k, 0);
   s_.closeness.assign(k, 0);
@@ -170,6 +174,13 @@ void StatsSink<T>::host_figures(int64_t first, int64_t count, const RowFigures* 
 }
 
 template <typename T>
+void StatsSink<T>::vertex_figures(const RowFigures* f) {
+  const int64_t rows = row_count();
+  for (int64_t r = 0; r < rows; ++r) store(r, f[vertex_of(r)]);
+  engine_rows_ += rows;
+}
+
+template <typename T>
 void StatsSink<T>::store(int64_t v, const RowFigures& f) {
   const int64_t reach = static_cast<int64_t>(f.reach);
   if (pass_ & from) {
@@ -190,9 +201,19 @@ template <typename T>
 GraphStats StatsSink<T>::summary() const {
   GraphStats g;
   double total = 0;
-  for (int64_t v = 0; v < n_; ++v) {
-    g.diameter = v == 0 ? s_.eccentricity[v] : std::max(g.diameter, s_.eccentricity[v]);
-    g.radius = v == 0 ? s_.eccentricity[v] : std::min(g.radius, s_.eccentricity[v]);
+  // Rows in order; a source listed again is counted once (its first row).
+  std::vector<bool> seen(s_.vertex.empty() ? 0 : static_cast<size_t>(n_));
+  bool first = true;
+  for (int64_t v = 0, rows = row_count(); v < rows; ++v) {
+    if (!s_.vertex.empty()) {
+      const size_t id = static_cast<size_t>(s_.vertex[static_cast<size_t>(v)]);
+      if (seen[id]) continue;
+      seen[id] = true;
+      ++g.sources;
+    }
+    g.diameter = first ? s_.eccentricity[v] : std::max(g.diameter, s_.eccentricity[v]);
+    g.radius = first ? s_.eccentricity[v] : std::min(g.radius, s_.eccentricity[v]);
+    first = false;
     g.reachable_pairs += s_.reach[v] - 1;
     total += s_.sum_from[v];
   }
@@ -205,24 +226,30 @@ template <typename T>
 void stats_from_matrix(const DistMatrix<T>& d, StatsSink<T>& sink) {
   const int64_t n = d.n();
   sink.set_pass(StatsSink<T>::from);
-  sink.rows(0, n, n, d.data(), nullptr, nullptr);
+  if (sink.sources().empty())
+    sink.rows(0, n, n, d.data(), nullptr, nullptr);
+  else
+    for (int64_t r = 0; r < sink.row_count(); ++r) sink.rows(r, 1, n, d.data() + sink.vertex_of(r) * n, nullptr, nullptr);
   stats_from_columns(d, sink);
 }
 
 template <typename T>
 void stats_from_columns(const DistMatrix<T>& d, StatsSink<T>& sink) {
-  const int64_t n = d.n();
-  // Columns as rows, a block at a time (the transpose of a slab).
-  const int64_t b = std::max<int64_t>(1, std::min<int64_t>(n, (int64_t{16} << 20) / (sizeof(T) * std::max<int64_t>(n, 1))));
+  const int64_t n = d.n(), rows = sink.row_count();
+  // Columns as rows, a block at a time (the transpose of a slab): column
+  // sink.vertex_of(r) for row r.
+  const int64_t b = std::max<int64_t>(1, std::min<int64_t>(rows, (int64_t{16} << 20) / (sizeof(T) * std::max<int64_t>(n, 1))));
   std::vector<T> block(static_cast<size_t>(b * n));
+  std::vector<int64_t> col(static_cast<size_t>(b));
   sink.set_pass(StatsSink<T>::to);
-  for (int64_t c = 0; c < n; c += b) {
-    const int64_t k = std::min(b, n - c);
+  for (int64_t c = 0; c < rows; c += b) {
+    const int64_t k = std::min(b, rows - c);
+    for (int64_t j = 0; j < k; ++j) col[static_cast<size_t>(j)] = sink.vertex_of(c + j);
     // A copy (each thread its own rows i): threads by its bytes, the same values.
     const int threads = copy_threads(static_cast<size_t>(k) * static_cast<size_t>(n) * sizeof(T));
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
     for (int64_t i = 0; i < n; ++i)
-      for (int64_t j = 0; j < k; ++j) block[static_cast<size_t>(j * n + i)] = d(i, c + j);
+      for (int64_t j = 0; j < k; ++j) block[static_cast<size_t>(j * n + i)] = d(i, col[static_cast<size_t>(j)]);
     sink.rows(c, k, n, block.data(), nullptr, nullptr);
   }
   sink.set_pass(StatsSink<T>::both);
@@ -250,7 +277,7 @@ void write_stats_file(const std::string& path, const VertexStats& v, const Graph
       std::string rec;
       for (size_t i = 0; i < n; ++i) {
         rec.clear();
-        put_le(rec, i, 8);
+        put_le(rec, v.vertex.empty() ? i : static_cast<uint64_t>(v.vertex[i]), 8);
         put_le(rec, static_cast<uint64_t>(v.reach[i]), 8);
         put_f64(rec, v.eccentricity[i]);
         put_f64(rec, v.closeness[i]);
@@ -262,7 +289,7 @@ void write_stats_file(const std::string& path, const VertexStats& v, const Graph
       JsonWriter j(out);
       j.begin_object();
       j.key("vertex").begin_array();
-      for (size_t i = 0; i < n; ++i) j.value(static_cast<long long>(i));
+      for (size_t i = 0; i < n; ++i) j.value(static_cast<long long>(v.vertex.empty() ? static_cast<int64_t>(i) : v.vertex[i]));
       j.end_array().key("reach").begin_array();
       for (size_t i = 0; i < n; ++i) j.value(static_cast<long long>(v.reach[i]));
       j.end_array();
@@ -279,6 +306,7 @@ void write_stats_file(const std::string& path, const VertexStats& v, const Graph
       j.field("diameter", g.diameter).field("radius", g.radius);
       j.field("reachable_pairs", g.reachable_pairs);
       j.field("average_shortest_path_length", g.average_shortest_path_length);
+      if (g.sources > 0) j.field("sources", g.sources);
       j.end_object().end_object();
       out << "\n";
     } else {

@@ -4,7 +4,9 @@
 // of the reversed graph for integers; float distances always the forward rows'
 // columns, added in source order) give closeness and harmonic centrality as
 // networkx defines them (closeness_centrality with wf_improved,
-// harmonic_centrality: distances *to* the vertex).
+// harmonic_centrality: distances *to* the vertex). --stats --sources: the same
+// figures of the listed sources' rows alone (row r is source r's: its forward row,
+// and its row of the reversed graph for the distances to it).
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -17,6 +19,9 @@
 namespace ocl_sp {
 
 struct VertexStats {
+  // Each line's vertex: empty when line v is vertex v (every vertex), else the
+  // sources as listed (--stats --sources; repeats kept).
+  std::vector<int64_t> vertex;
   std::vector<int64_t> reach;         // vertices reachable from v, v included
   std::vector<double> eccentricity;   // largest finite d(v, *)
   std::vector<double> closeness;      // networkx closeness_centrality (wf_improved)
@@ -31,6 +36,9 @@ struct GraphStats {
   double diameter = 0, radius = 0;   // max / min eccentricity
   long long reachable_pairs = 0;     // ordered pairs u != v with v reachable from u
   double average_shortest_path_length = 0;  // over those pairs (0 when none)
+  // Distinct sources the figures cover (--stats --sources; each counted once in
+  // the pairs and the average); 0: every vertex.
+  long long sources = 0;
 };
 
 // The figures of one row, or of a stretch of it (a rank's or a block's columns):
@@ -58,9 +66,21 @@ template <typename T>
 class StatsSink final : public RowSink<T>, public FigureSink {
  public:
   enum Pass : int { from = 1, to = 2, both = 3 };
-  explicit StatsSink(int64_t n);
-  // Which figures the next rows feed (rows are indexed by vertex).
+  // The figures of every vertex's rows (row v is vertex v), or of the rows of
+  // `sources` (row r is sources[r]; ids in [0, n), repeats allowed) of an n-vertex
+  // graph: only those rows are kept, never n of anything but in summary().
+  explicit StatsSink(int64_t n, std::vector<int64_t> sources = {});
+  // Which figures the next rows feed (rows are indexed by row: vertex or position
+  // in the sources).
   void set_pass(Pass p) { pass_ = p; }
+  // The rows' vertices in order (empty: every vertex) and how many rows.
+  const std::vector<int64_t>& sources() const { return s_.vertex; }
+  int64_t row_count() const { return static_cast<int64_t>(s_.reach.size()); }
+  // The vertex of row r.
+  int64_t vertex_of(int64_t r) const { return s_.vertex.empty() ? r : s_.vertex[static_cast<size_t>(r)]; }
+  // Figures of every vertex (f[v] is vertex v's, n of them): each row takes its
+  // vertex's (a solve that computed them all: fw, the distributed fw).
+  void vertex_figures(const RowFigures* f);
   void rows(int64_t first, int64_t count, int64_t n, const T* d, const int32_t* via,
             const int32_t* hops) override;
   // Rows reduced by the engine (on the device): only the figures arrive.
@@ -85,15 +105,17 @@ class StatsSink final : public RowSink<T>, public FigureSink {
   VertexStats s_;
 };
 
-// Both passes from a dense result: its rows, then its columns in blocks.
+// Both passes from a dense result: its rows, then its columns in blocks (the
+// sink's rows': every vertex or its sources).
 template <typename T>
 void stats_from_matrix(const DistMatrix<T>& d, StatsSink<T>& sink);
-// The second half alone (the rows came through hand_rows with the from pass).
+// The second half alone (the rows came through hand_rows with the from pass):
+// column v of d for each row's vertex v.
 template <typename T>
 void stats_from_columns(const DistMatrix<T>& d, StatsSink<T>& sink);
 
 // The per-vertex table to `path` (csv: header vertex,reach,eccentricity,closeness,
-// harmonic[,betweenness]; npy: a structured array with those fields; json: one
+// harmonic[,betweenness], a line per row, vertex = v.vertex[r] or r; npy: a structured array with those fields; json: one
 // array per field plus the summary), atomically. Format from the extension, csv when unknown.
 void write_stats_file(const std::string& path, const VertexStats& v, const GraphStats& g);
 // UsageError for a path ending in something else than .csv/.npy/.json (checked

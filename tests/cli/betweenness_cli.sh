@@ -88,7 +88,7 @@ expect "without --stats: error" err_starts
 check "--betweenness with --algo fw" 2 "$BIN" --input "$T/grid.txt" --algo fw --stats "$T/x.csv" --betweenness
 expect "fw: the message" grep -q "multi-source engine" "$T/err"
 check "--betweenness with --verify" 2 "$BIN" --input "$T/grid.txt" --stats "$T/x.csv" --betweenness --verify
-check "--stats --sources without --betweenness" 2 "$BIN" --input "$T/grid.txt" --stats "$T/x.csv" --sources 1,2
+check "--stats --betweenness with --targets" 2 "$BIN" --input "$T/grid.txt" --stats "$T/x.csv" --betweenness --targets 1,2
 check "--sources --betweenness with --output" 2 "$BIN" --input "$T/grid.txt" --stats "$T/x.csv" \
   --betweenness --sources 1,2 --output "$T/x.bin"
 printf '# 3 vertices\n0 1 2\n1 2 -1\n' > "$T/neg.txt"

@@ -139,8 +139,8 @@ for np in 1 2; do
     expect "$name-names-token" grep -qF -- "$msg" "$T/err"
     expect "$name-once" test "$(grep -c '^error:' "$T/err")" = 1
   done
-  run "stats-with-sources-np$np" 2 $np "${G[@]}" "${D[@]}" --stats "$T/bad.csv" --sources 1
-  expect "stats-with-sources-np$np-message" grep -q "^error: --stats covers every vertex" "$T/err"
+  run "stats-with-targets-np$np" 2 $np "${G[@]}" "${D[@]}" --stats "$T/bad.csv" --sources 1 --targets 2
+  expect "stats-with-targets-np$np-message" grep -q "^error: --stats .*--targets" "$T/err"
   run "sources-with-paths-np$np" 2 $np "${G[@]}" "${D[@]}" --sources 1 --paths --output "$T/bad.bin"
   expect "sources-with-paths-np$np-message" grep -q "^error: --sources/--targets select rows" "$T/err"
   run "stats-extension-np$np" 2 $np "${G[@]}" "${D[@]}" --stats "$T/bad.txt"

@@ -4,7 +4,7 @@
 # eccentricity from single-source Dijkstra) and the report's diameter, radius,
 # reachable pairs and average shortest path length, on directed, undirected,
 # disconnected and float-weighted graphs; sssp (streamed, every backend) and fw;
-# csv, npy and json files; refusals.
+# csv, npy and json files; refusals (--stats --sources: stats_sources_cli.sh).
 # Usage: stats_cli.sh /path/to/ocl_sp
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 use_python networkx numpy
@@ -191,8 +191,8 @@ else
 fi
 
 # Refusals before any work.
-check "stats with --sources" 2 "$BIN" --input "$T/directed.txt" --algo sssp --backend serial --stats "$T/x.csv" --sources 1
-expect "stats with --sources: says why" grep -q "^error: --stats covers every vertex" "$T/err"
+check "stats with --targets" 2 "$BIN" --input "$T/directed.txt" --algo sssp --backend serial --stats "$T/x.csv" --targets 1
+expect "stats with --targets: says why" grep -q "^error: --stats .*--targets" "$T/err"
 check "stats unknown extension" 2 "$BIN" --input "$T/directed.txt" --algo sssp --backend serial --stats "$T/x.txt"
 expect "stats unknown extension: names it" grep -q "^error: --stats '$T/x.txt'" "$T/err"
 check "stats = output" 2 "$BIN" --input "$T/directed.txt" --backend serial --stats "$T/same.csv" --output "$T/same.csv"
