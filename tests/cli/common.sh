@@ -11,6 +11,7 @@
 #   has_line TEXT                    $T/out has the exact line
 #   err_starts                       $T/err starts with "error:"
 #   finish_tests                     prints the count and exits 1 on any failure
+#   use_mpi, run, same, bad_rank_job the MPI tests' mpirun, runs and checks (below)
 # Not a test itself: tests/CMakeLists.txt leaves it out of the cli.* tests.
 set -uo pipefail
 BIN=${1:?usage: $(basename "$0") OCL_SP_BINARY}
@@ -71,6 +72,33 @@ use_mpi() {  # use_mpi: mpirun for the tests (fails, never skips, without it); s
   export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
   export OMP_NUM_THREADS=1
   MPI=(timeout 60 mpirun --oversubscribe --allow-run-as-root)
+}
+
+# The MPI tests' helpers (after use_mpi):
+run() {  # run NAME EXPECTED_EXIT NP ARGS...: ocl_sp under mpirun -np NP
+  local name=$1 want=$2 np=$3
+  shift 3
+  check "$name" "$want" "${MPI[@]}" -np "$np" "$BIN" "$@"
+}
+same() { expect "$1-same-bytes" cmp -s "$2" "$3"; }  # same NAME REF GOT: byte-identical outputs
+
+# A job one rank of which fails: ocl_sp ARGS... --output $T/bad.bin under mpirun
+# -np 3, rank 1 given --device no-such-device, the others PoCL (stdout -> $T/out,
+# stderr -> $T/err); counts a failure unless the job failed (no timeout) with an
+# error naming rank 1 and left no $T/bad.bin.
+bad_rank_job() {  # bad_rank_job ARGS...
+  cat >"$T/rankwrap.sh" <<EOF2
+#!/usr/bin/env bash
+dev=pocl
+[ "\${OMPI_COMM_WORLD_RANK:-0}" = 1 ] && dev=no-such-device
+exec "$BIN" "\$@" --device "\$dev"
+EOF2
+  chmod +x "$T/rankwrap.sh"
+  local rc=0
+  "${MPI[@]}" -np 3 "$T/rankwrap.sh" "$@" --output "$T/bad.bin" >"$T/out" 2>"$T/err" || rc=$?
+  expect bad-device-failed test "$rc" != 0 -a "$rc" != 124
+  expect bad-device-no-file test ! -e "$T/bad.bin"
+  expect bad-device-message grep -q "^error: rank 1: .*no-such-device" "$T/err"
 }
 
 # The networkx graph tests' (stats_cli, betweenness_cli) Python helpers:

@@ -16,15 +16,6 @@ use_python json numpy
 
 use_mpi
 
-# run NAME EXPECTED_EXIT NP ARGS...: ocl_sp under mpirun -np NP.
-run() {
-  local name=$1 want=$2 np=$3
-  shift 3
-  check "$name" "$want" "${MPI[@]}" -np "$np" "$BIN" "$@"
-}
-# same NAME REF GOT: byte-identical outputs.
-same() { expect "$1-same-bytes" cmp -s "$2" "$3"; }
-
 # The binary knows MPI: two ranks report one distributed solve.
 run built 0 2 --n 40 --backend openmp --output "$T/b.bin"
 if ! grep -q "^mpi       2 ranks" "$T/out"; then
@@ -299,20 +290,9 @@ expect paths-float-message grep -q "exact float32 sums" "$T/err"
 
 # A rank that fails (a device spec only rank 1 gets) ends the job: error naming
 # the rank, no output file, no hang.
-cat >"$T/rankwrap.sh" <<EOF
-#!/usr/bin/env bash
-dev=pocl
-[ "\${OMPI_COMM_WORLD_RANK:-0}" = 1 ] && dev=no-such-device
-exec "$BIN" "\$@" --device "\$dev"
-EOF
-chmod +x "$T/rankwrap.sh"
 start=$(date +%s)
-"${MPI[@]}" -np 3 "$T/rankwrap.sh" --n 200 --quiet --output "$T/bad.bin" >"$T/out" 2>"$T/err"
-rc=$?
+bad_rank_job --n 200 --quiet
 end=$(date +%s)
-expect bad-device-failed test "$rc" != 0 -a "$rc" != 124
-expect bad-device-no-file test ! -e "$T/bad.bin"
-expect bad-device-message grep -q "^error: rank 1: .*no-such-device" "$T/err"
 expect bad-device-quick test $((end - start)) -lt 60
 
 finish_tests

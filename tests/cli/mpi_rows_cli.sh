@@ -16,12 +16,6 @@ use_python json numpy
 
 use_mpi
 
-run() {  # run NAME EXPECTED_EXIT NP ARGS...: ocl_sp under mpirun -np NP
-  local name=$1 want=$2 np=$3
-  shift 3
-  check "$name" "$want" "${MPI[@]}" -np "$np" "$BIN" "$@"
-}
-same() { expect "$1-same-bytes" cmp -s "$2" "$3"; }
 G=(--n 150 --negative --seed 7)          # 5 x 5 panels of 32, the last one 22 wide
 REF=(--algo fw --backend serial --quiet)  # the one-process reference
 D=(--backend openmp --panel 32)           # the distributed solve

@@ -18,12 +18,6 @@ use_python json
 
 use_mpi
 
-run() {  # run NAME EXPECTED_EXIT NP ARGS...: ocl_sp under mpirun -np NP
-  local name=$1 want=$2 np=$3
-  shift 3
-  check "$name" "$want" "${MPI[@]}" -np "$np" "$BIN" "$@"
-}
-same() { expect "$1-same-bytes" cmp -s "$2" "$3"; }
 G=(--n 300 --degree 5 --negative --seed 11)  # sparse, negative edges (no negative cycle)
 REF=(--algo sssp --backend openmp --quiet)   # the one-process reference
 D=(--algo sssp --backend openmp)             # the ranks
@@ -182,18 +176,7 @@ for f in bin csv; do
   expect "neg-cycle-$f-one-error" test "$(grep -c '^error: .*negative cycle' "$T/err")" = 1
   expect "neg-cycle-$f-no-file" test ! -e "$T/cyc.$f"
 done
-cat >"$T/rankwrap.sh" <<EOF
-#!/usr/bin/env bash
-dev=pocl
-[ "\${OMPI_COMM_WORLD_RANK:-0}" = 1 ] && dev=no-such-device
-exec "$BIN" "\$@" --device "\$dev"
-EOF
-chmod +x "$T/rankwrap.sh"
-"${MPI[@]}" -np 3 "$T/rankwrap.sh" "${G[@]}" --algo sssp --quiet --output "$T/bad.bin" >"$T/out" 2>"$T/err"
-rc=$?
-expect bad-device-failed test "$rc" != 0 -a "$rc" != 124
-expect bad-device-no-file test ! -e "$T/bad.bin"
-expect bad-device-message grep -q "^error: rank 1: .*no-such-device" "$T/err"
+bad_rank_job "${G[@]}" --algo sssp --quiet
 expect bad-device-once test "$(grep -c '^error:' "$T/err")" = 1
 expect failures-no-temp sh -c "! ls '$T' | grep -q 'tmp'"
 
