@@ -10,12 +10,6 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 use_python json
 use_mpi
 
-run() {  # run NAME EXPECTED_EXIT NP ARGS...: ocl_sp under mpirun -np NP
-  local name=$1 want=$2 np=$3
-  shift 3
-  check "$name" "$want" "${MPI[@]}" -np "$np" "$BIN" "$@"
-}
-same() { expect "$1-same-bytes" cmp -s "$2" "$3"; }
 G=(--n 300 --degree 5 --negative --seed 11)
 S=299,3,0-9,3,150-160
 REF=(--backend openmp --quiet --sources $S)
