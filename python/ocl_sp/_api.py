@@ -638,7 +638,7 @@ def _solve(csgraph, algo, mode, native, directed=True, return_predecessors=False
     return dist, pred, rep
 
 
-def stats(csgraph, method="auto", directed=True, unweighted=False, *, null_value=0,
+def stats(csgraph, method="auto", directed=True, unweighted=False, *, indices=None, null_value=0,
           backend=None, device=None, dtype=None, params=None, use_tuned=True):
     """Per-vertex shortest-path figures of a graph, as the CLI's ``--stats``.
 
@@ -657,11 +657,24 @@ def stats(csgraph, method="auto", directed=True, unweighted=False, *, null_value
     notes say so), else the rows reduced as they come (forward rows, their
     columns gathered as they pass for integer distances, else the reversed
     graph's rows); 'FW' and 'squaring' solve the n x n matrix first.
+
+    ``indices`` (ids, order kept, repeats allowed): the figures of those
+    sources alone, as the CLI's ``--stats --sources`` (``vertex`` holds them;
+    their rows of the graph and of its reverse, not n; integer weights: the
+    same values full ``stats`` gives them), the summary over the distinct
+    sources, counted in ``sources``; the multi-source engine's methods only.
     """
     t0 = time.perf_counter()
     algo = _algo_of(method)
     mode, _ = _dtype_mode(dtype)
     kind, _, _, _, n = _graph_arrays(csgraph)
+    if indices is not None:
+        if algo not in _ROW_ALGOS:
+            raise ValueError(f"stats: indices need the multi-source engine (method 'auto', 'D', 'J', "
+                             f"'BF' or 'sssp'), not '{method}'")
+        indices = np.atleast_1d(np.asarray(indices)).ravel()
+        if indices.size == 0:
+            raise ValueError("stats: indices is empty")
     if n == 0:
         empty = {k: np.zeros(0, dtype=t) for k, t in (
             ("vertex", np.int64), ("reach", np.int64), ("eccentricity", np.float64),
@@ -669,7 +682,7 @@ def stats(csgraph, method="auto", directed=True, unweighted=False, *, null_value
         empty.update(diameter=0.0, radius=0.0, reachable_pairs=0, average_shortest_path_length=0.0)
         return empty
     if algo in _ROW_ALGOS:
-        figures, _, _, _ = _rows(csgraph, algo, mode, True, directed, False, unweighted, None,
+        figures, _, _, _ = _rows(csgraph, algo, mode, True, directed, False, unweighted, indices,
                                  null_value, backend, device, params, use_tuned, t0, stats=True)
         return figures
     figures, _, _ = _solve(csgraph, algo, mode, True, directed, False, unweighted, None,

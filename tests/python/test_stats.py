@@ -60,3 +60,34 @@ def test_stats_refuses_unknown_method_and_handles_empty():
         ocl_sp.stats(np.zeros((3, 3)), method="nope")
     e = ocl_sp.stats(np.zeros((0, 0)))
     assert e["reach"].shape == (0,) and e["reachable_pairs"] == 0
+
+
+@pytest.mark.parametrize("kind", ["directed", "disconnected", "floats"])
+def test_stats_indices_are_the_lines_of_full_stats(kind):
+    # indices (order kept, repeats allowed): the figures full stats gives those
+    # vertices (integer weights: the same values; floats: within rounding, the
+    # reversed graph's distances), the summary over the distinct sources.
+    g = _graph(kind)
+    n = g.number_of_nodes()
+    a = nx.to_scipy_sparse_array(g, nodelist=range(n), weight="weight")
+    full = ocl_sp.stats(a, directed=g.is_directed(), backend="openmp")
+    ids = [n - 1, 3, 0, 3, 5]
+    s = ocl_sp.stats(a, directed=g.is_directed(), backend="serial", indices=ids)
+    assert s["vertex"].tolist() == ids
+    assert s["reach"].tolist() == full["reach"][ids].tolist()
+    for k in ("eccentricity", "closeness", "harmonic"):
+        if kind == "floats":
+            assert np.allclose(s[k], full[k][ids], rtol=1e-12, atol=0)
+        else:
+            assert s[k].tolist() == full[k][ids].tolist()
+    distinct = [n - 1, 3, 0, 5]
+    assert s["sources"] == 4 and "sources" not in full
+    assert s["diameter"] == max(full["eccentricity"][distinct])
+    assert s["radius"] == min(full["eccentricity"][distinct])
+    assert s["reachable_pairs"] == sum(full["reach"][distinct] - 1)
+    with pytest.raises(ValueError):
+        ocl_sp.stats(a, method="FW", indices=ids)
+    with pytest.raises(ValueError):
+        ocl_sp.stats(a, indices=[n])
+    with pytest.raises(ValueError):
+        ocl_sp.stats(a, indices=[])
