@@ -355,7 +355,9 @@ void print_sssp_report(const MpiSolveOptions& o, const SsspReport& r, int ranks,
     os << r.output_mode << ")\n";
   }
   write_stats_line(os, r.stats_output, r.graph_stats,
-                   "each rank reduced its sources' rows, gathered in vertex order", r.t_stats);
+                   r.graph_stats.sources > 0 ? "each rank reduced its sources' rows, gathered in the listed order"
+                                             : "each rank reduced its sources' rows, gathered in vertex order",
+                   r.t_stats);
   if (r.paths) {
     os << "paths     via matrix rows from each rank's shortest-path trees\n";
     if (!r.paths_output.empty()) os << "via       " << r.paths_output << "\n";
