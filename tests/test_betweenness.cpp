@@ -283,3 +283,177 @@ TEST_CASE("betweenness: fixed-point sums do not depend on the order of additions
   for (double x : xs) plain += x;
   CHECK(a.value(0) == doctest::Approx(plain).epsilon(1e-14));
 }
+
+namespace {
+
+// A chain of k "diamonds" over undirected unit edges: hubs a_0 .. a_k, and between
+// a_{i-1} and a_i the widths[i-1] middle vertices of diamond i, each joined to both
+// hubs. The number of shortest paths a_0 -> a_k is the product of the widths (2^1100
+// with 1100 diamonds of 2: past float64's range); vertices: a_0, then per diamond
+// its middles and its right hub.
+struct Chain {
+  std::vector<int> widths;
+  std::vector<int64_t> hub;    // hub[i]: a_i
+  std::vector<int64_t> first;  // first[i]: diamond i's first middle (i >= 1)
+  std::vector<double> upto;    // upto[i]: the middles and right hubs of diamonds 1..i
+  int64_t n = 0;
+
+  explicit Chain(std::vector<int> w) : widths(std::move(w)) {
+    const size_t k = widths.size();
+    hub.assign(k + 1, 0);
+    first.assign(k + 1, 0);
+    upto.assign(k + 1, 0.0);
+    n = 1;
+    for (size_t i = 1; i <= k; ++i) {
+      upto[i] = upto[i - 1] + widths[i - 1] + 1;
+      first[i] = n;
+      n += widths[i - 1];
+      hub[i] = n++;
+    }
+  }
+  int64_t k() const { return static_cast<int64_t>(widths.size()); }
+  int width(int64_t i) const { return widths[static_cast<size_t>(i - 1)]; }
+  Graph graph() const {
+    Graph e;
+    e.n = n;
+    for (int64_t i = 1; i <= k(); ++i)
+      for (int64_t j = 0; j < width(i); ++j) {
+        const int64_t m = first[static_cast<size_t>(i)] + j;
+        for (int64_t h : {hub[static_cast<size_t>(i - 1)], hub[static_cast<size_t>(i)]}) {
+          e.edges.push_back({h, m, 1});
+          e.edges.push_back({m, h, 1});
+        }
+      }
+    return e;
+  }
+  // Vertices beyond hub a_i on the right (diamonds i+1..k and their hubs), and up
+  // to hub a_{i-1} on the left (a_0 and diamonds 1..i-1 with their hubs).
+  double right(int64_t i) const { return upto.back() - upto[static_cast<size_t>(i)]; }
+  double left(int64_t i) const { return 1 + upto[static_cast<size_t>(i - 1)]; }
+  // Source a_j's dependencies: a middle of diamond i splits the pairs (a_j, t) for t
+  // at or beyond the diamond's far hub evenly with the diamond's other middles; a hub
+  // lies on every path beyond it.
+  std::vector<double> from_hub(int64_t j) const {
+    std::vector<double> d(static_cast<size_t>(n), 0.0);
+    for (int64_t i = 1; i <= k(); ++i) {
+      const double share = (i > j ? 1 + right(i) : left(i)) / width(i);
+      for (int64_t m = 0; m < width(i); ++m)
+        d[static_cast<size_t>(first[static_cast<size_t>(i)] + m)] = share;
+      if (i < k() && i != j)
+        d[static_cast<size_t>(hub[static_cast<size_t>(i)])] = i > j ? right(i) : left(i + 1) - 1;
+    }
+    return d;
+  }
+  // The sums over every source: the pairs across a middle of diamond i (both
+  // directions) split evenly among its middles; a hub carries every pair across it,
+  // and half of the pairs of middles of each diamond it closes (two paths: through
+  // either hub).
+  std::vector<double> all() const {
+    std::vector<double> b(static_cast<size_t>(n), 0.0);
+    for (int64_t i = 1; i <= k(); ++i) {
+      const double across = 2 * left(i) * (1 + right(i)) / width(i);
+      for (int64_t m = 0; m < width(i); ++m)
+        b[static_cast<size_t>(first[static_cast<size_t>(i)] + m)] = across;
+    }
+    for (int64_t i = 0; i <= k(); ++i) {
+      double x = 0;
+      if (i > 0 && i < k()) x = 2 * (left(i + 1) - 1) * right(i);
+      if (i > 0) x += width(i) * (width(i) - 1) / 2.0;
+      if (i < k()) x += width(i + 1) * (width(i + 1) - 1) / 2.0;
+      b[static_cast<size_t>(hub[static_cast<size_t>(i)])] = x;
+    }
+    return b;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("betweenness: the diamond chain's closed forms are the definition's") {
+  // The formulas the tests past float64's range check against, on a chain small
+  // enough for the definition (widths 1 to 3; every count in float64).
+  const Chain c({2, 3, 1, 2, 3, 2});
+  const Graph e = c.graph();
+  const auto adj = to_matrix<int32_t>(e);
+  const Csr<int32_t> g = build_csr<int32_t>(e);
+  check_close(reference(adj, false), c.all());
+  check_close(run<int32_t>(cpu(Backend::serial), g, {}, false, 1).vertex, c.all());
+  for (int64_t j : {int64_t{0}, int64_t{2}, c.k()}) {
+    CAPTURE(j);
+    check_close(
+        run<int32_t>(cpu(Backend::serial), g, {c.hub[static_cast<size_t>(j)]}, false, 1).vertex,
+        c.from_hub(j));
+  }
+}
+
+TEST_CASE("betweenness: path counts past float64's range, exact in long double") {
+  // 1100 diamonds of 2: 2^1100 shortest paths end to end (float64 ends near 2^1024);
+  // every value a multiple of 1/2, so exact: the sums equal the closed form's bits.
+  const Chain c(std::vector<int>(1100, 2));
+  const Csr<int32_t> g = build_csr<int32_t>(c.graph());
+  const Result all = run<int32_t>(cpu(Backend::openmp), g, {}, false, 0);
+  CHECK(same_bits(all.vertex, c.all()));
+  // sources at both ends (counts past float64) and in the middle (within), on
+  // every backend: the same bits
+  const std::vector<int64_t> some = {c.hub[0], c.hub[550], c.hub[1100], c.first[3], c.hub[80]};
+  const Result r = all_backends_agree(g, some);
+  std::vector<double> want(static_cast<size_t>(c.n), 0.0);
+  for (int64_t j : {0, 550, 1100, 80}) {
+    const auto d = c.from_hub(j);
+    for (size_t i = 0; i < want.size(); ++i) want[i] += d[i];
+  }
+  const Result mid = run<int32_t>(cpu(Backend::serial), g, {c.first[3]}, false, 1);
+  for (size_t i = 0; i < want.size(); ++i) want[i] += mid.vertex[i];
+  CHECK(same_bits(r.vertex, want));
+}
+
+TEST_CASE("betweenness: counts past float64 with rounding (widths 3 and 2), every backend") {
+  // 3^410 2^410 (about 2^1060) paths end to end: counts not powers of two, rounded
+  // in the wide arithmetic; within 1e-12 of the closed form, edges and endpoints
+  // as on the float64 path; every backend the same bits over sources from both
+  // ends (wide) to the middle (float64).
+  std::vector<int> widths;
+  for (int i = 0; i < 820; ++i) widths.push_back(i % 2 ? 2 : 3);
+  const Chain c(widths);
+  const Csr<int32_t> g = build_csr<int32_t>(c.graph());
+  std::vector<int64_t> some;
+  for (int64_t v = 0; v < c.n; v += 97) some.push_back(v);
+  some.push_back(c.n - 1);
+  all_backends_agree(g, some, true);
+  const Result r = run<int32_t>(cpu(Backend::openmp), g, {}, false, 0);
+  check_close(r.vertex, c.all());
+  // the shares leaving v add up to v's dependencies plus its own n - 1 pairs
+  std::vector<double> out(static_cast<size_t>(g.n), 0.0);
+  for (int64_t u = 0; u < g.n; ++u)
+    for (int64_t k = g.off[u]; k < g.off[u + 1]; ++k)
+      out[static_cast<size_t>(u)] += r.edge[static_cast<size_t>(k)];
+  for (int64_t v = 0; v < g.n; ++v)
+    CHECK(out[static_cast<size_t>(v)] ==
+          doctest::Approx(r.vertex[static_cast<size_t>(v)] + static_cast<double>(g.n - 1))
+              .epsilon(1e-12));
+  // endpoints: each vertex also counts its n - 1 pairs as a source and as a target
+  const Result ends = run<int32_t>(cpu(Backend::openmp), g, {}, true, 0);
+  for (int64_t v = 0; v < g.n; ++v)
+    CHECK(ends.vertex[static_cast<size_t>(v)] ==
+          doctest::Approx(r.vertex[static_cast<size_t>(v)] + 2.0 * static_cast<double>(g.n - 1))
+              .epsilon(1e-12));
+}
+
+TEST_CASE("betweenness: counts past long double's range in the scaled form") {
+  // 16400 diamonds of 2: 2^16400 paths end to end, past long double's 2^16384 too
+  // (and past float64's where long double is float64); the sources at the ends
+  // take the scaled form, the middle one long double (x86) or the scaled form. All
+  // exact multiples of 1/2: the closed form's bits, threads or not.
+  const Chain c(std::vector<int>(16400, 2));
+  const Csr<int32_t> g = build_csr<int32_t>(c.graph());
+  const std::vector<int64_t> some = {c.hub[0], c.hub[8200], c.hub[16400]};
+  const Result one = run<int32_t>(cpu(Backend::serial), g, some, false, 1);
+  const Result many = run<int32_t>(cpu(Backend::openmp), g, some, false, 0);
+  std::vector<double> want(static_cast<size_t>(c.n), 0.0);
+  for (int64_t j : {0, 8200, 16400}) {
+    const auto d = c.from_hub(j);
+    for (size_t i = 0; i < want.size(); ++i) want[i] += d[i];
+  }
+  CHECK(same_bits(one.vertex, want));
+  CHECK(same_bits(many.vertex, want));
+  CHECK(same_bits(many.edge, one.edge));
+}

@@ -101,6 +101,67 @@ BetweennessSink<T>::BetweennessSink(const Csr<T>& g, std::vector<int64_t> source
 
 namespace {
 
+// The wide counts of a source whose float64 sigma overflows (betweenness.hpp,
+// "Sigma beyond float64"): long double where it is x86's 80-bit extended format
+// (exponents to 16383), and a long double mantissa with an int64 exponent beyond
+// that (or where long double is not the extended format).
+constexpr bool kExtended = std::numeric_limits<long double>::max_exponent >= 16384 &&
+                           std::numeric_limits<long double>::digits <= 64;
+
+// m * 2^e, m in [0.5, 1) or m == 0 (then e == 0): a count without an upper bound.
+struct Scaled {
+  long double m = 0;
+  int64_t e = 0;
+  static Scaled of(long double x) {
+    Scaled r;
+    int k = 0;
+    r.m = std::frexp(x, &k);
+    r.e = r.m == 0 ? 0 : k;
+    return r;
+  }
+  void operator+=(const Scaled& b) {
+    if (b.m == 0) return;
+    if (m == 0) {
+      *this = b;
+      return;
+    }
+    // Beyond 2^-128 of the larger, the smaller cannot change the rounded sum (64-bit
+    // mantissas at most); below that the shift is exact (normal long doubles).
+    constexpr int64_t kFar = 128;
+    long double sum;
+    int64_t base;
+    if (e >= b.e) {
+      base = e;
+      sum = e - b.e > kFar ? m : m + std::ldexp(b.m, static_cast<int>(b.e - e));
+    } else {
+      base = b.e;
+      sum = b.e - e > kFar ? b.m : std::ldexp(m, static_cast<int>(e - b.e)) + b.m;
+    }
+    int k = 0;
+    m = std::frexp(sum, &k);
+    e = base + k;
+  }
+};
+
+inline bool in_range(long double x) { return x <= std::numeric_limits<long double>::max(); }
+inline bool in_range(const Scaled&) { return true; }
+inline void set_one(long double& x) { x = 1; }
+inline void set_one(Scaled& x) { x = Scaled::of(1); }
+// coeff(v) = (1 + delta(v)) / sigma(v); numer >= 1, sigma >= 1
+inline long double coefficient(long double numer, long double sigma) { return numer / sigma; }
+inline Scaled coefficient(long double numer, const Scaled& sigma) {
+  Scaled r = Scaled::of(numer / sigma.m);
+  r.e -= sigma.e;
+  return r;
+}
+// c = sigma(v) * coeff(w), a number in [0, n]
+inline long double share(long double sigma, long double coeff) { return sigma * coeff; }
+inline long double share(const Scaled& sigma, const Scaled& coeff) {
+  const int64_t e = sigma.e + coeff.e;
+  if (e < -16000) return 0;  // far below the fixed point's 2^-64
+  return std::ldexp(sigma.m * coeff.m, static_cast<int>(e));
+}
+
 // One source's pass over its row (betweenness.hpp, steps 1-3), into the sums.
 // The tight edges are found once (flags beside the CSR, set for the edges of
 // reached vertices); indeg and sigma are zero between sources (Kahn's order takes
@@ -110,6 +171,8 @@ struct SourcePass {
   std::vector<int32_t> order, indeg;
   std::vector<double> sigma, coeff;
   std::vector<uint8_t> tight;
+  std::vector<long double> wide;  // the wide counts, then coefficients (one array)
+  std::vector<Scaled> scaled;
 
   void run(const Csr<T>& g, int64_t s, const T* d, bool endpoints, std::vector<Fixed>& vertex,
            FixedSums* edge) {
@@ -148,9 +211,11 @@ struct SourcePass {
     }
     order[static_cast<size_t>(tail++)] = static_cast<int32_t>(s);
     sigma[static_cast<size_t>(s)] = 1.0;
+    bool overflow = false;
     for (int64_t head = 0; head < tail; ++head) {
       const int64_t u = order[static_cast<size_t>(head)];
       const double su = sigma[static_cast<size_t>(u)];
+      overflow |= !(su <= std::numeric_limits<double>::max());
       for (int64_t k = off[u]; k < off[u + 1]; ++k) {
         if (!tight[static_cast<size_t>(k)]) continue;
         const size_t v = static_cast<size_t>(col[k]);
@@ -163,27 +228,67 @@ struct SourcePass {
       throw UsageError("betweenness: a cycle of zero-weight edges reached from vertex " +
                        std::to_string(s) + " (infinitely many shortest paths)");
     }
-    // Dependencies back along the order.
-    bool overflow = false;
+    if (overflow) {
+      for (int64_t i = 0; i < tail; ++i)
+        sigma[static_cast<size_t>(order[static_cast<size_t>(i)])] = 0.0;
+      if (!kExtended || !wide_pass(wide, g, s, tail, endpoints, vertex, edge))
+        wide_pass(scaled, g, s, tail, endpoints, vertex, edge);
+    } else {
+      // Dependencies back along the order.
+      for (int64_t i = tail - 1; i >= 0; --i) {
+        const int64_t v = order[static_cast<size_t>(i)];
+        const double sv = sigma[static_cast<size_t>(v)];
+        sigma[static_cast<size_t>(v)] = 0.0;  // zero for the next source
+        double delta = 0;
+        for (int64_t k = off[v]; k < off[v + 1]; ++k) {
+          if (!tight[static_cast<size_t>(k)]) continue;
+          const double c = sv * coeff[static_cast<size_t>(col[k])];
+          delta += c;
+          if (edge) edge->add(k, c);
+        }
+        coeff[static_cast<size_t>(v)] = (1 + delta) / sv;
+        if (v != s) vertex[static_cast<size_t>(v)].add(Fixed::of(endpoints ? delta + 1 : delta));
+      }
+    }
+    if (endpoints) vertex[static_cast<size_t>(s)].add(Fixed::of(static_cast<double>(reached - 1)));
+  }
+
+  // Steps 2 and 3 again for s in W's arithmetic, over the order and tight edges
+  // already found; false (nothing added) when a count passes W's range.
+  template <typename W>
+  bool wide_pass(std::vector<W>& cnt, const Csr<T>& g, int64_t s, int64_t tail, bool endpoints,
+                 std::vector<Fixed>& vertex, FixedSums* edge) {
+    const int64_t* off = g.off.data();
+    const int32_t* col = g.col.data();
+    if (cnt.size() != order.size()) cnt.assign(order.size(), W{});
+    for (int64_t i = 0; i < tail; ++i)
+      cnt[static_cast<size_t>(order[static_cast<size_t>(i)])] = W{};
+    set_one(cnt[static_cast<size_t>(s)]);
+    for (int64_t i = 0; i < tail; ++i) {
+      const int64_t u = order[static_cast<size_t>(i)];
+      const W su = cnt[static_cast<size_t>(u)];
+      if (!in_range(su)) return false;
+      for (int64_t k = off[u]; k < off[u + 1]; ++k)
+        if (tight[static_cast<size_t>(k)]) cnt[static_cast<size_t>(col[k])] += su;
+    }
+    // Back along the order; cnt[v] becomes coeff(v) once v is done (its count is
+    // read only there; its predecessors read the coefficient).
     for (int64_t i = tail - 1; i >= 0; --i) {
       const int64_t v = order[static_cast<size_t>(i)];
-      const double sv = sigma[static_cast<size_t>(v)];
-      sigma[static_cast<size_t>(v)] = 0.0;  // zero for the next source
-      if (!std::isfinite(sv)) overflow = true;
-      double delta = 0;
+      const W sv = cnt[static_cast<size_t>(v)];
+      long double delta = 0;
       for (int64_t k = off[v]; k < off[v + 1]; ++k) {
         if (!tight[static_cast<size_t>(k)]) continue;
-        const double c = sv * coeff[static_cast<size_t>(col[k])];
+        const long double c = share(sv, cnt[static_cast<size_t>(col[k])]);
         delta += c;
-        if (edge) edge->add(k, c);
+        if (edge) edge->add(k, static_cast<double>(c));
       }
-      coeff[static_cast<size_t>(v)] = (1 + delta) / sv;
-      if (v != s) vertex[static_cast<size_t>(v)].add(Fixed::of(endpoints ? delta + 1 : delta));
+      cnt[static_cast<size_t>(v)] = coefficient(1 + delta, sv);
+      if (v != s)
+        vertex[static_cast<size_t>(v)].add(
+            Fixed::of(static_cast<double>(endpoints ? delta + 1 : delta)));
     }
-    if (overflow)
-      throw RuntimeError("betweenness: the number of shortest paths from vertex " +
-                         std::to_string(s) + " exceeds float64's range");
-    if (endpoints) vertex[static_cast<size_t>(s)].add(Fixed::of(static_cast<double>(reached - 1)));
+    return true;
   }
 
   // After a refused source: the scratch back to zero.

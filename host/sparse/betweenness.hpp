@@ -11,7 +11,8 @@
 //     a function of the row and the graph alone), which is a nondecreasing-distance
 //     order (zero-weight edges inside one distance are ordered by the DAG);
 //  2. sigma, the number of shortest paths, is counted in float64 along that order
-//     (sigma(v) += sigma(u) over each tight edge u -> v);
+//     (sigma(v) += sigma(u) over each tight edge u -> v); where a count passes
+//     float64's range, see "Sigma beyond float64" below;
 //  3. dependencies are accumulated back in the reverse order, networkx's
 //     arithmetic: coeff(w) = (1 + delta(w)) / sigma(w), and for a tight edge
 //     v -> w the contribution c = sigma(v) * coeff(w) (the edge's share), added to
@@ -24,9 +25,37 @@
 // the engine forms, the threads or the devices; every backend gives the same bits.
 // Contributions are rounded down to multiples of 2^-64 (about 5e-20) once each.
 //
+// Contributions are at most n (delta(v) <= n - 1 per source, a share c <= 1 +
+// delta(w)), far inside the fixed point's 2^63.
+//
+// Sigma beyond float64: a source whose float64 count overflows at some vertex
+// (a count above about 1.8e308; its order reaches the vertex's place with inf)
+// has steps 2 and 3 redone, over the same order and tight edges, in a wider
+// number, and only its contributions from that pass are added (none of the
+// float64 pass's):
+//  - long double where it is x86's 80-bit extended format (64-bit mantissa,
+//    counts to about 1.2e4932): the same operations as step 2 and 3, in long
+//    double (delta too), delta and c rounded to float64 before the fixed point;
+//  - if a count passes that range too, or where long double is not the extended
+//    format, a long double mantissa in [0.5, 1) with an int64 exponent (no upper
+//    bound): sums align the smaller to the larger's exponent (ignored more than
+//    2^-128 below it), coeff(w) = (1 + delta(w)) / sigma(w) divides by the
+//    mantissa and negates the exponent, c = sigma(v) * coeff(w) multiplies the
+//    mantissas and goes back to long double (0 if below 2^-16000).
+// Counts there are exact to the format's rounding (to about 1e-19 relative, where
+// float64 holds 1e-16); no ratio underflows to 0: coeff(w) >= 1 / sigma(w) is
+// inside the wide format's range (subnormal, a bit or two less precise, for long
+// double counts above 2^16382, as float64's is in networkx's arithmetic above
+// 2^1022), and c = sigma(v) coeff(w) <= 1 + delta(w) with sigma(v) >= 1; a c below
+// float64's smallest number (so below the fixed point's 2^-64 anyway) adds 0.
+// The choice is made per source from its own counts, so the computation of every
+// source is still a function of its row and the graph only, and every backend and
+// placement gives the same bits. Every source whose float64 counts stay finite
+// gives networkx's arithmetic, as before (networkx's own float counts become inf,
+// and its betweenness nan, where this rule takes over).
+//
 // Limits: weights must be >= 0 (a negative one is a UsageError); a tight
-// zero-weight cycle makes the number of shortest paths infinite (UsageError);
-// sigma beyond float64's range (about 1e308 paths) is a RuntimeError.
+// zero-weight cycle makes the number of shortest paths infinite (UsageError).
 #pragma once
 #include <atomic>
 #include <cstdint>
