@@ -9,6 +9,7 @@
 #include <optional>
 #include <utility>
 
+#include "api/api_internal.hpp"
 #include "api/options_spec.hpp"
 #include "cl/cl.hpp"
 #include "cl/cl_error.hpp"
@@ -31,41 +32,8 @@ namespace ocl_sp {
 
 namespace {
 
-// Runs f, turning every internal error into the public ones.
-template <typename F>
-auto translated(const F& f) -> decltype(f()) {
-  try {
-    return f();
-  } catch (const NegativeCycleError& e) {
-    throw NegativeCycle(e.what(), e.vertex, e.cycle, e.length);
-  } catch (const cl::Error& e) {
-    throw Error(std::string("OpenCL call ") + e.what() + " failed: " + cl_error_name(e.err()));
-  } catch (const std::bad_alloc&) {
-    throw Error("out of host memory");
-  } catch (const Error&) {
-    throw;
-  } catch (const std::exception& e) {  // UsageError, RuntimeError, CancelledError
-    throw Error(e.what());
-  }
-}
-
-// What ran and its time split, into a Result or a SolveInfo (the same names).
-template <typename R>
-void describe(R& r, const SolverInfo& i, const RunStats& st) {
-  r.algorithm = i.algo;
-  r.backend = i.backend;
-  r.device = i.device;
-  r.params = to_string(i.params);
-  r.placement = st.placement;
-  r.timings.setup = i.t_o;
-  r.timings.context = i.t_context;
-  r.timings.programs = i.t_program;
-  r.timings.transfers = st.t_h;
-  r.timings.kernels = st.t_k;
-  r.timings.solve = st.total;
-  r.timings.total = i.t_o + st.total;
-  r.relaxations = st.relaxations;
-}
+using api::describe;
+using api::translated;
 
 template <typename T>
 Result<T> solve_all_pairs(int64_t n, const std::vector<Edge>& edges, const Options& o) {
@@ -104,8 +72,6 @@ Result<T> solve_all_pairs(int64_t n, const std::vector<Edge>& edges, const Optio
   r.distances = std::move(d.values());
   if (o.paths) r.via = std::move(paths.via);
   describe(r, i, st);
-  r.params_source = i.params_source;
-  r.program_cache = i.cache;
   return r;
 }
 

@@ -133,6 +133,8 @@ class DistMatrix {
     }
     a_.assign(count, fill);
   }
+  // Adopts n x n values (row-major) without copying them.
+  DistMatrix(int64_t n, std::vector<T>&& values) : n_(n), a_(std::move(values)) {}
   int64_t n() const { return n_; }
   T& operator()(int64_t i, int64_t j) { return a_[static_cast<size_t>(i * n_ + j)]; }
   T operator()(int64_t i, int64_t j) const { return a_[static_cast<size_t>(i * n_ + j)]; }

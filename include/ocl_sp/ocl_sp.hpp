@@ -17,6 +17,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -30,6 +31,18 @@ namespace ocl_sp {
 // Every failure the library reports.
 struct Error : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+
+// Bad arguments or input: an edge id outside [0, n), a weight the type cannot
+// hold, an unknown device, algorithm or option, a malformed graph (the command
+// line's usage errors, exit status 2; Python's ValueError).
+struct InvalidArgument : Error {
+  using Error::Error;
+};
+
+// A solve stopped by request_cancel(): no result.
+struct Cancelled : Error {
+  using Error::Error;
 };
 
 // The graph has a negative cycle: no distances. cycle lists its vertices
@@ -94,6 +107,24 @@ struct Timings {
   double total = 0;      // setup + solve
 };
 
+// What the solve did beyond the timings, for reports (the command line's --json
+// fields of the same names).
+struct RunDetails {
+  std::string vendor, driver;  // the OpenCL device's vendor and driver version ("" on CPUs)
+  std::map<std::string, int> param_values;  // the effective tunables by name
+  int64_t panel = 0;           // panel edge of the panel engine (0: no panels)
+  int devices = 1;             // OpenCL devices that took part
+  double bytes_moved = 0;      // host <-> device bytes
+  int products = 0;            // squaring: (min,+) products
+  int kernel_launches = 0;     // OpenCL kernel launches
+  std::map<std::string, double> kernel_seconds;  // T_k per kernel name (OpenCL)
+  bool paths = false;          // the via matrix was computed
+  std::string paths_kernels;   // what computed it, e.g. "paths.cl BLOCK=32 WPT=8"
+  double paths_bytes = 0;      // memory it took beside the distances
+  bool reused = false;  // a Session's solver from an earlier call ran: no set-up in this
+                        // call (timings.setup and its parts are the first call's)
+};
+
 template <typename T>
 struct Result {
   int64_t n = 0;
@@ -116,6 +147,7 @@ struct Result {
   std::string placement;      // single buffer | resident panels | out of core ... ("" on CPUs)
   Timings timings;
   double relaxations = 0;  // d = min(d, a + b) operations
+  RunDetails details;
 };
 
 // All pairs of n vertices (0-based) joined by `edges`; T = int32_t (exact; path
@@ -146,6 +178,9 @@ struct SolveInfo {
   std::vector<std::string> notes;  // e.g. whether --stats took one pass or two
   Timings timings;
   double relaxations = 0;
+  std::string params_source;  // built-in | tuned (file) | command line
+  std::string program_cache;  // hit | miss | n/a
+  RunDetails details;
 };
 
 // The multi-source engine (the command line's --algo sssp, --sources, --stats):
@@ -185,6 +220,132 @@ struct StatsOptions {
 template <typename T>
 Stats stats(int64_t n, const std::vector<Edge>& edges, const Options& options = {},
             const StatsOptions& what = {});
+
+// ---------------------------------------------------------------------------
+// Graphs already in memory, and solvers kept between calls
+// ---------------------------------------------------------------------------
+
+// A dense adjacency: values[i * n + j] is the weight of the edge i -> j,
+// unreachable<T>() where there is none; the diagonal is read as 0.
+template <typename T>
+struct Matrix {
+  int64_t n = 0;
+  std::vector<T> values;  // n x n, row-major
+};
+
+// Compressed rows: the edges of vertex u are targets[k], weights[k] for k in
+// [offsets[u], offsets[u + 1]). Rows need not be sorted; a parallel edge is one
+// more edge (distances take the shorter; betweenness counts each shortest one as
+// a path of its own), a self-loop is ignored where its weight is >= 0.
+template <typename T>
+struct CsrGraph {
+  int64_t n = 0;
+  std::vector<int64_t> offsets;  // n + 1, offsets[0] = 0, non-decreasing
+  std::vector<int32_t> targets;  // m, each in [0, n)
+  std::vector<T> weights;        // m
+};
+
+// The rows of rows() with the shortest-path tree beside them: parents[r * n + v]
+// is the vertex before v on the recorded shortest path from row r's source to v
+// (the source itself for a direct edge), -1 for the source and for vertices it
+// does not reach. Same calling rules as RowsSink.
+template <typename T>
+using TreeRowsSink =
+    std::function<void(int64_t first, int64_t count, const T* rows, const int32_t* parents)>;
+
+// Betweenness centrality as sums (networkx's betweenness_centrality before its
+// rescale; Stats::betweenness is the normalised directed figure).
+struct Betweenness {
+  std::vector<double> vertex;  // per vertex
+  std::vector<double> edge;    // per CSR edge k (with BetweennessOptions::edges), else empty
+  SolveInfo info;
+};
+struct BetweennessOptions {
+  std::vector<int64_t> sources;  // the sources of the sums (networkx's k sample); empty: all
+  bool endpoints = false;        // networkx's endpoints=True
+  bool edges = false;            // also the sum of each CSR edge
+};
+
+// A solver set-up (OpenCL context, programs, tuned parameters) kept alive between
+// calls: the options are fixed when the session is made, each value type's and
+// algorithm's solver is built at its first call and reused after it
+// (Result::details.reused). Calls on one Session run one at a time (other threads
+// wait); Sessions on the same device may run side by side. Options::algo picks
+// all_pairs' algorithm; rows(), stats() and betweenness() run the multi-source
+// engine. Errors as for the free functions.
+class Session {
+ public:
+  explicit Session(Options options = {});
+  ~Session();
+  Session(Session&&) noexcept;
+  Session& operator=(Session&&) noexcept;
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  const Options& options() const;
+  // Options::backend empty, no device asked for and no OpenCL device found: the
+  // session runs on OpenMP (as the command line, which then notes it).
+  bool fell_back_to_openmp() const;
+
+  // all_pairs() of the edge list, or of a dense adjacency taken by value
+  // (std::move it in: the distances are computed in its memory, no copy). With a
+  // Matrix a NegativeCycle carries the vertex only (no copy of the input is kept
+  // to search for the cycle).
+  template <typename T>
+  Result<T> all_pairs(int64_t n, const std::vector<Edge>& edges);
+  template <typename T>
+  Result<T> all_pairs(Matrix<T> adjacency);
+  // The same with the via matrix or without, whatever Options::paths says.
+  template <typename T>
+  Result<T> all_pairs(Matrix<T> adjacency, bool paths);
+  // rows() of a CSR graph (taken by value: std::move it in), with or without the
+  // shortest-path tree; stats(); betweenness sums from the rows of the sources.
+  template <typename T>
+  SolveInfo rows(CsrGraph<T> graph, const std::vector<int64_t>& sources, const RowsSink<T>& sink);
+  template <typename T>
+  SolveInfo rows(CsrGraph<T> graph, const std::vector<int64_t>& sources,
+                 const TreeRowsSink<T>& sink);
+  template <typename T>
+  Stats stats(CsrGraph<T> graph, const StatsOptions& what = {});
+  template <typename T>
+  Betweenness betweenness(CsrGraph<T> graph, const BetweennessOptions& what = {});
+  // stats() of a dense adjacency by all_pairs (Options::algo) and a reduction of
+  // its distances (no betweenness: InvalidArgument).
+  template <typename T>
+  Stats stats(Matrix<T> adjacency, const StatsOptions& what = {});
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Asks every running solve to stop (any thread; async-signal-safe): the
+// multi-source engine (between batches) and the panel engine (between panels)
+// throw Cancelled; a single-buffer dense solve runs to its end. clear_stop() lets
+// the next ones run; a request stays until then.
+void request_stop();
+void clear_stop();
+bool stop_requested();
+
+// The OpenCL devices found, in --device's P:D order (`ocl_sp devices`).
+struct DeviceInfo {
+  std::string id;          // "P:D"
+  std::string name, vendor, vendor_key, type, platform;
+  std::string driver_version, device_version, opencl_c_version;
+  int64_t compute_units = 0;
+  uint64_t global_mem = 0, local_mem = 0, max_alloc = 0;
+  int64_t max_work_group = 0;
+};
+std::vector<DeviceInfo> devices();
+// Whether every OpenCL device a --device string selects computes in float64
+// (cl_khr_fp64).
+bool devices_compute_in_float64(const std::string& device);
+// --algo auto's choice for n vertices, m edges and that many sources: "fw" or
+// "sssp" and why, from the same estimates as the command line.
+struct AlgorithmChoice {
+  std::string algo, why;
+};
+AlgorithmChoice choose_algorithm(int64_t n, int64_t m, int64_t sources, const Options& options = {});
 
 // Reads a graph in any input format: bin (course), gr (DIMACS), mtx (Matrix
 // Market), edges (text "u v w"); format "auto" picks it by the extension. Error

@@ -1,0 +1,491 @@
+// ocl_sp::Session (include/ocl_sp/ocl_sp.hpp): the solvers of one set of options
+// kept between calls, over the same Solver objects, row sinks and checks as the
+// free functions of api.cpp; and the device queries and cancellation of the API.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <tuple>
+#include <utility>
+
+#include "api/api_internal.hpp"
+#include "api/options_spec.hpp"
+#include "cl/device.hpp"
+#include "graph/graph.hpp"
+#include "graph/matrix.hpp"
+#include "graph/negative_cycle.hpp"
+#include "solvers/opencl_base.hpp"
+#include "solvers/solver.hpp"
+#include "sparse/auto_algo.hpp"
+#include "sparse/betweenness.hpp"
+#include "sparse/sssp.hpp"
+#include "sparse/stats_sink.hpp"
+#include "sparse/stream_sink.hpp"
+#include "util/cancel.hpp"
+#include "util/errors.hpp"
+#include "util/progress.hpp"
+
+namespace ocl_sp {
+
+namespace api {
+
+template <typename T>
+Csr<T> take_csr(const char* what, CsrGraph<T>&& g) {
+  const std::string w(what);
+  const int64_t n = g.n;
+  if (n <= 0) throw UsageError(w + ": n must be at least 1, got " + std::to_string(n));
+  if (n >= std::numeric_limits<int32_t>::max())
+    throw UsageError(w + ": the graph has too many vertices (at most 2^31 - 2)");
+  if (static_cast<int64_t>(g.offsets.size()) != n + 1)
+    throw UsageError(w + ": offsets has " + std::to_string(g.offsets.size()) +
+                     " entries; a CSR graph of n = " + std::to_string(n) + " needs n + 1");
+  const int64_t m = static_cast<int64_t>(g.targets.size());
+  if (g.weights.size() != g.targets.size())
+    throw UsageError(w + ": " + std::to_string(g.targets.size()) + " targets but " +
+                     std::to_string(g.weights.size()) + " weights");
+  if (g.offsets[0] != 0 || g.offsets[static_cast<size_t>(n)] != m)
+    throw UsageError(w + ": offsets must run from 0 to the number of edges (" + std::to_string(m) + ")");
+  for (int64_t u = 0; u < n; ++u)
+    if (g.offsets[static_cast<size_t>(u)] > g.offsets[static_cast<size_t>(u) + 1])
+      throw UsageError(w + ": offsets decrease at vertex " + std::to_string(u));
+  for (int64_t u = 0; u < n; ++u)
+    for (int64_t k = g.offsets[static_cast<size_t>(u)]; k < g.offsets[static_cast<size_t>(u) + 1]; ++k) {
+      const int32_t v = g.targets[static_cast<size_t>(k)];
+      const T x = g.weights[static_cast<size_t>(k)];
+      if (v < 0 || v >= n)
+        throw UsageError(w + ": edge " + std::to_string(u) + " -> " + std::to_string(v) +
+                         " has a vertex outside [0, " + std::to_string(n) + ")");
+      if constexpr (std::is_floating_point_v<T>)
+        if (!std::isfinite(x))
+          throw UsageError(w + ": edge " + std::to_string(u) + " -> " + std::to_string(v) +
+                           " has a weight that is not finite");
+    }
+  Csr<T> c;
+  c.n = n;
+  c.off = std::move(g.offsets);
+  c.col = std::move(g.targets);
+  c.w = std::move(g.weights);
+  check_csr_range(what, c);
+  return c;
+}
+
+template <typename T>
+void check_csr_range(const char* what, const Csr<T>& g) {
+  if constexpr (std::is_integral_v<T>) {
+    const double limit = static_cast<double>(ValueTraits<T>::finite_limit);
+    double max_abs = 0, total = 0;
+    std::vector<double> mags;
+    for (int64_t u = 0; u < g.n; ++u)
+      for (int64_t k = g.off[static_cast<size_t>(u)]; k < g.off[static_cast<size_t>(u) + 1]; ++k) {
+        if (g.col[static_cast<size_t>(k)] == u) continue;  // never on a shortest path
+        const double a = std::fabs(static_cast<double>(g.w[static_cast<size_t>(k)]));
+        if (a >= limit)
+          throw UsageError(std::string(what) + ": edge " + std::to_string(u) + " -> " +
+                           std::to_string(g.col[static_cast<size_t>(k)]) + " is outside the exact " +
+                           ValueTraits<T>::name() + " range (|w| < " +
+                           std::to_string(ValueTraits<T>::finite_limit) + ")");
+        max_abs = std::max(max_abs, a);
+        total += a;
+        mags.push_back(a);
+      }
+    const double k = static_cast<double>(std::max<int64_t>(g.n - 1, 0));
+    if (max_abs * k < limit || total < limit) return;
+    const size_t take = std::min(mags.size(), static_cast<size_t>(k));
+    std::nth_element(mags.begin(), mags.begin() + static_cast<std::ptrdiff_t>(take), mags.end(),
+                     std::greater<double>());
+    double bound = 0;
+    for (size_t i = 0; i < take && bound < limit; ++i) bound += mags[i];
+    if (bound >= limit)
+      throw UsageError(std::string("path lengths could exceed the exact ") + ValueTraits<T>::name() +
+                       " range: the " + std::to_string(take) + " largest |weights| add up to " +
+                       std::to_string(bound) + " (limit " +
+                       std::to_string(ValueTraits<T>::finite_limit) + ")");
+  } else {
+    (void)what;
+    (void)g;
+  }
+}
+
+}  // namespace api
+
+namespace {
+
+using api::describe;
+using api::translated;
+
+// Rows handed on to the caller's function, as they come.
+template <typename T>
+class CallbackSink final : public RowSink<T> {
+ public:
+  explicit CallbackSink(const RowsSink<T>& f) : f_(f) {}
+  void rows(int64_t first, int64_t count, int64_t, const T* d, const int32_t*, const int32_t*) override {
+    f_(first, count, d);
+  }
+
+ private:
+  const RowsSink<T>& f_;
+};
+
+// Rows and their shortest-path trees: the engine's via rows (-1 for a direct
+// edge from the source) become parents (the source there; -1 for the source
+// and the unreached).
+template <typename T>
+class TreeSink final : public RowSink<T> {
+ public:
+  TreeSink(const TreeRowsSink<T>& f, const std::vector<int64_t>& sources) : f_(f), sources_(sources) {}
+  void rows(int64_t first, int64_t count, int64_t n, const T* d, const int32_t* via,
+            const int32_t*) override {
+    parents_.resize(static_cast<size_t>(count * n));
+    const T inf = ValueTraits<T>::inf;
+#pragma omp parallel for schedule(static) if (count > 1 && count * n >= (int64_t{1} << 21))
+    for (int64_t r = 0; r < count; ++r) {
+      const int64_t row = first + r;
+      const int64_t s = sources_.empty() ? row : sources_[static_cast<size_t>(row)];
+      const T* dr = d + r * n;
+      int32_t* p = parents_.data() + r * n;
+      for (int64_t j = 0; j < n; ++j) {
+        if (j == s || dr[j] == inf || via == nullptr) {
+          p[j] = -1;
+        } else {
+          const int32_t q = via[r * n + j];
+          p[j] = q >= 0 ? q : static_cast<int32_t>(s);
+        }
+      }
+    }
+    f_(first, count, d, parents_.data());
+  }
+
+ private:
+  const TreeRowsSink<T>& f_;
+  const std::vector<int64_t>& sources_;
+  std::vector<int32_t> parents_;
+};
+
+// The panel engine's progress meter (util/progress.hpp) feeds the callback.
+struct ProgressHook {
+  explicit ProgressHook(const std::function<void(double)>& f) { Progress::set_thread_callback(f); }
+  ~ProgressHook() { Progress::set_thread_callback(nullptr); }
+};
+
+void check_sources(const char* what, const std::vector<int64_t>& sources, int64_t n) {
+  for (int64_t s : sources)
+    if (s < 0 || s >= n)
+      throw UsageError(std::string(what) + ": source " + std::to_string(s) + " outside [0, " +
+                       std::to_string(n) + ")");
+}
+
+template <typename T>
+void fill_stats(Stats& r, const StatsSink<T>& sink) {
+  const VertexStats& v = sink.vertices();
+  const GraphStats g = sink.summary();
+  r.reach = v.reach;
+  r.eccentricity = v.eccentricity;
+  r.closeness = v.closeness;
+  r.harmonic = v.harmonic;
+  r.diameter = g.diameter;
+  r.radius = g.radius;
+  r.reachable_pairs = g.reachable_pairs;
+  r.average_shortest_path_length = g.average_shortest_path_length;
+}
+
+}  // namespace
+
+// One solver per value type: the options' algorithm (the dense one) and the
+// multi-source engine; with algo sssp the two are the same object.
+template <typename T>
+struct Solvers {
+  std::unique_ptr<Solver<T>> dense;
+  std::unique_ptr<SsspSolver<T>> sssp;
+};
+
+struct Session::Impl {
+  Options options;
+  SolverSpec spec;
+  bool fell_back = false;
+  std::mutex mu;  // one call at a time
+  std::tuple<Solvers<int32_t>, Solvers<int64_t>, Solvers<float>, Solvers<double>> solvers;
+
+  template <typename T>
+  Solvers<T>& of() {
+    return std::get<Solvers<T>>(solvers);
+  }
+  // The dense solver (built at the first call; *reused tells).
+  template <typename T>
+  Solver<T>& dense(bool* reused) {
+    if (spec.algo == Algo::sssp) return sssp<T>(reused);
+    auto& s = of<T>().dense;
+    *reused = s != nullptr;
+    if (!s) s = make_solver<T>(spec);
+    return *s;
+  }
+  template <typename T>
+  SsspSolver<T>& sssp(bool* reused) {
+    auto& s = of<T>().sssp;
+    *reused = s != nullptr;
+    if (!s) {
+      SolverSpec sp = spec;
+      sp.algo = Algo::sssp;
+      s = make_sssp_solver<T>(sp);
+    }
+    return *s;
+  }
+  template <typename T>
+  Result<T> all_pairs(DistMatrix<T>& d, const std::optional<DistMatrix<T>>* input, bool want_paths) {
+    bool reused = false;
+    Solver<T>& solver = dense<T>(&reused);
+    PathMatrix paths;
+    RunStats st;
+    {
+      ProgressHook hook(options.progress);
+      try {
+        st = solver.solve(d, want_paths ? &paths : nullptr);
+      } catch (const NegativeCycleError& e) {
+        rethrow_with_cycle(e, input && *input ? &**input : nullptr);
+      }
+    }
+    if (options.progress) options.progress(1.0);
+    Result<T> r;
+    r.n = d.n();
+    r.distances = std::move(d.values());
+    if (want_paths) r.via = std::move(paths.via);
+    describe(r, solver.info(), st, reused);
+    return r;
+  }
+};
+
+Session::Session(Options options) : impl_(std::make_unique<Impl>()) {
+  translated([&] {
+    impl_->options = std::move(options);
+    apply_options(impl_->spec, impl_->options, {}, &impl_->fell_back);
+    return 0;
+  });
+}
+Session::~Session() = default;
+Session::Session(Session&&) noexcept = default;
+Session& Session::operator=(Session&&) noexcept = default;
+const Options& Session::options() const { return impl_->options; }
+bool Session::fell_back_to_openmp() const { return impl_->fell_back; }
+
+template <typename T>
+Result<T> Session::all_pairs(int64_t n, const std::vector<Edge>& edges) {
+  return translated([&] {
+    if (n <= 0) throw UsageError("all_pairs: n must be at least 1, got " + std::to_string(n));
+    Graph g;
+    g.n = n;
+    g.edges = edges;
+    check_range<T>(g);
+    DistMatrix<T> d = to_matrix<T>(g);
+    g = Graph();
+    std::optional<DistMatrix<T>> input;
+    if (std::any_of(edges.begin(), edges.end(), [](const Edge& e) { return e.w < 0; })) input = d;
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    return impl_->all_pairs<T>(d, &input, impl_->options.paths);
+  });
+}
+
+template <typename T>
+Result<T> Session::all_pairs(Matrix<T> adjacency) {
+  const bool paths = impl_->options.paths;
+  return all_pairs<T>(std::move(adjacency), paths);
+}
+
+template <typename T>
+Result<T> Session::all_pairs(Matrix<T> adjacency, bool paths) {
+  return translated([&] {
+    const int64_t n = adjacency.n;
+    if (n <= 0) throw UsageError("all_pairs: n must be at least 1, got " + std::to_string(n));
+    if (static_cast<int64_t>(adjacency.values.size()) != n * n)
+      throw UsageError("all_pairs: the matrix has " + std::to_string(adjacency.values.size()) +
+                       " values; n = " + std::to_string(n) + " needs n * n");
+    DistMatrix<T> d(n, std::move(adjacency.values));  // the caller's memory: no copy
+    for (int64_t i = 0; i < n; ++i) d(i, i) = 0;
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    return impl_->all_pairs<T>(d, nullptr, paths);
+  });
+}
+
+template <typename T>
+SolveInfo Session::rows(CsrGraph<T> graph, const std::vector<int64_t>& sources,
+                        const RowsSink<T>& sink) {
+  return translated([&] {
+    if (!sink) throw UsageError("rows: no sink function given");
+    check_sources("rows", sources, graph.n);
+    const Csr<T> g = api::take_csr("rows", std::move(graph));
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    bool reused = false;
+    SsspSolver<T>& s = impl_->sssp<T>(&reused);
+    CallbackSink<T> to(sink);
+    const RunStats st = s.solve_rows(g, sources, to, false);
+    if (impl_->options.progress) impl_->options.progress(1.0);
+    SolveInfo r;
+    describe(r, s.info(), st, reused);
+    return r;
+  });
+}
+
+template <typename T>
+SolveInfo Session::rows(CsrGraph<T> graph, const std::vector<int64_t>& sources,
+                        const TreeRowsSink<T>& sink) {
+  return translated([&] {
+    if (!sink) throw UsageError("rows: no sink function given");
+    check_sources("rows", sources, graph.n);
+    const Csr<T> g = api::take_csr("rows", std::move(graph));
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    bool reused = false;
+    SsspSolver<T>& s = impl_->sssp<T>(&reused);
+    TreeSink<T> to(sink, sources);
+    const RunStats st = s.solve_rows(g, sources, to, true);
+    if (impl_->options.progress) impl_->options.progress(1.0);
+    SolveInfo r;
+    describe(r, s.info(), st, reused);
+    return r;
+  });
+}
+
+template <typename T>
+Stats Session::stats(CsrGraph<T> graph, const StatsOptions& what) {
+  return translated([&] {
+    const Csr<T> g = api::take_csr("stats", std::move(graph));
+    const int64_t n = g.n;
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    bool reused = false;
+    SsspSolver<T>& s = impl_->sssp<T>(&reused);
+    StatsSink<T> sink(n);
+    std::vector<std::string> notes;
+    RunStats st;
+    Stats r;
+    if (what.betweenness) {
+      // Brandes needs every row: the forward pass goes to both sinks (the stats
+      // sink's column figures still come from its own pass where it needs one).
+      BetweennessSink<T> bc(g, {}, what.endpoints, false,
+                            impl_->spec.backend == Backend::serial ? 1 : 0);
+      TeeSink<T> both({&sink, &bc});
+      st = s.solve_stats_rows(g, {}, sink, both, notes);
+      r.betweenness = bc.vertex_sums();
+      const double scale = betweenness_scale(n, true, true, 0, what.endpoints);
+      if (scale != 0)
+        for (double& x : r.betweenness) x *= scale;
+    } else {
+      st = s.solve_stats_rows(g, {}, sink, sink, notes);
+    }
+    if (impl_->options.progress) impl_->options.progress(1.0);
+    fill_stats(r, sink);
+    describe(r.info, s.info(), st, reused);
+    r.info.notes = std::move(notes);
+    return r;
+  });
+}
+
+template <typename T>
+Stats Session::stats(Matrix<T> adjacency, const StatsOptions& what) {
+  if (what.betweenness)
+    throw InvalidArgument("stats: betweenness comes from the rows of the multi-source engine: "
+                          "give the graph as edges or a CsrGraph");
+  Result<T> d = all_pairs<T>(std::move(adjacency), false);
+  return translated([&] {
+    const int64_t n = d.n;
+    DistMatrix<T> m(n, std::move(d.distances));
+    StatsSink<T> sink(n);
+    stats_from_matrix(m, sink);
+    Stats r;
+    fill_stats(r, sink);
+    r.info.algorithm = d.algorithm;
+    r.info.backend = d.backend;
+    r.info.device = d.device;
+    r.info.params = d.params;
+    r.info.placement = d.placement;
+    r.info.timings = d.timings;
+    r.info.relaxations = d.relaxations;
+    r.info.params_source = d.params_source;
+    r.info.program_cache = d.program_cache;
+    r.info.details = d.details;
+    return r;
+  });
+}
+
+template <typename T>
+Betweenness Session::betweenness(CsrGraph<T> graph, const BetweennessOptions& what) {
+  return translated([&] {
+    check_sources("betweenness", what.sources, graph.n);
+    const Csr<T> g = api::take_csr("betweenness", std::move(graph));
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    const int threads = impl_->spec.backend == Backend::serial ? 1 : 0;
+    BetweennessSink<T> sink(g, what.sources, what.endpoints, what.edges, threads);
+    bool reused = false;
+    SsspSolver<T>& s = impl_->sssp<T>(&reused);
+    const RunStats st = s.solve_rows(g, what.sources, sink, false);
+    if (impl_->options.progress) impl_->options.progress(1.0);
+    Betweenness r;
+    r.vertex = sink.vertex_sums();
+    if (what.edges) r.edge = sink.edge_sums();
+    describe(r.info, s.info(), st, reused);
+    return r;
+  });
+}
+
+#define OCL_SP_SESSION(T)                                                                        \
+  template Result<T> Session::all_pairs<T>(int64_t, const std::vector<Edge>&);                  \
+  template Result<T> Session::all_pairs<T>(Matrix<T>);                                          \
+  template Result<T> Session::all_pairs<T>(Matrix<T>, bool);                                    \
+  template SolveInfo Session::rows<T>(CsrGraph<T>, const std::vector<int64_t>&,                 \
+                                      const RowsSink<T>&);                                      \
+  template SolveInfo Session::rows<T>(CsrGraph<T>, const std::vector<int64_t>&,                 \
+                                      const TreeRowsSink<T>&);                                  \
+  template Stats Session::stats<T>(CsrGraph<T>, const StatsOptions&);                           \
+  template Stats Session::stats<T>(Matrix<T>, const StatsOptions&);                             \
+  template Betweenness Session::betweenness<T>(CsrGraph<T>, const BetweennessOptions&);         \
+  template Csr<T> api::take_csr<T>(const char*, CsrGraph<T>&&);                                \
+  template void api::check_csr_range<T>(const char*, const Csr<T>&);
+OCL_SP_SESSION(int32_t)
+OCL_SP_SESSION(int64_t)
+OCL_SP_SESSION(float)
+OCL_SP_SESSION(double)
+#undef OCL_SP_SESSION
+
+void request_stop() { request_cancel(); }
+void clear_stop() { clear_cancel(); }
+bool stop_requested() { return cancel_requested(); }
+
+std::vector<DeviceInfo> devices() {
+  return translated([] {
+    std::vector<DeviceInfo> out;
+    for (const DeviceEntry& d : list_devices()) {
+      DeviceInfo e;
+      e.id = d.id();
+      e.name = d.name;
+      e.vendor = d.vendor;
+      e.vendor_key = d.vendor_key();
+      e.type = d.type;
+      e.platform = d.platform_name;
+      e.driver_version = d.driver_version;
+      e.device_version = d.device_version;
+      e.opencl_c_version = d.opencl_c_version;
+      e.compute_units = d.compute_units;
+      e.global_mem = d.global_mem;
+      e.local_mem = d.local_mem;
+      e.max_alloc = d.max_alloc;
+      e.max_work_group = static_cast<int64_t>(d.max_work_group);
+      out.push_back(std::move(e));
+    }
+    return out;
+  });
+}
+
+bool devices_compute_in_float64(const std::string& device) {
+  return translated([&] { return detail::devices_compute_in(device, ValueType::float64); });
+}
+
+AlgorithmChoice choose_algorithm(int64_t n, int64_t m, int64_t sources, const Options& options) {
+  return translated([&] {
+    SolverSpec spec;
+    apply_options(spec, options);
+    const std::string kind =
+        spec.backend == Backend::opencl ? select_devices(spec.device, 1).front().type : "";
+    const AutoChoice c = choose_algo(n, m, sources, spec.backend, kind);
+    return AlgorithmChoice{to_string(c.algo), c.why};
+  });
+}
+
+}  // namespace ocl_sp
