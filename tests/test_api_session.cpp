@@ -206,10 +206,31 @@ TEST_SUITE("api") {
         }
         CHECK(a.info.algorithm == "sssp");
         CHECK(b.info.algorithm == "fw");
+        CHECK(a.vertex.empty());
+        CHECK(a.sources == 0);
+        // Chosen sources (repeats kept): their lines of the full figures.
+        ocl_sp::StatsOptions some;
+        some.sources = {c.n - 1, 0, c.n - 1};
+        const auto p = s.stats<int32_t>(csr<int32_t>(c.n, c.edges), some);
+        CHECK(p.vertex == some.sources);
+        CHECK(p.sources == (c.n == 1 ? 1 : 2));
+        REQUIRE(p.reach.size() == 3);
+        for (size_t k = 0; k < 3; ++k) {
+          const auto v = static_cast<size_t>(some.sources[k]);
+          CHECK(p.reach[k] == want.reach[v]);
+          CHECK(p.eccentricity[k] == want.eccentricity[v]);
+          CHECK(p.closeness[k] == want.closeness[v]);
+          CHECK(p.harmonic[k] == want.harmonic[v]);
+        }
       }
       ocl_sp::StatsOptions bc;
       bc.betweenness = true;
       CHECK_THROWS_AS(s.stats<int32_t>(dense<int32_t>(3, {{0, 1, 1}}), bc), ocl_sp::InvalidArgument);
+      ocl_sp::StatsOptions bad;
+      bad.sources = {3};
+      CHECK_THROWS_AS(s.stats<int32_t>(csr<int32_t>(3, {{0, 1, 1}}), bad), ocl_sp::InvalidArgument);
+      bad.sources = {0};
+      CHECK_THROWS_AS(s.stats<int32_t>(dense<int32_t>(3, {{0, 1, 1}}), bad), ocl_sp::InvalidArgument);
     }
   }
 

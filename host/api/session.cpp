@@ -188,6 +188,8 @@ void fill_stats(Stats& r, const StatsSink<T>& sink) {
   r.radius = g.radius;
   r.reachable_pairs = g.reachable_pairs;
   r.average_shortest_path_length = g.average_shortest_path_length;
+  r.vertex = v.vertex;
+  r.sources = g.sources;
 }
 
 }  // namespace
@@ -347,12 +349,15 @@ SolveInfo Session::rows(CsrGraph<T> graph, const std::vector<int64_t>& sources,
 template <typename T>
 Stats Session::stats(CsrGraph<T> graph, const StatsOptions& what) {
   return translated([&] {
+    if (what.betweenness && !what.sources.empty())
+      throw UsageError("stats: betweenness covers every vertex; no sources with it");
+    check_sources("stats", what.sources, graph.n);
     const Csr<T> g = api::take_csr("stats", std::move(graph));
     const int64_t n = g.n;
     std::lock_guard<std::mutex> lock(impl_->mu);
     bool reused = false;
     SsspSolver<T>& s = impl_->sssp<T>(&reused);
-    StatsSink<T> sink(n);
+    StatsSink<T> sink(n, what.sources);
     std::vector<std::string> notes;
     RunStats st;
     Stats r;
@@ -368,7 +373,7 @@ Stats Session::stats(CsrGraph<T> graph, const StatsOptions& what) {
       if (scale != 0)
         for (double& x : r.betweenness) x *= scale;
     } else {
-      st = s.solve_stats_rows(g, {}, sink, sink, notes);
+      st = s.solve_stats_rows(g, what.sources, sink, sink, notes);
     }
     if (impl_->options.progress) impl_->options.progress(1.0);
     fill_stats(r, sink);
@@ -383,6 +388,9 @@ Stats Session::stats(Matrix<T> adjacency, const StatsOptions& what) {
   if (what.betweenness)
     throw InvalidArgument("stats: betweenness comes from the rows of the multi-source engine: "
                           "give the graph as edges or a CsrGraph");
+  if (!what.sources.empty())
+    throw InvalidArgument("stats: the figures of chosen sources come from the multi-source "
+                          "engine: give the graph as a CsrGraph");
   Result<T> d = all_pairs<T>(std::move(adjacency), false);
   return translated([&] {
     const int64_t n = d.n;

@@ -204,6 +204,9 @@ SolveInfo rows(int64_t n, const std::vector<Edge>& edges, const std::vector<int6
 // normalised for a directed graph, when asked for), byte-identical on every
 // backend and device.
 struct Stats {
+  // The vertex of each line: empty when line v is vertex v (every vertex), else
+  // StatsOptions::sources as listed (--stats --sources).
+  std::vector<int64_t> vertex;
   std::vector<int64_t> reach;         // vertices reachable from v, v included
   std::vector<double> eccentricity;   // largest finite d(v, *)
   std::vector<double> closeness, harmonic;
@@ -212,10 +215,15 @@ struct Stats {
   long long reachable_pairs = 0;      // ordered pairs u != v, v reachable from u
   double average_shortest_path_length = 0;  // over those pairs
   SolveInfo info;
+  long long sources = 0;  // distinct sources the summary covers (0: every vertex)
 };
 struct StatsOptions {
   bool betweenness = false;  // Brandes over the engine's rows (weights >= 0)
   bool endpoints = false;    // networkx's endpoints=True
+  // Session::stats of a CsrGraph: the figures of these sources' rows alone (a line
+  // each, repeats kept; the summary over the distinct ones), as --stats --sources.
+  // Empty: every vertex. Not with betweenness.
+  std::vector<int64_t> sources;
 };
 template <typename T>
 Stats stats(int64_t n, const std::vector<Edge>& edges, const Options& options = {},

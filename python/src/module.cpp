@@ -5,9 +5,10 @@
 //     numpy array of any strides, masked array, CSR / CSC / COO arrays of a
 //     scipy.sparse matrix) in one conversion pass that also maps "no edge" to the
 //     type's INF, applies scipy's rules and checks int32 exactness;
-//  2. runs a Solver (host/solvers/solver.hpp) in a worker thread with the GIL
-//     released, while the calling thread checks for Ctrl-C every 50 ms and turns it
-//     into request_cancel() (host/util/cancel.hpp) and a KeyboardInterrupt;
+//  2. runs it through the public C++ API (include/ocl_sp/ocl_sp.hpp: an
+//     ocl_sp::Session, cached, keeps the solvers between calls) in a worker thread
+//     with the GIL released, while the calling thread checks for Ctrl-C every 50 ms
+//     and turns it into ocl_sp::request_stop() and a KeyboardInterrupt;
 //  3. hands the distances back as a numpy array that owns the C++ memory (no copy
 //     for the native int32 / float32 type) or converts them to float64 in one pass,
 //     and derives scipy's predecessor matrix from the path (via) matrix.
@@ -30,23 +31,19 @@
 #include <list>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <type_traits>
 #include <vector>
 
 #include "api/options_spec.hpp"
-#include "cl/device.hpp"
 #include "graph/csr.hpp"
 #include "graph/matrix.hpp"
-#include "solvers/opencl_base.hpp"
+#include "ocl_sp/ocl_sp.hpp"
 #include "solvers/solver.hpp"
-#include "sparse/auto_algo.hpp"
-#include "sparse/betweenness.hpp"
-#include "sparse/sssp.hpp"
-#include "sparse/stats_sink.hpp"
-#include "util/cancel.hpp"
 #include "util/errors.hpp"
+#include "util/cancel.hpp"
 #include "util/timer.hpp"
 
 namespace py = pybind11;
@@ -68,32 +65,18 @@ inline bool parallel_for(int64_t n) { return n * n >= kParallelEntries; }
 #include "convert.inc"
 
 // ---------------------------------------------------------------------------
-// Solvers: cached per (type, spec) so repeated calls skip the OpenCL set-up
+// Sessions (ocl_sp::Session): cached per (type, spec) so repeated calls skip the
+// OpenCL set-up
 // ---------------------------------------------------------------------------
 
-struct CachedSolver {
+struct CachedSession {
   std::string key;
-  std::unique_ptr<Solver<int32_t>> s32;
-  std::unique_ptr<Solver<float>> s32f;
-  std::unique_ptr<Solver<int64_t>> s64;
-  std::unique_ptr<Solver<double>> s64f;
-  std::mutex solving;  // one solve at a time per solver object
-  template <typename T>
-  std::unique_ptr<Solver<T>>& slot() {
-    if constexpr (std::is_same_v<T, int32_t>) return s32;
-    else if constexpr (std::is_same_v<T, float>) return s32f;
-    else if constexpr (std::is_same_v<T, int64_t>) return s64;
-    else return s64f;
-  }
-  template <typename T>
-  Solver<T>* get() {
-    return slot<T>().get();
-  }
+  std::shared_ptr<ocl_sp::Session> session;
 };
 
 constexpr size_t kCachedSolvers = 4;
 std::mutex g_cache_mu;
-std::list<std::shared_ptr<CachedSolver>> g_cache;  // most recently used first
+std::list<CachedSession> g_cache;  // most recently used first
 
 std::string solver_key(ValueType t, const SolverSpec& s) {
   std::string k = std::string(to_string(t)) + "|" + to_string(s.algo) + "|" +
@@ -105,36 +88,39 @@ std::string solver_key(ValueType t, const SolverSpec& s) {
   return k;
 }
 
+// The session of a spec for value type T (its solvers are built at the first
+// call of each kind; Result::details.reused tells).
 template <typename T>
-std::shared_ptr<CachedSolver> get_solver(const SolverSpec& spec, bool& reused) {
+std::shared_ptr<ocl_sp::Session> get_session(const SolverSpec& spec) {
   const std::string key = solver_key(ValueTraits<T>::type, spec);
   {
     std::lock_guard<std::mutex> lock(g_cache_mu);
     for (auto it = g_cache.begin(); it != g_cache.end(); ++it)
-      if ((*it)->key == key) {
-        auto s = *it;
+      if (it->key == key) {
+        CachedSession s = *it;
         g_cache.erase(it);
         g_cache.push_front(s);
-        reused = true;
-        return s;
+        return s.session;
       }
   }
-  auto entry = std::make_shared<CachedSolver>();
-  entry->key = key;
-  auto solver = make_solver<T>(spec);  // may take seconds (OpenCL JIT): outside the lock
-  entry->template slot<T>() = std::move(solver);
-  reused = false;
+  ocl_sp::Options o;
+  o.algo = to_string(spec.algo);
+  o.backend = to_string(spec.backend);
+  o.device = spec.device;
+  o.use_tuned = spec.use_tuned;
+  o.params = spec.params;
+  auto session = std::make_shared<ocl_sp::Session>(o);
   std::lock_guard<std::mutex> lock(g_cache_mu);
-  g_cache.push_front(entry);
+  g_cache.push_front({key, session});
   while (g_cache.size() > kCachedSolvers) g_cache.pop_back();
-  return entry;
+  return session;
 }
 
 // Whether any OpenCL device exists (asked once per process).
 bool have_opencl_device() {
   static const bool have = [] {
     try {
-      return !list_devices().empty();
+      return !ocl_sp::devices().empty();
     } catch (const std::exception&) {
       return false;
     }
@@ -149,7 +135,7 @@ bool have_opencl_device() {
 // Runs work() in a worker thread. The calling thread releases the GIL and wakes
 // every 50 ms to let Python run its signal handlers (PyErr_CheckSignals, which
 // only does something in the main thread). A KeyboardInterrupt (or any exception
-// a handler raises) requests cancellation from the solver, which polls the flag
+// a handler raises) requests cancellation from the solver (ocl_sp::request_stop()), which polls the flag
 // between rounds; once the worker has stopped, the Python exception is raised and
 // the result, complete or not, is dropped.
 void run_interruptible(const std::function<void()>& work) {
@@ -183,7 +169,7 @@ void run_interruptible(const std::function<void()>& work) {
             etype = PyExc_KeyboardInterrupt;
             Py_INCREF(etype);
           }
-          request_cancel();
+          ocl_sp::request_stop();
         }
       }
       lock.lock();
@@ -192,7 +178,7 @@ void run_interruptible(const std::function<void()>& work) {
     worker.join();
   }
   if (etype != nullptr) {
-    clear_cancel();
+    ocl_sp::clear_stop();
     PyErr_Restore(etype, evalue, etb);
     throw py::error_already_set();
   }
@@ -297,32 +283,56 @@ void predecessors(const DistMatrix<T>& d, PathMatrix& p) {
       if (i == j || dv[i * n + j] == inf) tmp[i * n + j] = kNoPred;
 }
 
-py::dict info_dict(const SolverInfo& info, const RunStats& st, bool reused) {
+// The report of a solve: an ocl_sp::Result or SolveInfo (the same names).
+template <typename R>
+py::dict info_dict(const R& info) {
+  const ocl_sp::RunDetails& d = info.details;
   py::dict r;
   r["device"] = info.device;
-  r["vendor"] = info.vendor;
-  r["driver"] = info.driver;
-  r["algo"] = info.algo;
+  r["vendor"] = d.vendor;
+  r["driver"] = d.driver;
+  r["algo"] = info.algorithm;
   r["backend"] = info.backend;
-  r["params"] = info.params;
+  r["params"] = d.param_values;
   r["params_source"] = info.params_source;
-  r["cache"] = info.cache;
-  r["solver_reused"] = reused;
-  r["t_o"] = reused ? 0.0 : info.t_o;
-  r["t_h"] = st.t_h;
-  r["t_k"] = st.t_k;
-  r["total"] = st.total;
-  r["relaxations"] = st.relaxations;
-  r["products"] = st.products;
-  r["kernel_launches"] = st.kernel_launches;
-  r["kernel_seconds"] = st.kernel_seconds;
-  r["paths"] = st.paths;
-  r["paths_kernels"] = st.paths_kernels;
-  r["paths_bytes"] = st.paths_bytes;
-  r["placement"] = st.placement;
-  r["panel"] = st.panel;
-  r["devices"] = st.devices;
-  r["bytes_moved"] = st.bytes_moved;
+  r["cache"] = info.program_cache;
+  r["solver_reused"] = d.reused;
+  r["t_o"] = d.reused ? 0.0 : info.timings.setup;
+  r["t_h"] = info.timings.transfers;
+  r["t_k"] = info.timings.kernels;
+  r["total"] = info.timings.solve;
+  r["relaxations"] = info.relaxations;
+  r["products"] = d.products;
+  r["kernel_launches"] = d.kernel_launches;
+  r["kernel_seconds"] = d.kernel_seconds;
+  r["paths"] = d.paths;
+  r["paths_kernels"] = d.paths_kernels;
+  r["paths_bytes"] = d.paths_bytes;
+  r["placement"] = info.placement;
+  r["panel"] = d.panel;
+  r["devices"] = d.devices;
+  r["bytes_moved"] = d.bytes_moved;
+  return r;
+}
+
+// The figures of ocl_sp.stats() as numpy arrays and the graph's figures (a line
+// per vertex, or per listed source).
+py::dict stats_dict(ocl_sp::Stats&& s, int64_t n) {
+  std::vector<int64_t> ids = std::move(s.vertex);
+  if (ids.empty())
+    for (int64_t i = 0; i < n; ++i) ids.push_back(i);
+  const py::ssize_t nn = static_cast<py::ssize_t>(ids.size());
+  py::dict r;
+  r["vertex"] = own(std::move(ids), {nn});
+  r["reach"] = own(std::move(s.reach), {nn});
+  r["eccentricity"] = own(std::move(s.eccentricity), {nn});
+  r["closeness"] = own(std::move(s.closeness), {nn});
+  r["harmonic"] = own(std::move(s.harmonic), {nn});
+  r["diameter"] = s.diameter;
+  r["radius"] = s.radius;
+  r["reachable_pairs"] = s.reachable_pairs;
+  r["average_shortest_path_length"] = s.average_shortest_path_length;
+  if (s.sources > 0) r["sources"] = s.sources;  // distinct indices the summary covers
   return r;
 }
 
@@ -343,57 +353,35 @@ struct Request {
   bool stats = false;          // ocl_sp.stats(): per-vertex figures instead of the matrix
 };
 
-// ocl_sp.stats(): the CLI's --stats reducer (sparse/stats_sink.hpp) over the
-// solved matrix, as numpy arrays and the graph's figures.
-template <typename T>
-py::dict stats_dict(const DistMatrix<T>& d) {
-  StatsSink<T> sink(d.n());
-  {
-    py::gil_scoped_release release;
-    stats_from_matrix(d, sink);
-  }
-  const VertexStats& v = sink.vertices();
-  const GraphStats g = sink.summary();
-  const py::ssize_t n = static_cast<py::ssize_t>(d.n());
-  std::vector<int64_t> ids(static_cast<size_t>(n));
-  for (py::ssize_t i = 0; i < n; ++i) ids[static_cast<size_t>(i)] = i;
-  py::dict r;
-  r["vertex"] = own(std::move(ids), {n});
-  r["reach"] = own(std::vector<int64_t>(v.reach), {n});
-  r["eccentricity"] = own(std::vector<double>(v.eccentricity), {n});
-  r["closeness"] = own(std::vector<double>(v.closeness), {n});
-  r["harmonic"] = own(std::vector<double>(v.harmonic), {n});
-  r["diameter"] = g.diameter;
-  r["radius"] = g.radius;
-  r["reachable_pairs"] = g.reachable_pairs;
-  r["average_shortest_path_length"] = g.average_shortest_path_length;
-  return r;
-}
-
 template <typename T>
 py::tuple solve_typed(Request& rq, DistMatrix<T>& d, py::dict report, const Stopwatch& wall) {
   const int64_t n = d.n();
-  PathMatrix paths;
-  RunStats stats;
-  SolverInfo info;
-  bool reused = false;
+  ocl_sp::Matrix<T> adjacency{n, std::move(d.values())};
   Stopwatch t_solve;
-  run_interruptible([&] {
-    auto entry = get_solver<T>(rq.spec, reused);
-    std::lock_guard<std::mutex> lock(entry->solving);
-    Solver<T>* s = entry->template get<T>();
-    stats = s->solve(d, rq.want_pred ? &paths : nullptr);
-    info = s->info();
-  });
-  report["t_solve"] = t_solve.seconds();
-  for (auto item : info_dict(info, stats, reused)) report[item.first] = item.second;
   if (rq.stats) {
+    // ocl_sp.stats(): the CLI's --stats figures of the solved matrix.
+    std::optional<ocl_sp::Stats> figures;
+    run_interruptible([&] { figures = get_session<T>(rq.spec)->template stats<T>(std::move(adjacency)); });
+    report["t_solve"] = t_solve.seconds();
+    for (auto item : info_dict(figures->info)) report[item.first] = item.second;
     Stopwatch t_stats;
-    py::dict figures = stats_dict(d);
+    py::dict out = stats_dict(std::move(*figures), n);
     report["t_output"] = t_stats.seconds();
     report["wall"] = wall.seconds();
-    return py::make_tuple(figures, py::none(), report);
+    return py::make_tuple(out, py::none(), report);
   }
+  std::optional<ocl_sp::Result<T>> r;
+  run_interruptible(
+      [&] { r = get_session<T>(rq.spec)->template all_pairs<T>(std::move(adjacency), rq.want_pred); });
+  report["t_solve"] = t_solve.seconds();
+  for (auto item : info_dict(*r)) report[item.first] = item.second;
+  d = DistMatrix<T>(n, std::move(r->distances));
+  PathMatrix paths;
+  if (rq.want_pred) {
+    paths.n = n;
+    paths.via = std::move(r->via);
+  }
+  r.reset();
 
   Stopwatch t_out;
   const std::vector<py::ssize_t> full{static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(n)};
@@ -401,6 +389,7 @@ py::tuple solve_typed(Request& rq, DistMatrix<T>& d, py::dict report, const Stop
   if (rq.want_pred) {
     {
       py::gil_scoped_release release;
+      paths.hops.resize(paths.via.size());  // predecessors()' scratch and result
       predecessors(d, paths);
     }
     if (rq.all_rows)
@@ -496,7 +485,7 @@ py::tuple with_chosen_type(Request& rq, py::dict& report, py::list& notes, const
   const bool f64 = want == "float64" ||
                    (want == "auto" && rq.in.vtype != VType::f32 &&
                     (rq.spec.backend != Backend::opencl ||
-                     detail::devices_compute_in(rq.spec.device, ValueType::float64)));
+                     ocl_sp::devices_compute_in_float64(rq.spec.device)));
   Failure why;
   st = Stats();
   if (f64) {
@@ -559,7 +548,15 @@ PYBIND11_MODULE(_core, m) {
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
-    } catch (const NegativeCycleError& e) {
+    } catch (const ocl_sp::NegativeCycle& e) {  // the API's errors
+      PyErr_SetObject(neg_cycle.ptr(), py::make_tuple(e.what(), e.vertex).ptr());
+    } catch (const ocl_sp::Cancelled& e) {
+      PyErr_SetString(PyExc_KeyboardInterrupt, e.what());
+    } catch (const ocl_sp::InvalidArgument& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const ocl_sp::Error& e) {
+      PyErr_SetString(PyExc_RuntimeError, e.what());
+    } catch (const NegativeCycleError& e) {  // the module's own
       PyErr_SetObject(neg_cycle.ptr(), py::make_tuple(e.what(), e.vertex).ptr());
     } catch (const CancelledError& e) {
       PyErr_SetString(PyExc_KeyboardInterrupt, e.what());
@@ -630,14 +627,14 @@ PYBIND11_MODULE(_core, m) {
 
   m.def("devices", [] {
     py::list out;
-    for (const DeviceEntry& d : list_devices()) {
+    for (const ocl_sp::DeviceInfo& d : ocl_sp::devices()) {
       py::dict e;
-      e["id"] = d.id();
+      e["id"] = d.id;
       e["name"] = d.name;
       e["vendor"] = d.vendor;
-      e["vendor_key"] = d.vendor_key();
+      e["vendor_key"] = d.vendor_key;
       e["type"] = d.type;
-      e["platform"] = d.platform_name;
+      e["platform"] = d.platform;
       e["driver_version"] = d.driver_version;
       e["device_version"] = d.device_version;
       e["opencl_c_version"] = d.opencl_c_version;
@@ -655,7 +652,7 @@ PYBIND11_MODULE(_core, m) {
     std::lock_guard<std::mutex> lock(g_cache_mu);
     g_cache.clear();
   });
-  m.def("cancel_requested", &cancel_requested);
+  m.def("cancel_requested", &ocl_sp::stop_requested);
   register_rows(m);
   register_betweenness(m);
 }
