@@ -114,9 +114,10 @@ TEST_SUITE("api") {
                                        ? ocl_sp::unreachable<double>()
                                        : static_cast<double>(want.distances[k])));
       }
-      // n = 1: a single zero.
+      // n = 1: a single zero; a negative self-loop on the diagonal is a negative cycle.
       const auto one = s.all_pairs<int32_t>(ocl_sp::Matrix<int32_t>{1, {ocl_sp::kInt32Unreachable}});
       CHECK(one.distances == std::vector<int32_t>{0});
+      CHECK_THROWS_AS(s.all_pairs<int32_t>(ocl_sp::Matrix<int32_t>{2, {0, 1, 1, -1}}), ocl_sp::NegativeCycle);
     }
   }
 
@@ -144,6 +145,45 @@ TEST_SUITE("api") {
     const auto r2 = s.rows<int32_t>(csr<int32_t>(37, edges), {3},
                                     ocl_sp::RowsSink<int32_t>([](int64_t, int64_t, const int32_t*) {}));
     CHECK(r2.details.reused);
+    // prepare(): the solver is built before the first solve.
+    ocl_sp::Session early(on("opencl"));
+    early.prepare<float>();
+    CHECK(early.all_pairs<float>(dense<float>(37, edges)).details.reused);
+  }
+
+  TEST_CASE("api: Session::all_pairs with paths gives via and hops that describe the paths") {
+    const auto edges = random_edges(37, 120, 1, 9, 17);
+    const auto want = ocl_sp::all_pairs<int32_t>(37, edges, on("serial"));
+    for (const char* backend : {"serial", "opencl"}) {
+      CAPTURE(backend);
+      ocl_sp::Session s(on(backend));
+      const auto r = s.all_pairs<int32_t>(dense<int32_t>(37, edges), true);
+      CHECK(r.distances == want.distances);
+      REQUIRE(r.via.size() == 37 * 37);
+      REQUIRE(r.hops.size() == 37 * 37);
+      CHECK(r.details.paths);
+      for (int64_t i = 0; i < 37; ++i)
+        for (int64_t j = 0; j < 37; ++j) {
+          const auto p = r.path(i, j);
+          if (r(i, j) == ocl_sp::kInt32Unreachable) {
+            CHECK(p.empty());
+            continue;
+          }
+          CHECK(static_cast<int64_t>(p.size()) - 1 == r.hops[static_cast<size_t>(i * 37 + j)]);
+          int64_t length = 0;  // the path's edges add up to the distance
+          for (size_t k = 0; k + 1 < p.size(); ++k) {
+            int64_t best = ocl_sp::kInt32Unreachable;
+            for (const auto& e : edges)
+              if (e.u == p[k] && e.v == p[k + 1]) best = std::min<int64_t>(best, static_cast<int64_t>(e.w));
+            length += best;
+          }
+          CHECK(length == r(i, j));
+        }
+      // Without paths: neither matrix.
+      const auto plain = s.all_pairs<int32_t>(dense<int32_t>(37, edges), false);
+      CHECK(plain.via.empty());
+      CHECK(plain.hops.empty());
+    }
   }
 
   TEST_CASE("api: Session::rows of a CsrGraph, with and without trees, equal the reference") {

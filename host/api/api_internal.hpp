@@ -72,6 +72,64 @@ void describe(R& r, const SolverInfo& i, const RunStats& st, bool reused = false
   d.paths_kernels = st.paths_kernels;
   d.paths_bytes = st.paths_bytes;
   d.reused = reused;
+  d.paths_setup = st.paths_setup;
+  d.paths_cache = st.paths_cache;
+  d.copy_exposed = st.copy_exposed;
+  d.device_lines = st.device_lines;
+}
+
+// The solver's own figures back from a Result (the command line's report).
+template <typename R>
+void undescribe(const R& r, SolverInfo& i, RunStats& st) {
+  const RunDetails& d = r.details;
+  i.algo = r.algorithm;
+  i.backend = r.backend;
+  i.device = r.device;
+  i.vendor = d.vendor;
+  i.driver = d.driver;
+  i.params = d.param_values;
+  i.params_source = r.params_source;
+  i.t_o = r.timings.setup;
+  i.t_context = r.timings.context;
+  i.t_program = r.timings.programs;
+  i.cache = r.program_cache;
+  st.t_h = r.timings.transfers;
+  st.t_k = r.timings.kernels;
+  st.total = r.timings.solve;
+  st.products = d.products;
+  st.kernel_launches = d.kernel_launches;
+  st.relaxations = r.relaxations;
+  st.paths = d.paths;
+  st.paths_bytes = d.paths_bytes;
+  st.paths_setup = d.paths_setup;
+  st.paths_kernels = d.paths_kernels;
+  st.paths_cache = d.paths_cache;
+  st.kernel_seconds = d.kernel_seconds;
+  st.placement = r.placement;
+  st.panel = d.panel;
+  st.devices = d.devices;
+  st.bytes_moved = d.bytes_moved;
+  st.copy_exposed = d.copy_exposed;
+  st.device_lines = d.device_lines;
+}
+
+// The public errors back as the internal ones (the command line's exit codes
+// and messages): NegativeCycle -> NegativeCycleError, InvalidArgument ->
+// UsageError, Cancelled -> CancelledError, Error -> RuntimeError.
+template <typename F>
+auto internal_errors(const F& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const NegativeCycle& e) {
+    if (e.cycle.empty()) throw NegativeCycleError(e.vertex);
+    throw NegativeCycleError(e.cycle, e.length);
+  } catch (const InvalidArgument& e) {
+    throw UsageError(e.what());
+  } catch (const Cancelled&) {
+    throw CancelledError();
+  } catch (const Error& e) {
+    throw RuntimeError(e.what());
+  }
 }
 
 // A public CsrGraph checked (UsageError: offsets, targets or weights that do not
@@ -85,3 +143,11 @@ template <typename T>
 void check_csr_range(const char* what, const Csr<T>& g);
 
 }  // namespace ocl_sp::api
+
+namespace ocl_sp {
+// A Session over a SolverSpec the command line planned (panel plan, progress
+// line) rather than over public Options.
+struct SessionAccess {
+  static Session of(const SolverSpec& spec);
+};
+}  // namespace ocl_sp

@@ -251,7 +251,10 @@ struct Session::Impl {
     Result<T> r;
     r.n = d.n();
     r.distances = std::move(d.values());
-    if (want_paths) r.via = std::move(paths.via);
+    if (want_paths) {
+      r.via = std::move(paths.via);
+      r.hops = std::move(paths.hops);
+    }
     describe(r, solver.info(), st, reused);
     return r;
   }
@@ -263,6 +266,15 @@ Session::Session(Options options) : impl_(std::make_unique<Impl>()) {
     apply_options(impl_->spec, impl_->options, {}, &impl_->fell_back);
     return 0;
   });
+}
+Session::Session(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Session SessionAccess::of(const SolverSpec& spec) {
+  Session s(std::make_unique<Session::Impl>());
+  s.impl_->spec = spec;
+  s.impl_->options.algo = to_string(spec.algo);
+  s.impl_->options.backend = to_string(spec.backend);
+  s.impl_->options.device = spec.device;
+  return s;
 }
 Session::~Session() = default;
 Session::Session(Session&&) noexcept = default;
@@ -302,7 +314,7 @@ Result<T> Session::all_pairs(Matrix<T> adjacency, bool paths) {
       throw UsageError("all_pairs: the matrix has " + std::to_string(adjacency.values.size()) +
                        " values; n = " + std::to_string(n) + " needs n * n");
     DistMatrix<T> d(n, std::move(adjacency.values));  // the caller's memory: no copy
-    for (int64_t i = 0; i < n; ++i) d(i, i) = 0;
+    for (int64_t i = 0; i < n; ++i) d(i, i) = std::min(d(i, i), T{0});  // < 0: a negative self-loop
     std::lock_guard<std::mutex> lock(impl_->mu);
     return impl_->all_pairs<T>(d, nullptr, paths);
   });
@@ -433,7 +445,18 @@ Betweenness Session::betweenness(CsrGraph<T> graph, const BetweennessOptions& wh
   });
 }
 
+template <typename T>
+void Session::prepare() {
+  translated([&] {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    bool reused = false;
+    impl_->dense<T>(&reused);
+    return 0;
+  });
+}
+
 #define OCL_SP_SESSION(T)                                                                        \
+  template void Session::prepare<T>();                                                          \
   template Result<T> Session::all_pairs<T>(int64_t, const std::vector<Edge>&);                  \
   template Result<T> Session::all_pairs<T>(Matrix<T>);                                          \
   template Result<T> Session::all_pairs<T>(Matrix<T>, bool);                                    \

@@ -13,6 +13,7 @@
 #include <iostream>
 #include <optional>
 
+#include "api/api_internal.hpp"
 #include "api/options_spec.hpp"
 #include "cl/device.hpp"
 #include "cli/commands.hpp"
@@ -150,7 +151,9 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
       (out_target && out_target->is_stdout()) || (paths_target && paths_target->is_stdout());
   std::ostream& report_out = report_to_stderr ? std::cerr : std::cout;
 
-  std::unique_ptr<Solver<T>> solver_keep;  // released last (profiling: its teardown timed)
+  // The dense solve runs through the public API: a Session over the planned spec
+  // (api/api_internal.hpp), released last (profiling: its teardown timed).
+  std::shared_ptr<Session> session;
   // The choices become the SolverSpec as in the C++ API (api/options_spec.hpp).
   Options choice;
   choice.algo = o.algo;
@@ -228,10 +231,12 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
   // 0.2-0.5 s each at n = 10 000 (docs/performance/dense.md). Errors keep their
   // order: a graph error is reported first (the future's destructor waits for the
   // solver and drops its error), a solver error at get() below.
-  std::future<std::unique_ptr<Solver<T>>> solver_ready;
+  std::future<void> solver_ready;
   const auto start_solver = [&] {
-    if (spec.backend == Backend::opencl)
-      solver_ready = std::async(std::launch::async, [spec] { return make_solver<T>(spec); });
+    if (spec.backend == Backend::opencl) {
+      session = std::make_shared<Session>(SessionAccess::of(spec));
+      solver_ready = std::async(std::launch::async, [s = session] { s->prepare<T>(); });
+    }
   };
   Stopwatch phase;
   if (o.n && o.input.empty()) {
@@ -328,7 +333,11 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
     rep.info = solver->info();
   } else {
     phase = Stopwatch();
-    auto solver = solver_ready.valid() ? solver_ready.get() : make_solver<T>(spec);
+    if (!session) session = std::make_shared<Session>(SessionAccess::of(spec));
+    api::internal_errors([&] {
+      if (solver_ready.valid()) solver_ready.get();
+      else session->prepare<T>();
+    });
     profile("solver ready (waited after the graph)", phase.seconds());
     // The input copy serves --verify and, on a negative cycle, the search for the
     // cycle itself (graph/negative_cycle.hpp): kept for that only when the graph
@@ -340,12 +349,20 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
          host_memory_available() / 4 >= matrix_bytes))
       input = d;
     try {
-      rep.stats = solver->solve(d, want_paths ? &paths : nullptr);
+      const int64_t n = d.n();
+      auto r = api::internal_errors([&] {
+        return session->all_pairs<T>(Matrix<T>{n, std::move(d.values())}, want_paths);
+      });
+      d = DistMatrix<T>(n, std::move(r.distances));
+      if (want_paths) {
+        paths.n = n;
+        paths.via = std::move(r.via);
+        paths.hops = std::move(r.hops);
+      }
+      api::undescribe(r, rep.info, rep.stats);
     } catch (const NegativeCycleError& e) {
       rethrow_with_cycle(e, input ? &*input : nullptr);
     }
-    rep.info = solver->info();
-    solver_keep = std::move(solver);
   }
   rep.paths = want_paths;
   phase = Stopwatch();
@@ -393,7 +410,7 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
   }
   if (profiling()) {
     phase.reset();
-    solver_keep.reset();
+    session.reset();
     profile("solver released (context, buffers)", phase.seconds());
     phase.reset();
     d = DistMatrix<T>();

@@ -121,8 +121,12 @@ struct RunDetails {
   bool paths = false;          // the via matrix was computed
   std::string paths_kernels;   // what computed it, e.g. "paths.cl BLOCK=32 WPT=8"
   double paths_bytes = 0;      // memory it took beside the distances
-  bool reused = false;  // a Session's solver from an earlier call ran: no set-up in this
-                        // call (timings.setup and its parts are the first call's)
+  bool reused = false;  // a Session's solver existed before this call (an earlier call, prepare()):
+                        // no set-up in it (timings.setup and its parts are the build's)
+  double paths_setup = 0;       // seconds of the solve spent building the path kernels
+  std::string paths_cache;      // their program cache: hit | miss | n/a
+  double copy_exposed = 0;      // seconds the slowest device sat idle in the panel engine
+  std::vector<std::string> device_lines;  // per device: share, kernel time, bytes, idle
 };
 
 template <typename T>
@@ -134,6 +138,9 @@ struct Result {
   // i -> j path (path(i,k) + path(k,j)), -1 for a single edge, the diagonal and
   // unreachable pairs (docs/usage.md "Paths"). Empty otherwise.
   std::vector<int32_t> via;
+  // With Options::paths: the number of edges of that recorded path (0 on the
+  // diagonal and for unreachable pairs). Empty otherwise.
+  std::vector<int32_t> hops;
   // Vertices of a shortest i -> j path, i first, j last; empty when unreachable.
   // Error when the result has no via matrix.
   std::vector<int64_t> path(int64_t i, int64_t j) const;
@@ -234,7 +241,8 @@ Stats stats(int64_t n, const std::vector<Edge>& edges, const Options& options = 
 // ---------------------------------------------------------------------------
 
 // A dense adjacency: values[i * n + j] is the weight of the edge i -> j,
-// unreachable<T>() where there is none; the diagonal is read as 0.
+// unreachable<T>() where there is none; on the diagonal a negative value is a
+// negative self-loop (a negative cycle), anything else reads as 0.
 template <typename T>
 struct Matrix {
   int64_t n = 0;
@@ -281,6 +289,8 @@ struct BetweennessOptions {
 // wait); Sessions on the same device may run side by side. Options::algo picks
 // all_pairs' algorithm; rows(), stats() and betweenness() run the multi-source
 // engine. Errors as for the free functions.
+struct SessionAccess;  // the library's own front ends (not part of the API)
+
 class Session {
  public:
   explicit Session(Options options = {});
@@ -317,6 +327,10 @@ class Session {
   Stats stats(CsrGraph<T> graph, const StatsOptions& what = {});
   template <typename T>
   Betweenness betweenness(CsrGraph<T> graph, const BetweennessOptions& what = {});
+  // Builds the solver all_pairs<T> runs now (OpenCL context, programs): from a
+  // thread of its own, while the graph is still being read, say.
+  template <typename T>
+  void prepare();
   // stats() of a dense adjacency by all_pairs (Options::algo) and a reduction of
   // its distances (no betweenness: InvalidArgument).
   template <typename T>
@@ -325,6 +339,8 @@ class Session {
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  explicit Session(std::unique_ptr<Impl> impl);
+  friend struct SessionAccess;
 };
 
 // Asks every running solve to stop (any thread; async-signal-safe): the
