@@ -1,32 +1,21 @@
 // The public C++ API (include/ocl_sp/ocl_sp.hpp) over the core the command line
-// runs: the same readers (graph/io.hpp), range checks and matrix conversion
-// (graph/graph.hpp), Solver objects (make_solver) and negative-cycle search. Only
-// the error types differ: internal errors leave as ocl_sp::Error / NegativeCycle.
-#include <algorithm>
+// runs: the free functions (one-call Sessions, session.cpp), the readers
+// (graph/io.hpp), the options as a SolverSpec (apply_options) and paths. The same
+// range checks, CSR and matrix conversion (graph/graph.hpp) as the command line;
+// internal errors leave as ocl_sp::Error and its subclasses.
 #include <cstdlib>
-#include <functional>
-#include <new>
-#include <optional>
 #include <utility>
 
 #include "api/api_internal.hpp"
 #include "api/options_spec.hpp"
-#include "cl/cl.hpp"
-#include "cl/cl_error.hpp"
 #include "cl/device.hpp"
 #include "graph/csr.hpp"
+#include "graph/graph.hpp"
 #include "graph/io.hpp"
-#include "graph/negative_cycle.hpp"
 #include "ocl_sp/ocl_sp.hpp"
 #include "solvers/solver.hpp"
-#include "sparse/betweenness.hpp"
-#include "sparse/sssp.hpp"
-#include "sparse/stats_sink.hpp"
-#include "sparse/stream_sink.hpp"
 #include "util/build_info.hpp"
-#include "util/cancel.hpp"
 #include "util/errors.hpp"
-#include "util/progress.hpp"
 
 namespace ocl_sp {
 
@@ -35,132 +24,28 @@ namespace {
 using api::describe;
 using api::translated;
 
+// The free functions are one-call Sessions (session.cpp): the same checks,
+// solvers and sinks, the solvers released at the end of the call.
+
+// An edge list as the engine's CSR (ids and weights checked as the command line
+// reads them: graph/graph.hpp), handed over as the public CsrGraph.
 template <typename T>
-Result<T> solve_all_pairs(int64_t n, const std::vector<Edge>& edges, const Options& o) {
-  if (n <= 0) throw UsageError("all_pairs: n must be at least 1, got " + std::to_string(n));
-  SolverSpec spec;
-  apply_options(spec, o);
+CsrGraph<T> csr_of(int64_t n, const std::vector<Edge>& edges) {
   Graph g;
   g.n = n;
   g.edges = edges;
   check_range<T>(g);
-  DistMatrix<T> d = to_matrix<T>(g);  // checks every edge id and weight
-  g.edges.clear();
-  g.edges.shrink_to_fit();
-  // The adjacency is kept for the cycle search only when a negative edge exists.
-  std::optional<DistMatrix<T>> input;
-  if (std::any_of(edges.begin(), edges.end(), [](const Edge& e) { return e.w < 0; })) input = d;
-  auto solver = make_solver<T>(spec);
-  PathMatrix paths;
-  RunStats st;
-  {
-    // The panel engine's progress meter (util/progress.hpp) feeds the callback.
-    struct Hook {
-      explicit Hook(const std::function<void(double)>& f) { Progress::set_thread_callback(f); }
-      ~Hook() { Progress::set_thread_callback(nullptr); }
-    } hook(o.progress);
-    try {
-      st = solver->solve(d, o.paths ? &paths : nullptr);
-    } catch (const NegativeCycleError& e) {
-      rethrow_with_cycle(e, input ? &*input : nullptr);
-    }
-  }
-  if (o.progress) o.progress(1.0);
-  const SolverInfo& i = solver->info();
-  Result<T> r;
-  r.n = n;
-  r.distances = std::move(d.values());
-  if (o.paths) r.via = std::move(paths.via);
-  describe(r, i, st);
-  return r;
+  Csr<T> c = build_csr<T>(g);
+  CsrGraph<T> out;
+  out.n = c.n;
+  out.offsets = std::move(c.off);
+  out.targets = std::move(c.col);
+  out.weights = std::move(c.w);
+  return out;
 }
 
-// The multi-source engine's set-up shared by rows() and stats(): the options as
-// the solver's spec (algorithm sssp), the graph's CSR (ids and weights checked).
-template <typename T>
-struct SsspCall {
-  SolverSpec spec;
-  Csr<T> csr;
-  std::unique_ptr<SsspSolver<T>> solver;
-  SsspCall(const char* what, int64_t n, const std::vector<Edge>& edges, const Options& o) {
-    if (n <= 0) throw UsageError(std::string(what) + ": n must be at least 1, got " + std::to_string(n));
-    apply_options(spec, o);
-    spec.algo = Algo::sssp;
-    Graph g;
-    g.n = n;
-    g.edges = edges;
-    check_range<T>(g);
-    csr = build_csr<T>(g);
-    solver = make_sssp_solver<T>(spec);
-  }
-  SolveInfo info(const RunStats& st, std::vector<std::string> notes) const {
-    SolveInfo r;
-    describe(r, solver->info(), st);
-    r.notes = std::move(notes);
-    return r;
-  }
-};
-
-// Rows handed on to the caller's function, as they come.
-template <typename T>
-class CallbackSink final : public RowSink<T> {
- public:
-  explicit CallbackSink(const RowsSink<T>& f) : f_(f) {}
-  void rows(int64_t first, int64_t count, int64_t, const T* d, const int32_t*, const int32_t*) override {
-    f_(first, count, d);
-  }
-
- private:
-  const RowsSink<T>& f_;
-};
-
-template <typename T>
-SolveInfo solve_rows(int64_t n, const std::vector<Edge>& edges, const std::vector<int64_t>& sources,
-                     const RowsSink<T>& sink, const Options& o) {
-  if (!sink) throw UsageError("rows: no sink function given");
-  for (int64_t s : sources)
-    if (s < 0 || s >= n)
-      throw UsageError("rows: source " + std::to_string(s) + " outside [0, " + std::to_string(n) + ")");
-  SsspCall<T> call("rows", n, edges, o);
-  CallbackSink<T> to(sink);
-  const RunStats st = call.solver->solve_rows(call.csr, sources, to, false);
-  if (o.progress) o.progress(1.0);
-  return call.info(st, {});
-}
-
-template <typename T>
-Stats solve_stats(int64_t n, const std::vector<Edge>& edges, const Options& o, const StatsOptions& what) {
-  SsspCall<T> call("stats", n, edges, o);
-  StatsSink<T> sink(n);
-  std::vector<std::string> notes;
-  RunStats st;
-  Stats r;
-  if (what.betweenness) {
-    // Brandes needs every row: the forward pass goes to both sinks (the stats
-    // sink's column figures still come from its own pass where it needs one).
-    BetweennessSink<T> bc(call.csr, {}, what.endpoints, false, call.spec.backend == Backend::serial ? 1 : 0);
-    TeeSink<T> both({&sink, &bc});
-    st = call.solver->solve_stats_rows(call.csr, {}, sink, both, notes);
-    r.betweenness = bc.vertex_sums();
-    const double scale = betweenness_scale(n, true, true, 0, what.endpoints);
-    if (scale != 0)
-      for (double& x : r.betweenness) x *= scale;
-  } else {
-    st = call.solver->solve_stats_rows(call.csr, {}, sink, sink, notes);
-  }
-  if (o.progress) o.progress(1.0);
-  const VertexStats& v = sink.vertices();
-  const GraphStats g = sink.summary();
-  r.reach = v.reach;
-  r.eccentricity = v.eccentricity;
-  r.closeness = v.closeness;
-  r.harmonic = v.harmonic;
-  r.diameter = g.diameter;
-  r.radius = g.radius;
-  r.reachable_pairs = g.reachable_pairs;
-  r.average_shortest_path_length = g.average_shortest_path_length;
-  r.info = call.info(st, std::move(notes));
-  return r;
+void check_n(const char* what, int64_t n) {
+  if (n <= 0) throw UsageError(std::string(what) + ": n must be at least 1, got " + std::to_string(n));
 }
 
 }  // namespace
@@ -189,7 +74,11 @@ void apply_options(SolverSpec& spec, const Options& o, const OptionWords& words,
 
 template <typename T>
 Result<T> all_pairs(int64_t n, const std::vector<Edge>& edges, const Options& options) {
-  return translated([&] { return solve_all_pairs<T>(n, edges, options); });
+  translated([&] {
+    check_n("all_pairs", n);
+    return 0;
+  });
+  return Session(options).all_pairs<T>(n, edges);
 }
 
 template Result<int32_t> all_pairs<int32_t>(int64_t, const std::vector<Edge>&, const Options&);
@@ -200,12 +89,26 @@ template Result<int64_t> all_pairs<int64_t>(int64_t, const std::vector<Edge>&, c
 template <typename T>
 SolveInfo rows(int64_t n, const std::vector<Edge>& edges, const std::vector<int64_t>& sources,
                const RowsSink<T>& sink, const Options& options) {
-  return translated([&] { return solve_rows<T>(n, edges, sources, sink, options); });
+  translated([&] {
+    if (!sink) throw UsageError("rows: no sink function given");
+    for (int64_t s : sources)
+      if (s < 0 || s >= n)
+        throw UsageError("rows: source " + std::to_string(s) + " outside [0, " + std::to_string(n) + ")");
+    check_n("rows", n);
+    return 0;
+  });
+  Session session(options);
+  return session.rows<T>(translated([&] { return csr_of<T>(n, edges); }), sources, sink);
 }
 
 template <typename T>
 Stats stats(int64_t n, const std::vector<Edge>& edges, const Options& options, const StatsOptions& what) {
-  return translated([&] { return solve_stats<T>(n, edges, options, what); });
+  translated([&] {
+    check_n("stats", n);
+    return 0;
+  });
+  Session session(options);
+  return session.stats<T>(translated([&] { return csr_of<T>(n, edges); }), what);
 }
 
 #define OCL_SP_API_ROWS(T)                                                                         \
