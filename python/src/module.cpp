@@ -380,6 +380,7 @@ py::tuple solve_typed(Request& rq, DistMatrix<T>& d, py::dict report, const Stop
   if (rq.want_pred) {
     paths.n = n;
     paths.via = std::move(r->via);
+    paths.hops = std::move(r->hops);  // predecessors()' scratch, as the solver left it
   }
   r.reset();
 
@@ -528,6 +529,22 @@ py::tuple solve(Request& rq) {
       });
 }
 
+// A call's choices as the solvers' spec, made as the C++ API makes it
+// (api/options_spec.hpp, with Python's words in messages); backend '' is OpenCL
+// here (each call decides the fallback to OpenMP without devices, with its note).
+SolverSpec spec_of(const std::string& algo, const std::string& backend, const std::string& device,
+                   const std::map<std::string, int>& params, bool use_tuned) {
+  ocl_sp::Options choice;
+  choice.algo = algo;
+  choice.backend = backend.empty() ? "opencl" : backend;
+  choice.device = device;
+  choice.use_tuned = use_tuned;
+  choice.params = params;
+  SolverSpec spec;
+  apply_options(spec, choice, {"device=", "backend='", "'"});
+  return spec;
+}
+
 // scipy's single-source methods over rows: _core.rows().
 #include "rows.inc"
 // Betweenness centrality from the rows: _core.betweenness().
@@ -607,15 +624,8 @@ PYBIND11_MODULE(_core, m) {
               throw UsageError("index " + std::to_string(r) + " out of range [0, " +
                                std::to_string(n) + ")");
         }
-        // The choices become the SolverSpec as in the C++ API (api/options_spec.hpp);
-        // without backend= the fallback to OpenMP is decided in solve().
-        ocl_sp::Options choice;
-        choice.algo = algo;
-        choice.backend = backend.empty() ? "opencl" : backend;
-        choice.device = device;
-        choice.use_tuned = use_tuned;
-        choice.params = params;
-        apply_options(rq.spec, choice, {"device=", "backend='", "'"});
+        // Without backend= the fallback to OpenMP is decided in solve().
+        rq.spec = spec_of(algo, backend, device, params, use_tuned);
         rq.backend_given = !backend.empty();
         return solve(rq);
       },
