@@ -253,6 +253,10 @@ TEST_SUITE("api") {
         some.sources = {c.n - 1, 0, c.n - 1};
         const auto p = s.stats<int32_t>(csr<int32_t>(c.n, c.edges), some);
         CHECK(p.vertex == some.sources);
+        const auto q = ocl_sp::stats<int32_t>(c.n, c.edges, on(backend), some);  // the free function
+        CHECK(q.vertex == p.vertex);
+        CHECK(q.closeness == p.closeness);
+        CHECK(q.sources == p.sources);
         CHECK(p.sources == (c.n == 1 ? 1 : 2));
         REQUIRE(p.reach.size() == 3);
         for (size_t k = 0; k < 3; ++k) {

@@ -227,9 +227,9 @@ struct Stats {
 struct StatsOptions {
   bool betweenness = false;  // Brandes over the engine's rows (weights >= 0)
   bool endpoints = false;    // networkx's endpoints=True
-  // Session::stats of a CsrGraph: the figures of these sources' rows alone (a line
-  // each, repeats kept; the summary over the distinct ones), as --stats --sources.
-  // Empty: every vertex. Not with betweenness.
+  // The figures of these sources' rows alone (a line each, repeats kept; the
+  // summary over the distinct ones), as --stats --sources. Empty: every vertex.
+  // Not with betweenness, nor for a Matrix (Session::stats).
   std::vector<int64_t> sources;
 };
 template <typename T>
