@@ -153,18 +153,16 @@ class Search:
             keys = self.g.node_array()[idx].tolist()
             d = d[idx]
         vals = (d if self.ints else d.astype(np.float64)).tolist()
-        out = dict(zip(keys, vals))
-        if not self.ints:
-            nodes = self.g.nodes
-            for r in roots:
-                if nodes[r] in out:
-                    out[nodes[r]] = 0
-        return out
+        return self._roots_at_zero(dict(zip(keys, vals)), roots)
 
     def dist_dict(self, idx, vals, roots=()):
         """{node: distance}; the roots (sources) at int 0, as networkx starts them
         whatever the weights' type."""
-        out = dict(zip(self.g.node_array()[idx].tolist(), vals))
+        return self._roots_at_zero(dict(zip(self.g.node_array()[idx].tolist(), vals)), roots)
+
+    def _roots_at_zero(self, out, roots):
+        """out with the roots' distances (float 0.0 from a float row) at int 0, as
+        networkx starts them whatever the weights' type."""
         if not self.ints:
             nodes = self.g.nodes
             for r in roots:
