@@ -529,18 +529,9 @@ def shortest_path_length(G, source=None, target=None, weight=None, method="dijks
             return networkx_result(name, g, *args)
         got = to_target(s, g, target)
         return networkx_result(name, g, *args) if got is None else got
-    if not _in_graph(g, source) or (target is not None and not _in_graph(g, target)):
-        return networkx_result(name, g, *args)
-    rows = s.blocks([g.index[source]])
-    if rows is None:
-        return networkx_result(name, g, *args)
-    _, d, _ = next(rows)
-    if target is None:
-        return s.lengths(d[0], None, [g.index[source]])
-    t = g.index[target]
-    if not s.finite(d[0][t:t + 1])[0]:
-        return networkx_result(name, g, *args)  # networkx's NetworkXNoPath
-    return _number(s, d[0][t])
+    if target is not None:
+        return pair_length(name, s, g, source, target, *args[2:])
+    return single_source_lengths(name, s, g, source, None, *args[1:])
 
 
 def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):

@@ -92,6 +92,24 @@ def test_single_source_and_pairs(on, kind):
                     BI.single_source_dijkstra(G, s, t)
 
 
+@pytest.mark.parametrize("kind", ["int-directed", "float-directed"])
+def test_source_is_target(on, kind):
+    """From a node to itself: length int 0 (float weights too) and path [s], as
+    networkx returns them, through every function that takes a source and a target."""
+    G = GRAPHS[kind]()
+    s = list(G)[0]
+    for weight in (None, "weight"):
+        for method in ("dijkstra", "bellman-ford"):
+            want = nx.shortest_path_length(G, s, s, weight=weight, method=method)
+            got = BI.shortest_path_length(G, s, s, weight=weight, method=method)
+            assert (got, type(got)) == (want, type(want)) == (0, int)
+            assert BI.shortest_path(G, s, s, weight=weight, method=method) == [s]
+    got = BI.dijkstra_path_length(G, s, s)
+    assert (got, type(got)) == (0, int)
+    for got in (BI.single_source_dijkstra(G, s, s), BI.multi_source_dijkstra(G, [s], s)):
+        assert got == (0, [s]) and type(got[0]) is int
+
+
 @pytest.mark.parametrize("kind", sorted(GRAPHS))
 def test_all_pairs(on, kind):
     G = GRAPHS[kind]()
