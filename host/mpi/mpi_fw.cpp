@@ -69,6 +69,25 @@ int run_solve(const MpiSolveOptions&, const Stopwatch&) {
 
 namespace ocl_sp::mpi {
 
+bool uses_opencl(const MpiSolveOptions& o) {
+  if (o.backend.empty()) return !list_devices().empty() || !o.device.empty();
+  const Backend b = parse_backend(o.backend);
+  if (b == Backend::serial)
+    throw UsageError("--backend serial is single-process; under mpirun use openmp or opencl");
+  return b == Backend::opencl;
+}
+
+bool check_backend_and_graph(const MpiSolveOptions& o) {
+  const bool opencl = uses_opencl(o);
+  if (!opencl && !o.device.empty())
+    throw UsageError("--device selects an OpenCL device; it cannot be used with --backend openmp");
+  if (o.generated && !o.input.empty()) throw UsageError("give either --n or --input, not both");
+  if (!o.generated && o.input.empty())
+    throw UsageError("no graph: give --n N for a random graph or --input FILE (see --help)");
+  if (o.queries.size() % 2) throw UsageError("--query expects two vertex ids, U and V");
+  return opencl;
+}
+
 namespace {
 
 // This process's peak resident memory in bytes (getrusage: KiB on Linux).
@@ -121,20 +140,7 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
       throw UsageError("--algo " + o.algo + ": the distributed solve (" + std::to_string(s.size) +
                        " MPI ranks) runs blocked Floyd-Warshall (--algo fw) or the multi-source "
                        "engine (--algo sssp)");
-    if (o.backend.empty()) {
-      opencl = !list_devices().empty() || !o.device.empty();
-    } else {
-      const Backend b = parse_backend(o.backend);
-      if (b == Backend::serial)
-        throw UsageError("--backend serial is single-process; under mpirun use openmp or opencl");
-      opencl = b == Backend::opencl;
-    }
-    if (!opencl && !o.device.empty())
-      throw UsageError("--device selects an OpenCL device; it cannot be used with --backend openmp");
-    if (o.generated && !o.input.empty()) throw UsageError("give either --n or --input, not both");
-    if (!o.generated && o.input.empty())
-      throw UsageError("no graph: give --n N for a random graph or --input FILE (see --help)");
-    if (o.queries.size() % 2) throw UsageError("--query expects two vertex ids, U and V");
+    opencl = check_backend_and_graph(o);
     if (!o.paths_output.empty()) {
       if (o.paths_output == o.output)
         throw UsageError("--output and --paths-output name the same file '" + o.output + "'");

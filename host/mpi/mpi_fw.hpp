@@ -53,6 +53,14 @@ struct MpiSolveOptions {
   std::function<double(const GeneratorParams&)> expected_edges;
 };
 
+// Whether the ranks compute on OpenCL: --backend (serial refused: UsageError), or
+// without it, where a device exists or --device is given.
+bool uses_opencl(const MpiSolveOptions& o);
+// The options the distributed fw and the multi-source engine under mpirun check
+// alike, in this order (UsageError): --backend (uses_opencl), --device only with
+// OpenCL, one graph (--n or --input), --query in pairs. Returns uses_opencl(o).
+bool check_backend_and_graph(const MpiSolveOptions& o);
+
 // Runs one solve across all ranks of the launch (launched_world_size() > 1):
 // MPI_Init, the algorithm (--algo auto: mpi_sssp.hpp choose_algorithm), the
 // solve (fw here, sssp in mpi_sssp.cpp), MPI_Finalize. Returns the exit code every rank agrees on;

@@ -40,15 +40,6 @@ namespace {
 
 static_assert(sizeof(RowFigures) == 4 * sizeof(double), "RowFigures travels as 4 doubles");
 
-// Whether the multi-source solve computes on OpenCL (as the distributed fw decides).
-bool uses_opencl(const MpiSolveOptions& o) {
-  if (o.backend.empty()) return !list_devices().empty() || !o.device.empty();
-  const Backend b = parse_backend(o.backend);
-  if (b == Backend::serial)
-    throw UsageError("--backend serial is single-process; under mpirun use openmp or opencl");
-  return b == Backend::opencl;
-}
-
 // Output row r's values: the whole row, or its --targets columns in order.
 template <typename T>
 void pick(const T* row, const std::vector<int64_t>& cols, int64_t nc, T* dst) {
@@ -389,13 +380,7 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
       throw UsageError(o.sssp_unsupported + " not supported by --algo sssp under mpirun (" +
                        std::to_string(s.size) + " MPI ranks: distances, --sources/--targets and --stats); " +
                        "--algo fw takes them");
-    opencl = uses_opencl(o);
-    if (!opencl && !o.device.empty())
-      throw UsageError("--device selects an OpenCL device; it cannot be used with --backend openmp");
-    if (o.generated && !o.input.empty()) throw UsageError("give either --n or --input, not both");
-    if (!o.generated && o.input.empty())
-      throw UsageError("no graph: give --n N for a random graph or --input FILE (see --help)");
-    if (o.queries.size() % 2) throw UsageError("--query expects two vertex ids, U and V");
+    opencl = check_backend_and_graph(o);
     if (!o.paths_output.empty() && o.paths_output == o.output)
       throw UsageError("--output and --paths-output name the same file '" + o.output + "'");
     if (s.rank == 0 && o.check_rows) o.check_rows();

@@ -161,6 +161,17 @@ for bad in "--verify" "--grid:1x2"; do
   expect "refuse$flag-once" test "$(grep -c '^error:' "$T/err")" = 1
 done
 expect refusals-no-file test ! -e "$T/bad.bin"
+# The options fw and sssp check alike under mpirun: exit 2, one error, no file.
+for algo in fw sssp; do
+  for bad in "--backend serial:is single-process" "--backend openmp --device pocl:--device selects an OpenCL" \
+             "--backend openmp --query 1:--query expects two vertex ids"; do
+    IFS=: read -r flags message <<<"$bad"
+    run "refuse-$algo $flags" 2 2 --n 50 --algo "$algo" $flags --output "$T/bad.bin"
+    expect "refuse-$algo $flags: message" grep -q "^error: .*$message" "$T/err"
+    expect "refuse-$algo $flags: once" test "$(grep -c '^error:' "$T/err")" = 1
+  done
+done
+expect shared-refusals-no-file test ! -e "$T/bad.bin"
 run refuse-betweenness 2 2 "${G[@]}" "${D[@]}" --stats "$T/bad.csv" --betweenness
 expect refuse-betweenness-message grep -q "^error: --betweenness not supported by the distributed solve" "$T/err"
 expect refuse-betweenness-no-file test ! -e "$T/bad.csv"
