@@ -27,6 +27,25 @@ void gather_rank_figures(const Session& s, const std::array<double, 4>& mine, co
   }
 }
 
+void begin_report_json(JsonWriter& j, const char* algo, const std::string& choice, int ranks) {
+  j.begin_object().field("command", "solve").field("algorithm", algo);
+  j.key("algorithm_choice");
+  if (choice.empty())
+    j.null();
+  else
+    j.value(choice);
+  j.field("mpi_ranks", ranks);
+}
+
+void write_report_head(std::ostream& os, const std::string& source, long long n, long long edges,
+                       const char* type, const char* algo, const std::string& choice) {
+  char buf[512];
+  os << "source    " << source << "\n";
+  std::snprintf(buf, sizeof buf, "graph     n = %lld, %lld edges, %s\n", n, edges, type);
+  os << buf;
+  os << "algorithm " << (choice.empty() ? algo : choice) << "\n";
+}
+
 void write_stats_line(std::ostream& os, const std::string& file, const GraphStats& g,
                       const std::string& how, double seconds) {
   if (file.empty()) return;
@@ -80,13 +99,7 @@ void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay
   std::ostream& os = to_stderr ? std::cerr : std::cout;
   if (o.json) {
     JsonWriter j(os);
-    j.begin_object().field("command", "solve").field("algorithm", "fw");
-    j.key("algorithm_choice");
-    if (rep.choice.empty())
-      j.null();
-    else
-      j.value(rep.choice);
-    j.field("mpi_ranks", ranks);
+    begin_report_json(j, "fw", rep.choice, ranks);
     j.field("distribution", "2D block-cyclic").field("grid_rows", lay.pr).field("grid_cols", lay.pc);
     j.field("grid", std::to_string(lay.pr) + "x" + std::to_string(lay.pc));
     j.field("panel", static_cast<long long>(lay.p));
@@ -122,12 +135,8 @@ void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay
     os.flush();
     return;
   }
+  write_report_head(os, rep.source, static_cast<long long>(lay.n), rep.edges, type, "fw", rep.choice);
   char buf[512];
-  os << "source    " << rep.source << "\n";
-  std::snprintf(buf, sizeof buf, "graph     n = %lld, %lld edges, %s\n", static_cast<long long>(lay.n),
-                rep.edges, type);
-  os << buf;
-  os << "algorithm " << (rep.choice.empty() ? "fw" : rep.choice) << "\n";
   std::snprintf(buf, sizeof buf,
                 "mpi       %d ranks, %d x %d process grid (2D block-cyclic: panel (i,j) -> rank "
                 "(i mod %d, j mod %d)), P = %lld, %lld x %lld panels, panels per rank %s\n",

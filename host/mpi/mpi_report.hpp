@@ -49,6 +49,14 @@ struct Report {
 void gather_rank_figures(const Session& s, const std::array<double, 4>& mine, const std::string& device,
                          const std::array<std::vector<double>*, 4>& into, std::vector<std::string>& devices);
 
+// The reports' first fields and lines, alike for fw and sssp: the JSON object
+// opened with command, algorithm, algorithm_choice (choice, or null where empty:
+// --algo not auto) and mpi_ranks; the text's source, graph and algorithm lines
+// (the choice where --algo auto made one, else algo).
+void begin_report_json(JsonWriter& j, const char* algo, const std::string& choice, int ranks);
+void write_report_head(std::ostream& os, const std::string& source, long long n, long long edges,
+                       const char* type, const char* algo, const std::string& choice);
+
 // The report's "stats" object (null without --stats) and stats_s, as the
 // single-process report writes it: the graph's figures and the file.
 void write_stats_json(JsonWriter& j, const std::string& file, const GraphStats& g, double seconds);

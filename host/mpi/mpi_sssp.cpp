@@ -286,13 +286,8 @@ void print_sssp_report(const MpiSolveOptions& o, const SsspReport& r, int ranks,
   const std::string dealing = "chunks of " + std::to_string(r.chunk) + " rows, chunk c to rank c mod " + std::to_string(ranks);
   if (o.json) {
     JsonWriter j(os);
-    j.begin_object().field("command", "solve").field("algorithm", "sssp");
-    j.key("algorithm_choice");
-    if (r.choice.empty())
-      j.null();
-    else
-      j.value(r.choice);
-    j.field("mpi_ranks", ranks).field("distribution", "sources dealt: " + dealing);
+    begin_report_json(j, "sssp", r.choice, ranks);
+    j.field("distribution", "sources dealt: " + dealing);
     j.field("chunk", r.chunk).field("n", r.n).field("edges", r.edges).field("type", type).field("source", r.source);
     j.field("backend", r.backend).array_field("rank_devices", r.devices).array_field("rank_sources", r.sources);
     j.array_field("rank_solve_s", r.solve).array_field("rank_kernel_s", r.kernels);
@@ -313,11 +308,8 @@ void print_sssp_report(const MpiSolveOptions& o, const SsspReport& r, int ranks,
     os.flush();
     return;
   }
+  write_report_head(os, r.source, r.n, r.edges, type, "sssp", r.choice);
   char buf[512];
-  os << "source    " << r.source << "\n";
-  std::snprintf(buf, sizeof buf, "graph     n = %lld, %lld edges, %s\n", r.n, r.edges, type);
-  os << buf;
-  os << "algorithm " << (r.choice.empty() ? "sssp" : r.choice) << "\n";
   os << "mpi       " << ranks << " ranks, multi-source engine, the whole graph on every rank; sources dealt: "
      << dealing << "\n";
   os << "backend   " << r.backend << ", devices per rank:";
