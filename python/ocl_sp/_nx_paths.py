@@ -313,7 +313,10 @@ def pair_path(name, s, g, source, target, *nx_args):
 
 def to_target(s, g, target, cutoff=None, want_paths=False):
     """{node: length to target} (or {node: path to target}) over the reversed graph,
-    as networkx's shortest_path(_length) with only a target."""
+    as networkx's shortest_path(_length) with only a target; None where target is
+    not a node of G or the engine cannot (the caller returns networkx's result)."""
+    if not _in_graph(g, target):
+        return None
     rev = g.directed
     rows = s.blocks([g.index[target]], preds=want_paths, reverse=rev)
     if rows is None:
@@ -525,8 +528,6 @@ def shortest_path_length(G, source=None, target=None, weight=None, method="dijks
         rows = all_pairs_lengths(s, g)
         return networkx_result(name, g, *args) if rows is None else rows
     if source is None:
-        if not _in_graph(g, target):
-            return networkx_result(name, g, *args)
         got = to_target(s, g, target)
         return networkx_result(name, g, *args) if got is None else got
     if target is not None:
@@ -548,14 +549,12 @@ def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
             return networkx_result(name, g, *args)
         return rows if _backend()._nx_version() >= (3, 5) else dict(rows)
     if source is None:
-        if not _in_graph(g, target):
-            return networkx_result(name, g, *args)
         got = to_target(s, g, target, want_paths=True)
         return networkx_result(name, g, *args) if got is None else got
-    if not _in_graph(g, source) or (target is not None and not _in_graph(g, target)):
-        return networkx_result(name, g, *args)
     if target is not None:
         return pair_path(name, s, g, source, target, *args[2:])
+    if not _in_graph(g, source):
+        return networkx_result(name, g, *args)
     rows = s.blocks([g.index[source]], preds=True)
     if rows is None:
         return networkx_result(name, g, *args)
