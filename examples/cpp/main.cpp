@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <iostream>
 #include <ocl_sp/ocl_sp.hpp>
+#include <utility>
 #include <vector>
 
 int main(int argc, char** argv) {
@@ -39,6 +40,19 @@ int main(int argc, char** argv) {
     const auto s = ocl_sp::stats<int32_t>(5, {{0, 1, 1}, {1, 2, 1}, {2, 3, 1}}, {}, with);
     std::cout << "reach(0) = " << s.reach[0] << ", closeness(3) = " << s.closeness[3]
               << ", betweenness(1) = " << s.betweenness[1] << "\n";
+
+    // A Session keeps its solvers between calls; graphs already in memory go in
+    // as they are: compressed rows (CsrGraph) or a dense Matrix, moved, not copied.
+    ocl_sp::Session session(opt);
+    ocl_sp::CsrGraph<int32_t> csr{5, {0, 2, 3, 4, 4, 4}, {1, 2, 2, 3}, {4, 5, -2, 1}};  // = edges
+    session.rows<int32_t>(std::move(csr), {0},
+                          ocl_sp::TreeRowsSink<int32_t>([](int64_t, int64_t, const int32_t* d,
+                                                           const int32_t* parent) {
+                            std::cout << "session: d(0,3) = " << d[3] << ", parent of 3: " << parent[3] << "\n";
+                          }));
+    session.all_pairs<int32_t>(5, edges);
+    const auto again = session.all_pairs<int32_t>(5, edges);
+    std::cout << "session: solver reused: " << again.details.reused << "\n";
 
     // Wrong use: an edge id >= n is an ocl_sp::Error naming the edge.
     try {

@@ -51,6 +51,7 @@ expect "installed ocl_sp solves on PoCL (verified)" \
 EXPECTED=("d(0,3) = 3, path: 0 1 2 3" "d(0,4) unreachable: 1"
           "row 0: d(.,3) = 0" "row 1: d(.,3) = 3"
           "reach(0) = 4, closeness(3) = 0.375, betweenness(1) = 0.166667"
+          "session: d(0,3) = 3, parent of 3: 2" "session: solver reused: 1"
           "error: edge 0 -> 7 (weight 1) has a vertex outside [0, 3)"
           "negative cycle of length -1: 0 1 2")
 check_example() {  # check_example NAME BINARY
