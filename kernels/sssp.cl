@@ -595,33 +595,77 @@ typedef double sum_t;
 #endif
 
 // The figures of `stride` interleaved rows (row l: base[v stride + l], v < n) by
-// one work-group: work-item (slot, l) = (lid / stride, lid % stride) sums every
-// (FIG_WG / stride)-th value of row l, then a tree over the slots in __local
-// memory; sums in vertex order (floats, harmonic) by slot 0 alone, the others'
-// zeros added in the tree leave its bits. Rows l < valid are written to out[4 l ..].
+// one work-group: work-item (slot, l) = (lid / stride, lid % stride) reads every
+// (FIG_WG / stride)-th value of row l; reach, the largest and integer sums are
+// partial sums, then a tree over the slots in __local memory (exact: any order).
+// Sums whose order shows in the bits (floating-point values, the harmonic sum of
+// any type) are added in vertex order, as the host's continue_figures adds them:
+// the work-group reads a chunk of FIG_WG / stride vertices at a time (every
+// work-item one value, its reciprocal computed where it was read) into __local
+// memory, and slot 0's work-item of each row adds the chunk's terms one after
+// another. The same additions in the same order as one work-item reading the
+// whole row (the same bits on every placement, whatever FIG_WG is), but the
+// loads and divisions spread over the work-group: one work-item a row was
+// latency-bound (H100, geometric n = 2^24, int64: 53 s of row figures for 1 000
+// rows, docs/performance/sparse.md). Absent terms are added as +0.0, which
+// leaves any sum's bits as they are (a sum of these terms is never -0.0).
+// Rows l < valid are written to out[4 l ..].
 void group_figures(__global const bits_t* base, const int n, const int stride, const int valid,
                    const int want_harmonic, __global double* out, __local long* l_reach,
-                   __local sum_t* l_sum, __local double* l_harm, __local bits_t* l_top) {
-#if defined(VALUE_FLOAT32) || defined(VALUE_FLOAT64)
-  const int in_order = 1;
+                   __local sum_t* l_sum, __local double* l_harm, __local bits_t* l_top,
+                   __local double* l_term_h, __local double* l_term_s) {
+#if defined(VALUE_INT32)
+  const int ordered_sum = 0;  // long: exact in any order
+#elif defined(VALUE_FLOAT32) || defined(VALUE_FLOAT64)
+  const int ordered_sum = 1;
 #else
-  const int in_order = want_harmonic;
+  const int ordered_sum = want_harmonic;  // int64 in double: in order, as before
 #endif
+  const int in_order = want_harmonic || ordered_sum;
   const int lid = get_local_id(0), l = lid % stride, slot = lid / stride;
-  const int slots = in_order ? 1 : FIG_WG / stride;  // in order: slot 0 alone reads the row
-  const int first = in_order && slot > 0 ? n : slot;
+  const int slots = FIG_WG / stride;
   long reach = 0;
   sum_t sum = 0;
   double harm = 0;
   bits_t top = 0;  // finite values are >= 0: their bit patterns order as they do
-  for (int v = first; v < n; v += slots) {
-    const bits_t b = base[(size_t)v * stride + l];
-    if (b == RAW_INF_BITS) continue;
-    ++reach;
-    top = max(top, b);
-    const value_t x = AS_VALUE(b);
-    sum += (sum_t)x;
-    if (want_harmonic && x != 0) harm += 1.0 / (double)x;
+  if (!in_order) {
+    for (int v = slot; v < n; v += slots) {
+      const bits_t b = base[(size_t)v * stride + l];
+      if (b == RAW_INF_BITS) continue;
+      ++reach;
+      top = max(top, b);
+      sum += (sum_t)AS_VALUE(b);
+    }
+  } else {
+    // Every work-item runs the same number of chunks (the barriers).
+    for (int v0 = 0; v0 < n; v0 += slots) {
+      const int v = v0 + slot;
+      double th = 0, ts = 0;
+      if (v < n) {
+        const bits_t b = base[(size_t)v * stride + l];
+        if (b != RAW_INF_BITS) {
+          ++reach;
+          top = max(top, b);
+          const value_t x = AS_VALUE(b);
+          if (ordered_sum)
+            ts = (double)x;
+          else
+            sum += (sum_t)x;
+          if (want_harmonic && x != 0) th = 1.0 / (double)x;
+        }
+      }
+      l_term_h[lid] = th;
+      l_term_s[lid] = ts;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (slot == 0) {
+        const int k = min(slots, n - v0);
+        if (want_harmonic)
+          for (int j = 0; j < k; ++j) harm += l_term_h[j * stride + l];
+        if (ordered_sum)
+          for (int j = 0; j < k; ++j) sum += l_term_s[j * stride + l];
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
   }
   l_reach[lid] = reach;
   l_sum[lid] = sum;
@@ -656,8 +700,9 @@ void sssp_row_figures(const int n, const int count, __global const bits_t* dist_
   __local sum_t l_sum[FIG_WG];
   __local double l_harm[FIG_WG];
   __local bits_t l_top[FIG_WG];
+  __local double l_term_h[FIG_WG], l_term_s[FIG_WG];
   group_figures(dist_all + (size_t)g * n, n, 1, 1, want_harmonic, figures + 4 * (size_t)g, l_reach, l_sum,
-                l_harm, l_top);
+                l_harm, l_top, l_term_h, l_term_s);
 }
 
 // The same figures for a lanes launch (sssp_lanes): one work-group per group of
@@ -674,8 +719,9 @@ void sssp_lanes_row_figures(const int n, const int count, LANE_BUFFERS(__global 
   __local sum_t l_sum[FIG_WG];
   __local double l_harm[FIG_WG];
   __local bits_t l_top[FIG_WG];
+  __local double l_term_h[FIG_WG], l_term_s[FIG_WG];
   group_figures(GROUP_DIST(g), n, LANES, min(LANES, count - g * LANES), want_harmonic,
-                figures + 4 * (size_t)g * LANES, l_reach, l_sum, l_harm, l_top);
+                figures + 4 * (size_t)g * LANES, l_reach, l_sum, l_harm, l_top, l_term_h, l_term_s);
 }
 
 // Columns: every vertex's figures over the sources of a lanes launch, continued

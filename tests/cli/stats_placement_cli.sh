@@ -26,6 +26,20 @@ same pocl-split2 --device pocl --split 2 --algo sssp
 same pocl-split2-batch64 --device pocl --split 2 --algo sssp --param BATCH=64
 same pocl-split2-batch1024 --device pocl --split 2 --algo sssp --param BATCH=1024
 same pocl-batch256 --device pocl --algo sssp --param BATCH=256
+# One source a group: each row's harmonic sum reduced on the device, added in
+# vertex order a chunk of the work-group's reads at a time (sssp.cl group_figures).
+same pocl-lanes1 --device pocl --algo sssp --param LANES=1
+# A directed graph, int64 and int32: the rows' figures (with the harmonic sums of
+# the reversed graph's rows, n not a multiple of the work-group's chunk) and the
+# summary's sums in the .json file, equal to the serial backend's on both engines.
+for type in int32 int64; do
+  D=(--generator random --degree 3 --n 1999 --type "$type" --algo sssp --quiet)
+  check "directed $type serial" 0 "$BIN" "${D[@]}" --backend serial --stats "$T/d-$type.json" || continue
+  for lanes in 1 8; do
+    check "directed $type lanes$lanes" 0 "$BIN" "${D[@]}" --device pocl --param LANES=$lanes --stats "$T/d.json" &&
+      expect "directed $type lanes$lanes: same bytes" cmp -s "$T/d.json" "$T/d-$type.json"
+  done
+done
 # Several launches on two devices really ran (the report names both).
 check split2-report 0 "$BIN" "${G[@]}" --device pocl --split 2 --algo sssp --param BATCH=64 --stats "$T/r.csv" --json
 expect split2-two-devices grep -q "on 2 devices" "$T/out"
