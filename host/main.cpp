@@ -6,6 +6,7 @@
 #include "cl/cl.hpp"
 #include "cl/cl_error.hpp"
 #include "cli/commands.hpp"
+#include "mpi/mpi_env.hpp"
 #include "util/build_info.hpp"
 #include "util/cancel.hpp"
 #include "util/errors.hpp"
@@ -28,12 +29,16 @@ int main(int argc, char** argv) {
   app.fallthrough(false);
   Command commands[] = {set_devices_command(app), set_bench_command(app), set_sweep_command(app)};
   Command solve = set_solve_command(app);
+  // Under mpirun every rank parses the same command line and checks it before the
+  // distributed solve begins (whose own errors are reported once, host/mpi/): a
+  // usage error is the same on every rank, so only rank 0 prints it.
+  const bool quiet_usage = mpi::launched_world_size() > 1 && mpi::launched_world_rank() != 0;
   try {
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
       if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-      std::cerr << "error: " << e.what() << "\nRun 'ocl_sp --help' for usage.\n";
+      if (!quiet_usage) std::cerr << "error: " << e.what() << "\nRun 'ocl_sp --help' for usage.\n";
       return kExitUsage;
     }
     for (auto& c : commands)
@@ -46,7 +51,7 @@ int main(int argc, char** argv) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitNegativeCycle;
   } catch (const UsageError& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    if (!quiet_usage) std::cerr << "error: " << e.what() << "\n";
     return kExitUsage;
   } catch (const RuntimeError& e) {
     std::cerr << "error: " << e.what() << "\n";

@@ -29,6 +29,14 @@ int launched_world_size() {
   return 1;
 }
 
+int launched_world_rank() {
+  for (const char* k : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"}) {
+    const int r = env_int(k, -1);
+    if (r >= 0) return r;
+  }
+  return 0;
+}
+
 int launched_local_rank() {
   for (const char* k : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "PMI_LOCAL_RANK",
                         "SLURM_LOCALID"}) {

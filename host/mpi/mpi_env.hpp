@@ -14,6 +14,9 @@ namespace ocl_sp::mpi {
 // Ranks the launcher started, from its environment (OMPI_COMM_WORLD_SIZE,
 // PMI_SIZE, PMIX / MPI_LOCALNRANKS-style variables); 1 when not under mpirun.
 int launched_world_size();
+// This process's rank among them from the environment (OMPI_COMM_WORLD_RANK,
+// PMI_RANK, PMIX_RANK); 0 when not under mpirun or unknown.
+int launched_world_rank();
 // Node-local rank from the environment (OMPI_COMM_WORLD_LOCAL_RANK,
 // MPI_LOCALRANKID, PMI_LOCAL_RANK); 0 when unknown.
 int launched_local_rank();

@@ -229,6 +229,16 @@ expect usage-algo-once test "$(grep -c '^error:' "$T/err")" = 1
 run usage-split 2 2 --n 50 --device pocl --split 2
 expect usage-split-message grep -q 'split.*not supported by the distributed solve' "$T/err"
 run usage-serial 2 2 --n 50 --backend serial
+# Errors found before the distributed solve begins (the graph options, a value
+# CLI11 rejects): the same on every rank, printed by rank 0 alone.
+run usage-no-graph 2 3 --backend openmp
+expect usage-no-graph-once test "$(grep -c '^error: no graph' "$T/err")" = 1
+run usage-n-and-input 2 2 --n 10 --input "$T/none.edges" --backend openmp
+expect usage-n-and-input-once test "$(grep -c '^error: give either --n or --input' "$T/err")" = 1
+run usage-weights 2 2 --n 10 --weights 5:1 --backend openmp
+expect usage-weights-once test "$(grep -c '^error: --weights' "$T/err")" = 1
+run usage-parse 2 2 --n 0 --backend openmp
+expect usage-parse-once test "$(grep -c '^error: --n' "$T/err")" = 1
 
 # JSON report from rank 0 only: the grid, per-rank and per-round times, bytes.
 run json 0 4 --n 200 --backend openmp --panel 32 --json
