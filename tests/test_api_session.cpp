@@ -344,6 +344,34 @@ TEST_SUITE("api") {
                          ocl_sp::InvalidArgument);
     CHECK_NOTHROW(s.stats<int64_t>(csr<int64_t>(3, {{0, 1, 1 << 29}, {1, 2, 1 << 29}})));
     CHECK_THROWS_AS(s.all_pairs<int32_t>(ocl_sp::Matrix<int32_t>{3, {0, 1}}), ocl_sp::InvalidArgument);
+    // A Matrix's values are checked as an edge list's weights: a value past the
+    // exact range (here past INF too) or a NaN was solved, and came back as a
+    // wrong distance (the edge unreachable; NaN in every distance it touched).
+    const int32_t I = ocl_sp::unreachable<int32_t>();
+    for (const char* backend : {"serial", "opencl"}) {
+      CAPTURE(backend);
+      ocl_sp::Session m(on(backend));
+      CHECK_THROWS_WITH_AS(m.all_pairs<int32_t>(ocl_sp::Matrix<int32_t>{3, {0, 2000000000, I, I, 0, 1, I, I, 0}}),
+                           doctest::Contains("(0, 1) is outside the exact int32 range"),
+                           ocl_sp::InvalidArgument);
+      CHECK_THROWS_WITH_AS(m.all_pairs<int32_t>(ocl_sp::Matrix<int32_t>{3, {0, (1 << 28) + 1, I, I, 0, 1 << 28, I, I, 0}}),
+                           doctest::Contains("largest |weights| of the matrix add up to"),
+                           ocl_sp::InvalidArgument);
+      CHECK_THROWS_WITH_AS(m.all_pairs<int64_t>(ocl_sp::Matrix<int64_t>{2, {-(int64_t{1} << 61), 0, 0, 0}}),
+                           doctest::Contains("(0, 0) is outside the exact int64 range"),
+                           ocl_sp::InvalidArgument);
+      const float F = ocl_sp::unreachable<float>();
+      CHECK_THROWS_WITH_AS(m.all_pairs<float>(ocl_sp::Matrix<float>{3, {0, NAN, F, F, 0, 2, F, F, 0}}),
+                           doctest::Contains("(0, 1) is not a weight"), ocl_sp::InvalidArgument);
+      CHECK_THROWS_AS(m.all_pairs<double>(ocl_sp::Matrix<double>{2, {0, -HUGE_VAL, 1, 0}}),
+                      ocl_sp::InvalidArgument);
+      CHECK_THROWS_AS(m.stats<float>(ocl_sp::Matrix<float>{2, {NAN, 1, 1, 0}}), ocl_sp::InvalidArgument);
+      // Within the bound: unreachable entries, a negative self-loop and weights
+      // whose n - 1 largest add up to just below the limit are solved.
+      const auto ok = m.all_pairs<int32_t>(ocl_sp::Matrix<int32_t>{3, {0, (1 << 28) - 1, I, I, 0, 1 << 28, I, I, 0}});
+      CHECK(ok.distances[2] == (1 << 29) - 1);
+      CHECK_THROWS_AS(m.all_pairs<int32_t>(ocl_sp::Matrix<int32_t>{2, {-1, 1, I, 0}}), ocl_sp::NegativeCycle);
+    }
     ocl_sp::Options bad;
     bad.algo = "dijkstra";
     CHECK_THROWS_AS(ocl_sp::Session{bad}, ocl_sp::InvalidArgument);

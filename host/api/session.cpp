@@ -7,6 +7,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <queue>
 #include <tuple>
 #include <utility>
 
@@ -176,6 +177,69 @@ void check_sources(const char* what, const std::vector<int64_t>& sources, int64_
                        std::to_string(n) + ")");
 }
 
+// A public Matrix's values as the readers check an edge list's (graph/graph.hpp
+// check_range): no NaN, no -inf; integers are unreachable<T>() or |w| below the
+// exact range's limit, and the n - 1 largest off-diagonal |w| add up to less
+// than it (a value past INF or a NaN would otherwise come back as a wrong
+// distance). The diagonal's non-negative values read as 0 and are not checked.
+template <typename T>
+void check_matrix_values(const DistMatrix<T>& d) {
+  const int64_t n = d.n();
+  const T inf = ValueTraits<T>::inf;
+  const std::string where = "all_pairs: the matrix value at (";
+  const auto name = [&](int64_t i, int64_t j) {
+    return where + std::to_string(i) + ", " + std::to_string(j) + ")";
+  };
+  if constexpr (std::is_floating_point_v<T>) {
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        const T x = d(i, j);
+        if (std::isnan(x) || x == -inf) throw UsageError(name(i, j) + " is not a weight (NaN or -inf)");
+      }
+  } else {
+    const double limit = static_cast<double>(ValueTraits<T>::finite_limit);
+    const std::string range = std::string(" is outside the exact ") + ValueTraits<T>::name() +
+                              " range (|w| < " + std::to_string(ValueTraits<T>::finite_limit) +
+                              "; unreachable<T>() for no edge)";
+    double max_abs = 0, total = 0;
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        const T x = d(i, j);
+        if (x == inf || (i == j && x >= 0)) continue;
+        const double a = std::fabs(static_cast<double>(x));
+        if (a >= limit) throw UsageError(name(i, j) + range);
+        if (i == j) continue;  // a negative self-loop: never on a shortest path
+        max_abs = std::max(max_abs, a);
+        total += a;
+      }
+    const double k = static_cast<double>(std::max<int64_t>(n - 1, 0));
+    if (max_abs * k < limit || total < limit) return;
+    // The n - 1 largest |w| (a heap of them: never a copy of the matrix).
+    std::priority_queue<double, std::vector<double>, std::greater<double>> top;
+    const size_t take = static_cast<size_t>(k);
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        const T x = d(i, j);
+        if (x == inf || i == j) continue;
+        const double a = std::fabs(static_cast<double>(x));
+        if (top.size() < take) {
+          top.push(a);
+        } else if (a > top.top()) {
+          top.pop();
+          top.push(a);
+        }
+      }
+    const size_t count = top.size();
+    double bound = 0;
+    for (; !top.empty(); top.pop()) bound += top.top();
+    if (bound >= limit)
+      throw UsageError(std::string("all_pairs: path lengths could exceed the exact ") +
+                       ValueTraits<T>::name() + " range: the " + std::to_string(count) +
+                       " largest |weights| of the matrix add up to " + std::to_string(bound) +
+                       " (limit " + std::to_string(ValueTraits<T>::finite_limit) + ")");
+  }
+}
+
 template <typename T>
 void fill_stats(Stats& r, const StatsSink<T>& sink) {
   const VertexStats& v = sink.vertices();
@@ -206,6 +270,8 @@ struct Session::Impl {
   Options options;
   SolverSpec spec;
   bool fell_back = false;
+  // The command line's matrices come from its readers, whose checks they passed.
+  bool checked_input = false;
   std::mutex mu;  // one call at a time
   std::tuple<Solvers<int32_t>, Solvers<int64_t>, Solvers<float>, Solvers<double>> solvers;
 
@@ -271,6 +337,7 @@ Session::Session(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Session SessionAccess::of(const SolverSpec& spec) {
   Session s(std::make_unique<Session::Impl>());
   s.impl_->spec = spec;
+  s.impl_->checked_input = true;
   s.impl_->options.algo = to_string(spec.algo);
   s.impl_->options.backend = to_string(spec.backend);
   s.impl_->options.device = spec.device;
@@ -314,6 +381,7 @@ Result<T> Session::all_pairs(Matrix<T> adjacency, bool paths) {
       throw UsageError("all_pairs: the matrix has " + std::to_string(adjacency.values.size()) +
                        " values; n = " + std::to_string(n) + " needs n * n");
     DistMatrix<T> d(n, std::move(adjacency.values));  // the caller's memory: no copy
+    if (!impl_->checked_input) check_matrix_values(d);
     for (int64_t i = 0; i < n; ++i) d(i, i) = std::min(d(i, i), T{0});  // < 0: a negative self-loop
     std::lock_guard<std::mutex> lock(impl_->mu);
     return impl_->all_pairs<T>(d, nullptr, paths);
