@@ -45,9 +45,12 @@ double edge_betweenness_scale(int64_t n, bool normalized, bool directed, int64_t
 Fixed Fixed::of(double x) {
   Fixed f;
   if (!(x > 0)) return f;  // 0 (and nothing else: contributions are >= 0)
-  const double whole = std::floor(x);
-  f.hi = static_cast<uint64_t>(whole);
-  f.lo = static_cast<uint64_t>(std::ldexp(x - whole, 64));  // exact, then truncated
+  // x < 2^63: truncation is floor, and floor(x) a double again, so frac is exact;
+  // frac * 2^64 is exact too, then truncated (no libm calls: this runs once per
+  // vertex and source)
+  f.hi = static_cast<uint64_t>(x);
+  const double frac = x - static_cast<double>(f.hi);
+  f.lo = static_cast<uint64_t>(frac * 18446744073709551616.0);
   return f;
 }
 
