@@ -54,7 +54,7 @@ def _sums(g, w, sources, endpoints, edges):
         vertex, edge, rep = _api._betweenness(
             edgelist, g.directed, False, sources, endpoints, edges, backend=cfg.backend,
             device=cfg.device, mode=mode, params=cfg.params)
-    except (RuntimeError, ValueError) as e:  # path counts beyond float64, zero cycles
+    except (RuntimeError, ValueError) as e:  # tight zero-weight cycles (infinite path counts)
         _log.debug("ocl_sp: %s; networkx's own implementation runs", e)
         return None
     if not w.integral and rep.get("dtype") != "float64":
