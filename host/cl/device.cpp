@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include <cstdlib>
+#include <mutex>
 #include <sstream>
 
 #include "cl/cl_error.hpp"
@@ -129,7 +130,17 @@ bool excludes_pocl(const std::string& spec_in) {
   return true;
 }
 
+// One enumeration at a time in the process: PoCL (3.1) initialises its devices at
+// the first clGetDeviceIDs, and a thread that asks while another initialises gets
+// CL_DEVICE_NOT_FOUND (4 threads' first calls: 1 to 3 of them, in 5 of 6 runs),
+// which read as "no OpenCL platform found" (Sessions started side by side).
+std::mutex& enumeration_mutex() {
+  static std::mutex mu;
+  return mu;
+}
+
 std::vector<DeviceEntry> list_devices_except_pocl(bool skip_pocl) {
+  std::lock_guard<std::mutex> lock(enumeration_mutex());
   std::vector<DeviceEntry> out;
   cl_uint np = 0;
   cl_int err = clGetPlatformIDs(0, nullptr, &np);
@@ -340,7 +351,10 @@ std::vector<DeviceEntry> select_devices(const std::string& spec, int parts) {
     // runs of the split tests, none without split; tests/test_panel_engine.cpp
     // "made and dropped in a row" crashed in 8 of 15 runs). A few bytes each.
     static auto* kept = new std::vector<cl::Device>;
-    kept->insert(kept->end(), subs.begin(), subs.end());
+    {
+      std::lock_guard<std::mutex> lock(enumeration_mutex());  // sessions split side by side
+      kept->insert(kept->end(), subs.begin(), subs.end());
+    }
     for (int k = 0; k < parts && k < static_cast<int>(subs.size()); ++k) {
       DeviceEntry e = d;
       e.device = subs[static_cast<size_t>(k)];
