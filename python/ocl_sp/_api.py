@@ -676,6 +676,8 @@ def stats(csgraph, method="auto", directed=True, unweighted=False, *, indices=No
         if indices.size == 0:
             raise ValueError("stats: indices is empty")
     if n == 0:
+        if indices is not None:  # no vertex to be a source (as dijkstra's indices)
+            raise ValueError("indices out of range 0...-1")
         empty = {k: np.zeros(0, dtype=t) for k, t in (
             ("vertex", np.int64), ("reach", np.int64), ("eccentricity", np.float64),
             ("closeness", np.float64), ("harmonic", np.float64))}

@@ -91,3 +91,5 @@ def test_stats_indices_are_the_lines_of_full_stats(kind):
         ocl_sp.stats(a, indices=[n])
     with pytest.raises(ValueError):
         ocl_sp.stats(a, indices=[])
+    with pytest.raises(ValueError, match="out of range"):  # the empty graph has no source 0
+        ocl_sp.stats(np.zeros((0, 0)), indices=[0])
