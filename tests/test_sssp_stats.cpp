@@ -3,6 +3,9 @@
 // the bytes of the host's reduction on every placement, integer and real weights.
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <iterator>
+
 #include "test_sssp_common.hpp"
 
 using namespace ocl_sp;
@@ -320,3 +323,29 @@ TEST_CASE_TEMPLATE("sssp --stats with real weights: the forward rows' figures on
   }
 }
 
+
+TEST_CASE("--stats FILE.json: every figure and the summary read back to the same bits as the csv's") {
+  // An int64 graph's eccentricity past 9 digits and closeness' 17: the .json file
+  // wrote 9 significant digits (112812051030017 -> 112812051000000).
+  VertexStats v;
+  v.reach = {299, 1};
+  v.eccentricity = {112812051030017.0, 0};
+  v.closeness = {1.2480639859476342e-14, 0};
+  v.harmonic = {4.0901997959665271e-12, 0};
+  GraphStats g;
+  g.diameter = 182378120314194.0;
+  g.radius = 0;
+  g.reachable_pairs = 298;
+  g.average_shortest_path_length = 85089778312345.67;
+  ocl_sp_test::TempDir dir("ocl_sp_stats_json");
+  const std::string path = dir.path() + "/st.json";
+  write_stats_file(path, v, g);
+  std::ifstream in(path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const char* s : {"\"eccentricity\":[112812051030017,0]", "\"closeness\":[1.2480639859476342e-14,0]",
+                        "\"harmonic\":[4.0901997959665271e-12,0]", "\"diameter\":182378120314194",
+                        "\"average_shortest_path_length\":85089778312345.672"}) {
+    CAPTURE(s);
+    CHECK(text.find(s) != std::string::npos);
+  }
+}

@@ -37,6 +37,19 @@ class JsonWriter {
     }
     return *this;
   }
+  // A double that reads back to the same bits (17 significant digits; value()
+  // keeps 9, enough for reports): data files' figures.
+  JsonWriter& exact(double d) {
+    prefix();
+    if (!std::isfinite(d)) {
+      out_ << "null";
+    } else {
+      char buf[40];
+      std::snprintf(buf, sizeof buf, "%.17g", d);
+      out_ << buf;
+    }
+    return *this;
+  }
   JsonWriter& value(long long i) { prefix(); out_ << i; return *this; }
   JsonWriter& value(int i) { return value(static_cast<long long>(i)); }
   JsonWriter& value(long i) { return value(static_cast<long long>(i)); }

@@ -299,13 +299,13 @@ void write_stats_file(const std::string& path, const VertexStats& v, const Graph
       for (const auto& c : cols) {
         if (c.second->empty() && c.second == &v.betweenness) continue;
         j.key(c.first).begin_array();
-        for (double x : *c.second) j.value(x);
+        for (double x : *c.second) j.exact(x);  // the csv's and npy's values
         j.end_array();
       }
       j.key("stats").begin_object();
-      j.field("diameter", g.diameter).field("radius", g.radius);
+      j.key("diameter").exact(g.diameter).key("radius").exact(g.radius);
       j.field("reachable_pairs", g.reachable_pairs);
-      j.field("average_shortest_path_length", g.average_shortest_path_length);
+      j.key("average_shortest_path_length").exact(g.average_shortest_path_length);
       if (g.sources > 0) j.field("sources", g.sources);
       j.end_object().end_object();
       out << "\n";
