@@ -186,32 +186,52 @@ template <typename T>
 void check_matrix_values(const DistMatrix<T>& d) {
   const int64_t n = d.n();
   const T inf = ValueTraits<T>::inf;
-  const std::string where = "all_pairs: the matrix value at (";
-  const auto name = [&](int64_t i, int64_t j) {
-    return where + std::to_string(i) + ", " + std::to_string(j) + ")";
+  const double limit = [] {
+    if constexpr (std::is_integral_v<T>)
+      return static_cast<double>(ValueTraits<T>::finite_limit);
+    else
+      return 0.0;
+  }();
+  // Whether entry (i, j) is no weight at all: NaN, -inf; for integers a value
+  // past the exact range (INF itself is "no edge"; the diagonal's x >= 0 read as 0).
+  const auto bad = [&](int64_t i, int64_t j) {
+    const T x = d(i, j);
+    if constexpr (std::is_floating_point_v<T>) {
+      return std::isnan(x) || x == -inf;
+    } else {
+      if (x == inf || (i == j && x >= 0)) return false;
+      return std::fabs(static_cast<double>(x)) >= limit;
+    }
   };
-  if constexpr (std::is_floating_point_v<T>) {
-    for (int64_t i = 0; i < n; ++i)
-      for (int64_t j = 0; j < n; ++j) {
+  // One pass on every core (the matrix may be large): the first bad row, and for
+  // integers the largest and the total off-diagonal |w| of the cheap bounds.
+  int64_t first_bad = n;
+  double max_abs = 0, total = 0;
+#pragma omp parallel for schedule(static) reduction(min : first_bad) reduction(max : max_abs) \
+    reduction(+ : total) if (n * n >= (int64_t{1} << 21))
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      if (bad(i, j)) first_bad = std::min(first_bad, i);
+      if constexpr (std::is_integral_v<T>) {
         const T x = d(i, j);
-        if (std::isnan(x) || x == -inf) throw UsageError(name(i, j) + " is not a weight (NaN or -inf)");
-      }
-  } else {
-    const double limit = static_cast<double>(ValueTraits<T>::finite_limit);
-    const std::string range = std::string(" is outside the exact ") + ValueTraits<T>::name() +
-                              " range (|w| < " + std::to_string(ValueTraits<T>::finite_limit) +
-                              "; unreachable<T>() for no edge)";
-    double max_abs = 0, total = 0;
-    for (int64_t i = 0; i < n; ++i)
-      for (int64_t j = 0; j < n; ++j) {
-        const T x = d(i, j);
-        if (x == inf || (i == j && x >= 0)) continue;
+        if (i == j || x == inf) continue;
         const double a = std::fabs(static_cast<double>(x));
-        if (a >= limit) throw UsageError(name(i, j) + range);
-        if (i == j) continue;  // a negative self-loop: never on a shortest path
         max_abs = std::max(max_abs, a);
         total += a;
       }
+    }
+  if (first_bad < n)
+    for (int64_t j = 0; j < n; ++j)
+      if (bad(first_bad, j)) {
+        const std::string at = "all_pairs: the matrix value at (" + std::to_string(first_bad) + ", " +
+                               std::to_string(j) + ")";
+        if constexpr (std::is_floating_point_v<T>)
+          throw UsageError(at + " is not a weight (NaN or -inf)");
+        else
+          throw UsageError(at + " is outside the exact " + ValueTraits<T>::name() + " range (|w| < " +
+                           std::to_string(ValueTraits<T>::finite_limit) + "; unreachable<T>() for no edge)");
+      }
+  if constexpr (std::is_integral_v<T>) {
     const double k = static_cast<double>(std::max<int64_t>(n - 1, 0));
     if (max_abs * k < limit || total < limit) return;
     // The n - 1 largest |w| (a heap of them: never a copy of the matrix).
