@@ -324,6 +324,23 @@ TEST_SUITE("api") {
     }
   }
 
+  TEST_CASE("api: the structs grow at their ends (a positional initializer keeps its meaning)") {
+    // docs/library.md: fields are added at the ends of Result, SolveInfo, Stats and
+    // Options. Stats::vertex (a vector<int64_t> as reach) had been put first: this
+    // initializer filled vertex, not reach; Result::hops before algorithm did not compile.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"  // the rest default, on purpose
+    const ocl_sp::Stats st{{3, 1}, {2.0, 0.0}};
+    CHECK(st.reach == std::vector<int64_t>{3, 1});
+    CHECK(st.eccentricity == std::vector<double>{2.0, 0.0});
+    CHECK(st.vertex.empty());
+    const ocl_sp::Result<int32_t> r{1, {0}, {-1}, "fw", "serial"};
+#pragma GCC diagnostic pop
+    CHECK(r.algorithm == "fw");
+    CHECK(r.backend == "serial");
+    CHECK(r.hops.empty());
+  }
+
   TEST_CASE("api: malformed in-memory graphs and options are InvalidArgument") {
     ocl_sp::Session s(on("serial"));
     const ocl_sp::RowsSink<int32_t> none = [](int64_t, int64_t, const int32_t*) {};

@@ -138,9 +138,6 @@ struct Result {
   // i -> j path (path(i,k) + path(k,j)), -1 for a single edge, the diagonal and
   // unreachable pairs (docs/usage.md "Paths"). Empty otherwise.
   std::vector<int32_t> via;
-  // With Options::paths: the number of edges of that recorded path (0 on the
-  // diagonal and for unreachable pairs). Empty otherwise.
-  std::vector<int32_t> hops;
   // Vertices of a shortest i -> j path, i first, j last; empty when unreachable.
   // Error when the result has no via matrix.
   std::vector<int64_t> path(int64_t i, int64_t j) const;
@@ -155,6 +152,9 @@ struct Result {
   Timings timings;
   double relaxations = 0;  // d = min(d, a + b) operations
   RunDetails details;
+  // With Options::paths: hops(i,j) = the number of edges of the recorded i -> j
+  // path of `via` (0 on the diagonal and for unreachable pairs). Empty otherwise.
+  std::vector<int32_t> hops;
 };
 
 // All pairs of n vertices (0-based) joined by `edges`; T = int32_t (exact; path
@@ -211,9 +211,6 @@ SolveInfo rows(int64_t n, const std::vector<Edge>& edges, const std::vector<int6
 // normalised for a directed graph, when asked for), byte-identical on every
 // backend and device.
 struct Stats {
-  // The vertex of each line: empty when line v is vertex v (every vertex), else
-  // StatsOptions::sources as listed (--stats --sources).
-  std::vector<int64_t> vertex;
   std::vector<int64_t> reach;         // vertices reachable from v, v included
   std::vector<double> eccentricity;   // largest finite d(v, *)
   std::vector<double> closeness, harmonic;
@@ -223,6 +220,9 @@ struct Stats {
   double average_shortest_path_length = 0;  // over those pairs
   SolveInfo info;
   long long sources = 0;  // distinct sources the summary covers (0: every vertex)
+  // The vertex of each line: empty when line v is vertex v (every vertex), else
+  // StatsOptions::sources as listed (--stats --sources).
+  std::vector<int64_t> vertex;
 };
 struct StatsOptions {
   bool betweenness = false;  // Brandes over the engine's rows (weights >= 0)
