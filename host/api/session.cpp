@@ -94,10 +94,7 @@ void check_csr_range(const char* what, const Csr<T>& g) {
     const double k = static_cast<double>(std::max<int64_t>(g.n - 1, 0));
     if (max_abs * k < limit || total < limit) return;
     const size_t take = std::min(mags.size(), static_cast<size_t>(k));
-    std::nth_element(mags.begin(), mags.begin() + static_cast<std::ptrdiff_t>(take), mags.end(),
-                     std::greater<double>());
-    double bound = 0;
-    for (size_t i = 0; i < take && bound < limit; ++i) bound += mags[i];
+    const double bound = largest_sum(mags, take, limit);
     if (bound >= limit)
       throw UsageError(std::string("path lengths could exceed the exact ") + ValueTraits<T>::name() +
                        " range: the " + std::to_string(take) + " largest |weights| add up to " +
@@ -308,6 +305,18 @@ struct Session::Impl {
     if (!s) s = make_solver<T>(spec);
     return *s;
   }
+  // Rows of `sources` (trees too with `paths`) into `to` on the multi-source engine.
+  template <typename T>
+  SolveInfo rows_to(const Csr<T>& g, const std::vector<int64_t>& sources, RowSink<T>& to, bool paths) {
+    std::lock_guard<std::mutex> lock(mu);
+    bool reused = false;
+    SsspSolver<T>& s = sssp<T>(&reused);
+    const RunStats st = s.solve_rows(g, sources, to, paths);
+    if (options.progress) options.progress(1.0);
+    SolveInfo r;
+    describe(r, s.info(), st, reused);
+    return r;
+  }
   template <typename T>
   SsspSolver<T>& sssp(bool* reused) {
     auto& s = of<T>().sssp;
@@ -415,15 +424,8 @@ SolveInfo Session::rows(CsrGraph<T> graph, const std::vector<int64_t>& sources,
     if (!sink) throw UsageError("rows: no sink function given");
     check_sources("rows", sources, graph.n);
     const Csr<T> g = api::take_csr("rows", std::move(graph));
-    std::lock_guard<std::mutex> lock(impl_->mu);
-    bool reused = false;
-    SsspSolver<T>& s = impl_->sssp<T>(&reused);
     CallbackSink<T> to(sink);
-    const RunStats st = s.solve_rows(g, sources, to, false);
-    if (impl_->options.progress) impl_->options.progress(1.0);
-    SolveInfo r;
-    describe(r, s.info(), st, reused);
-    return r;
+    return impl_->rows_to(g, sources, to, false);
   });
 }
 
@@ -434,15 +436,8 @@ SolveInfo Session::rows(CsrGraph<T> graph, const std::vector<int64_t>& sources,
     if (!sink) throw UsageError("rows: no sink function given");
     check_sources("rows", sources, graph.n);
     const Csr<T> g = api::take_csr("rows", std::move(graph));
-    std::lock_guard<std::mutex> lock(impl_->mu);
-    bool reused = false;
-    SsspSolver<T>& s = impl_->sssp<T>(&reused);
     TreeSink<T> to(sink, sources);
-    const RunStats st = s.solve_rows(g, sources, to, true);
-    if (impl_->options.progress) impl_->options.progress(1.0);
-    SolveInfo r;
-    describe(r, s.info(), st, reused);
-    return r;
+    return impl_->rows_to(g, sources, to, true);
   });
 }
 

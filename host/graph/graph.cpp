@@ -40,6 +40,15 @@ bool Graph::integer_weights() const {
                      [](const Edge& e) { return std::isfinite(e.w) && std::floor(e.w) == e.w; });
 }
 
+double largest_sum(std::vector<double>& mags, size_t take, double limit) {
+  take = std::min(take, mags.size());
+  std::nth_element(mags.begin(), mags.begin() + static_cast<std::ptrdiff_t>(take), mags.end(),
+                   std::greater<double>());
+  double bound = 0;
+  for (size_t i = 0; i < take && bound < limit; ++i) bound += mags[i];
+  return bound;
+}
+
 template <typename T>
 void check_range(const Graph& g) {
   if constexpr (std::is_floating_point_v<T>) {
@@ -73,10 +82,7 @@ void check_range(const Graph& g) {
     for (const Edge& e : g.edges)
       if (e.u != e.v) mags.push_back(std::fabs(e.w));
     const size_t take = std::min(mags.size(), static_cast<size_t>(k));
-    std::nth_element(mags.begin(), mags.begin() + static_cast<std::ptrdiff_t>(take), mags.end(),
-                     std::greater<double>());
-    double bound = 0;
-    for (size_t i = 0; i < take && bound < limit; ++i) bound += mags[i];
+    const double bound = largest_sum(mags, take, limit);
     if (bound >= limit)
       throw UsageError("path lengths could exceed the exact " + name + " range: the " +
                        std::to_string(take) + " largest |weights| add up to " +

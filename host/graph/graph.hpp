@@ -118,6 +118,10 @@ std::vector<T> generate_rows(const GeneratorParams& p, int64_t row0, int64_t row
 // The largest |weight| generate_graph can draw for p (potentials included).
 int64_t generated_max_abs_weight(const GeneratorParams& p);
 
+// The sum of the `take` largest values of `mags` (reordered), stopped once it
+// reaches `limit`: with take = n - 1, a bound on any shortest path's length (the
+// |weights| of its at most n - 1 edges), used by check_range and the API's CSR check.
+double largest_sum(std::vector<double>& mags, size_t take, double limit);
 // Refuse (UsageError) an integer solve (T = int32_t, int64_t) when some path
 // length could leave the exact range: the sum of the n-1 largest |w| must stay
 // below ValueTraits<T>::finite_limit. Nothing for the floating types.
