@@ -392,6 +392,10 @@ TEST_SUITE("api") {
     ocl_sp::Options bad;
     bad.algo = "dijkstra";
     CHECK_THROWS_AS(ocl_sp::Session{bad}, ocl_sp::InvalidArgument);
+    ocl_sp::Options per_graph;  // the command line's choice per graph is not a Session's
+    per_graph.algo = "auto";
+    CHECK_THROWS_WITH_AS(ocl_sp::Session{per_graph}, doctest::Contains("choose_algorithm"),
+                         ocl_sp::InvalidArgument);
     ocl_sp::Options dev;
     dev.device = "no-such-device-anywhere";
     CHECK_THROWS_AS(ocl_sp::Session(dev).all_pairs<int32_t>(2, {}), ocl_sp::Error);

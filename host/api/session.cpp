@@ -359,6 +359,12 @@ Session::Session(Options options) : impl_(std::make_unique<Impl>()) {
   translated([&] {
     impl_->options = std::move(options);
     apply_options(impl_->spec, impl_->options, {}, &impl_->fell_back);
+    // The command line resolves --algo auto per graph; a Session solves whatever
+    // graphs it is given with one algorithm, named up front.
+    if (impl_->spec.algo == Algo::automatic)
+      throw UsageError("Options::algo 'auto' is chosen per graph: call choose_algorithm(n, m, sources) "
+                       "and give the algorithm it names (fw, squaring, fw-naive), or use rows()/stats() "
+                       "for the multi-source engine");
     return 0;
   });
 }
