@@ -467,8 +467,20 @@ Stats Session::stats(CsrGraph<T> graph, const StatsOptions& what) {
       // sink's column figures still come from its own pass where it needs one).
       BetweennessSink<T> bc(g, {}, what.endpoints, false,
                             impl_->spec.backend == Backend::serial ? 1 : 0);
-      TeeSink<T> both({&sink, &bc});
-      st = s.solve_stats_rows(g, {}, sink, both, notes);
+      if (impl_->spec.backend == Backend::opencl) {
+        // The stats' own pass, and Brandes beside the rows on the device
+        // (betweenness_rows): no row crosses to the host.
+        st = s.solve_stats_rows(g, {}, sink, sink, notes);
+        std::string where;
+        const RunStats more = betweenness_rows(s, g, bc, &where);
+        st.t_k += more.t_k;
+        st.t_h += more.t_h;
+        st.total += more.total;
+        notes.push_back("betweenness: " + where);
+      } else {
+        TeeSink<T> both({&sink, &bc});
+        st = s.solve_stats_rows(g, {}, sink, both, notes);
+      }
       r.betweenness = bc.vertex_sums();
       const double scale = betweenness_scale(n, true, true, 0, what.endpoints);
       if (scale != 0)
@@ -524,7 +536,7 @@ Betweenness Session::betweenness(CsrGraph<T> graph, const BetweennessOptions& wh
     BetweennessSink<T> sink(g, what.sources, what.endpoints, what.edges, threads);
     bool reused = false;
     SsspSolver<T>& s = impl_->sssp<T>(&reused);
-    const RunStats st = s.solve_rows(g, what.sources, sink, false);
+    const RunStats st = betweenness_rows(s, g, sink);
     if (impl_->options.progress) impl_->options.progress(1.0);
     Betweenness r;
     r.vertex = sink.vertex_sums();

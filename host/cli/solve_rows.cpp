@@ -77,8 +77,10 @@ std::vector<double> betweenness_column(SsspSolver<T>& solver, const Csr<T>& csr,
   const std::vector<int64_t>& sources = req.betweenness_sources;
   const int threads = solver.info().backend == "serial" ? 1 : 0;
   BetweennessSink<T> sink(csr, sources, false, false, threads);
-  const RunStats st = solver.solve_rows(csr, sources, sink, false);
+  std::string where;
+  const RunStats st = betweenness_rows(solver, csr, sink, &where);
   rep.stats.relaxations += st.relaxations;
+  for (const auto& [name, s] : st.kernel_seconds) rep.stats.kernel_seconds[name] += s;
   std::vector<double> b = sink.vertex_sums();
   const int64_t k = static_cast<int64_t>(sources.size());
   const double scale = betweenness_scale(csr.n, true, true, k, false);
@@ -88,7 +90,7 @@ std::vector<double> betweenness_column(SsspSolver<T>& solver, const Csr<T>& csr,
       (k == 0 ? std::string("betweenness: exact, every vertex a source")
               : "betweenness: estimated from " + std::to_string(k) +
                     " sources (scaled by n / k, as networkx's k)") +
-      " (" + std::to_string(phase.seconds()) + " s)");
+      "; " + where + " (" + std::to_string(phase.seconds()) + " s)");
   profile("betweenness (rows, paths and dependencies)", phase.seconds());
   return b;
 }

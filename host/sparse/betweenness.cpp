@@ -66,7 +66,15 @@ FixedSums::FixedSums(int64_t size)
 
 void FixedSums::add(int64_t i, double x) {
   if (!(x > 0)) return;
-  const Fixed f = Fixed::of(x);
+  add_fixed(i, Fixed::of(x));
+}
+
+Fixed FixedSums::fixed(int64_t i) const {
+  const size_t k = static_cast<size_t>(i);
+  return Fixed{hi_[k].load(std::memory_order_relaxed), lo_[k].load(std::memory_order_relaxed)};
+}
+
+void FixedSums::add_fixed(int64_t i, const Fixed& f) {
   const uint64_t h = f.hi, l = f.lo;
   const size_t k = static_cast<size_t>(i);
   const uint64_t before = lo_[k].fetch_add(l, std::memory_order_relaxed);
@@ -100,6 +108,55 @@ BetweennessSink<T>::BetweennessSink(const Csr<T>& g, std::vector<int64_t> source
       vertex_(static_cast<size_t>(threads_)),
       edge_(edges ? g.m() : 0) {
   check_betweenness_graph(g);
+  in_ = in_edges(g);
+}
+
+template <typename T>
+InEdges in_edges(const Csr<T>& g) {
+  // A counting sort of the edges by target, sources taken in order: each
+  // vertex's in-edges by source, then CSR order.
+  InEdges in;
+  const size_t n = static_cast<size_t>(g.n), m = static_cast<size_t>(g.m());
+  in.off.assign(n + 1, 0);
+  for (size_t k = 0; k < m; ++k) ++in.off[static_cast<size_t>(g.col[k]) + 1];
+  for (size_t v = 0; v < n; ++v) in.off[v + 1] += in.off[v];
+  in.src.resize(m);
+  in.edge.resize(m);
+  std::vector<int64_t> at(in.off.begin(), in.off.end() - (n + 1 > 0 ? 1 : 0));
+  for (size_t u = 0; u < n; ++u)
+    for (int64_t k = g.off[u]; k < g.off[u + 1]; ++k) {
+      const size_t p = static_cast<size_t>(at[static_cast<size_t>(g.col[static_cast<size_t>(k)])]++);
+      in.src[p] = static_cast<int32_t>(u);
+      in.edge[p] = k;
+    }
+  return in;
+}
+
+template <typename T>
+void BetweennessSink<T>::add_sums(const std::vector<Fixed>& vertex, int64_t sources) {
+  if (vertex.size() != static_cast<size_t>(g_.n))
+    throw RuntimeError("internal: betweenness sums of another graph");
+  std::vector<Fixed>& mine = vertex_[0];
+  if (mine.empty()) mine.resize(vertex.size());
+  for (size_t i = 0; i < vertex.size(); ++i) mine[i].add(vertex[i]);
+  done_ += sources;
+}
+
+template <typename T>
+void BetweennessSink<T>::add_sums(const BetweennessSink& other) {
+  if (other.g_.n != g_.n || other.edges_ != edges_)
+    throw RuntimeError("internal: betweenness sums of another graph");
+  std::vector<Fixed>& mine = vertex_[0];
+  if (mine.empty()) mine.resize(static_cast<size_t>(g_.n));
+  for (const auto& part : other.vertex_)
+    if (!part.empty())
+      for (size_t i = 0; i < part.size(); ++i) mine[i].add(part[i]);
+  if (edges_)
+    for (int64_t k = 0; k < edge_.size(); ++k) {
+      const Fixed f = other.edge_.fixed(k);
+      edge_.add_fixed(k, f);
+    }
+  done_ += other.done_;
 }
 
 namespace {
@@ -177,8 +234,8 @@ struct SourcePass {
   std::vector<long double> wide;  // the wide counts, then coefficients (one array)
   std::vector<Scaled> scaled;
 
-  void run(const Csr<T>& g, int64_t s, const T* d, bool endpoints, std::vector<Fixed>& vertex,
-           FixedSums* edge) {
+  void run(const Csr<T>& g, const InEdges& in, int64_t s, const T* d, bool endpoints,
+           std::vector<Fixed>& vertex, FixedSums* edge) {
     const int64_t n = g.n;
     const size_t un = static_cast<size_t>(n);
     if (vertex.empty()) vertex.resize(un);
@@ -205,7 +262,11 @@ struct SourcePass {
         indeg[static_cast<size_t>(v)] += t;
       }
     }
-    // Kahn's order from s, sigma pushed along it.
+    // Kahn's order from s; each vertex's sigma pulled over its tight in-edges
+    // when it comes out of the queue (its predecessors all came out before).
+    const int64_t* ioff = in.off.data();
+    const int32_t* isrc = in.src.data();
+    const int64_t* iedge = in.edge.data();
     int64_t tail = 0;
     if (indeg[static_cast<size_t>(s)] != 0) {
       clear();
@@ -217,12 +278,17 @@ struct SourcePass {
     bool overflow = false;
     for (int64_t head = 0; head < tail; ++head) {
       const int64_t u = order[static_cast<size_t>(head)];
-      const double su = sigma[static_cast<size_t>(u)];
-      overflow |= !(su <= std::numeric_limits<double>::max());
+      if (head > 0) {
+        double sum = 0;
+        for (int64_t k = ioff[u]; k < ioff[u + 1]; ++k)
+          if (d[isrc[k]] != inf && tight[static_cast<size_t>(iedge[k])])
+            sum += sigma[static_cast<size_t>(isrc[k])];
+        sigma[static_cast<size_t>(u)] = sum;
+      }
+      overflow |= !(sigma[static_cast<size_t>(u)] <= std::numeric_limits<double>::max());
       for (int64_t k = off[u]; k < off[u + 1]; ++k) {
         if (!tight[static_cast<size_t>(k)]) continue;
         const size_t v = static_cast<size_t>(col[k]);
-        sigma[v] += su;
         if (--indeg[v] == 0) order[static_cast<size_t>(tail++)] = static_cast<int32_t>(v);
       }
     }
@@ -234,8 +300,8 @@ struct SourcePass {
     if (overflow) {
       for (int64_t i = 0; i < tail; ++i)
         sigma[static_cast<size_t>(order[static_cast<size_t>(i)])] = 0.0;
-      if (!kExtended || !wide_pass(wide, g, s, tail, endpoints, vertex, edge))
-        wide_pass(scaled, g, s, tail, endpoints, vertex, edge);
+      if (!kExtended || !wide_pass(wide, g, in, s, d, tail, endpoints, vertex, edge))
+        wide_pass(scaled, g, in, s, d, tail, endpoints, vertex, edge);
     } else {
       // Dependencies back along the order.
       for (int64_t i = tail - 1; i >= 0; --i) {
@@ -259,20 +325,25 @@ struct SourcePass {
   // Steps 2 and 3 again for s in W's arithmetic, over the order and tight edges
   // already found; false (nothing added) when a count passes W's range.
   template <typename W>
-  bool wide_pass(std::vector<W>& cnt, const Csr<T>& g, int64_t s, int64_t tail, bool endpoints,
-                 std::vector<Fixed>& vertex, FixedSums* edge) {
+  bool wide_pass(std::vector<W>& cnt, const Csr<T>& g, const InEdges& in, int64_t s, const T* d,
+                 int64_t tail, bool endpoints, std::vector<Fixed>& vertex, FixedSums* edge) {
     const int64_t* off = g.off.data();
     const int32_t* col = g.col.data();
+    const T inf = ValueTraits<T>::inf;
     if (cnt.size() != order.size()) cnt.assign(order.size(), W{});
-    for (int64_t i = 0; i < tail; ++i)
-      cnt[static_cast<size_t>(order[static_cast<size_t>(i)])] = W{};
     set_one(cnt[static_cast<size_t>(s)]);
     for (int64_t i = 0; i < tail; ++i) {
       const int64_t u = order[static_cast<size_t>(i)];
-      const W su = cnt[static_cast<size_t>(u)];
-      if (!in_range(su)) return false;
-      for (int64_t k = off[u]; k < off[u + 1]; ++k)
-        if (tight[static_cast<size_t>(k)]) cnt[static_cast<size_t>(col[k])] += su;
+      if (i > 0) {  // pulled, as the float64 counts
+        W sum{};
+        for (int64_t k = in.off[static_cast<size_t>(u)]; k < in.off[static_cast<size_t>(u) + 1]; ++k) {
+          const int32_t p = in.src[static_cast<size_t>(k)];
+          if (d[p] != inf && tight[static_cast<size_t>(in.edge[static_cast<size_t>(k)])])
+            sum += cnt[static_cast<size_t>(p)];
+        }
+        cnt[static_cast<size_t>(u)] = sum;
+      }
+      if (!in_range(cnt[static_cast<size_t>(u)])) return false;
     }
     // Back along the order; cnt[v] becomes coeff(v) once v is done (its count is
     // read only there; its predecessors read the coefficient).
@@ -319,7 +390,7 @@ void BetweennessSink<T>::rows(int64_t first, int64_t count, int64_t n, const T* 
       const int64_t row = first + r;
       const int64_t s = sources_.empty() ? row : sources_[static_cast<size_t>(row)];
       try {
-        pass.run(g_, s, d + r * n, endpoints_, mine, edges_ ? &edge_ : nullptr);
+        pass.run(g_, in_, s, d + r * n, endpoints_, mine, edges_ ? &edge_ : nullptr);
       } catch (...) {
         std::lock_guard<std::mutex> lock(failure_lock);
         if (!failure) failure = std::current_exception();
@@ -351,6 +422,7 @@ std::vector<double> BetweennessSink<T>::edge_sums() const {
 
 #define OCL_SP_BETWEENNESS(T)                                    \
   template class BetweennessSink<T>;                             \
+  template InEdges in_edges<T>(const Csr<T>& g);                 \
   template void check_betweenness_graph<T>(const Csr<T>& g);
 OCL_SP_BETWEENNESS(int32_t)
 OCL_SP_BETWEENNESS(int64_t)

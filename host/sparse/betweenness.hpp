@@ -10,9 +10,16 @@
 //     a topological order by Kahn's algorithm over the CSR (a queue in CSR order:
 //     a function of the row and the graph alone), which is a nondecreasing-distance
 //     order (zero-weight edges inside one distance are ordered by the DAG);
-//  2. sigma, the number of shortest paths, is counted in float64 along that order
-//     (sigma(v) += sigma(u) over each tight edge u -> v); where a count passes
-//     float64's range, see "Sigma beyond float64" below;
+//  2. sigma, the number of shortest paths, is counted in float64 along that order,
+//     pulled: sigma(v) = the sum, from 0 and in the order of v's in-edges in the
+//     transposed CSR (InEdges: by source vertex, then CSR order), of sigma(u) over
+//     the tight in-edges u -> v (every u lies before v in the order). The sum's
+//     order is a function of the graph alone, so the OpenCL kernel
+//     (kernels/betweenness.cl), whose Kahn order within a level is not the
+//     host's, adds the same terms in the same order: the same bits even where
+//     counts pass 2^53 and float64 rounds them (below 2^53 every order is exact:
+//     networkx's numbers). Where a count passes float64's range, see "Sigma
+//     beyond float64" below;
 //  3. dependencies are accumulated back in the reverse order, networkx's
 //     arithmetic: coeff(w) = (1 + delta(w)) / sigma(w), and for a tight edge
 //     v -> w the contribution c = sigma(v) * coeff(w) (the edge's share), added to
@@ -54,15 +61,26 @@
 // gives networkx's arithmetic, as before (networkx's own float counts become inf,
 // and its betweenness nan, where this rule takes over).
 //
+// On the OpenCL backend (devices with cl_khr_fp64; vertex sums only, not edge
+// sums) betweenness_rows runs steps 1-3 on the device beside the rows
+// (opencl_betweenness.cpp): the rows never leave it, each work-group a source
+// at a time in its own slot of scratch, its 64.64 sums per slot added up on the
+// device and then on the host. A source whose float64 counts overflow or whose
+// order stalls (a zero-weight cycle) is flagged there and run again through this
+// sink on the host (its wide pass, or its error), so every backend still gives
+// the same bits.
+//
 // Limits: weights must be >= 0 (a negative one is a UsageError); a tight
 // zero-weight cycle makes the number of shortest paths infinite (UsageError).
 #pragma once
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "graph/csr.hpp"
+#include "solvers/solver.hpp"
 #include "sparse/row_sink.hpp"
 
 namespace ocl_sp {
@@ -92,11 +110,24 @@ class FixedSums {
   // x >= 0 and finite, below 2^63.
   void add(int64_t i, double x);
   double value(int64_t i) const;
+  Fixed fixed(int64_t i) const;
+  void add_fixed(int64_t i, const Fixed& f);
   int64_t size() const { return static_cast<int64_t>(lo_.size()); }
 
  private:
   std::vector<std::atomic<uint64_t>> hi_, lo_;
 };
+
+// The in-edges of every vertex (the transposed CSR): those of v are
+// [off[v], off[v + 1]), by source vertex and, for parallel edges, in CSR order;
+// src the edge's source, edge its index in the CSR.
+struct InEdges {
+  std::vector<int64_t> off;
+  std::vector<int32_t> src;
+  std::vector<int64_t> edge;
+};
+template <typename T>
+InEdges in_edges(const Csr<T>& g);
 
 template <typename T>
 class BetweennessSink final : public RowSink<T> {
@@ -115,6 +146,15 @@ class BetweennessSink final : public RowSink<T> {
   std::vector<double> vertex_sums() const;
   std::vector<double> edge_sums() const;
   int64_t sources_done() const { return done_; }
+  // Sums computed elsewhere (the OpenCL kernel's, or another sink's over other
+  // sources of the same graph) added in: exact, any order.
+  void add_sums(const std::vector<Fixed>& vertex, int64_t sources);
+  void add_sums(const BetweennessSink& other);
+  bool endpoints() const { return endpoints_; }
+  bool edges() const { return edges_; }
+  int threads() const { return threads_; }
+  const std::vector<int64_t>& sources() const { return sources_; }
+  const InEdges& in() const { return in_; }
 
  private:
   const Csr<T>& g_;
@@ -123,7 +163,38 @@ class BetweennessSink final : public RowSink<T> {
   int threads_;
   std::vector<std::vector<Fixed>> vertex_;  // per OpenMP thread, merged by vertex_sums()
   FixedSums edge_;
+  InEdges in_;
   int64_t done_ = 0;
+};
+
+template <typename T>
+class SsspSolver;
+// The betweenness sums of `sink`'s sources over g through `solver`'s engine:
+// on the device where the engine computes them there (the OpenCL engine on
+// devices with doubles; vertex sums only), else the rows into the sink.
+// OCL_SP_BETWEENNESS_ON_HOST=1: the rows into the sink anyway (comparisons).
+// `note` (if given) says where the sources ran.
+template <typename T>
+RunStats betweenness_rows(SsspSolver<T>& solver, const Csr<T>& g, BetweennessSink<T>& sink,
+                          std::string* note = nullptr);
+
+// An engine that runs Brandes' passes beside its rows (opencl_betweenness.cpp).
+template <typename T>
+class BetweennessEngine {
+ public:
+  virtual ~BetweennessEngine() = default;
+  // On every chosen device (doubles).
+  virtual bool betweenness_on_device() const = 0;
+  // Prepares g (as SsspEngine::prepare, leaving room for the sources' scratch)
+  // and its in-edges; false (g prepared for rows only) where the scratch of one
+  // source does not fit beside the rows of a batch.
+  virtual bool prepare_betweenness(const Csr<T>& g, const InEdges& in, RunStats& st) = 0;
+  // sources[0..count) over the prepared graph: their sums added into `sums` (n
+  // values), flags[r] of source r: 1 its float64 counts overflowed, 2 its order
+  // stalled (a zero-weight cycle); a flagged source adds nothing.
+  virtual void run_betweenness(const int64_t* sources, int64_t count, bool endpoints,
+                               std::vector<Fixed>& sums, std::vector<uint8_t>& flags,
+                               RunStats& st) = 0;
 };
 
 // Checks that g can be given to BetweennessSink (UsageError: a negative weight).

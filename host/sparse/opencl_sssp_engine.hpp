@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "solvers/opencl_base.hpp"
+#include "sparse/betweenness.hpp"
 #include "sparse/sssp.hpp"
 #include "sparse/sssp_plan.hpp"
 #include "sparse/stats_sink.hpp"
@@ -36,7 +37,8 @@ class OpenClSsspEngine final : public SsspEngine<T>,
                                public SlotEngine<T>,
                                public FinalRowsEngine<T>,
                                public RowFiguresEngine,
-                               public ColumnFiguresEngine {
+                               public ColumnFiguresEngine,
+                               public BetweennessEngine<T> {
   // A pinned host slot for a batch's rows (slots()), and the batch in it.
   struct Slot {
     cl::Buffer buf;
@@ -114,6 +116,13 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     T delta_lanes = 1;  // the same for sssp_lanes
     int vw_log = 0;  // log2 of the virtual warp
     Slot slot[2];
+    // Betweenness (opencl_betweenness.cpp): kernels/betweenness.cl's kernels, the
+    // graph's in-edges, bc_groups slots of scratch, the batch's sources and flags.
+    cl::Kernel bc, bc_sum;
+    cl::Buffer in_off, in_src, in_edge, bc_indeg, bc_sigma, bc_order, bc_level, bc_acc, bc_out, bc_src,
+        bc_flags;
+    int64_t bc_groups = 0;
+    size_t bc_wg = 0;
   };
 
  public:
@@ -168,6 +177,12 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   // back, its column figures continue on the device (acc) in source order.
   bool reduces_columns() const override { return lanes_stats_ && lanes_fit_; }
   void run_all_figures(bool harmonic, RowFigures* rows, RowFigures* cols, RunStats& st) override;
+
+  // Brandes' passes beside the rows (opencl_betweenness.cpp, kernels/betweenness.cl).
+  bool betweenness_on_device() const override { return reduces_; }
+  bool prepare_betweenness(const Csr<T>& g, const InEdges& in, RunStats& st) override;
+  void run_betweenness(const int64_t* sources, int64_t count, bool endpoints, std::vector<Fixed>& sums,
+                       std::vector<uint8_t>& flags, RunStats& st) override;
 
  private:
   // A batch left in flight (an exception in the solver) finishes before the

@@ -159,6 +159,8 @@ class SsspSolver final : public Solver<T> {
   // At most this many sources per batch (host memory of a streamed solve); 0: the
   // engine's choice.
   void set_max_batch(int64_t b) { max_batch_ = b; }
+  // The engine (its optional capabilities: betweenness_rows).
+  SsspEngine<T>& engine() { return *engine_; }
 
  private:
   bool columns_from_rows(const Csr<T>& g, const std::vector<int64_t>& sources,

@@ -1,0 +1,83 @@
+// betweenness_rows (betweenness.hpp): Brandes' passes on the device where the
+// engine runs them there, else the engine's rows into the host sink.
+#include <cstdlib>
+#include <string>
+#include <type_traits>
+
+#include "sparse/betweenness.hpp"
+#include "sparse/johnson.hpp"
+#include "sparse/sssp.hpp"
+#include "util/errors.hpp"
+#include "util/timer.hpp"
+
+namespace ocl_sp {
+
+template <typename T>
+RunStats betweenness_rows(SsspSolver<T>& solver, const Csr<T>& g, BetweennessSink<T>& sink,
+                          std::string* note) {
+  auto* dev = engine_capability<BetweennessEngine<T>>(&solver.engine());
+  const char* e = std::getenv("OCL_SP_BETWEENNESS_ON_HOST");
+  const bool on_host = e && *e == '1';
+  const std::vector<int64_t>& listed = sink.sources();
+  const int64_t count = listed.empty() ? g.n : static_cast<int64_t>(listed.size());
+  const auto host_rows = [&](const char* why) {
+    RunStats st = solver.solve_rows(g, listed, sink, false);
+    if (note) *note = std::to_string(count) + " sources on the host (" + why + ")";
+    return st;
+  };
+  if (!dev || g.n == 0) return host_rows("rows from the engine");
+  if (on_host) return host_rows("OCL_SP_BETWEENNESS_ON_HOST=1");
+  if (sink.edges()) return host_rows("edge sums: rows from the engine");
+  if (!dev->betweenness_on_device()) return host_rows("the device has no doubles");
+  const Stopwatch total;
+  std::vector<int64_t> all;
+  if (listed.empty()) {
+    all.resize(static_cast<size_t>(g.n));
+    for (int64_t i = 0; i < g.n; ++i) all[static_cast<size_t>(i)] = i;
+  }
+  const std::vector<int64_t>& sources = listed.empty() ? all : listed;
+  for (int64_t s : sources)
+    if (s < 0 || s >= g.n)
+      throw UsageError("source " + std::to_string(s) + " is outside [0, " + std::to_string(g.n) + ")");
+  // The engine's graph: +0 for -0 weights (floats), as solve_rows gives it.
+  std::unique_ptr<Csr<T>> zeros;
+  if constexpr (std::is_floating_point_v<T>) zeros = positive_zeros(g);
+  RunStats st;
+  if (!dev->prepare_betweenness(zeros ? *zeros : g, sink.in(), st))
+    return host_rows("the device has no room for a source's scratch beside the rows");
+  std::vector<Fixed> sums;
+  std::vector<uint8_t> flags;
+  dev->run_betweenness(sources.data(), count, sink.endpoints(), sums, flags, st);
+  std::vector<int64_t> again;
+  for (int64_t r = 0; r < count; ++r)
+    if (flags[static_cast<size_t>(r)]) again.push_back(sources[static_cast<size_t>(r)]);
+  sink.add_sums(sums, count - static_cast<int64_t>(again.size()));
+  if (!again.empty()) {
+    // Counts past float64 (the wide pass) or a zero-weight cycle (its error):
+    // those sources' rows into a sink on the host, its sums added.
+    BetweennessSink<T> wide(g, again, sink.endpoints(), false, sink.threads());
+    const RunStats more = solver.solve_rows(g, again, wide, false);
+    sink.add_sums(wide);
+    st.t_k += more.t_k;
+    st.t_h += more.t_h;
+    st.kernel_launches += more.kernel_launches;
+    st.bytes_moved += more.bytes_moved;
+    for (const auto& [k, v] : more.kernel_seconds) st.kernel_seconds[k] += v;
+  }
+  if (note)
+    *note = std::to_string(count - static_cast<int64_t>(again.size())) + " sources on the device, " +
+            std::to_string(again.size()) + " on the host (counts past float64)";
+  st.relaxations = sssp_relaxations(count, g.m());
+  st.total = total.seconds();
+  return st;
+}
+
+#define OCL_SP_BETWEENNESS_ROWS(T)                                                                     \
+  template RunStats betweenness_rows<T>(SsspSolver<T>&, const Csr<T>&, BetweennessSink<T>&, std::string*);
+OCL_SP_BETWEENNESS_ROWS(int32_t)
+OCL_SP_BETWEENNESS_ROWS(int64_t)
+OCL_SP_BETWEENNESS_ROWS(float)
+OCL_SP_BETWEENNESS_ROWS(double)
+#undef OCL_SP_BETWEENNESS_ROWS
+
+}  // namespace ocl_sp

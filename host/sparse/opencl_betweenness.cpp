@@ -1,0 +1,174 @@
+// Betweenness on the OpenCL engine's devices (opencl_sssp_engine.hpp,
+// kernels/betweenness.cl, the arithmetic in betweenness.hpp): each batch's rows
+// are computed as run() computes them but stay on the device, where bc_sources
+// runs Brandes' passes over them, a work-group a source in its own slot of
+// scratch; at the end bc_sum adds the slots up and only n fixed-point sums (and
+// a flag a source) come back.
+#include <algorithm>
+
+#include "sparse/opencl_sssp_engine.hpp"
+#include "util/cancel.hpp"
+#include "util/errors.hpp"
+
+namespace ocl_sp::detail {
+
+namespace {
+
+// A slot of scratch: indeg (int), sigma/coeff (double), the order (int), the
+// level boundaries (n + 1 ints) and the 64.64 sums (two ulong) a vertex.
+uint64_t bc_slot_bytes(int64_t n) { return static_cast<uint64_t>(n) * 36 + 4; }
+
+}  // namespace
+
+template <typename T>
+bool OpenClSsspEngine<T>::prepare_betweenness(const Csr<T>& g, const InEdges& in, RunStats& st) {
+  const int64_t n = g.n;
+  const uint64_t slot = bc_slot_bytes(n);
+  const uint64_t in_bytes = static_cast<uint64_t>(n + 1) * 4 + static_cast<uint64_t>(g.m()) * 8;
+  // Slots: enough groups to fill the device (8 of BC_WG work-items a compute
+  // unit on a GPU), at most a quarter of its budget, each buffer within its
+  // largest allocation; the rows' plan gets the rest.
+  std::vector<uint64_t> reserve(devices_.size(), 0);
+  bool fits = true;
+  for (size_t i = 0; i < devices_.size(); ++i) {
+    Device& d = devices_[i];
+    auto& core = *d.core;
+    const bool gpu = core.is_gpu();
+    d.bc_wg = gpu ? 256 : 64;
+    if (!d.bc()) {
+      const std::string what = "BC_WG=" + std::to_string(d.bc_wg);
+      core.check_group(what, {d.bc_wg}, 0);
+      BuiltProgram bp = core.build_separate("betweenness.cl", {{"BC_WG", static_cast<int>(d.bc_wg)}}, d.defines);
+      cl::Buffer one(core.context(), CL_MEM_READ_WRITE, 64);
+      d.bc = core.kernel("bc_sources", what, {d.bc_wg}, [&](cl::Kernel& k) {
+        set_args(k, 1, one, one, one, one, one, one, one, 0, one, T(0), 0, one, one, one, one, one, one);
+      }, &bp.program);
+      d.bc_sum = core.kernel("bc_sum", what, {64}, nullptr, &bp.program);
+    }
+    const uint64_t target = static_cast<uint64_t>(core.device().compute_units) * (gpu ? 2048 / d.bc_wg : 1);
+    uint64_t groups = std::max<uint64_t>(1, target);
+    if (d.budget / 4 > in_bytes) groups = std::min(groups, (d.budget / 4 - in_bytes) / slot);
+    else groups = 0;
+    groups = std::min(groups, d.max_alloc / (static_cast<uint64_t>(n) * 16 + 16));
+    if (groups < 1) {
+      fits = false;
+      break;
+    }
+    d.bc_groups = static_cast<int64_t>(groups);
+    reserve[i] = in_bytes + groups * slot + static_cast<uint64_t>(n) * 16;
+  }
+  if (!fits) {
+    prepare(g, st);
+    return false;
+  }
+  for (size_t i = 0; i < devices_.size(); ++i) devices_[i].budget -= reserve[i];
+  try {
+    prepare(g, st);
+  } catch (...) {
+    for (size_t i = 0; i < devices_.size(); ++i) devices_[i].budget += reserve[i];
+    throw;
+  }
+  for (size_t i = 0; i < devices_.size(); ++i) devices_[i].budget += reserve[i];
+  const std::vector<cl_int> off(in.off.begin(), in.off.end()), src(in.src.begin(), in.src.end()),
+      edge(in.edge.begin(), in.edge.end());
+  for (auto& d : devices_) {
+    auto& core = *d.core;
+    core.run_guarded("betweenness: cannot allocate its scratch on '" + core.device().name + "'", [&] {
+      core.begin_solve();
+      const cl::Context& ctx = core.context();
+      const size_t un = static_cast<size_t>(n), G = static_cast<size_t>(d.bc_groups);
+      d.in_off = cl::Buffer(ctx, CL_MEM_READ_ONLY, off.size() * 4);
+      d.in_src = cl::Buffer(ctx, CL_MEM_READ_ONLY, std::max<size_t>(src.size(), 1) * 4);
+      d.in_edge = cl::Buffer(ctx, CL_MEM_READ_ONLY, std::max<size_t>(edge.size(), 1) * 4);
+      core.write(d.in_off, 0, off.size() * 4, off.data(), false);
+      if (!src.empty()) {
+        core.write(d.in_src, 0, src.size() * 4, src.data(), false);
+        core.write(d.in_edge, 0, edge.size() * 4, edge.data(), false);
+      }
+      d.bc_indeg = cl::Buffer(ctx, CL_MEM_READ_WRITE, G * un * 4);
+      d.bc_sigma = cl::Buffer(ctx, CL_MEM_READ_WRITE, G * un * 8);
+      d.bc_order = cl::Buffer(ctx, CL_MEM_READ_WRITE, G * un * 4);
+      d.bc_level = cl::Buffer(ctx, CL_MEM_READ_WRITE, G * (un + 1) * 4);
+      d.bc_acc = cl::Buffer(ctx, CL_MEM_READ_WRITE, G * un * 16);
+      d.bc_out = cl::Buffer(ctx, CL_MEM_READ_WRITE, un * 16);
+      const size_t b = static_cast<size_t>(std::max<int64_t>(d.batch, 1));
+      d.bc_src = cl::Buffer(ctx, CL_MEM_READ_ONLY, b * 4);
+      d.bc_flags = cl::Buffer(ctx, CL_MEM_READ_WRITE, b * 4);
+      RunStats upload;
+      core.finish(upload);
+      st.t_h += upload.t_h;
+    });
+    st.bytes_moved += static_cast<double>(in_bytes);
+  }
+  return true;
+}
+
+template <typename T>
+void OpenClSsspEngine<T>::run_betweenness(const int64_t* sources, int64_t count, bool endpoints,
+                                          std::vector<Fixed>& sums, std::vector<uint8_t>& flags,
+                                          RunStats& st) {
+  for (auto& d : devices_) set_mode(d, lanes_rows_, 1, lanes_rows_);
+  const size_t un = static_cast<size_t>(n_);
+  sums.assign(un, Fixed());
+  flags.assign(static_cast<size_t>(count), 0);
+  std::vector<std::vector<uint64_t>> parts(devices_.size());
+  deal_shares(count, st, [&](Device& d, int64_t lo, int64_t hi) {
+    auto& core = *d.core;
+    settle_slots(d);
+    core.run_guarded("betweenness on '" + core.device().name + "' failed", [&] {
+      core.begin_solve();
+      const auto q = detail::OpenClCore::kCompute;
+      const cl_ulong zero = 0;
+      core.queue(q).enqueueFillBuffer(d.bc_acc, zero, 0, static_cast<size_t>(d.bc_groups) * un * 16);
+      std::vector<cl_int> src, flag;
+      double bytes = 0;
+      for (int64_t a = lo; a < hi; a += d.batch) {
+        throw_if_cancelled();
+        const int64_t c = std::min(d.batch, hi - a);
+        const int64_t* batch = sources + a;
+        // The batch's rows, left on the device (run_on without the read).
+        const cl::Buffer* rows = &d.dist;
+        T inf = kRawInf<T>;
+        if (d.mode >= 1) {
+          LaneSet& s = d.sets[0];
+          enqueue_lanes(d, s, batch, c, false, false, q);
+          core.write(s.row_of, 0, s.row_host.size() * 4, s.row_host.data(), false);
+          core.launch(d.lanes_rows, cl::NDRange(lanes_rows_args(d, s, c)), cl::NDRange(kLaneRowsWg));
+          rows = &d.rows;
+          inf = out_inf(final_rows_);
+        } else {
+          std::vector<cl_int> ids(batch, batch + c);
+          core.write(d.src, 0, ids.size() * 4, ids.data(), true);
+          const size_t wg = solve_args(d, c, false);
+          core.launch(d.kernel, cl::NDRange(static_cast<size_t>(c) * wg), cl::NDRange(wg));
+        }
+        src.assign(batch, batch + c);
+        core.write(d.bc_src, 0, src.size() * 4, src.data(), true);
+        set_args(d.bc, static_cast<cl_int>(n_), d.off, d.col, d.w, d.in_off, d.in_src, d.in_edge, *rows,
+                 static_cast<cl_int>(c), d.bc_src, inf, static_cast<cl_int>(endpoints), d.bc_indeg, d.bc_sigma,
+                 d.bc_order, d.bc_level, d.bc_acc, d.bc_flags);
+        const size_t groups = static_cast<size_t>(std::min<int64_t>(d.bc_groups, c));
+        core.launch(d.bc, cl::NDRange(groups * d.bc_wg), cl::NDRange(d.bc_wg));
+        flag.resize(static_cast<size_t>(c));
+        core.read(d.bc_flags, 0, flag.size() * 4, flag.data());
+        for (int64_t r = 0; r < c; ++r) flags[static_cast<size_t>(a + r)] = static_cast<uint8_t>(flag[static_cast<size_t>(r)]);
+        bytes += 8.0 * static_cast<double>(c);
+      }
+      set_args(d.bc_sum, static_cast<cl_int>(n_), static_cast<cl_int>(d.bc_groups), d.bc_acc, d.bc_out);
+      core.launch(d.bc_sum, cl::NDRange((un + 63) / 64 * 64), cl::NDRange(64));
+      auto& part = parts[static_cast<size_t>(&d - devices_.data())];
+      part.resize(2 * un);
+      core.read(d.bc_out, 0, un * 16, part.data());
+      account(d, bytes + 16.0 * static_cast<double>(un));
+    });
+  });
+  for (const auto& part : parts)
+    for (size_t v = 0; v < part.size() / 2; ++v) sums[v].add(Fixed{part[2 * v], part[2 * v + 1]});
+}
+
+template class OpenClSsspEngine<int32_t>;
+template class OpenClSsspEngine<float>;
+template class OpenClSsspEngine<double>;
+template class OpenClSsspEngine<int64_t>;
+
+}  // namespace ocl_sp::detail
