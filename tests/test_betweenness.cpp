@@ -7,6 +7,7 @@
 // cycles and negative weights; networkx's scale factors.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -124,7 +125,20 @@ bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
 }
 
-// Every backend's vertex and edge sums of g, the same bits as the serial one's.
+// The vertex sums through betweenness_rows (on an OpenCL backend: Brandes in
+// kernels/betweenness.cl beside the rows); `where` says where the sources ran.
+template <typename T>
+std::vector<double> run_vertex(const SolverSpec& s, const Csr<T>& g, const std::vector<int64_t>& sources,
+                               bool endpoints, std::string* where = nullptr) {
+  auto solver = make_sssp_solver<T>(s);
+  BetweennessSink<T> sink(g, sources, endpoints, false, 0);
+  betweenness_rows(*solver, g, sink, where);
+  CHECK(sink.sources_done() == (sources.empty() ? g.n : static_cast<int64_t>(sources.size())));
+  return sink.vertex_sums();
+}
+
+// Every backend's vertex and edge sums of g, the same bits as the serial one's;
+// the vertex sums through betweenness_rows too (on the device where OpenCL).
 template <typename T>
 Result all_backends_agree(const Csr<T>& g, const std::vector<int64_t>& sources = {},
                           bool endpoints = false) {
@@ -143,6 +157,9 @@ Result all_backends_agree(const Csr<T>& g, const std::vector<int64_t>& sources =
       CHECK(same_bits(r.vertex, first.vertex));
       CHECK(same_bits(r.edge, first.edge));
     }
+    std::string where;
+    CHECK(same_bits(run_vertex<T>(s, g, sources, endpoints, &where), first.vertex));
+    if (s.backend == Backend::opencl) CHECK(where.find("on the device") != std::string::npos);
   }
   return first;
 }
@@ -255,6 +272,116 @@ TEST_CASE("betweenness: zero weights count every shortest path; zero cycles and 
   neg.edges.push_back({2, 3, -1});
   const Csr<int32_t> gn = build_csr<int32_t>(neg);
   CHECK_THROWS_AS(BetweennessSink<int32_t>(gn, {}, false, false, 1), UsageError);
+}
+
+namespace {
+
+// Brandes for one source over a row, as betweenness.hpp counts (tight edges,
+// Kahn's order in CSR order from s), sigma summed pulled over the in-edges in
+// the transposed CSR's order (the contract), or in the reverse of it, or pushed
+// along Kahn's order (what the host did before); the dependencies into sums.
+enum class Order { pull, reversed, push };
+template <typename T>
+void brandes_one(const Csr<T>& g, const InEdges& in, int64_t s, const std::vector<T>& d, Order how,
+                 std::vector<Fixed>& sums) {
+  const bool pull = how != Order::push;
+  const int64_t n = g.n;
+  const T inf = ValueTraits<T>::inf;
+  const auto tight = [&](int64_t u, int64_t k) {
+    const int64_t v = g.col[static_cast<size_t>(k)];
+    return v != u && d[u] != inf && d[v] != inf && d[u] + g.w[static_cast<size_t>(k)] == d[v];
+  };
+  std::vector<int64_t> indeg(static_cast<size_t>(n), 0), order;
+  for (int64_t u = 0; u < n; ++u)
+    for (int64_t k = g.off[u]; k < g.off[u + 1]; ++k)
+      if (tight(u, k)) ++indeg[static_cast<size_t>(g.col[static_cast<size_t>(k)])];
+  std::vector<double> sigma(static_cast<size_t>(n), 0.0);
+  sigma[static_cast<size_t>(s)] = 1;
+  order.push_back(s);
+  for (size_t h = 0; h < order.size(); ++h) {
+    const int64_t u = order[h];
+    if (pull && h > 0) {
+      double sum = 0;
+      const int64_t a = in.off[static_cast<size_t>(u)], b = in.off[static_cast<size_t>(u) + 1];
+      for (int64_t j = a; j < b; ++j) {
+        const int64_t k = how == Order::reversed ? a + b - 1 - j : j;
+        const int64_t p = in.src[static_cast<size_t>(k)];
+        if (tight(p, in.edge[static_cast<size_t>(k)])) sum += sigma[static_cast<size_t>(p)];
+      }
+      sigma[static_cast<size_t>(u)] = sum;
+    }
+    for (int64_t k = g.off[u]; k < g.off[u + 1]; ++k) {
+      if (!tight(u, k)) continue;
+      const int64_t v = g.col[static_cast<size_t>(k)];
+      if (!pull) sigma[static_cast<size_t>(v)] += sigma[static_cast<size_t>(u)];
+      if (--indeg[static_cast<size_t>(v)] == 0) order.push_back(v);
+    }
+  }
+  std::vector<double> coeff(static_cast<size_t>(n), 0.0);
+  for (size_t i = order.size(); i-- > 0;) {
+    const int64_t v = order[i];
+    double delta = 0;
+    for (int64_t k = g.off[v]; k < g.off[v + 1]; ++k)
+      if (tight(v, k)) delta += sigma[static_cast<size_t>(v)] * coeff[static_cast<size_t>(g.col[static_cast<size_t>(k)])];
+    coeff[static_cast<size_t>(v)] = (1 + delta) / sigma[static_cast<size_t>(v)];
+    if (v != s) sums[static_cast<size_t>(v)].add(Fixed::of(delta));
+  }
+}
+
+// A layered DAG (L layers of W, each vertex fed by 3 to 6 random vertices of the
+// layer before, weight 1) under a random numbering, with one root: path counts
+// past 2^53 and rounded, summed over several in-edges whose Kahn
+// order (by numbering and discovery) is not their in-edge order.
+Graph layered(int layers, int width, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const int64_t n = 1 + static_cast<int64_t>(layers) * width;
+  std::vector<int64_t> id(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) id[static_cast<size_t>(i)] = i;
+  std::shuffle(id.begin(), id.end(), rng);
+  Graph e;
+  e.n = n;
+  const auto at = [&](int l, int i) { return id[static_cast<size_t>(l == 0 ? 0 : 1 + (l - 1) * width + i)]; };
+  for (int l = 1; l <= layers; ++l)
+    for (int i = 0; i < width; ++i) {
+      if (l == 1) {
+        e.edges.push_back({at(0, 0), at(1, i), 1});
+        continue;
+      }
+      const int feeds = 3 + static_cast<int>(rng() % 4);
+      std::vector<int> from(static_cast<size_t>(width));
+      for (int j = 0; j < width; ++j) from[static_cast<size_t>(j)] = j;
+      std::shuffle(from.begin(), from.end(), rng);
+      for (int f = 0; f < feeds; ++f) e.edges.push_back({at(l - 1, from[static_cast<size_t>(f)]), at(l, i), 1});
+    }
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("betweenness: counts past 2^53 summed in the in-edges' order on every backend (device too)") {
+  // Float64 rounds path counts past 2^53, so the order of sigma's additions shows
+  // in the bits: the pulled sums (the contract) and the pushed ones differ on
+  // this graph, and every backend, the device's kernel included, gives the
+  // pulled ones' bits (a dropped term or another order would not).
+  const Graph e = layered(40, 8, 1);
+  const Csr<int32_t> g = build_csr<int32_t>(e);
+  const InEdges in = in_edges(g);
+  DistMatrix<int32_t> dist = to_matrix<int32_t>(e);
+  solve_reference(dist, true);
+  const auto sums = [&](Order how) {
+    std::vector<Fixed> f(static_cast<size_t>(g.n));
+    for (int64_t s = 0; s < g.n; ++s)
+      brandes_one(g, in, s, std::vector<int32_t>(dist.data() + s * g.n, dist.data() + (s + 1) * g.n), how, f);
+    std::vector<double> out(f.size());
+    for (size_t v = 0; v < out.size(); ++v) out[v] = f[v].value();
+    return out;
+  };
+  const std::vector<double> want = sums(Order::pull);
+  CHECK(*std::max_element(want.begin(), want.end()) > 0);
+  CHECK(!same_bits(want, sums(Order::push)));  // the graph tells the orders apart
+  CHECK(!same_bits(want, sums(Order::reversed)));
+  const Result r = all_backends_agree(g);
+  CHECK(same_bits(r.vertex, want));
 }
 
 TEST_CASE("betweenness: networkx's scale factors") {
@@ -457,3 +584,4 @@ TEST_CASE("betweenness: counts past long double's range in the scaled form") {
   CHECK(same_bits(many.vertex, want));
   CHECK(same_bits(many.edge, one.edge));
 }
+
