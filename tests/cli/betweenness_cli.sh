@@ -5,7 +5,9 @@
 # column is the same bytes on serial, OpenMP, PoCL and PoCL --split 2 (the other
 # columns: stats_cli.sh; the device's one-pass harmonic sums differ in the last
 # bits between placements); --sources
-# SPEC gives the sampled estimate as networkx's k scales it; refusals.
+# SPEC gives the sampled estimate as networkx's k scales it; generated graphs,
+# every value type, zero weights and a zero-weight cycle the same on every
+# backend (PoCL: Brandes on the device); refusals.
 # Usage: betweenness_cli.sh /path/to/ocl_sp
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 use_python networkx numpy
@@ -81,6 +83,39 @@ for run in "--backend serial" "--device pocl --split 2"; do
   expect "sampled $run: networkx's subset scaled by n / k" compare directed "$T/k.csv" 3,17,42,0,9
 done
 expect "sampled: the note" grep -q "estimated from 5 sources" "$T/out"
+
+# Generated graphs, every value type, zero weights, samples: the column's bytes
+# on every backend (PoCL and PoCL --split 2 run Brandes on the device beside the
+# rows: kernels/betweenness.cl; the report says where the sources ran)
+printf '# 6 vertices\n0 1 0\n1 2 1\n0 2 1\n3 0 0\n2 4 0\n4 5 2\n2 5 2\n1 4 1\n' > "$T/zeros.txt"
+same_column() {  # same_column LABEL ARGS...: the column's bytes on every backend
+  local label=$1; shift
+  for run in "--backend serial" "--backend openmp" "--device pocl" "--device pocl --split 2"; do
+    tag=$(printf '%s' "$run" | tr -c 'a-z0-9' '_')
+    # shellcheck disable=SC2086
+    check "$label $run" 0 "$BIN" "$@" --algo sssp $run --stats "$T/gen.$tag.csv" --betweenness
+    [ "$run" = "--device pocl" ] && expect "$label: on the device" grep -q "sources on the device, 0 on the host" "$T/out"
+    col=$(head -1 "$T/gen.$tag.csv" | tr , '\n' | grep -nx betweenness | cut -d: -f1)
+    cut -d, -f"${col:-0}" "$T/gen.$tag.csv" > "$T/gen.$tag.col"
+  done
+  for tag in __backend_openmp __device_pocl __device_pocl___split_2; do
+    expect "$label: $tag the column's bytes are serial's" cmp -s "$T/gen.__backend_serial.col" "$T/gen.$tag.col"
+  done
+}
+same_column "grid 20 x 20 unit weights" --generator grid --n 400 --weights 1:1
+same_column "grid 30 x 30" --generator grid --n 900 --type int64
+same_column "random degree 8" --n 300 --degree 8 --weights 1:3 --type float32
+same_column "geometric" --generator geometric --n 300 --degree 6 --type float64
+same_column "random, 12 sources" --n 300 --degree 6 --weights 1:2 --sources 0,5,17,40,41,99,150,151,200,250,298,299
+same_column "zero weights" --input "$T/zeros.txt"
+# a zero-weight cycle: the same error everywhere (the device flags the source,
+# the host reports it)
+printf '# 4 vertices\n0 1 0\n1 2 1\n0 2 1\n3 0 0\n1 0 0\n' > "$T/zcycle.txt"
+for run in "--backend serial" "--backend openmp" "--device pocl" "--device pocl --split 2"; do
+  # shellcheck disable=SC2086
+  check "zero-weight cycle $run" 2 "$BIN" --input "$T/zcycle.txt" --algo sssp $run --stats "$T/zc.csv" --betweenness
+  expect "zero-weight cycle $run: the message" grep -q "cycle of zero-weight edges through vertex 0" "$T/err"
+done
 
 # refusals (exit 2, error: first)
 check "--betweenness without --stats" 2 "$BIN" --input "$T/grid.txt" --betweenness
