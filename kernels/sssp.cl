@@ -588,6 +588,7 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
 // the other types sum in double, as the host reduction does.
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #define FIG_WG (WG < 256 ? WG : 256)
+#define FIG_SPAN 4  // values a work-item reads per chunk of the in-order sums
 #if defined(VALUE_INT32)
 typedef long sum_t;
 #else
@@ -600,8 +601,8 @@ typedef double sum_t;
 // partial sums, then a tree over the slots in __local memory (exact: any order).
 // Sums whose order shows in the bits (floating-point values, the harmonic sum of
 // any type) are added in vertex order, as the host's continue_figures adds them:
-// the work-group reads a chunk of FIG_WG / stride vertices at a time (every
-// work-item one value, its reciprocal computed where it was read) into __local
+// the work-group reads a chunk of FIG_SPAN x FIG_WG / stride vertices at a time (every
+// work-item FIG_SPAN values, reciprocals computed where they were read) into __local
 // memory, and slot 0's work-item of each row adds the chunk's terms one after
 // another. The same additions in the same order as one work-item reading the
 // whole row (the same bits on every placement, whatever FIG_WG is), but the
@@ -637,32 +638,40 @@ void group_figures(__global const bits_t* base, const int n, const int stride, c
       sum += (sum_t)AS_VALUE(b);
     }
   } else {
-    // Every work-item runs the same number of chunks (the barriers).
-    for (int v0 = 0; v0 < n; v0 += slots) {
-      const int v = v0 + slot;
-      double th = 0, ts = 0;
-      if (v < n) {
-        const bits_t b = base[(size_t)v * stride + l];
-        if (b != RAW_INF_BITS) {
-          ++reach;
-          top = max(top, b);
-          const value_t x = AS_VALUE(b);
-          if (ordered_sum)
-            ts = (double)x;
-          else
-            sum += (sum_t)x;
-          if (want_harmonic && x != 0) th = 1.0 / (double)x;
+    // Every work-item runs the same number of chunks (the barriers); a chunk is
+    // FIG_SPAN values per work-item, so one pair of barriers serves FIG_SPAN x
+    // (FIG_WG / stride) vertices of the serial adds.
+    const int span = slots * FIG_SPAN;
+    for (int v0 = 0; v0 < n; v0 += span) {
+      for (int i = 0; i < FIG_SPAN; ++i) {
+        const int j = i * slots + slot;  // the vertex's place in the chunk
+        const int v = v0 + j;
+        double th = 0, ts = 0;
+        if (v < n) {
+          const bits_t b = base[(size_t)v * stride + l];
+          if (b != RAW_INF_BITS) {
+            ++reach;
+            top = max(top, b);
+            const value_t x = AS_VALUE(b);
+            if (ordered_sum)
+              ts = (double)x;
+            else
+              sum += (sum_t)x;
+            if (want_harmonic && x != 0) th = 1.0 / (double)x;
+          }
         }
+        l_term_h[j * stride + l] = th;
+        l_term_s[j * stride + l] = ts;
       }
-      l_term_h[lid] = th;
-      l_term_s[lid] = ts;
       barrier(CLK_LOCAL_MEM_FENCE);
       if (slot == 0) {
-        const int k = min(slots, n - v0);
-        if (want_harmonic)
-          for (int j = 0; j < k; ++j) harm += l_term_h[j * stride + l];
-        if (ordered_sum)
-          for (int j = 0; j < k; ++j) sum += l_term_s[j * stride + l];
+        // Both sums in one loop: two independent chains of dependent adds.
+        const int k = min(span, n - v0);
+        for (int j = 0; j < k; ++j) {
+          const int o = j * stride + l;
+          if (want_harmonic) harm += l_term_h[o];
+          if (ordered_sum) sum += l_term_s[o];
+        }
       }
       barrier(CLK_LOCAL_MEM_FENCE);
     }
@@ -700,7 +709,7 @@ void sssp_row_figures(const int n, const int count, __global const bits_t* dist_
   __local sum_t l_sum[FIG_WG];
   __local double l_harm[FIG_WG];
   __local bits_t l_top[FIG_WG];
-  __local double l_term_h[FIG_WG], l_term_s[FIG_WG];
+  __local double l_term_h[FIG_WG * FIG_SPAN], l_term_s[FIG_WG * FIG_SPAN];
   group_figures(dist_all + (size_t)g * n, n, 1, 1, want_harmonic, figures + 4 * (size_t)g, l_reach, l_sum,
                 l_harm, l_top, l_term_h, l_term_s);
 }
@@ -719,7 +728,7 @@ void sssp_lanes_row_figures(const int n, const int count, LANE_BUFFERS(__global 
   __local sum_t l_sum[FIG_WG];
   __local double l_harm[FIG_WG];
   __local bits_t l_top[FIG_WG];
-  __local double l_term_h[FIG_WG], l_term_s[FIG_WG];
+  __local double l_term_h[FIG_WG * FIG_SPAN], l_term_s[FIG_WG * FIG_SPAN];
   group_figures(GROUP_DIST(g), n, LANES, min(LANES, count - g * LANES), want_harmonic,
                 figures + 4 * (size_t)g * LANES, l_reach, l_sum, l_harm, l_top, l_term_h, l_term_s);
 }
