@@ -3,7 +3,8 @@
 # and the defaults on the four table graphs: random degree 20 (n = 10^4, 10^5),
 # grid 316 x 316, geometric degree 6 (n = 10^5). Rows read back (no --output: a
 # null sink, the rows still come through the pinned slots). T_k, T_h, solve;
-# REPS (3) runs of LANES=1, LANES=8 and the defaults, one of the others; then
+# REPS (3) runs of each of MAIN (LANES=1, LANES=8 and the defaults), one of each
+# of EXTRA (LANES=4, 16); then
 # bucket-width and group-size variants of lanes on random graphs while the call's
 # time (LIMIT_S, 240) lasts. Log on stdout; JSON lines to $OUT/runs.jsonl.
 # Usage (device tool, binary in $C): C=carry-rowlanes bench/sparse/rows_lanes_choice.sh
@@ -36,10 +37,10 @@ G_GEO="--generator geometric --degree 6 --n 100000"
 G_R5="--generator random --degree 20 --n 100000"
 for g in R4 GRID GEO R5; do
   v=G_$g
-  for p in LANES=1 LANES=8 LANES=0; do
+  for p in ${MAIN:-LANES=1 LANES=8 LANES=0}; do
     left && one "$g $p" "$REPS" ${!v} --param $p
   done
-  for p in LANES=4 LANES=16; do
+  for p in ${EXTRA:-LANES=4 LANES=16}; do
     left && one "$g $p" 1 ${!v} --param $p
   done
 done
