@@ -294,3 +294,54 @@ TEST_CASE("sssp plan: bucket widths, batches and lanes groups within the device'
   CHECK(plan_sssp(grid, tiny, t, 8, 128).batch_sources == 0);
 }
 
+TEST_CASE("sssp plan: rows in lanes where they pay (low degree, or high degree with a wave's rows past the cache)") {
+  // The H100 of the plan test, groups of 1024 a source (264 resident): the
+  // 316 x 316 grid takes lanes (degree 4); random degree 20 at n = 10^5 too (a
+  // wave's rows 106 MB past 48 MiB) but not at n = 10^4 (10.6 MB); geometric degree
+  // 7.1 never; float64 rows pass the cache at half the n; LANES=1 / 8 as given; no
+  // room for a group's rows beside it: a source a group.
+  SsspDeviceShape h100;
+  h100.budget = 80ull << 30;
+  h100.max_alloc = 20ull << 30;
+  h100.compute_units = 132;
+  h100.max_work_group = 1024;
+  const Tunables t = {{"WG", 1024}, {"DELTA", 0}, {"BATCH", 0}, {"VW", 0}, {"LANES", 0}, {"LANE_WG", 0}};
+  const auto shape = [](int64_t n, double degree, size_t bytes = 4) {
+    SsspGraphShape g;
+    g.n = n;
+    g.m = static_cast<int64_t>(degree * static_cast<double>(n));
+    g.mean_weight = 50;
+    g.value_bytes = bytes;
+    return g;
+  };
+  const auto plan = [&](const SsspGraphShape& g, const Tunables& tt = {}) {
+    Tunables all = t;
+    for (const auto& [k, v] : tt) all[k] = v;
+    return plan_sssp(g, h100, all, 8, 128);
+  };
+  const SsspPlan grid = plan(shape(99856, 3.99));
+  CHECK(grid.lanes_rows);
+  CHECK(grid.lanes_rows_reason == "mean degree 3.99 <= 5");
+  const SsspPlan big = plan(shape(100000, 20));
+  CHECK(big.lanes_rows);
+  CHECK(big.lanes_rows_reason == "mean degree 20.00 >= 12, a wave's rows a source a group 106 MB > 50 MB");
+  const SsspPlan small = plan(shape(10000, 20));
+  CHECK_FALSE(small.lanes_rows);
+  CHECK(small.lanes_rows_reason == "mean degree 20.00 >= 12, a wave's rows a source a group 11 MB <= 50 MB");
+  const SsspPlan geometric = plan(shape(100000, 7.1));
+  CHECK_FALSE(geometric.lanes_rows);
+  CHECK(geometric.lanes_rows_reason == "mean degree 7.10 > 5, < 12");
+  CHECK_FALSE(plan(shape(30000, 20)).lanes_rows);   // 32 MB of int32
+  CHECK(plan(shape(30000, 20, 8)).lanes_rows);      // 63 MB of float64
+  CHECK_FALSE(plan(shape(100000, 20), {{"LANES", 1}}).lanes_rows);
+  CHECK(plan(shape(100000, 20), {{"LANES", 1}}).lanes_rows_reason == "LANES=1");
+  CHECK(plan(shape(10000, 20), {{"LANES", 8}}).lanes_rows);
+  SsspDeviceShape tight = h100;  // room for a group's search, not its rows beside it
+  tight.budget = 26ull << 20;  // 8.1 MB past the graph: a group (5.6 MB), not its rows (3.2 MB more)
+  const SsspPlan none = plan_sssp(shape(100000, 20), tight, t, 8, 128);
+  REQUIRE(none.lane_groups_max >= 1);
+  CHECK(none.lane_groups_rows == 0);
+  CHECK_FALSE(none.lanes_rows);
+  CHECK(none.lanes_rows_reason.find("but no group's rows fit beside it") != std::string::npos);
+}
+

@@ -145,6 +145,7 @@ void OpenClSsspEngine<T>::prepare(const Csr<T>& g, RunStats& st) {
   // Rows in lanes: LANES >= 4 always, LANES=1 never, LANES=0 where every device's
   // plan chooses them (a low mean degree, and room for the rows beside them).
   bool rows_in_lanes = lanes_param_ >= 4 || lanes_param_ == 0;
+  std::string lanes_rows_reason;  // the first device's, or one that said no
   for (auto& d : devices_) {
     const auto& dev = d.core->device();
     SsspDeviceShape ds;
@@ -202,6 +203,7 @@ void OpenClSsspEngine<T>::prepare(const Csr<T>& g, RunStats& st) {
     d.lane_groups_max = p.lane_groups_max;
     d.lane_groups_rows = p.lane_groups_rows;
     rows_in_lanes = rows_in_lanes && p.lanes_rows;
+    if (&d == &devices_.front() || !p.lanes_rows) lanes_rows_reason = p.lanes_rows_reason;
     d.lane_buffer_unit = p.lane_buffer_unit;
     const uint64_t graph_bytes = p.graph_bytes;
     d.mode = -1;
@@ -226,13 +228,6 @@ void OpenClSsspEngine<T>::prepare(const Csr<T>& g, RunStats& st) {
   }
   lanes_rows_ = rows_in_lanes;
   for (auto& d : devices_) set_mode(d, lanes_rows_, 1, lanes_rows_);
-  const double degree = g.n ? static_cast<double>(g.m()) / static_cast<double>(g.n) : 0;
-  char why[64];
-  if (lanes_param_ != 0)
-    std::snprintf(why, sizeof why, "LANES=%d", lanes_param_);
-  else
-    std::snprintf(why, sizeof why, "mean degree %.2f %s %g", degree, degree <= kSsspLanesRowsDegree ? "<=" : ">",
-                  kSsspLanesRowsDegree);
   st.devices = static_cast<int>(devices_.size());
   st.placement = (devices_.size() > 1
                       ? "source batches on " + std::to_string(devices_.size()) + " devices"
@@ -240,7 +235,7 @@ void OpenClSsspEngine<T>::prepare(const Csr<T>& g, RunStats& st) {
                  " (" + chosen_ + ", " +
                  (lanes_rows_ ? std::to_string(lanes_) + " sources a group, rows transposed on the device"
                               : std::string("a source a group")) +
-                 ": " + why + ")";
+                 ": " + lanes_rows_reason + ")";
 }
 
 // sssp_lanes for groups of `wg` work-items into d.lanes: the solver program's

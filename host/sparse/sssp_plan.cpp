@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "sparse/stats_sink.hpp"
 
@@ -18,7 +19,8 @@ std::vector<detail::TunableRule> sssp_rules() {
            "sources per launch and device (0: from device memory)"},
           {"LANES", {0, 1, 4, 8, 16, 32},
            "sources side by side in one work-group (sssp_lanes): 0: 8 for --stats in one "
-           "pass, rows too where the mean degree is at most 5 (grids, roads); 1: never; 4-32: every solve"},
+           "pass, rows too where the mean degree is at most 5 (grids, roads) or at least 12 with "
+           "a wave's rows past 48 MiB (large random graphs); 1: never; 4-32: every solve"},
           {"LANE_WG", {0, 32, 64, 128, 256, 512, 1024},
            "work-items of a lanes work-group (0: 128 on GPUs, else WG; twice that where device "
            "memory holds fewer groups than the device runs at once)"}};
@@ -95,7 +97,30 @@ SsspPlan plan_sssp(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tu
                                        static_cast<uint64_t>(p.lane_groups_max)});
   p.lane_groups_rows = static_cast<int64_t>(std::min<uint64_t>(rows_room, static_cast<uint64_t>(p.lane_groups)));
   const int asked = t.at("LANES");
-  p.lanes_rows = asked >= 4 || (asked == 0 && degree <= kSsspLanesRowsDegree && p.lane_groups_rows >= 1);
+  char why[160];
+  if (asked != 0) {
+    p.lanes_rows = asked >= 4;
+    std::snprintf(why, sizeof why, "LANES=%d", asked);
+  } else if (degree <= kSsspLanesRowsDegree) {
+    p.lanes_rows = p.lane_groups_rows >= 1;
+    std::snprintf(why, sizeof why, "mean degree %.2f <= %g%s", degree, kSsspLanesRowsDegree,
+                  p.lanes_rows ? "" : ", but no group's rows fit beside it");
+  } else {
+    // A wave of resident groups a source a group: its rows against the cache.
+    const double wave = static_cast<double>(sssp_resident_groups(dev, static_cast<size_t>(t.at("WG")))) *
+                        static_cast<double>(un) * static_cast<double>(g.value_bytes);
+    const bool dense = degree >= kSsspLanesRowsDenseDegree, past = wave > static_cast<double>(kSsspRowsCacheBytes);
+    p.lanes_rows = dense && past && p.lane_groups_rows >= 1;
+    if (!dense)
+      std::snprintf(why, sizeof why, "mean degree %.2f > %g, < %g", degree, kSsspLanesRowsDegree,
+                    kSsspLanesRowsDenseDegree);
+    else
+      std::snprintf(why, sizeof why, "mean degree %.2f >= %g, a wave's rows a source a group %.0f MB %s %.0f MB%s",
+                    degree, kSsspLanesRowsDenseDegree, wave / 1e6, past ? ">" : "<=",
+                    static_cast<double>(kSsspRowsCacheBytes) / 1e6,
+                    past && !p.lanes_rows ? ", but no group's rows fit beside it" : "");
+  }
+  p.lanes_rows_reason = why;
   return p;
 }
 

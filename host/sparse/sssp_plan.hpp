@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "solvers/opencl_base.hpp"
@@ -21,9 +22,17 @@ constexpr uint64_t kSsspLaneBuffers = 4;   // sssp.cl LANE_BUFFERS: a launch's d
 constexpr uint64_t kSsspLaneRowsBytes = uint64_t{8} << 30;
 // LANES=0: rows in lanes where the mean out-degree is at most this (lattices and
 // road networks). H100, docs/performance/sparse.md: the 316 x 316 grid (degree
-// 4) ran sssp_lanes in 0.52 s against 1.43 s a source a group; geometric degree 6
-// (4.58 vs 3.03 s) and random degree 20 (43 vs 34 ms) lost.
+// 4) ran sssp_lanes in 0.56 s against 1.45 s a source a group; geometric degree 6
+// (4.61 vs 3.05 s) and random degree 20 n = 10^4 (43.7 vs 34.1 ms) lost.
 constexpr double kSsspLanesRowsDegree = 5.0;
+// LANES=0: rows in lanes too where the mean out-degree is at least this and the
+// rows of a wave of resident groups a source a group (resident groups x n values)
+// pass kSsspRowsCacheBytes: then each relaxation a source a group is a DRAM sector
+// of its own, which 8 lanes share. H100: random degree 20 n = 10^5 (a wave's rows
+// 106 MB) ran in 6.14 s in lanes against 11.21 s; at n = 10^4 (10.6 MB, in the
+// L2) lanes lost. 12: between geometric degree 7.1 (lost at n = 10^5) and 20.
+constexpr double kSsspLanesRowsDenseDegree = 12.0;
+constexpr uint64_t kSsspRowsCacheBytes = uint64_t{48} << 20;  // about the L2 of an H100 or H200 (50 MB)
 
 // WG, DELTA, VW, BATCH, LANES, LANE_WG: their values and meanings.
 std::vector<detail::TunableRule> sssp_rules();
@@ -51,7 +60,9 @@ struct SsspPlan {
   size_t lane_wg = 0;         // work-items of a lanes group to use
   uint64_t lane_buffer_unit = 1;  // a lanes group's distances or its queues, whichever is larger:
                                   // a buffer holds max_alloc / this many groups
-  bool lanes_rows = false;        // rows in lanes (LANES >= 4; LANES=0: a low mean degree)
+  bool lanes_rows = false;        // rows in lanes (LANES >= 4; LANES=0: a low mean degree, or a
+                                  // high one with a wave's rows past the cache)
+  std::string lanes_rows_reason;  // why (the placement line): "LANES=8", "mean degree 3.99 <= 5", ...
   int64_t lane_groups_rows = 0;   // groups a launch of rows takes: its rows in source order
                                   // beside it (one buffer, kSsspLaneRowsBytes at most); 0: none fits
 };
