@@ -4,9 +4,10 @@
 # grid 316 x 316, geometric degree 6 (n = 10^5). Rows read back (no --output: a
 # null sink, the rows still come through the pinned slots). T_k, T_h, solve;
 # REPS (3) runs of each of MAIN (LANES=1, LANES=8 and the defaults), one of each
-# of EXTRA (LANES=4, 16); then
+# of EXTRA (LANES=4, 16), over GRAPHS (R4 GRID GEO R5); then
 # bucket-width and group-size variants of lanes on random graphs while the call's
-# time (LIMIT_S, 240) lasts. Log on stdout; JSON lines to $OUT/runs.jsonl.
+# time (LIMIT_S, 240) lasts; NEAR=1 graphs near the dense-degree threshold,
+# BYTES=1 the rows' bytes of both layouts. Log on stdout; JSON lines to $OUT/runs.jsonl.
 # Usage (device tool, binary in $C): C=carry-rowlanes bench/sparse/rows_lanes_choice.sh
 set -uo pipefail
 C=${C:-carry-rowlanes}; B=$C/ocl_sp
@@ -35,7 +36,7 @@ G_R4="--generator random --degree 20 --n 10000"
 G_GRID="--generator grid --n 100000"
 G_GEO="--generator geometric --degree 6 --n 100000"
 G_R5="--generator random --degree 20 --n 100000"
-for g in R4 GRID GEO R5; do
+for g in ${GRAPHS:-R4 GRID GEO R5}; do
   v=G_$g
   for p in ${MAIN:-LANES=1 LANES=8 LANES=0}; do
     left && one "$g $p" "$REPS" ${!v} --param $p
@@ -44,13 +45,34 @@ for g in R4 GRID GEO R5; do
     left && one "$g $p" 1 ${!v} --param $p
   done
 done
-# Variants of lanes on random graphs: bucket widths and group sizes.
-for p in "LANES=8 DELTA=50" "LANES=8 DELTA=100" "LANES=8 LANE_WG=256" "LANES=16 LANE_WG=256"; do
+# Variants of lanes on random graphs (VARIANTS=1): bucket widths and group sizes.
+[ "${VARIANTS:-1}" = 1 ] && for p in "LANES=8 DELTA=50" "LANES=8 DELTA=100" "LANES=8 LANE_WG=256" "LANES=16 LANE_WG=256"; do
   # shellcheck disable=SC2046
   left && one "R4 $p" 1 $G_R4 $(printf -- '--param %s ' $p)
 done
-for p in "LANES=8 DELTA=50" "LANES=16 DELTA=50"; do
+[ "${VARIANTS:-1}" = 1 ] && for p in "LANES=8 DELTA=50" "LANES=16 DELTA=50"; do
   # shellcheck disable=SC2046
   left && one "R5 $p" 1 $G_R5 $(printf -- '--param %s ' $p)
 done
+# Near the dense-degree threshold (NEAR=1): one run of each layout.
+if [ "${NEAR:-0}" = 1 ]; then
+  for g in "--degree 20 --n 30000" "--degree 12 --n 100000" "--degree 8 --n 100000"; do
+    for p in LANES=1 LANES=8; do
+      # shellcheck disable=SC2086
+      left && one "random $g $p" 1 --generator random $g --param $p
+    done
+  done
+fi
+# The rows' bytes on the device (BYTES=1): random degree 20 n = 20 000, int32 and
+# float32, 8 lanes against a source a group.
+if [ "${BYTES:-0}" = 1 ]; then
+  for t in int32 float32; do
+    $B --generator random --degree 20 --n 20000 --type $t --algo sssp --device nvidia --param LANES=8 \
+      --output /tmp/a.bin --quiet > /dev/null
+    $B --generator random --degree 20 --n 20000 --type $t --algo sssp --device nvidia --param LANES=1 \
+      --output /tmp/b.bin --quiet > /dev/null
+    cmp /tmp/a.bin /tmp/b.bin && echo "random20 n=20000 $t rows: LANES=8 == LANES=1 (bytes)"
+  done
+  rm -f /tmp/a.bin /tmp/b.bin
+fi
 echo "elapsed $(( $(date +%s) - START )) s"
