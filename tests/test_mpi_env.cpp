@@ -65,4 +65,30 @@ TEST_SUITE("mpi_env") {
     CHECK(mpi::dealt_devices(2, 3, 4) == V{1});
     CHECK(mpi::dealt_devices(3, 0, 0) == V{0, 1, 2});  // unknown local size: one rank
   }
+
+  TEST_CASE("host threads: a rank's share of the CPUs its mask holds") {
+    using M = std::vector<uint8_t>;
+    const M all64(64, 1);
+    // mpirun's default past 2 ranks: every rank may run on the whole socket.
+    const std::vector<M> same = {all64, all64, all64, all64};
+    for (int r = 0; r < 4; ++r) CHECK(mpi::shared_host_threads(same, r) == 16);
+    // Bound to disjoint halves: each keeps its own 32.
+    M lo(64, 0), hi(64, 0);
+    for (int c = 0; c < 32; ++c) lo[c] = hi[c + 32] = 1;
+    CHECK(mpi::shared_host_threads({lo, hi}, 0) == 32);
+    CHECK(mpi::shared_host_threads({lo, hi}, 1) == 32);
+    // Bound to one core each: one thread.
+    M c0(64, 0), c1(64, 0);
+    c0[0] = c1[1] = 1;
+    CHECK(mpi::shared_host_threads({c0, c1}, 1) == 1);
+    // One rank sharing its 8 CPUs with two others' 4 each: 4 + 4 / 3 ...
+    M a(64, 0), b(64, 0);
+    for (int c = 0; c < 8; ++c) a[c] = 1;
+    for (int c = 0; c < 4; ++c) b[c] = 1;
+    CHECK(mpi::shared_host_threads({a, b, b}, 0) == 5);  // 4 x 1/3 + 4 x 1 = 5.33
+    CHECK(mpi::shared_host_threads({a, b, b}, 1) == 1);  // 4 x 1/3 = 1.33
+    // More ranks than CPUs: at least one thread; a rank out of range: one.
+    CHECK(mpi::shared_host_threads({c0, c0, c0}, 2) == 1);
+    CHECK(mpi::shared_host_threads({c0}, 3) == 1);
+  }
 }

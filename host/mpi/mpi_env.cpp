@@ -1,6 +1,7 @@
 // Launch detection (see mpi_env.hpp): environment only, no MPI call.
 #include "mpi/mpi_env.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
@@ -99,6 +100,19 @@ std::vector<size_t> dealt_devices(size_t count, int local_rank, int local_size) 
   std::vector<size_t> out;
   for (size_t i = r % k; i < count; i += k) out.push_back(i);
   return out;
+}
+
+int shared_host_threads(const std::vector<std::vector<uint8_t>>& masks, int me) {
+  if (me < 0 || static_cast<size_t>(me) >= masks.size()) return 1;
+  const auto& mine = masks[static_cast<size_t>(me)];
+  double share = 0;
+  for (size_t c = 0; c < mine.size(); ++c) {
+    if (!mine[c]) continue;
+    int owners = 0;
+    for (const auto& m : masks) owners += c < m.size() && m[c];
+    share += 1.0 / owners;  // owners >= 1: mine holds c
+  }
+  return std::max(1, static_cast<int>(share + 1e-9));
 }
 
 bool built_with_mpi() {

@@ -44,6 +44,12 @@ struct SourceDeal {
 // device i to local rank i mod local_size; with fewer devices than ranks one
 // each, local_rank mod count. Never empty (count >= 1).
 std::vector<size_t> dealt_devices(size_t count, int local_rank, int local_size);
+// The OpenMP threads a rank takes on a host its ranks share (the host loops'
+// pool): masks[r] is node-local rank r's CPU affinity (one byte a CPU, nonzero:
+// the rank may run there). Each CPU of `me`'s mask counts 1 / (the ranks whose
+// masks hold it); the sum, rounded down, at least 1. Four ranks whose masks are
+// the same 64 CPUs take 16 each; ranks bound to disjoint cores keep theirs.
+int shared_host_threads(const std::vector<std::vector<uint8_t>>& masks, int me);
 // Whether this binary was built with MPI (OCL_SP_HAVE_MPI).
 bool built_with_mpi();
 

@@ -2,6 +2,8 @@
 #ifdef OCL_SP_HAVE_MPI
 #include "mpi/mpi_report.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -35,6 +37,8 @@ void begin_report_json(JsonWriter& j, const char* algo, const std::string& choic
   else
     j.value(choice);
   j.field("mpi_ranks", ranks);
+  // rank 0's OpenMP pool: its share of the host's CPUs (mpi_session.cpp)
+  j.field("host_threads", omp_get_max_threads());
 }
 
 void write_report_head(std::ostream& os, const std::string& source, long long n, long long edges,

@@ -2,13 +2,18 @@
 #ifdef OCL_SP_HAVE_MPI
 #include "mpi/mpi_session.hpp"
 
+#include <omp.h>
+#include <sched.h>
+
 #include <climits>
 #include <cstdlib>
 #include <iostream>
 #include <new>
+#include <vector>
 
 #include "cl/cl.hpp"
 #include "cl/cl_error.hpp"
+#include "mpi/mpi_env.hpp"
 #include "util/cancel.hpp"
 #include "util/errors.hpp"
 
@@ -42,11 +47,45 @@ std::string message_of(std::exception_ptr e) {
   }
 }
 
+namespace {
+
+// Ranks of one host share its cores: OpenMP's default pool is every CPU of the
+// rank's affinity mask, so 4 ranks that mpirun binds to the same socket (its
+// default past 2 ranks) would run 4 x 64 threads on 64 cores in every host loop
+// (generation, copies, stats). Each rank takes its share of the CPUs its mask
+// holds (shared_host_threads), unless OMP_NUM_THREADS says otherwise.
+int share_host_threads() {
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int me = 0, ranks = 1;
+  MPI_Comm_rank(node, &me);
+  MPI_Comm_size(node, &ranks);
+  std::vector<uint8_t> mask(CPU_SETSIZE, 0);
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0)
+    for (int c = 0; c < CPU_SETSIZE; ++c) mask[static_cast<size_t>(c)] = CPU_ISSET(c, &set) ? 1 : 0;
+  std::vector<uint8_t> all(mask.size() * static_cast<size_t>(ranks));
+  MPI_Allgather(mask.data(), CPU_SETSIZE, MPI_UINT8_T, all.data(), CPU_SETSIZE, MPI_UINT8_T, node);
+  MPI_Comm_free(&node);
+  std::vector<std::vector<uint8_t>> masks;
+  for (int r = 0; r < ranks; ++r)
+    masks.emplace_back(all.begin() + static_cast<std::ptrdiff_t>(r) * CPU_SETSIZE,
+                       all.begin() + static_cast<std::ptrdiff_t>(r + 1) * CPU_SETSIZE);
+  const int threads = shared_host_threads(masks, me);
+  const char* env = std::getenv("OMP_NUM_THREADS");
+  if (!(env && *env) && threads < omp_get_max_threads()) omp_set_num_threads(threads);
+  return omp_get_max_threads();
+}
+
+}  // namespace
+
 Session::Session() {
   int provided = 0;
   MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  host_threads = share_host_threads();
 }
 
 Session::~Session() { MPI_Finalize(); }

@@ -35,6 +35,9 @@ class Session {
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
   int rank = 0, size = 1;
+  // This rank's OpenMP pool: its share of the CPUs the host's ranks may run on
+  // (mpi_env.hpp shared_host_threads), or OMP_NUM_THREADS.
+  int host_threads = 1;
 };
 
 // A set-up step's outcome on this rank; agree() makes it everyone's.
