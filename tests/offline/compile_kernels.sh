@@ -84,6 +84,10 @@ tunables[paths_rebuild.cl]="WG=64,VW=32 WG=256,VW=32"
 # CPU-shaped FW (TILED=2): every BLOCK the host takes (128 reads the column
 # operand in place: one 64 KiB tile of __local memory, as on GPUs' limit).
 tunables[fw_cpu.cl]="BLOCK=32 BLOCK=64 BLOCK=128"
+# Files the host builds only for devices with cl_khr_fp64 (every value type).
+declare -A fp64_only
+fp64_only[betweenness.cl]=1
+tunables[betweenness.cl]="BC_WG=64 BC_WG=256"
 tunables[sssp.cl]="WG=32 WG=64,LANE_SET=12 WG=256 WG=1024,LANE_SET=10"  # LANE_SET: the lanes' __local set
 
 work="$(mktemp -d)"
@@ -105,7 +109,7 @@ for f in "$kdir"/*.cl; do
     for type in VALUE_INT32 VALUE_FLOAT32; do
       for tgt in "${targets[@]}"; do
         [[ $setting == *NV_CP_ASYNC* && $tgt != *nvptx64* ]] && continue
-        printf '%s\t%s\t%s\n' "$name" "-D$type$defs" "$tgt" >>"$jobs_file"
+        printf '%s\t%s\t%s\n' "$name" "-D$type$defs${fp64_only[$name]:+ -Xclang -cl-ext=+cl_khr_fp64}" "$tgt" >>"$jobs_file"
       done
     done
   done
@@ -126,7 +130,7 @@ for f in "$kdir"/*.cl; do
     for kv in ${setting//,/ }; do defs+=" -D$kv"; done
     for type in VALUE_INT64 VALUE_FLOAT64; do
       ext=""
-      [ $type = VALUE_FLOAT64 ] && ext="+cl_khr_fp64"
+      [ $type = VALUE_FLOAT64 ] || [ -n "${fp64_only[$name]:-}" ] && ext="+cl_khr_fp64"
       variants=("")
       if [ "$name" = sssp.cl ]; then
         ext="${ext:+$ext,}+cl_khr_int64_base_atomics"
