@@ -87,11 +87,11 @@ TEST_SUITE("panel_engine") {
 
   TEST_CASE("plan: a process grid (MPI) gets resident panels, 4 per rank and dimension") {
     const PanelGrid g{2, 3};
-    // Panels of one rank: ceil(q/2) x ceil(q/3) own, ceil(q/3) row + ceil(q/2)
-    // column panels received, pivot, copy.
-    CHECK(grid_resident_panels(12, g) == 6 * 4 + 4 + 6 + 1 + 1);
+    // Panels of one rank: ceil(q/2) x ceil(q/3) own, two sets (round parity) of
+    // ceil(q/3) row + ceil(q/2) column panels received, pivot, copy.
+    CHECK(grid_resident_panels(12, g) == 6 * 4 + 2 * (4 + 6) + 1 + 1);
     CHECK(grid_resident_panels(5, PanelGrid{1, 1}) == 25 + 1);
-    CHECK(grid_resident_panels(5, PanelGrid{4, 1}) == 2 * 5 + 5 + 1 + 1);
+    CHECK(grid_resident_panels(5, PanelGrid{4, 1}) == 2 * 5 + 2 * 5 + 1 + 1);
     const auto p = plan_panels(40000, 4, {budget(64ull << 30, 16ull << 30)}, 0, 128, 128, 1,
                                1ull << 40, g);
     CHECK(p.placement == Placement::resident);

@@ -31,9 +31,27 @@ class RankBackend {
   // column r into col_out (mr x P); both hold the results once phase2_ready().
   virtual void phase2(int64_t r, const T* piv, T* row_out, T* col_out) = 0;
   virtual bool phase2_ready() = 0;
+  // Host memory of `values` values for the rounds' broadcasts (pivot, row and
+  // column panels of each round parity), valid as long as the backend: pinned for
+  // DMA where the backend moves panels to a device, else nullptr (the caller's
+  // own memory).
+  virtual T* host_buffer(size_t values) {
+    (void)values;
+    return nullptr;
+  }
+  // Round r's received row panels (row: P x mc) or column panels (mr x P) are in
+  // host memory: start moving them to the device (the set of round parity r mod 2)
+  // now, beside the compute of round r - 1. Called at most once per round and kind.
+  virtual void receive_panels(int64_t r, bool row, const T* data) {
+    (void)r, (void)row, (void)data;
+  }
   // Round r's row panels (P x mc) and column panels (mr x P) in host memory,
-  // received or (this rank's own) written by phase2.
+  // received or (this rank's own) written by phase2: round r's update() calls
+  // follow (after the moves receive_panels started).
   virtual void set_panels(int64_t r, const T* row, const T* col) = 0;
+  // Round r's host buffers (pivot, received panels) may be overwritten once this
+  // returns: what the device still read from them is done.
+  virtual void release(int64_t r) { (void)r; }
   // Step 3 of round r on the local panels (li, lj), lj in [lj0, lj1).
   virtual void update(int64_t r, int64_t li, int64_t lj0, int64_t lj1) = 0;
   // update() calls enqueued and not yet run (asynchronous backends: the caller
@@ -44,6 +62,12 @@ class RankBackend {
   // The local matrix holds the final values.
   virtual void store() = 0;
   virtual double kernel_seconds() { return 0; }
+  // Device seconds of the received panels' uploads, of the pivot / step-2
+  // read-backs, and host seconds spent pinning the broadcast buffers.
+  struct Moves {
+    double upload = 0, readback = 0, pin = 0;
+  };
+  virtual Moves moves() { return {}; }
 };
 
 // OpenMP on the host: the panels are the local matrix itself.

@@ -1,9 +1,18 @@
 // The OpenCL backend of a rank (see mpi_backend.hpp): the fw solver's panel
-// primitives on the rank's device, every panel resident, the received pivot, row
-// and column panels in their own buffers, everything on the in-order compute queue.
+// primitives on the rank's device, every panel resident. The received row and
+// column panels have two sets of device buffers, by round parity: round r + 1's
+// are uploaded on the copy queue (kUpload) as soon as their broadcast arrived,
+// while round r's GEMMs run on the compute queue; round r + 1's GEMMs wait for
+// that upload (a barrier on the compute queue), an upload into a set waits for
+// the last GEMM of the round that used the set before. The broadcast buffers are
+// pinned host memory (host_buffer), so uploads and the owner's read-backs (on
+// kDownload, after the step's kernels) run at DMA speed. OCL_SP_MPI_PINNED=0:
+// pageable buffers instead (comparisons).
 #ifdef OCL_SP_HAVE_MPI
 #include <algorithm>
+#include <cstdlib>
 #include <deque>
+#include <memory>
 #include <functional>
 
 #include "cl/cl.hpp"
@@ -29,10 +38,12 @@ class ClBackend final : public RankBackend<T> {
     const size_t pb = static_cast<size_t>(lay.p * lay.p) * sizeof(T);
     detail::with_cl_errors("cannot allocate the panels on '" + core_.device().name + "'", [&] {
       for (int64_t k = 0; k < nr_ * nc_; ++k) own_.emplace_back(core_.context(), CL_MEM_READ_WRITE, pb);
-      if (lay.pr > 1)
-        for (int64_t k = 0; k < nc_; ++k) rowp_.emplace_back(core_.context(), CL_MEM_READ_WRITE, pb);
-      if (lay.pc > 1)
-        for (int64_t k = 0; k < nr_; ++k) colp_.emplace_back(core_.context(), CL_MEM_READ_WRITE, pb);
+      for (int set = 0; set < 2; ++set) {
+        if (lay.pr > 1)
+          for (int64_t k = 0; k < nc_; ++k) rowp_[set].emplace_back(core_.context(), CL_MEM_READ_WRITE, pb);
+        if (lay.pc > 1)
+          for (int64_t k = 0; k < nr_; ++k) colp_[set].emplace_back(core_.context(), CL_MEM_READ_WRITE, pb);
+      }
       if (lay.pr * lay.pc > 1) piv_ = cl::Buffer(core_.context(), CL_MEM_READ_WRITE, pb);
       tmp_ = cl::Buffer(core_.context(), CL_MEM_READ_WRITE, pb);
     });
@@ -43,14 +54,6 @@ class ClBackend final : public RankBackend<T> {
   cl::Buffer& own(int64_t li, int64_t lj) { return own_[static_cast<size_t>(li * nc_ + lj)]; }
   T* host(int64_t li, int64_t lj) { return d_.data() + (li * lay_.mc() + lj) * lay_.p; }
   size_t pitch() const { return static_cast<size_t>(lay_.p) * sizeof(T); }
-  void put(cl::Buffer& buf, const T* h, int64_t host_ld) {
-    core_.write_rect(detail::OpenClCore::kCompute, buf, pitch(), h, static_cast<size_t>(host_ld) * sizeof(T),
-                     pitch(), static_cast<size_t>(lay_.p));
-  }
-  cl::Event get(cl::Buffer& buf, T* h, int64_t host_ld) {
-    return core_.read_rect(detail::OpenClCore::kCompute, buf, pitch(), h,
-                           static_cast<size_t>(host_ld) * sizeof(T), pitch(), static_cast<size_t>(lay_.p));
-  }
   // Whole panels between the rank's matrix and the device (load, store): through
   // the single buffer's pinned stager (small chunks: pinning the panel engine's
   // 4 x 256 MiB costs ~0.7 s at ~1.4 GB/s on NVIDIA), not rectangular pageable
@@ -103,20 +106,54 @@ class ClBackend final : public RankBackend<T> {
       }
     });
   }
+  T* host_buffer(size_t values) override {
+    if (const char* e = std::getenv("OCL_SP_MPI_PINNED"); e && std::string(e) == "0") return nullptr;
+    T* out = nullptr;
+    guarded([&] {
+      Stopwatch sw;
+      pinned_.push_back(std::make_unique<detail::PinnedBuffer>(core_.context(), core_.queue(),
+                                                               std::max<size_t>(values, 1) * sizeof(T)));
+      moves_.pin += sw.seconds();
+      out = static_cast<T*>(pinned_.back()->data());
+    });
+    return out;
+  }
+  // A marker of everything enqueued on the compute queue so far.
+  cl::Event mark() {
+    cl::Event m;
+    queue().enqueueMarkerWithWaitList(nullptr, &m);
+    return m;
+  }
+  // Device -> host on the download queue after the compute queue's work so far.
+  cl::Event read_back(cl::Buffer& buf, T* h, int64_t host_ld, const cl::Event& after) {
+    cl::Event e = core_.read_rect(detail::OpenClCore::kDownload, buf, pitch(), 0, h,
+                                  static_cast<size_t>(host_ld) * sizeof(T), pitch(),
+                                  static_cast<size_t>(lay_.p), {after});
+    down_.push_back(e);
+    return e;
+  }
+  void flush_moves() {
+    queue().flush();
+    core_.queue(detail::OpenClCore::kDownload).flush();
+    core_.queue(detail::OpenClCore::kUpload).flush();
+  }
   void close_pivot(int64_t r, T* out) override {
     guarded([&] {
       cl::Buffer& b = own(lay_.lrow(r), lay_.lcol(r));
       dev_->close_panel(b, lay_.p, std::max<int64_t>(1, lay_.real(r)));
       // The host copy is only for the other ranks of the pivot's process row and
       // column: none on a 1 x 1 grid.
-      if (lay_.pr * lay_.pc > 1) piv_read_ = get(b, out, lay_.p);
-      queue().flush();
+      if (lay_.pr * lay_.pc > 1) piv_read_ = read_back(b, out, lay_.p, mark());
+      flush_moves();
     });
   }
   bool pivot_ready() override { return ready(piv_read_); }
-  void set_pivot(int64_t, const T* piv) override {
+  void set_pivot(int64_t r, const T* piv) override {
     guarded([&] {
-      put(piv_, piv, lay_.p);
+      // On the compute queue (step 2 follows it there); the host buffer is read
+      // until the write is done: release() waits for it.
+      reads_[r % 2].push_back(core_.write_async(detail::OpenClCore::kCompute, piv_,
+                                                static_cast<size_t>(lay_.p * lay_.p) * sizeof(T), piv, {}));
       queue().flush();
     });
   }
@@ -133,8 +170,10 @@ class ClBackend final : public RankBackend<T> {
           dev_->gemm_acc(own(li, lj), pv, tmp_, lay_.p, lay_.real(r));
         }
         // Row panels go down the process column: read back only if it has others.
-        if (lay_.pr > 1)
-          for (int64_t lj = 0; lj < nc_; ++lj) p2_read_ = get(own(li, lj), row_out + lj * lay_.p, lay_.mc());
+        if (lay_.pr > 1) {
+          const cl::Event after = mark();
+          for (int64_t lj = 0; lj < nc_; ++lj) p2_read_ = read_back(own(li, lj), row_out + lj * lay_.p, lay_.mc(), after);
+        }
       }
       if (lay_.has_col(r)) {
         const int64_t lj = lay_.lcol(r);
@@ -144,34 +183,76 @@ class ClBackend final : public RankBackend<T> {
           core_.copy_buffer(own(li, lj), tmp_, pb, {});
           dev_->gemm_acc(own(li, lj), tmp_, pv, lay_.p, lay_.real(i));
         }
-        if (lay_.pc > 1)  // column panels go along the process row
+        if (lay_.pc > 1) {  // column panels go along the process row
+          const cl::Event after = mark();
           for (int64_t li = 0; li < nr_; ++li)
-            p2_read_ = get(own(li, lj), col_out + li * lay_.p * lay_.p, lay_.p);
+            p2_read_ = read_back(own(li, lj), col_out + li * lay_.p * lay_.p, lay_.p, after);
+        }
       }
-      queue().flush();
+      flush_moves();
     });
   }
   bool phase2_ready() override { return ready(p2_read_); }
-  void set_panels(int64_t r, const T* row, const T* col) override {
+  void receive_panels(int64_t r, bool row, const T* data) override {
     guarded([&] {
-      if (!lay_.has_row(r))
-        for (int64_t lj = 0; lj < nc_; ++lj) put(rowp_[static_cast<size_t>(lj)], row + lj * lay_.p, lay_.mc());
-      if (!lay_.has_col(r))
-        for (int64_t li = 0; li < nr_; ++li) put(colp_[static_cast<size_t>(li)], col + li * lay_.p * lay_.p, lay_.p);
+      const int set = static_cast<int>(r % 2);
+      // The set's buffers are free once the last GEMM of round r - 2 ran.
+      std::vector<cl::Event> wait;
+      if (last_use_[set]()) wait.push_back(last_use_[set]);
+      const auto q = detail::OpenClCore::kUpload;
+      if (row) {
+        for (int64_t lj = 0; lj < nc_; ++lj)
+          up_[set].push_back(core_.write_rect(q, rowp_[set][static_cast<size_t>(lj)], pitch(), 0, data + lj * lay_.p,
+                                              static_cast<size_t>(lay_.mc()) * sizeof(T), pitch(),
+                                              static_cast<size_t>(lay_.p), wait));
+      } else {
+        const size_t pb = static_cast<size_t>(lay_.p * lay_.p) * sizeof(T);
+        for (int64_t li = 0; li < nr_; ++li)
+          up_[set].push_back(core_.write_async(q, colp_[set][static_cast<size_t>(li)], pb,
+                                               data + li * lay_.p * lay_.p, wait));
+      }
+      (row ? up_row_ : up_col_)[set] = r;
+      core_.queue(q).flush();
+    });
+  }
+  void set_panels(int64_t r, const T* row, const T* col) override {
+    const int set = static_cast<int>(r % 2);
+    if (!lay_.has_row(r) && up_row_[set] != r) receive_panels(r, true, row);
+    if (!lay_.has_col(r) && up_col_[set] != r) receive_panels(r, false, col);
+    guarded([&] {
+      // Round r's GEMMs after its uploads (the compute queue is in order).
+      if (!up_[set].empty()) queue().enqueueBarrierWithWaitList(&up_[set]);
+      for (auto& e : up_[set]) {
+        reads_[set].push_back(e);
+        uploads_.push_back(e);
+      }
+      up_[set].clear();
       queue().flush();
+    });
+  }
+  void release(int64_t r) override {
+    guarded([&] {
+      auto& v = reads_[r % 2];
+      if (!v.empty()) {
+        flush_moves();
+        cl::Event::waitForEvents(v);
+        for (const auto& e : v) complete(e);  // an error status throws
+      }
+      v.clear();
     });
   }
   void update(int64_t r, int64_t li, int64_t lj0, int64_t lj1) override {
     guarded([&] {
-      cl::Buffer& a = lay_.has_col(r) ? own(li, lay_.lcol(r)) : colp_[static_cast<size_t>(li)];
+      const size_t set = static_cast<size_t>(r % 2);
+      cl::Buffer& a = lay_.has_col(r) ? own(li, lay_.lcol(r)) : colp_[set][static_cast<size_t>(li)];
       const int64_t rows = lay_.real(lay_.rows[static_cast<size_t>(li)]);
       for (int64_t lj = lj0; lj < lj1; ++lj) {
-        cl::Buffer& b = lay_.has_row(r) ? own(lay_.lrow(r), lj) : rowp_[static_cast<size_t>(lj)];
+        cl::Buffer& b = lay_.has_row(r) ? own(lay_.lrow(r), lj) : rowp_[set][static_cast<size_t>(lj)];
         dev_->gemm_acc(own(li, lj), a, b, lay_.p, rows);
       }
-      cl::Event m;
-      queue().enqueueMarkerWithWaitList(nullptr, &m);
+      cl::Event m = mark();
       marks_.push_back(m);
+      last_use_[set] = m;
       queue().flush();
     });
   }
@@ -208,6 +289,12 @@ class ClBackend final : public RankBackend<T> {
       core_.matrix_stager(pitch()).settle();
       queue().finish();
       profile("rank store (pinned chunks)", sw.seconds());
+      for (auto& q : {detail::OpenClCore::kUpload, detail::OpenClCore::kDownload}) core_.queue(q).finish();
+      moves_.upload = device_seconds(uploads_);
+      moves_.readback = device_seconds(down_);
+      profile("rank panel uploads (copy queue)", moves_.upload);
+      profile("rank step-2 read-backs", moves_.readback);
+      profile("rank pinning the broadcast buffers", moves_.pin);
       RunStats st;
       core_.finish(st);
       t_k_ = st.t_k;
@@ -215,6 +302,14 @@ class ClBackend final : public RankBackend<T> {
     });
   }
   double kernel_seconds() override { return t_k_; }
+  typename RankBackend<T>::Moves moves() override { return moves_; }
+  static double device_seconds(const std::vector<cl::Event>& v) {
+    double t = 0;
+    for (const auto& e : v)
+      t += 1e-9 * static_cast<double>(e.getProfilingInfo<CL_PROFILING_COMMAND_END>() -
+                                      e.getProfilingInfo<CL_PROFILING_COMMAND_START>());
+    return t;
+  }
 
  private:
   const Layout& lay_;
@@ -222,10 +317,17 @@ class ClBackend final : public RankBackend<T> {
   std::unique_ptr<detail::PanelDevice> dev_;
   detail::OpenClCore& core_;
   int64_t nr_, nc_;
-  std::vector<cl::Buffer> own_, rowp_, colp_;
+  std::vector<cl::Buffer> own_, rowp_[2], colp_[2];  // received panels: one set per round parity
   cl::Buffer piv_, tmp_;
   cl::Event piv_read_, p2_read_, marker_;
   std::deque<cl::Event> marks_;
+  cl::Event last_use_[2];                 // per set: the last GEMM enqueued that read it
+  std::vector<cl::Event> up_[2];          // per set: uploads not yet waited for by a round
+  std::vector<cl::Event> reads_[2];       // per set: device reads of its host buffers
+  int64_t up_row_[2] = {-1, -1}, up_col_[2] = {-1, -1};  // per set: the round last uploaded
+  std::vector<cl::Event> uploads_, down_;  // for the report's seconds
+  std::vector<std::unique_ptr<detail::PinnedBuffer>> pinned_;
+  typename RankBackend<T>::Moves moves_;
   double t_k_ = 0;
 };
 

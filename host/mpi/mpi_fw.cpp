@@ -369,6 +369,14 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
   // 7. Statistics to rank 0.
   gather_rank_figures(s, {times.compute, times.wait, be->kernel_seconds(), sent}, be->describe(),
                       {&rep.compute, &rep.wait, &rep.kernels, &rep.sent}, rep.devices);
+  {
+    const auto m = be->moves();
+    std::vector<std::string> unused;
+    double none = 0;
+    std::vector<double> ignored;
+    gather_rank_figures(s, {m.upload, m.readback, m.pin, none}, "", {&rep.upload, &rep.readback, &rep.pin, &ignored},
+                        unused);
+  }
   MPI_Reduce(&sent, &rep.bytes_bcast, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   rep.round_compute.assign(times.round_compute.size(), 0.0);
   rep.round_wait.assign(times.round_wait.size(), 0.0);

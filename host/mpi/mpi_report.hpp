@@ -21,6 +21,9 @@ struct Report {
   std::vector<std::string> devices;  // per rank
   double t_setup = 0, t_solve = 0, t_gather = 0, t_write = 0, wall = 0;
   std::vector<double> compute, wait, kernels, sent;  // per rank
+  // per rank (fw): device seconds of the received panels' uploads and of the
+  // step-2 / pivot read-backs, host seconds pinning the broadcast buffers
+  std::vector<double> upload, readback, pin;
   std::vector<double> round_compute, round_wait;     // per round, the slowest rank
   double bytes_bcast = 0, bytes_scatter = 0, bytes_gather = 0;
   double bytes_output = 0;  // output blocks sent to rank 0 (streamed output)

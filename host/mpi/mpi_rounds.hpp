@@ -44,10 +44,17 @@ class DistributedFw {
  public:
   DistributedFw(const Layout& lay, RankBackend<T>& be, const GridComms& comms)
       : lay_(lay), be_(be), c_(comms) {
+    // The broadcast buffers, one set per round parity: the backend's (pinned, so
+    // the uploads and read-backs run at DMA speed) or our own.
+    const auto take = [&](size_t values, int k) {
+      if (T* b = be_.host_buffer(values)) return b;
+      own_[k].resize(values);
+      return own_[k].data();
+    };
     for (int k = 0; k < 2; ++k) {
-      piv_[k].resize(static_cast<size_t>(lay.p * lay.p));
-      row_[k].resize(static_cast<size_t>(lay.p * lay.mc()));
-      col_[k].resize(static_cast<size_t>(lay.mr() * lay.p));
+      piv_[k] = take(static_cast<size_t>(lay.p * lay.p), 3 * k);
+      row_[k] = take(static_cast<size_t>(lay.p * lay.mc()), 3 * k + 1);
+      col_[k] = take(static_cast<size_t>(lay.mr() * lay.p), 3 * k + 2);
     }
   }
 
@@ -69,11 +76,13 @@ class DistributedFw {
       throw_if_cancelled();
       const size_t ri = static_cast<size_t>(r);
       Stopwatch w;
-      auto& cur = reqs_[r % 2];
-      if (!cur.empty()) MPI_Waitall(static_cast<int>(cur.size()), cur.data(), MPI_STATUSES_IGNORE);
-      cur.clear();
+      // Round r's received panels: their broadcasts done and their uploads started
+      // (progress() starts each as soon as it arrives, during round r - 1).
+      wait_all(st_.row_reqs);
+      wait_all(st_.col_reqs);
       double waited = w.seconds();
-      be_.set_panels(r, row_[r % 2].data(), col_[r % 2].data());
+      progress();
+      be_.set_panels(r, row_[r % 2], col_[r % 2]);
       const int64_t next = r + 1;
       const int64_t nr = static_cast<int64_t>(lay_.rows.size()), nc = static_cast<int64_t>(lay_.cols.size());
       const int64_t skip_r = lay_.has_row(r) ? lay_.lrow(r) : -1, skip_c = lay_.has_col(r) ? lay_.lcol(r) : -1;
@@ -100,10 +109,9 @@ class DistributedFw {
           nap();
         }
       }
-      while (!be_.idle()) {
-        progress();
-        nap();
-      }
+      // No drain: round r + 1's GEMMs queue behind round r's (the backlog bound
+      // above keeps step 2 of round r + 2 near the front), the received panels'
+      // uploads run on the copy queue beside them.
       if (next < q) waited += finish_stage();
       const double total = w.seconds();
       t.round_wait[ri] = waited;
@@ -112,6 +120,8 @@ class DistributedFw {
       t.compute += total - waited;
     }
     Stopwatch c1;
+    wait_all(reqs_[0]);
+    wait_all(reqs_[1]);
     be_.store();
     t.compute += c1.seconds();
     t.solve = all.seconds();
@@ -126,6 +136,10 @@ class DistributedFw {
     int s = 1;
     MPI_Comm_size(c, &s);
     return s;
+  }
+  static void wait_all(std::vector<MPI_Request>& r) {
+    if (!r.empty()) MPI_Waitall(static_cast<int>(r.size()), r.data(), MPI_STATUSES_IGNORE);
+    r.clear();
   }
   static bool test(std::vector<MPI_Request>& r) {
     if (r.empty()) return true;
@@ -154,47 +168,60 @@ class DistributedFw {
     st_ = Stage();
     st_.r = r;
     const int s = static_cast<int>(r % 2);
+    // Set s was round r - 2's: its sends done and its device copies read before
+    // the pivot, step 2 or the receives write into it again.
+    wait_all(reqs_[s]);
+    if (r >= 2) be_.release(r - 2);
     st_.in_row = lay_.has_row(r);
     st_.in_col = lay_.has_col(r);
     const int root_row = static_cast<int>(r % lay_.pr), root_col = static_cast<int>(r % lay_.pc);
     if (st_.in_row && st_.in_col) {
-      be_.close_pivot(r, piv_[s].data());
-      be_.phase2(r, piv_[s].data(), row_[s].data(), col_[s].data());
+      be_.close_pivot(r, piv_[s]);
+      be_.phase2(r, piv_[s], row_[s], col_[s]);
       st_.have_pivot = true;
       st_.phase2 = true;
     } else {
       // The pivot along the pivot's process row (rank in it: column) / column.
-      if (st_.in_row) ibcast(piv_[s].data(), lay_.p * lay_.p, root_col, c_.row, false, st_.piv_reqs);
-      if (st_.in_col) ibcast(piv_[s].data(), lay_.p * lay_.p, root_row, c_.col, false, st_.piv_reqs);
+      if (st_.in_row) ibcast(piv_[s], lay_.p * lay_.p, root_col, c_.row, false, st_.piv_reqs);
+      if (st_.in_col) ibcast(piv_[s], lay_.p * lay_.p, root_row, c_.col, false, st_.piv_reqs);
     }
-    if (!st_.in_row) ibcast(row_[s].data(), lay_.p * lay_.mc(), root_row, c_.col, false, reqs_[s]);
-    if (!st_.in_col) ibcast(col_[s].data(), lay_.mr() * lay_.p, root_col, c_.row, false, reqs_[s]);
+    if (!st_.in_row) ibcast(row_[s], lay_.p * lay_.mc(), root_row, c_.col, false, st_.row_reqs);
+    if (!st_.in_col) ibcast(col_[s], lay_.mr() * lay_.p, root_col, c_.row, false, st_.col_reqs);
     progress();
   }
 
   // Moves the started round on: posts the owner's pivot once it is on the host,
-  // runs step 2 once the pivot arrived, posts its panels once they are on the host.
+  // runs step 2 once the pivot arrived, posts its panels once they are on the host,
+  // starts the upload of each received set of panels as soon as it arrived.
   void progress() {
     test(reqs_[0]);
     test(reqs_[1]);
     if (st_.r < 0) return;
     const int64_t r = st_.r;
     const int s = static_cast<int>(r % 2);
+    if (!st_.in_row && !st_.row_in && test(st_.row_reqs)) {
+      st_.row_in = true;
+      be_.receive_panels(r, true, row_[s]);
+    }
+    if (!st_.in_col && !st_.col_in && test(st_.col_reqs)) {
+      st_.col_in = true;
+      be_.receive_panels(r, false, col_[s]);
+    }
     const bool owner = st_.in_row && st_.in_col;
     if (owner && !st_.pivot_posted && be_.pivot_ready()) {
-      ibcast(piv_[s].data(), lay_.p * lay_.p, lay_.pcol, c_.row, true, reqs_[s]);
-      ibcast(piv_[s].data(), lay_.p * lay_.p, lay_.prow, c_.col, true, reqs_[s]);
+      ibcast(piv_[s], lay_.p * lay_.p, lay_.pcol, c_.row, true, reqs_[s]);
+      ibcast(piv_[s], lay_.p * lay_.p, lay_.prow, c_.col, true, reqs_[s]);
       st_.pivot_posted = true;
     }
     if (!owner && !st_.have_pivot && (st_.in_row || st_.in_col) && test(st_.piv_reqs)) {
       st_.have_pivot = true;
-      be_.set_pivot(r, piv_[s].data());
-      be_.phase2(r, piv_[s].data(), row_[s].data(), col_[s].data());
+      be_.set_pivot(r, piv_[s]);
+      be_.phase2(r, piv_[s], row_[s], col_[s]);
       st_.phase2 = true;
     }
     if (st_.phase2 && !st_.panels_posted && (!owner || st_.pivot_posted) && be_.phase2_ready()) {
-      if (st_.in_row) ibcast(row_[s].data(), lay_.p * lay_.mc(), lay_.prow, c_.col, true, reqs_[s]);
-      if (st_.in_col) ibcast(col_[s].data(), lay_.mr() * lay_.p, lay_.pcol, c_.row, true, reqs_[s]);
+      if (st_.in_row) ibcast(row_[s], lay_.p * lay_.mc(), lay_.prow, c_.col, true, reqs_[s]);
+      if (st_.in_col) ibcast(col_[s], lay_.mr() * lay_.p, lay_.pcol, c_.row, true, reqs_[s]);
       st_.panels_posted = true;
     }
   }
@@ -213,15 +240,18 @@ class DistributedFw {
   struct Stage {
     int64_t r = -1;
     bool in_row = false, in_col = false, have_pivot = false, pivot_posted = false, phase2 = false,
-         panels_posted = false;
-    std::vector<MPI_Request> piv_reqs;  // pivot receives
+         panels_posted = false, row_in = false, col_in = false;  // *_in: received, upload started
+    std::vector<MPI_Request> piv_reqs, row_reqs, col_reqs;  // the pivot's and panels' receives
   };
 
   const Layout& lay_;
   RankBackend<T>& be_;
   const GridComms& c_;
-  std::vector<T> piv_[2], row_[2], col_[2];
-  std::vector<MPI_Request> reqs_[2];  // round r's panel broadcasts (and the owner's pivot sends)
+  T* piv_[2] = {};
+  T* row_[2] = {};
+  T* col_[2] = {};
+  std::vector<T> own_[6];             // the buffers when the backend has none to lend
+  std::vector<MPI_Request> reqs_[2];  // round r's sends (pivot, panels), by parity
   Stage st_;
   double bytes_ = 0;
 };

@@ -59,7 +59,7 @@ int64_t ooc_panels(int64_t q) { return q + 3 + kStreamSlots; }
 
 int64_t grid_resident_panels(int64_t q, const PanelGrid& g) {
   const int64_t rows = (q + g.rows - 1) / g.rows, cols = (q + g.cols - 1) / g.cols;
-  return rows * cols + (g.rows > 1 ? cols : 0) + (g.cols > 1 ? rows : 0) +
+  return rows * cols + (g.rows > 1 ? 2 * cols : 0) + (g.cols > 1 ? 2 * rows : 0) +
          (g.rows * g.cols > 1 ? 1 : 0) + 1;
 }
 

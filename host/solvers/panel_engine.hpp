@@ -81,8 +81,9 @@ struct PanelGrid {
 };
 
 // Device buffers one rank of the grid holds, in panels: its ceil(q/rows) x
-// ceil(q/cols) panels, the received row and column panels and pivot (where the
-// grid has several rows / columns) and one copy.
+// ceil(q/cols) panels, two sets (by round parity: one uploaded while the other is
+// read) of the received row and column panels, the received pivot (where the grid
+// has several rows / columns) and one copy.
 int64_t grid_resident_panels(int64_t q, const PanelGrid& grid);
 
 // The placement for n vertices: the single buffer when one device is asked for,

@@ -263,6 +263,27 @@ run pocl-2x2 0 4 --n 600 --negative --type float32 --device pocl --panel 128 --q
 expect pocl-2x2-grid grep -q "^mpi       4 ranks, 2 x 2 process grid.*P = 128, 5 x 5 panels" "$T/out"
 run pocl-3x1 0 3 --n 300 --device pocl --panel 128 --grid 3x1 --quiet --output "$T/p3.npy" &&
   same pocl-3x1 "$T/ref.npy" "$T/p3.npy"
+# Received panels double-buffered by round parity (uploaded on the copy queue
+# while the previous round's GEMMs run): q = 9 rounds (odd, so both sets are
+# reused unevenly and the last round ends on set 0), 2 x 2 grid, n = 1100 not a
+# multiple of P = 128, negative edges; pinned broadcast buffers and pageable ones
+# (OCL_SP_MPI_PINNED=0) give the one-process bytes. The report's overlap figures:
+# every rank that receives panels uploaded them, every rank that sends read back,
+# each within the solve; pinning only with pinned buffers.
+check ref-neg1100 0 "$BIN" --n 1100 --negative --backend serial --quiet --output "$T/r1100.bin"
+for pinned in 1 0; do
+  OCL_SP_MPI_PINNED=$pinned run "parity-pinned$pinned" 0 4 --n 1100 --negative --device pocl --panel 128 \
+    --output "$T/pp.bin" --json &&
+    same "parity-pinned$pinned" "$T/r1100.bin" "$T/pp.bin"
+  expect "parity-pinned$pinned-report" "$PY" -c "
+import json; r=json.load(open('$T/out'))
+assert r['grid']=='2x2' and r['panel']==128 and r['panels_per_dim']==9, r
+up, rb, pin = r['rank_upload_s'], r['rank_readback_s'], r['rank_pin_s']
+assert len(up)==len(rb)==len(pin)==4, r
+assert all(0 < x < r['solve_s'] for x in up + rb), (up, rb, r['solve_s'])
+assert all(x > 0 for x in pin) if $pinned else all(x == 0 for x in pin), pin
+assert len(r['round_wait_s'])==9 and all(0 <= w <= r['solve_s'] for w in r['round_wait_s']), r"
+done
 
 # Paths under MPI: each rank rebuilds its panels' part of the path
 # matrix from the distances. -np 1/2/4 (1x1, 1x2, 2x2) on OpenMP and -np 2 on PoCL:
