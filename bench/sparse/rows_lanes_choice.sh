@@ -16,7 +16,7 @@ COMMIT=${COMMIT:-$(cat "$C/COMMIT" 2>/dev/null || echo unknown)}
 mkdir -p "$OUT"
 export OCL_SP_CACHE_DIR=/tmp/ocl_sp_cache
 START=$(date +%s)
-for l in 0 1 4 8 16; do $B --n 300 --algo sssp --device nvidia --param LANES=$l > /dev/null; done
+for l in 0 1 4 8 16 32; do $B --n 300 --algo sssp --device nvidia --param LANES=$l > /dev/null; done
 $B --generator grid --n 2000 --algo sssp --device nvidia > /dev/null
 one() {  # LABEL REPS OPTIONS...
   local l=$1 r=$2; shift 2
@@ -46,11 +46,13 @@ for g in ${GRAPHS:-R4 GRID GEO R5}; do
   done
 done
 # Variants of lanes on random graphs (VARIANTS=1): bucket widths and group sizes.
-[ "${VARIANTS:-1}" = 1 ] && for p in "LANES=8 DELTA=50" "LANES=8 DELTA=100" "LANES=8 LANE_WG=256" "LANES=16 LANE_WG=256"; do
+[ "${VARIANTS:-1}" = 1 ] && [ "${R4_VARIANTS:-1}" = 1 ] && for p in "LANES=8 DELTA=50" "LANES=8 DELTA=100" "LANES=8 LANE_WG=256" "LANES=16 LANE_WG=256"; do
   # shellcheck disable=SC2046
   left && one "R4 $p" 1 $G_R4 $(printf -- '--param %s ' $p)
 done
-[ "${VARIANTS:-1}" = 1 ] && for p in "LANES=8 DELTA=50" "LANES=16 DELTA=50"; do
+# R5_VARIANTS: '|'-separated parameter sets for random n = 10^5 (one run each).
+IFS='|' read -r -a r5 <<<"${R5_VARIANTS:-LANES=8 DELTA=50|LANES=16 DELTA=50}"
+[ "${VARIANTS:-1}" = 1 ] && for p in "${r5[@]}"; do
   # shellcheck disable=SC2046
   left && one "R5 $p" 1 $G_R5 $(printf -- '--param %s ' $p)
 done
