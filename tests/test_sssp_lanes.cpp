@@ -294,24 +294,26 @@ TEST_CASE("sssp plan: bucket widths, batches and lanes groups within the device'
   CHECK(plan_sssp(grid, tiny, t, 8, 128).batch_sources == 0);
 }
 
-TEST_CASE("sssp plan: rows in lanes where they pay (low degree, or high degree with a wave's rows past the cache)") {
+TEST_CASE("sssp plan: rows in lanes where they pay (low degree, or shallow searches with a wave's rows past the cache)") {
   // The H100 of the plan test, groups of 1024 a source (264 resident): the
-  // 316 x 316 grid takes lanes (degree 4); random degree 20 at n = 10^5 too (a
-  // wave's rows 106 MB past 48 MiB) but not at n = 10^4 (10.6 MB); geometric degree
-  // 7.1 never; float64 rows pass the cache at half the n; LANES=1 / 8 as given; no
-  // room for a group's rows beside it: a source a group.
+  // 316 x 316 grid takes lanes (degree 4); random degree 20 at n = 10^5 too (5
+  // levels, a wave's rows 106 MB past 48 MiB) but not at n = 10^4 (10.6 MB);
+  // geometric degree 7.1 (322 levels) never; float64 rows pass the cache at half
+  // the n; a search reaching too few vertices or not measured: a source a group;
+  // LANES=1 / 8 as given; no room for a group's rows beside it: a source a group.
   SsspDeviceShape h100;
   h100.budget = 80ull << 30;
   h100.max_alloc = 20ull << 30;
   h100.compute_units = 132;
   h100.max_work_group = 1024;
   const Tunables t = {{"WG", 1024}, {"DELTA", 0}, {"BATCH", 0}, {"VW", 0}, {"LANES", 0}, {"LANE_WG", 0}};
-  const auto shape = [](int64_t n, double degree, size_t bytes = 4) {
+  const auto shape = [](int64_t n, double degree, int64_t levels, size_t bytes = 4) {
     SsspGraphShape g;
     g.n = n;
     g.m = static_cast<int64_t>(degree * static_cast<double>(n));
     g.mean_weight = 50;
     g.value_bytes = bytes;
+    g.depth = {levels, n};
     return g;
   };
   const auto plan = [&](const SsspGraphShape& g, const Tunables& tt = {}) {
@@ -319,29 +321,79 @@ TEST_CASE("sssp plan: rows in lanes where they pay (low degree, or high degree w
     for (const auto& [k, v] : tt) all[k] = v;
     return plan_sssp(g, h100, all, 8, 128);
   };
-  const SsspPlan grid = plan(shape(99856, 3.99));
+  CHECK(sssp_shallow_levels(100000) == 34);
+  CHECK(sssp_shallow_levels(1) == 0);
+  const SsspPlan grid = plan(shape(99856, 3.99, -1));
   CHECK(grid.lanes_rows);
   CHECK(grid.lanes_rows_reason == "mean degree 3.99 <= 5");
-  const SsspPlan big = plan(shape(100000, 20));
+  const SsspPlan big = plan(shape(100000, 20, 5));
   CHECK(big.lanes_rows);
-  CHECK(big.lanes_rows_reason == "mean degree 20.00 >= 12, a wave's rows a source a group 106 MB > 50 MB");
-  const SsspPlan small = plan(shape(10000, 20));
+  CHECK(big.lanes_rows_reason ==
+        "mean degree 20.00 > 5, searches shallow (5 levels), a wave's rows a source a group 106 MB > 50 MB");
+  CHECK(plan(shape(100000, 8, 34)).lanes_rows);
+  CHECK_FALSE(plan(shape(100000, 8, 35)).lanes_rows);
+  const SsspPlan small = plan(shape(10000, 20, 4));
   CHECK_FALSE(small.lanes_rows);
-  CHECK(small.lanes_rows_reason == "mean degree 20.00 >= 12, a wave's rows a source a group 11 MB <= 50 MB");
-  const SsspPlan geometric = plan(shape(100000, 7.1));
+  CHECK(small.lanes_rows_reason ==
+        "mean degree 20.00 > 5, searches shallow (4 levels), a wave's rows a source a group 11 MB <= 50 MB");
+  const SsspPlan geometric = plan(shape(100000, 7.06, 35));
   CHECK_FALSE(geometric.lanes_rows);
-  CHECK(geometric.lanes_rows_reason == "mean degree 7.10 > 5, < 12");
-  CHECK_FALSE(plan(shape(30000, 20)).lanes_rows);   // 32 MB of int32
-  CHECK(plan(shape(30000, 20, 8)).lanes_rows);      // 63 MB of float64
-  CHECK_FALSE(plan(shape(100000, 20), {{"LANES", 1}}).lanes_rows);
-  CHECK(plan(shape(100000, 20), {{"LANES", 1}}).lanes_rows_reason == "LANES=1");
-  CHECK(plan(shape(10000, 20), {{"LANES", 8}}).lanes_rows);
-  SsspDeviceShape tight = h100;  // room for a group's search, not its rows beside it
-  tight.budget = 26ull << 20;  // 8.1 MB past the graph: a group (5.6 MB), not its rows (3.2 MB more)
-  const SsspPlan none = plan_sssp(shape(100000, 20), tight, t, 8, 128);
+  CHECK(geometric.lanes_rows_reason == "mean degree 7.06 > 5, searches deep (more than 34 levels)");
+  SsspGraphShape few = shape(100000, 20, 3);
+  few.depth.reached = 49999;
+  CHECK_FALSE(plan(few).lanes_rows);
+  CHECK(plan(few).lanes_rows_reason == "mean degree 20.00 > 5, a search from vertex 0 reaches 49999 of 100000 vertices");
+  few.depth.reached = 50000;
+  CHECK(plan(few).lanes_rows);
+  CHECK_FALSE(plan(shape(100000, 20, -1)).lanes_rows);
+  CHECK(plan(shape(100000, 20, -1)).lanes_rows_reason == "mean degree 20.00 > 5, search depth not measured");
+  CHECK_FALSE(plan(shape(30000, 20, 5)).lanes_rows);  // 32 MB of int32
+  CHECK(plan(shape(30000, 20, 5, 8)).lanes_rows);     // 63 MB of float64
+  CHECK_FALSE(plan(shape(100000, 20, 5), {{"LANES", 1}}).lanes_rows);
+  CHECK(plan(shape(100000, 20, 5), {{"LANES", 1}}).lanes_rows_reason == "LANES=1");
+  CHECK(plan(shape(10000, 20, 4), {{"LANES", 8}}).lanes_rows);
+  SsspDeviceShape tight = h100;  // 8.1 MB past the graph: a group (5.6 MB), not its rows (3.2 MB more)
+  tight.budget = 26ull << 20;
+  const SsspPlan none = plan_sssp(shape(100000, 20, 5), tight, t, 8, 128);
   REQUIRE(none.lane_groups_max >= 1);
   CHECK(none.lane_groups_rows == 0);
   CHECK_FALSE(none.lanes_rows);
   CHECK(none.lanes_rows_reason.find("but no group's rows fit beside it") != std::string::npos);
+}
+
+TEST_CASE("sssp plan: the search depth of generated graphs (shallow random, deep geometric and grid)") {
+  // Breadth-first levels from vertex 0, stopping past the limit: random graphs of
+  // degree 8 and 20 end within 2 log2 n levels, a geometric one and a lattice do
+  // not (the search stops at limit + 1 having reached a part of the graph);
+  // out-edges only; a vertex with none: 0 levels, itself reached.
+  const auto depth = [](GraphFamily f, int64_t n, int64_t degree) {
+    GeneratorParams p;
+    p.n = n;
+    p.seed = 7;
+    p.family = f;
+    p.degree = degree;
+    const Csr<int32_t> g = build_csr<int32_t>(generate_graph(p));
+    return sssp_hop_depth(g.off.data(), g.col.data(), g.n, 0, sssp_shallow_levels(g.n));
+  };
+  const SsspHopDepth r20 = depth(GraphFamily::random, 20000, 20), r8 = depth(GraphFamily::random, 20000, 8);
+  CHECK(r20.levels >= 3);
+  CHECK(r20.levels <= 6);
+  CHECK(r20.reached == 20000);
+  CHECK(r8.levels <= 10);
+  CHECK(r8.reached >= 19900);
+  const SsspHopDepth geo = depth(GraphFamily::geometric, 20000, 6), grid = depth(GraphFamily::grid, 20000, 0);
+  CHECK(geo.levels == sssp_shallow_levels(20000) + 1);
+  CHECK(geo.reached < 5000);
+  CHECK(grid.levels == sssp_shallow_levels(19881) + 1);
+  CHECK(grid.reached < 2000);
+  const Csr<int32_t> lat = csr_from_matrix(lattice(5));
+  const SsspHopDepth full = sssp_hop_depth(lat.off.data(), lat.col.data(), lat.n, 0, 100);
+  CHECK(full.levels == 8);  // corner to corner of a 5 x 5 lattice
+  CHECK(full.reached == 25);
+  const int64_t off[3] = {0, 0, 1};
+  const int32_t col[1] = {0};
+  CHECK(sssp_hop_depth(off, col, 2, 0, 10).levels == 0);
+  CHECK(sssp_hop_depth(off, col, 2, 0, 10).reached == 1);
+  CHECK(sssp_hop_depth(off, col, 2, 1, 10).reached == 2);
 }
 

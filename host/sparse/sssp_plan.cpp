@@ -19,8 +19,9 @@ std::vector<detail::TunableRule> sssp_rules() {
            "sources per launch and device (0: from device memory)"},
           {"LANES", {0, 1, 4, 8, 16, 32},
            "sources side by side in one work-group (sssp_lanes): 0: 8 for --stats in one "
-           "pass, rows too where the mean degree is at most 5 (grids, roads) or at least 12 with "
-           "a wave's rows past 48 MiB (large random graphs); 1: never; 4-32: every solve"},
+           "pass, rows too where the mean degree is at most 5 (grids, roads) or searches are "
+           "shallow (<= 2 log2 n levels) with a wave's rows past 48 MiB (large random graphs); "
+           "1: never; 4-32: every solve"},
           {"LANE_WG", {0, 32, 64, 128, 256, 512, 1024},
            "work-items of a lanes work-group (0: 128 on GPUs, else WG; twice that where device "
            "memory holds fewer groups than the device runs at once)"}};
@@ -34,6 +35,35 @@ int64_t sssp_resident_groups(const SsspDeviceShape& dev, size_t wg) {
 }
 
 }  // namespace
+
+int64_t sssp_shallow_levels(int64_t n) {
+  int64_t log2n = 0;
+  while ((int64_t{1} << log2n) < n && log2n < 62) ++log2n;
+  return 2 * log2n;
+}
+
+SsspHopDepth sssp_hop_depth(const int64_t* off, const int32_t* col, int64_t n, int64_t source, int64_t limit) {
+  SsspHopDepth d;
+  if (n <= 0 || source < 0 || source >= n) return d;
+  std::vector<char> seen(static_cast<size_t>(n), 0);
+  std::vector<int32_t> front{static_cast<int32_t>(source)}, next;
+  seen[static_cast<size_t>(source)] = 1;
+  d.reached = 1;
+  while (!front.empty() && d.levels <= limit) {
+    next.clear();
+    for (const int32_t u : front)
+      for (int64_t e = off[u]; e < off[u + 1]; ++e)
+        if (!seen[static_cast<size_t>(col[e])]) {
+          seen[static_cast<size_t>(col[e])] = 1;
+          next.push_back(col[e]);
+        }
+    if (next.empty()) break;
+    ++d.levels;
+    d.reached += static_cast<int64_t>(next.size());
+    front.swap(next);
+  }
+  return d;
+}
 
 SsspPlan plan_sssp(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tunables& t, int lanes,
                    size_t lane_wg_built) {
@@ -106,17 +136,28 @@ SsspPlan plan_sssp(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tu
     std::snprintf(why, sizeof why, "mean degree %.2f <= %g%s", degree, kSsspLanesRowsDegree,
                   p.lanes_rows ? "" : ", but no group's rows fit beside it");
   } else {
-    // A wave of resident groups a source a group: its rows against the cache.
+    // Shallow searches and a wave of resident groups a source a group whose rows
+    // pass the cache.
     const double wave = static_cast<double>(sssp_resident_groups(dev, static_cast<size_t>(t.at("WG")))) *
                         static_cast<double>(un) * static_cast<double>(g.value_bytes);
-    const bool dense = degree >= kSsspLanesRowsDenseDegree, past = wave > static_cast<double>(kSsspRowsCacheBytes);
-    p.lanes_rows = dense && past && p.lane_groups_rows >= 1;
-    if (!dense)
-      std::snprintf(why, sizeof why, "mean degree %.2f > %g, < %g", degree, kSsspLanesRowsDegree,
-                    kSsspLanesRowsDenseDegree);
+    const int64_t shallow_levels = sssp_shallow_levels(g.n);
+    const bool half = g.depth.reached * 2 >= g.n;
+    const bool shallow = g.depth.levels >= 0 && g.depth.levels <= shallow_levels && half;
+    const bool past = wave > static_cast<double>(kSsspRowsCacheBytes);
+    p.lanes_rows = shallow && past && p.lane_groups_rows >= 1;
+    const int at = std::snprintf(why, sizeof why, "mean degree %.2f > %g, ", degree, kSsspLanesRowsDegree);
+    char* rest = why + at;
+    const size_t left = sizeof why - static_cast<size_t>(at);
+    if (g.depth.levels < 0)
+      std::snprintf(rest, left, "search depth not measured");
+    else if (!half)
+      std::snprintf(rest, left, "a search from vertex 0 reaches %lld of %lld vertices",
+                    static_cast<long long>(g.depth.reached), static_cast<long long>(g.n));
+    else if (!shallow)
+      std::snprintf(rest, left, "searches deep (more than %lld levels)", static_cast<long long>(shallow_levels));
     else
-      std::snprintf(why, sizeof why, "mean degree %.2f >= %g, a wave's rows a source a group %.0f MB %s %.0f MB%s",
-                    degree, kSsspLanesRowsDenseDegree, wave / 1e6, past ? ">" : "<=",
+      std::snprintf(rest, left, "searches shallow (%lld levels), a wave's rows a source a group %.0f MB %s %.0f MB%s",
+                    static_cast<long long>(g.depth.levels), wave / 1e6, past ? ">" : "<=",
                     static_cast<double>(kSsspRowsCacheBytes) / 1e6,
                     past && !p.lanes_rows ? ", but no group's rows fit beside it" : "");
   }

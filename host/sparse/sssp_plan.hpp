@@ -25,14 +25,28 @@ constexpr uint64_t kSsspLaneRowsBytes = uint64_t{8} << 30;
 // 4) ran sssp_lanes in 0.56 s against 1.45 s a source a group; geometric degree 6
 // (4.61 vs 3.05 s) and random degree 20 n = 10^4 (43.7 vs 34.1 ms) lost.
 constexpr double kSsspLanesRowsDegree = 5.0;
-// LANES=0: rows in lanes too where the mean out-degree is at least this and the
-// rows of a wave of resident groups a source a group (resident groups x n values)
-// pass kSsspRowsCacheBytes: then each relaxation a source a group is a DRAM sector
-// of its own, which 8 lanes share. H100: random degree 20 n = 10^5 (a wave's rows
-// 106 MB) ran in 6.14 s in lanes against 11.21 s; at n = 10^4 (10.6 MB, in the
-// L2) lanes lost. 12: between geometric degree 7.1 (lost at n = 10^5) and 20.
-constexpr double kSsspLanesRowsDenseDegree = 12.0;
+// LANES=0: rows in lanes too where the searches are shallow (a breadth-first
+// search from vertex 0 reaches half the vertices or more and ends within
+// sssp_shallow_levels(n) levels: random and small-world graphs, not lattices or
+// geometric ones) and the rows of a wave of resident groups a source a group
+// (resident groups x n values) pass kSsspRowsCacheBytes: then each relaxation a
+// source a group is a DRAM sector of its own, which 8 lanes share. H100, n = 10^5
+// (docs/performance/sparse.md): random degree 8, 12, 20 (8, 6-7, 5 levels; a wave's
+// rows 106 MB) ran 2.2x, 2.1x, 1.8x faster in lanes; geometric degree 7.1 (322
+// levels) 1.5x slower; random degree 20 at n = 3 x 10^4 (32 MB) as fast either
+// way, at n = 10^4 (11 MB, in the L2) 1.3x slower in lanes.
 constexpr uint64_t kSsspRowsCacheBytes = uint64_t{48} << 20;  // about the L2 of an H100 or H200 (50 MB)
+
+// The levels up to which searches count as shallow: 2 ceil(log2 n) (34 at n = 10^5;
+// random graphs of degree 3-20 there take 5-17, geometric ones 150-800).
+int64_t sssp_shallow_levels(int64_t n);
+// Breadth-first levels from `source` over the out-edges off/col, stopping once
+// past `limit` levels (cheap on deep graphs): levels (limit + 1 where it stopped)
+// and the vertices reached by then.
+struct SsspHopDepth {
+  int64_t levels = 0, reached = 0;
+};
+SsspHopDepth sssp_hop_depth(const int64_t* off, const int32_t* col, int64_t n, int64_t source, int64_t limit);
 
 // WG, DELTA, VW, BATCH, LANES, LANE_WG: their values and meanings.
 std::vector<detail::TunableRule> sssp_rules();
@@ -41,6 +55,7 @@ struct SsspGraphShape {
   int64_t n = 0, m = 0;
   double mean_weight = 1;  // over the edges (1 without edges)
   size_t value_bytes = 4;  // sizeof the distance type
+  SsspHopDepth depth{-1, 0};  // sssp_hop_depth from vertex 0 up to sssp_shallow_levels(n); levels -1: not measured
 };
 struct SsspDeviceShape {
   uint64_t budget = 0, max_alloc = 0;  // device memory to use, largest allocation
@@ -60,8 +75,8 @@ struct SsspPlan {
   size_t lane_wg = 0;         // work-items of a lanes group to use
   uint64_t lane_buffer_unit = 1;  // a lanes group's distances or its queues, whichever is larger:
                                   // a buffer holds max_alloc / this many groups
-  bool lanes_rows = false;        // rows in lanes (LANES >= 4; LANES=0: a low mean degree, or a
-                                  // high one with a wave's rows past the cache)
+  bool lanes_rows = false;        // rows in lanes (LANES >= 4; LANES=0: a low mean degree, or
+                                  // shallow searches with a wave's rows past the cache)
   std::string lanes_rows_reason;  // why (the placement line): "LANES=8", "mean degree 3.99 <= 5", ...
   int64_t lane_groups_rows = 0;   // groups a launch of rows takes: its rows in source order
                                   // beside it (one buffer, kSsspLaneRowsBytes at most); 0: none fits
