@@ -63,9 +63,10 @@ class RankBackend {
   virtual void store() = 0;
   virtual double kernel_seconds() { return 0; }
   // Device seconds of the received panels' uploads, of the pivot / step-2
-  // read-backs, and host seconds spent pinning the broadcast buffers.
+  // read-backs; host seconds spent pinning the broadcast buffers (beside the
+  // set-up) and waiting for that after the set-up.
   struct Moves {
-    double upload = 0, readback = 0, pin = 0;
+    double upload = 0, readback = 0, pin = 0, pin_wait = 0;
   };
   virtual Moves moves() { return {}; }
 };

@@ -372,10 +372,8 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
   {
     const auto m = be->moves();
     std::vector<std::string> unused;
-    double none = 0;
-    std::vector<double> ignored;
-    gather_rank_figures(s, {m.upload, m.readback, m.pin, none}, "", {&rep.upload, &rep.readback, &rep.pin, &ignored},
-                        unused);
+    gather_rank_figures(s, {m.upload, m.readback, m.pin, m.pin_wait}, "",
+                        {&rep.upload, &rep.readback, &rep.pin, &rep.pin_wait}, unused);
   }
   MPI_Reduce(&sent, &rep.bytes_bcast, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   rep.round_compute.assign(times.round_compute.size(), 0.0);

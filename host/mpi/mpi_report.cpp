@@ -114,7 +114,7 @@ void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay
     j.array_field("rank_wait_s", rep.wait).array_field("rank_bytes_sent", rep.sent);
     j.array_field("round_compute_s", rep.round_compute).array_field("round_wait_s", rep.round_wait);
     j.array_field("rank_upload_s", rep.upload).array_field("rank_readback_s", rep.readback);
-    j.array_field("rank_pin_s", rep.pin);
+    j.array_field("rank_pin_s", rep.pin).array_field("rank_pin_wait_s", rep.pin_wait);
     j.field("setup_s", rep.t_setup).field("solve_s", rep.t_solve).field("gather_s", rep.t_gather);
     j.field("write_s", rep.t_write).field("total_s", rep.wall);
     j.field("bytes_broadcast", rep.bytes_bcast).field("bytes_scatter", rep.bytes_scatter);
@@ -164,8 +164,9 @@ void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay
                   k % lay.pc, rep.compute[x], rep.wait[x], format_bytes(rep.sent[x]).c_str());
     os << buf;
     if (rep.backend_kind == "opencl") {
-      std::snprintf(buf, sizeof buf, ", kernels %.3f s, panel uploads %.3f s, read-backs %.3f s, pinning %.3f s",
-                    rep.kernels[x], rep.upload[x], rep.readback[x], rep.pin[x]);
+      std::snprintf(buf, sizeof buf,
+                    ", kernels %.3f s, panel uploads %.3f s, read-backs %.3f s, pinning %.3f s (waited %.3f s)",
+                    rep.kernels[x], rep.upload[x], rep.readback[x], rep.pin[x], rep.pin_wait[x]);
       os << buf;
     }
     os << "\n";

@@ -22,8 +22,9 @@ struct Report {
   double t_setup = 0, t_solve = 0, t_gather = 0, t_write = 0, wall = 0;
   std::vector<double> compute, wait, kernels, sent;  // per rank
   // per rank (fw): device seconds of the received panels' uploads and of the
-  // step-2 / pivot read-backs, host seconds pinning the broadcast buffers
-  std::vector<double> upload, readback, pin;
+  // step-2 / pivot read-backs, host seconds pinning the broadcast buffers (on a
+  // thread beside the set-up) and waiting for them after it
+  std::vector<double> upload, readback, pin, pin_wait;
   std::vector<double> round_compute, round_wait;     // per round, the slowest rank
   double bytes_bcast = 0, bytes_scatter = 0, bytes_gather = 0;
   double bytes_output = 0;  // output blocks sent to rank 0 (streamed output)

@@ -98,16 +98,21 @@ class DistributedFw {
             if (li != skip_r && li != next_r) be_.update(r, li, next_c, next_c + 1);
         begin(next);
       }
-      // The rest of round r, one local panel row at a time.
+      // The rest of round r, one local panel at a time: at most two panels' GEMMs
+      // queued ahead, so the next round's step 2 (enqueued once its pivot
+      // arrives) waits behind two panel GEMMs, not two panel rows.
       const auto cranges = ranges_without(nc, skip_c, next_c);
       for (int64_t li = 0; li < nr; ++li) {
         if (li == skip_r || li == next_r) continue;
-        for (const auto& [a, b] : cranges) be_.update(r, li, a, b);
-        progress();
-        while (be_.backlog() > 1) {
-          progress();
-          nap();
-        }
+        for (const auto& [a, b] : cranges)
+          for (int64_t lj = a; lj < b; ++lj) {
+            be_.update(r, li, lj, lj + 1);
+            progress();
+            while (be_.backlog() > 1) {
+              progress();
+              nap();
+            }
+          }
       }
       // No drain: round r + 1's GEMMs queue behind round r's (the backlog bound
       // above keeps step 2 of round r + 2 near the front), the received panels'
