@@ -496,6 +496,27 @@ Stats Session::stats(CsrGraph<T> graph, const StatsOptions& what) {
   });
 }
 
+namespace {
+
+// A dense solve's description as the multi-source functions give theirs.
+template <typename T>
+SolveInfo solve_info(const Result<T>& d) {
+  SolveInfo i;
+  i.algorithm = d.algorithm;
+  i.backend = d.backend;
+  i.device = d.device;
+  i.params = d.params;
+  i.placement = d.placement;
+  i.timings = d.timings;
+  i.relaxations = d.relaxations;
+  i.params_source = d.params_source;
+  i.program_cache = d.program_cache;
+  i.details = d.details;
+  return i;
+}
+
+}  // namespace
+
 template <typename T>
 Stats Session::stats(Matrix<T> adjacency, const StatsOptions& what) {
   if (what.betweenness)
@@ -512,16 +533,7 @@ Stats Session::stats(Matrix<T> adjacency, const StatsOptions& what) {
     stats_from_matrix(m, sink);
     Stats r;
     fill_stats(r, sink);
-    r.info.algorithm = d.algorithm;
-    r.info.backend = d.backend;
-    r.info.device = d.device;
-    r.info.params = d.params;
-    r.info.placement = d.placement;
-    r.info.timings = d.timings;
-    r.info.relaxations = d.relaxations;
-    r.info.params_source = d.params_source;
-    r.info.program_cache = d.program_cache;
-    r.info.details = d.details;
+    r.info = solve_info(d);
     return r;
   });
 }
