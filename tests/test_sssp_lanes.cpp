@@ -101,7 +101,7 @@ TEST_CASE("sssp rows in lanes: transposed on the device, equal to fw and the ser
 
 TEST_CASE("sssp rows in lanes: chosen by the mean degree, forced by LANES; float rows the per-source bits") {
   // A lattice (degree < 4) takes lanes by default, a random graph of degree ~12 a
-  // source a group; LANES=1 and LANES=8 force either. float32 and float64 rows
+  // source a group (its rows stay in the cache); LANES=1 and LANES=8 force either. float32 and float64 rows
   // (lanes by default) equal LANES=1's bit for bit, on one device and split in two.
   const Csr<int32_t> lat = csr_from_matrix(lattice(13));
   const Csr<int32_t> dense = csr_from_matrix(ocl_sp_test::random_graph<int32_t>(150, 9, false, 12.0));
@@ -113,6 +113,16 @@ TEST_CASE("sssp rows in lanes: chosen by the mean degree, forced by LANES; float
   CHECK(placement({{"LANES", 1}}, lat).find("a source a group: LANES=1") != std::string::npos);
   CHECK(placement({{"LANES", 8}}, dense).find("8 sources a group, rows transposed on the device: LANES=8") !=
         std::string::npos);
+  // A handful of sources (fewer than 8 a compute unit) take a source a group on
+  // the lattice too, unless LANES=8 is given; the same rows either way.
+  const std::vector<int64_t> few = {5, 160, 5, 77, 0};
+  const auto [few_rows, few_where] = rows_of(spec(Algo::sssp, {}), lat, few);
+  CHECK(few_where.find("a source a group: mean degree 3.69 <= 5, but 5 sources fill fewer than ") !=
+        std::string::npos);
+  const auto [forced_rows, forced_where] = rows_of(spec(Algo::sssp, {{"LANES", 8}}), lat, few);
+  CHECK(forced_where.find("8 sources a group, rows transposed on the device: LANES=8)") != std::string::npos);
+  CHECK(few_rows == forced_rows);
+  CHECK(few_rows == rows_of(cpu_spec(Backend::serial), lat, few).first);
   const auto check_bits = [&](auto zero) {
     using T = decltype(zero);
     const DistMatrix<T> g = ocl_sp_test::random_graph<T>(131, 17, true, 3.0);

@@ -149,7 +149,6 @@ void OpenClSsspEngine<T>::prepare(const Csr<T>& g, RunStats& st) {
   // Rows in lanes: LANES >= 4 always, LANES=1 never, LANES=0 where every device's
   // plan chooses them (a low mean degree, and room for the rows beside them).
   bool rows_in_lanes = lanes_param_ >= 4 || lanes_param_ == 0;
-  std::string lanes_rows_reason;  // the first device's, or one that said no
   for (auto& d : devices_) {
     const auto& dev = d.core->device();
     SsspDeviceShape ds;
@@ -207,7 +206,7 @@ void OpenClSsspEngine<T>::prepare(const Csr<T>& g, RunStats& st) {
     d.lane_groups_max = p.lane_groups_max;
     d.lane_groups_rows = p.lane_groups_rows;
     rows_in_lanes = rows_in_lanes && p.lanes_rows;
-    if (&d == &devices_.front() || !p.lanes_rows) lanes_rows_reason = p.lanes_rows_reason;
+    if (&d == &devices_.front() || !p.lanes_rows) lanes_rows_reason_ = p.lanes_rows_reason;
     d.lane_buffer_unit = p.lane_buffer_unit;
     const uint64_t graph_bytes = p.graph_bytes;
     d.mode = -1;
@@ -230,16 +229,40 @@ void OpenClSsspEngine<T>::prepare(const Csr<T>& g, RunStats& st) {
     });
     st.bytes_moved += static_cast<double>(graph_bytes);
   }
-  lanes_rows_ = rows_in_lanes;
+  lanes_rows_ = lanes_rows_graph_ = rows_in_lanes;
   for (auto& d : devices_) set_mode(d, lanes_rows_, 1, lanes_rows_);
   st.devices = static_cast<int>(devices_.size());
-  st.placement = (devices_.size() > 1
-                      ? "source batches on " + std::to_string(devices_.size()) + " devices"
-                      : std::string("source batches")) +
-                 " (" + chosen_ + ", " +
-                 (lanes_rows_ ? std::to_string(lanes_) + " sources a group, rows transposed on the device"
-                              : std::string("a source a group")) +
-                 ": " + lanes_rows_reason + ")";
+  st.placement = placement();
+}
+
+template <typename T>
+void OpenClSsspEngine<T>::source_count(int64_t count, RunStats& st) {
+  if (lanes_param_ != 0 || !lanes_rows_graph_) return;
+  // Fewer sources than a group of lanes on every compute unit leave units idle in
+  // lanes, where a source a group spreads them over count groups.
+  int64_t units = 0;
+  for (const auto& d : devices_) units += static_cast<int64_t>(d.core->device().compute_units);
+  const int64_t fill = static_cast<int64_t>(lanes_) * std::max<int64_t>(units, 1);
+  const bool lanes = count >= fill;
+  if (lanes != lanes_rows_) {
+    lanes_rows_ = lanes;
+    for (auto& d : devices_) set_mode(d, lanes_rows_, 1, lanes_rows_);
+  }
+  st.placement = placement();
+  if (!lanes)
+    st.placement.insert(st.placement.size() - 1, ", but " + std::to_string(count) + " sources fill fewer than " +
+                                                     std::to_string(fill) + " (" + std::to_string(lanes_) +
+                                                     " a compute unit)");
+}
+
+template <typename T>
+std::string OpenClSsspEngine<T>::placement() const {
+  return (devices_.size() > 1 ? "source batches on " + std::to_string(devices_.size()) + " devices"
+                              : std::string("source batches")) +
+         " (" + chosen_ + ", " +
+         (lanes_rows_ ? std::to_string(lanes_) + " sources a group, rows transposed on the device"
+                      : std::string("a source a group")) +
+         ": " + lanes_rows_reason_ + ")";
 }
 
 // sssp_lanes for groups of `wg` work-items into d.lanes: the solver program's

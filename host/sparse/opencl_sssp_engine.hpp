@@ -38,7 +38,8 @@ class OpenClSsspEngine final : public SsspEngine<T>,
                                public FinalRowsEngine<T>,
                                public RowFiguresEngine,
                                public ColumnFiguresEngine,
-                               public BetweennessEngine<T> {
+                               public BetweennessEngine<T>,
+                               public SourceCountEngine {
   // A pinned host slot for a batch's rows (slots()), and the batch in it.
   struct Slot {
     cl::Buffer buf;
@@ -133,6 +134,10 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   ~OpenClSsspEngine() override;
 
   void prepare(const Csr<T>& g, RunStats& st) override;
+
+  // Rows in lanes chosen for the graph (LANES=0) but fewer sources than a group of
+  // lanes_ on every compute unit: a source a group (opencl_sssp.cpp).
+  void source_count(int64_t count, RunStats& st) override;
 
   int64_t batch(int64_t) const override {
     if (devices_.size() == 1 && devices_[0].mode == 2) return std::max<int64_t>(devices_[0].slot_batch, 1);
@@ -350,6 +355,9 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   int lanes_param_ = 0;       // LANES as given: 0 lets the plan choose rows' layout per graph
   bool final_rows_ = false;   // final_rows(): rows with ValueTraits<T>::inf
   bool lanes_rows_ = false;   // rows in lanes mode too (LANES >= 4, or the plan's choice)
+  bool lanes_rows_graph_ = false;  // the plan's choice for the prepared graph (before source_count)
+  std::string lanes_rows_reason_;  // why (the placement line)
+  std::string placement() const;   // the report's placement line
   bool lanes_stats_ = true;   // --stats in one pass (LANES != 1, doubles)
   bool lanes_fit_ = true;     // a group of lanes fits every device (the prepared graph)
   SolverInfo info_;

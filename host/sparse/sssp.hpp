@@ -75,6 +75,15 @@ class SlotEngine {
   virtual void slot_sources(const int64_t*, int64_t) {}
 };
 
+// Engines whose layout depends on how many sources the solve takes (the OpenCL
+// one: rows in lanes only where the sources fill a group on every compute unit):
+// told after prepare(), before batch(); the placement in st follows.
+class SourceCountEngine {
+ public:
+  virtual ~SourceCountEngine() = default;
+  virtual void source_count(int64_t count, RunStats& st) = 0;
+};
+
 // Engines that can write rows in the output's representation (the OpenCL one:
 // kernels/sssp.cl out_inf): final_rows(true) asks that the rows of the runs and
 // batches that follow (run(), submit(); not figures) come with ValueTraits<T>::inf

@@ -211,6 +211,8 @@ RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& 
   const Csr<T>* eg = negative ? &rw.graph : engine_graph(g, zeros);
   Stopwatch phase;
   engine_->prepare(*eg, st);
+  if (auto* counted = engine_capability<SourceCountEngine>(engine_.get()))
+    counted->source_count(static_cast<int64_t>(sources.size()), st);
   profile("sssp: engine prepared (graph, plan)", phase.seconds());
 
   // Floats after reweighting: distances are summed again along the tree, in path
