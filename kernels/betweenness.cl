@@ -6,12 +6,12 @@
 // one row in the group's own slot of scratch:
 //  a. in-degrees over the tight edges u -> v (u != v, both reached, d(u) + w ==
 //     d(v) in the weights' type: the host's test), pulled over v's in-edges;
-//  b. Kahn's order level by level (a barrier a level): the level's out-edges
-//     take their targets' in-degrees down (atomic_dec) and the targets that reach
-//     0 form the next level (appended through a __local counter); then each
-//     vertex of the new level pulls sigma over its tight in-edges in the
-//     transposed CSR's order (all of them in earlier levels): the host's sum, in
-//     the host's order, so the same bits whatever order a level has;
+//  b. Kahn's order level by level (a barrier a level): each vertex of the level
+//     pulls sigma over its tight in-edges in the transposed CSR's order (all of
+//     them in earlier levels: the host's sum in the host's order, so the same
+//     bits whatever order a level has), then its out-edges take their targets'
+//     in-degrees down (atomic_dec) and the targets that reach 0 form the next
+//     level (appended through a __local counter);
 //  c. levels back from the last: delta(v) over v's tight out-edges in CSR order,
 //     sigma(v) * coeff(w) each, coeff(v) = (1 + delta) / sigma(v) written over
 //     sigma(v) (its successors, in later levels, are done; its predecessors read
@@ -47,6 +47,11 @@ void fixed_add(__global ulong* a, const double x) {
 // Whether u -> v (weight wk) is tight in row d.
 #define TIGHT(du, wk, dv) ((du) != inf && (dv) != inf && (du) + (wk) == (dv))
 
+// Edge lists are read EDGES at a time (the loads of a chunk issued together,
+// then the tests and sums in the list's order): a vertex's few edges cost one
+// round trip to memory, not one each.
+#define EDGES 4
+
 __kernel __attribute__((reqd_work_group_size(BC_WG, 1, 1)))
 void bc_sources(const int n, __global const int* off, __global const int* col, __global const value_t* w,
                 __global const int* in_off, __global const int* in_src, __global const int* in_edge,
@@ -78,9 +83,20 @@ void bc_sources(const int n, __global const int* off, __global const int* col, _
       int c = 0;
       if (dv != inf) {
         ++reached;
-        for (int k = in_off[v]; k < in_off[v + 1]; ++k) {
-          const int u = in_src[k];
-          if (u != v && TIGHT(d[u], w[in_edge[k]], dv)) ++c;
+        const int end = in_off[v + 1];
+        for (int k0 = in_off[v]; k0 < end; k0 += EDGES) {
+          int p[EDGES];
+          value_t du[EDGES], wk[EDGES];
+#pragma unroll
+          for (int j = 0; j < EDGES; ++j) {
+            const int k = k0 + j;
+            p[j] = k < end ? in_src[k] : v;
+            wk[j] = k < end ? w[in_edge[k]] : 0;
+          }
+#pragma unroll
+          for (int j = 0; j < EDGES; ++j) du[j] = d[p[j]];
+#pragma unroll
+          for (int j = 0; j < EDGES; ++j) c += p[j] != v && TIGHT(du[j], wk[j], dv);
         }
       }
       indeg[v] = c;
@@ -90,7 +106,6 @@ void bc_sources(const int n, __global const int* off, __global const int* col, _
     const int stall_at_s = indeg[s] != 0;
     if (lid == 0 && !stall_at_s) {
       order[0] = s;
-      sigma[s] = 1.0;
       level[0] = 0;
       l_tail = 1;
       l_lo = 0;
@@ -103,41 +118,73 @@ void bc_sources(const int n, __global const int* off, __global const int* col, _
       continue;
     }
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-    // b. Kahn's order, a level at a time, sigma pulled for each new level
+    // b. Kahn's order a level at a time: each vertex of the level pulls its
+    // sigma (its predecessors are in earlier levels, done), then takes its
+    // successors' in-degrees down, those reaching 0 forming the next level
+    int over = 0;
     for (;;) {
       const int lo = l_lo, hi = l_hi;
       if (lo == hi) break;
       for (int i = lo + lid; i < hi; i += BC_WG) {
         const int u = order[i];
         const value_t du = d[u];
-        for (int k = off[u]; k < off[u + 1]; ++k) {
-          const int v = col[k];
-          if (v != u && TIGHT(du, w[k], d[v]) && atomic_dec(&indeg[v]) == 1) order[atomic_inc(&l_tail)] = v;
+        double sum = 1.0;
+        if (u != s) {
+          sum = 0;
+          const int end = in_off[u + 1];
+          for (int k0 = in_off[u]; k0 < end; k0 += EDGES) {
+            int p[EDGES];
+            value_t dp[EDGES], wk[EDGES];
+            bool t[EDGES];
+#pragma unroll
+            for (int j = 0; j < EDGES; ++j) {
+              const int k = k0 + j;
+              p[j] = k < end ? in_src[k] : u;
+              wk[j] = k < end ? w[in_edge[k]] : 0;
+            }
+#pragma unroll
+            for (int j = 0; j < EDGES; ++j) dp[j] = d[p[j]];
+            double sp[EDGES];
+#pragma unroll
+            for (int j = 0; j < EDGES; ++j) {
+              t[j] = p[j] != u && TIGHT(dp[j], wk[j], du);
+              sp[j] = t[j] ? sigma[p[j]] : 0.0;
+            }
+#pragma unroll
+            for (int j = 0; j < EDGES; ++j)
+              if (t[j]) sum += sp[j];
+          }
         }
-      }
-      barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-      const int next = l_tail;
-      int over = 0;
-      for (int i = hi + lid; i < next; i += BC_WG) {
-        const int v = order[i];
-        const value_t dv = d[v];
-        double sum = 0;
-        for (int k = in_off[v]; k < in_off[v + 1]; ++k) {
-          const int u = in_src[k];
-          if (u != v && TIGHT(d[u], w[in_edge[k]], dv)) sum += sigma[u];
-        }
-        sigma[v] = sum;
+        sigma[u] = sum;
         over |= !(sum <= DBL_MAX);
+        const int end = off[u + 1];
+        for (int k0 = off[u]; k0 < end; k0 += EDGES) {
+          int x[EDGES];
+          value_t wk[EDGES], dx[EDGES];
+#pragma unroll
+          for (int j = 0; j < EDGES; ++j) {
+            const int k = k0 + j;
+            x[j] = k < end ? col[k] : u;
+            wk[j] = k < end ? w[k] : 0;
+          }
+#pragma unroll
+          for (int j = 0; j < EDGES; ++j) dx[j] = d[x[j]];
+#pragma unroll
+          for (int j = 0; j < EDGES; ++j)
+            if (x[j] != u && TIGHT(du, wk[j], dx[j]) && atomic_dec(&indeg[x[j]]) == 1)
+              order[atomic_inc(&l_tail)] = x[j];
+        }
       }
-      if (over) l_over = 1;
       barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
       if (lid == 0) {
         level[++l_levels] = hi;
         l_lo = hi;
-        l_hi = next;
+        l_hi = l_tail;
       }
       barrier(CLK_LOCAL_MEM_FENCE);
     }
+    if (over) l_over = 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
     const int tail = l_tail, levels = l_levels;
     const int flag = tail != l_reached ? 2 : l_over ? 1 : 0;
     if (lid == 0) flags[r] = flag;
@@ -153,9 +200,28 @@ void bc_sources(const int n, __global const int* off, __global const int* col, _
         const value_t dv = d[v];
         const double sv = sigma[v];
         double delta = 0;
-        for (int k = off[v]; k < off[v + 1]; ++k) {
-          const int x = col[k];
-          if (x != v && TIGHT(dv, w[k], d[x])) delta += sv * sigma[x];
+        const int end = off[v + 1];
+        for (int k0 = off[v]; k0 < end; k0 += EDGES) {
+          int x[EDGES];
+          value_t wk[EDGES], dx[EDGES];
+          bool t[EDGES];
+          double cx[EDGES];
+#pragma unroll
+          for (int j = 0; j < EDGES; ++j) {
+            const int k = k0 + j;
+            x[j] = k < end ? col[k] : v;
+            wk[j] = k < end ? w[k] : 0;
+          }
+#pragma unroll
+          for (int j = 0; j < EDGES; ++j) dx[j] = d[x[j]];
+#pragma unroll
+          for (int j = 0; j < EDGES; ++j) {
+            t[j] = x[j] != v && TIGHT(dv, wk[j], dx[j]);
+            cx[j] = t[j] ? sigma[x[j]] : 0.0;
+          }
+#pragma unroll
+          for (int j = 0; j < EDGES; ++j)
+            if (t[j]) delta += sv * cx[j];
         }
         sigma[v] = (1 + delta) / sv;
         if (v != s) fixed_add(acc + 2 * (size_t)v, endpoints ? delta + 1 : delta);

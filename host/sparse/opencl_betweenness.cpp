@@ -5,6 +5,7 @@
 // scratch; at the end bc_sum adds the slots up and only n fixed-point sums (and
 // a flag a source) come back.
 #include <algorithm>
+#include <cstdlib>
 
 #include "sparse/opencl_sssp_engine.hpp"
 #include "util/cancel.hpp"
@@ -25,8 +26,7 @@ bool OpenClSsspEngine<T>::prepare_betweenness(const Csr<T>& g, const InEdges& in
   const int64_t n = g.n;
   const uint64_t slot = bc_slot_bytes(n);
   const uint64_t in_bytes = static_cast<uint64_t>(n + 1) * 4 + static_cast<uint64_t>(g.m()) * 8;
-  // Slots: enough groups to fill the device (8 of BC_WG work-items a compute
-  // unit on a GPU), at most a quarter of its budget, each buffer within its
+  // Slots: enough groups to fill the device, at most a quarter of its budget, each buffer within its
   // largest allocation; the rows' plan gets the rest.
   std::vector<uint64_t> reserve(devices_.size(), 0);
   bool fits = true;
@@ -34,7 +34,12 @@ bool OpenClSsspEngine<T>::prepare_betweenness(const Csr<T>& g, const InEdges& in
     Device& d = devices_[i];
     auto& core = *d.core;
     const bool gpu = core.is_gpu();
-    d.bc_wg = gpu ? 256 : 64;
+    // OCL_SP_BC_WG=K: work-groups of K items (experiments, docs/performance/sparse.md).
+    size_t wg = gpu ? 256 : 64;
+    if (const char* e = std::getenv("OCL_SP_BC_WG"); e && std::atoi(e) >= 32 && std::atoi(e) <= 1024)
+      wg = static_cast<size_t>(std::atoi(e));
+    if (d.bc_wg != wg) d.bc = cl::Kernel();
+    d.bc_wg = wg;
     if (!d.bc()) {
       const std::string what = "BC_WG=" + std::to_string(d.bc_wg);
       core.check_group(what, {d.bc_wg}, 0);
@@ -45,7 +50,10 @@ bool OpenClSsspEngine<T>::prepare_betweenness(const Csr<T>& g, const InEdges& in
       }, &bp.program);
       d.bc_sum = core.kernel("bc_sum", what, {64}, nullptr, &bp.program);
     }
-    const uint64_t target = static_cast<uint64_t>(core.device().compute_units) * (gpu ? 2048 / d.bc_wg : 1);
+    // A GPU: as many groups as its compute units hold at once (2048 work-items,
+    // at most 32 groups, each).
+    const uint64_t target =
+        static_cast<uint64_t>(core.device().compute_units) * (gpu ? std::min<size_t>(32, 2048 / d.bc_wg) : 1);
     uint64_t groups = std::max<uint64_t>(1, target);
     if (d.budget / 4 > in_bytes) groups = std::min(groups, (d.budget / 4 - in_bytes) / slot);
     else groups = 0;
