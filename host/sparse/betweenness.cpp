@@ -378,7 +378,10 @@ template <typename T>
 void BetweennessSink<T>::rows(int64_t first, int64_t count, int64_t n, const T* d,
                               const int32_t*, const int32_t*) {
   if (n != g_.n) throw RuntimeError("internal: betweenness rows of another graph");
+  // The error of the first failing row in the list's order (whatever thread
+  // meets it first): every backend and placement reports the same source.
   std::exception_ptr failure;
+  int64_t failed_at = count;
   std::mutex failure_lock;
   const int threads = threads_;
 #pragma omp parallel num_threads(threads) if (threads > 1 && count > 1)
@@ -393,7 +396,10 @@ void BetweennessSink<T>::rows(int64_t first, int64_t count, int64_t n, const T* 
         pass.run(g_, in_, s, d + r * n, endpoints_, mine, edges_ ? &edge_ : nullptr);
       } catch (...) {
         std::lock_guard<std::mutex> lock(failure_lock);
-        if (!failure) failure = std::current_exception();
+        if (r < failed_at) {
+          failure = std::current_exception();
+          failed_at = r;
+        }
       }
     }
   }

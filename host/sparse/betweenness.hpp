@@ -71,7 +71,8 @@
 // the same bits.
 //
 // Limits: weights must be >= 0 (a negative one is a UsageError); a tight
-// zero-weight cycle makes the number of shortest paths infinite (UsageError).
+// zero-weight cycle makes the number of shortest paths infinite (UsageError,
+// naming the first such source in the list's order on every backend).
 #pragma once
 #include <atomic>
 #include <cstdint>
