@@ -108,6 +108,14 @@ same_column "random degree 8" --n 300 --degree 8 --weights 1:3 --type float32
 same_column "geometric" --generator geometric --n 300 --degree 6 --type float64
 same_column "random, 12 sources" --n 300 --degree 6 --weights 1:2 --sources 0,5,17,40,41,99,150,151,200,250,298,299
 same_column "zero weights" --input "$T/zeros.txt"
+# OCL_SP_BETWEENNESS_ON_HOST=1: the rows to the host sink, the same bytes
+check "on the host by request" 0 env OCL_SP_BETWEENNESS_ON_HOST=1 "$BIN" --n 300 --degree 8 --weights 1:3 \
+  --type float32 --algo sssp --device pocl --stats "$T/host.csv" --betweenness
+expect "on the host by request: the note" grep -q "300 sources on the host (OCL_SP_BETWEENNESS_ON_HOST=1)" "$T/out"
+col=$(head -1 "$T/host.csv" | tr , '\n' | grep -nx betweenness | cut -d: -f1)
+cut -d, -f"${col:-0}" "$T/host.csv" > "$T/host.col"
+same_column "random degree 8 (again)" --n 300 --degree 8 --weights 1:3 --type float32
+expect "on the host by request: the device's bytes" cmp -s "$T/host.col" "$T/gen.__device_pocl.col"
 # a zero-weight cycle: the same error everywhere (the device flags the source,
 # the host reports it)
 printf '# 4 vertices\n0 1 0\n1 2 1\n0 2 1\n3 0 0\n1 0 0\n' > "$T/zcycle.txt"
