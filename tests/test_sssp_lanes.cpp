@@ -346,7 +346,9 @@ TEST_CASE("sssp plan: rows in lanes where they pay (low degree, or shallow searc
   CHECK_FALSE(small.lanes_rows);
   CHECK(small.lanes_rows_reason ==
         "mean degree 20.00 > 5, searches shallow (4 levels), a wave's rows a source a group 11 MB <= 50 MB");
-  const SsspPlan geometric = plan(shape(100000, 7.06, 35));
+  SsspGraphShape deep = shape(100000, 7.06, 35);
+  deep.depth.reached = 3000;  // stopped past the levels, far from half the vertices
+  const SsspPlan geometric = plan(deep);
   CHECK_FALSE(geometric.lanes_rows);
   CHECK(geometric.lanes_rows_reason == "mean degree 7.06 > 5, searches deep (more than 34 levels)");
   SsspGraphShape few = shape(100000, 20, 3);
@@ -372,10 +374,11 @@ TEST_CASE("sssp plan: rows in lanes where they pay (low degree, or shallow searc
 }
 
 TEST_CASE("sssp plan: the search depth of generated graphs (shallow random, deep geometric and grid)") {
-  // Breadth-first levels from vertex 0, stopping past the limit: random graphs of
-  // degree 8 and 20 end within 2 log2 n levels, a geometric one and a lattice do
-  // not (the search stops at limit + 1 having reached a part of the graph);
-  // out-edges only; a vertex with none: 0 levels, itself reached.
+  // Breadth-first levels from vertex 0 to half the vertices, stopping past the
+  // limit: random graphs of degree 8 and 20 get there within 2 log2 n levels, a
+  // geometric one and a lattice do not (the search stops at limit + 1 having
+  // reached a part of the graph); out-edges only; a vertex with none: 0 levels,
+  // itself reached; a long path hanging off a shallow core does not make it deep.
   const auto depth = [](GraphFamily f, int64_t n, int64_t degree) {
     GeneratorParams p;
     p.n = n;
@@ -383,27 +386,43 @@ TEST_CASE("sssp plan: the search depth of generated graphs (shallow random, deep
     p.family = f;
     p.degree = degree;
     const Csr<int32_t> g = build_csr<int32_t>(generate_graph(p));
-    return sssp_hop_depth(g.off.data(), g.col.data(), g.n, 0, sssp_shallow_levels(g.n));
+    return sssp_hop_depth(g.off.data(), g.col.data(), g.n, 0, sssp_shallow_levels(g.n), (g.n + 1) / 2);
   };
   const SsspHopDepth r20 = depth(GraphFamily::random, 20000, 20), r8 = depth(GraphFamily::random, 20000, 8);
   CHECK(r20.levels >= 3);
-  CHECK(r20.levels <= 6);
-  CHECK(r20.reached == 20000);
-  CHECK(r8.levels <= 10);
-  CHECK(r8.reached >= 19900);
+  CHECK(r20.levels <= 5);
+  CHECK(r20.reached >= 10000);
+  CHECK(r8.levels <= 8);
+  CHECK(r8.reached >= 10000);
   const SsspHopDepth geo = depth(GraphFamily::geometric, 20000, 6), grid = depth(GraphFamily::grid, 20000, 0);
   CHECK(geo.levels == sssp_shallow_levels(20000) + 1);
   CHECK(geo.reached < 5000);
   CHECK(grid.levels == sssp_shallow_levels(19881) + 1);
   CHECK(grid.reached < 2000);
   const Csr<int32_t> lat = csr_from_matrix(lattice(5));
-  const SsspHopDepth full = sssp_hop_depth(lat.off.data(), lat.col.data(), lat.n, 0, 100);
+  const SsspHopDepth full = sssp_hop_depth(lat.off.data(), lat.col.data(), lat.n, 0, 100, 25);
   CHECK(full.levels == 8);  // corner to corner of a 5 x 5 lattice
   CHECK(full.reached == 25);
+  const SsspHopDepth part = sssp_hop_depth(lat.off.data(), lat.col.data(), lat.n, 0, 100, 13);
+  CHECK(part.levels == 4);  // 1 + 2 + 3 + 4 + 5 = 15 vertices within 4 hops of the corner
+  CHECK(part.reached == 15);
   const int64_t off[3] = {0, 0, 1};
   const int32_t col[1] = {0};
-  CHECK(sssp_hop_depth(off, col, 2, 0, 10).levels == 0);
-  CHECK(sssp_hop_depth(off, col, 2, 0, 10).reached == 1);
-  CHECK(sssp_hop_depth(off, col, 2, 1, 10).reached == 2);
+  CHECK(sssp_hop_depth(off, col, 2, 0, 10, 1).levels == 0);
+  CHECK(sssp_hop_depth(off, col, 2, 0, 10, 2).reached == 1);
+  CHECK(sssp_hop_depth(off, col, 2, 1, 10, 2).reached == 2);
+  // Vertex 0 to 1..10, then a path 10 -> 11 -> ... -> 29: half (15) at level 5,
+  // the end at level 20.
+  std::vector<int64_t> o(31, 0);
+  std::vector<int32_t> c;
+  for (int32_t v = 1; v <= 10; ++v) c.push_back(v);
+  o[1] = 10;
+  for (int32_t v = 1; v < 30; ++v) {
+    if (v >= 10) c.push_back(v + 1 < 30 ? v + 1 : 0);
+    o[static_cast<size_t>(v) + 1] = static_cast<int64_t>(c.size());
+  }
+  CHECK(sssp_hop_depth(o.data(), c.data(), 30, 0, 10, 15).levels == 5);
+  CHECK(sssp_hop_depth(o.data(), c.data(), 30, 0, 10, 30).levels == 11);  // past the limit
+  CHECK(sssp_hop_depth(o.data(), c.data(), 30, 0, 100, 30).levels == 20);
 }
 

@@ -142,9 +142,10 @@ void OpenClSsspEngine<T>::prepare(const Csr<T>& g, RunStats& st) {
   for (T x : g.w) mean += static_cast<double>(x);
   shape.mean_weight = g.m() ? mean / static_cast<double>(g.m()) : 1;
   // LANES=0 above the low degrees: how deep the searches go (rows in lanes pay on
-  // shallow ones), a breadth-first search that stops past the shallow levels.
+  // shallow ones), a breadth-first search that stops at half the vertices or past
+  // the shallow levels.
   if (lanes_param_ == 0 && static_cast<double>(g.m()) > kSsspLanesRowsDegree * static_cast<double>(g.n))
-    shape.depth = sssp_hop_depth(g.off.data(), g.col.data(), g.n, 0, sssp_shallow_levels(g.n));
+    shape.depth = sssp_hop_depth(g.off.data(), g.col.data(), g.n, 0, sssp_shallow_levels(g.n), (g.n + 1) / 2);
   std::vector<cl_int> off(g.off.begin(), g.off.end());
   // Rows in lanes: LANES >= 4 always, LANES=1 never, LANES=0 where every device's
   // plan chooses them (a low mean degree, and room for the rows beside them).

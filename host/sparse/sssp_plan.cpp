@@ -20,7 +20,8 @@ std::vector<detail::TunableRule> sssp_rules() {
           {"LANES", {0, 1, 4, 8, 16, 32},
            "sources side by side in one work-group (sssp_lanes): 0: 8 for --stats in one "
            "pass, rows too where the mean degree is at most 5 (grids, roads) or searches are "
-           "shallow (<= 2 log2 n levels) with a wave's rows past 48 MiB (large random graphs); "
+           "shallow (half the vertices within 2 log2 n levels) with a wave's rows past 48 MiB (large "
+           "random graphs), at least 8 sources a compute unit; "
            "1: never; 4-32: every solve"},
           {"LANE_WG", {0, 32, 64, 128, 256, 512, 1024},
            "work-items of a lanes work-group (0: 128 on GPUs, else WG; twice that where device "
@@ -42,14 +43,15 @@ int64_t sssp_shallow_levels(int64_t n) {
   return 2 * log2n;
 }
 
-SsspHopDepth sssp_hop_depth(const int64_t* off, const int32_t* col, int64_t n, int64_t source, int64_t limit) {
+SsspHopDepth sssp_hop_depth(const int64_t* off, const int32_t* col, int64_t n, int64_t source, int64_t limit,
+                            int64_t stop_at) {
   SsspHopDepth d;
   if (n <= 0 || source < 0 || source >= n) return d;
   std::vector<char> seen(static_cast<size_t>(n), 0);
   std::vector<int32_t> front{static_cast<int32_t>(source)}, next;
   seen[static_cast<size_t>(source)] = 1;
   d.reached = 1;
-  while (!front.empty() && d.levels <= limit) {
+  while (!front.empty() && d.levels <= limit && d.reached < stop_at) {
     next.clear();
     for (const int32_t u : front)
       for (int64_t e = off[u]; e < off[u + 1]; ++e)
@@ -150,11 +152,11 @@ SsspPlan plan_sssp(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tu
     const size_t left = sizeof why - static_cast<size_t>(at);
     if (g.depth.levels < 0)
       std::snprintf(rest, left, "search depth not measured");
+    else if (g.depth.levels > shallow_levels)
+      std::snprintf(rest, left, "searches deep (more than %lld levels)", static_cast<long long>(shallow_levels));
     else if (!half)
       std::snprintf(rest, left, "a search from vertex 0 reaches %lld of %lld vertices",
                     static_cast<long long>(g.depth.reached), static_cast<long long>(g.n));
-    else if (!shallow)
-      std::snprintf(rest, left, "searches deep (more than %lld levels)", static_cast<long long>(shallow_levels));
     else
       std::snprintf(rest, left, "searches shallow (%lld levels), a wave's rows a source a group %.0f MB %s %.0f MB%s",
                     static_cast<long long>(g.depth.levels), wave / 1e6, past ? ">" : "<=",

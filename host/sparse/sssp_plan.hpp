@@ -26,9 +26,8 @@ constexpr uint64_t kSsspLaneRowsBytes = uint64_t{8} << 30;
 // (4.61 vs 3.05 s) and random degree 20 n = 10^4 (43.7 vs 34.1 ms) lost.
 constexpr double kSsspLanesRowsDegree = 5.0;
 // LANES=0: rows in lanes too where the searches are shallow (a breadth-first
-// search from vertex 0 reaches half the vertices or more and ends within
-// sssp_shallow_levels(n) levels: random and small-world graphs, not lattices or
-// geometric ones) and the rows of a wave of resident groups a source a group
+// search from vertex 0 reaches half the vertices within sssp_shallow_levels(n)
+// levels: random and small-world graphs, not lattices or geometric ones) and the rows of a wave of resident groups a source a group
 // (resident groups x n values) pass kSsspRowsCacheBytes: then each relaxation a
 // source a group is a DRAM sector of its own, which 8 lanes share. H100, n = 10^5
 // (docs/performance/sparse.md): random degree 8, 12, 20 (8, 6-7, 5 levels; a wave's
@@ -40,13 +39,15 @@ constexpr uint64_t kSsspRowsCacheBytes = uint64_t{48} << 20;  // about the L2 of
 // The levels up to which searches count as shallow: 2 ceil(log2 n) (34 at n = 10^5;
 // random graphs of degree 3-20 there take 5-17, geometric ones 150-800).
 int64_t sssp_shallow_levels(int64_t n);
-// Breadth-first levels from `source` over the out-edges off/col, stopping once
-// past `limit` levels (cheap on deep graphs): levels (limit + 1 where it stopped)
+// Breadth-first levels from `source` over the out-edges off/col, stopping at the
+// level that reaches `stop_at` vertices (the source counted) or once past `limit`
+// levels (limit + 1: cheap on deep graphs), or where the search ends: the levels
 // and the vertices reached by then.
 struct SsspHopDepth {
   int64_t levels = 0, reached = 0;
 };
-SsspHopDepth sssp_hop_depth(const int64_t* off, const int32_t* col, int64_t n, int64_t source, int64_t limit);
+SsspHopDepth sssp_hop_depth(const int64_t* off, const int32_t* col, int64_t n, int64_t source, int64_t limit,
+                            int64_t stop_at);
 
 // WG, DELTA, VW, BATCH, LANES, LANE_WG: their values and meanings.
 std::vector<detail::TunableRule> sssp_rules();
@@ -55,7 +56,8 @@ struct SsspGraphShape {
   int64_t n = 0, m = 0;
   double mean_weight = 1;  // over the edges (1 without edges)
   size_t value_bytes = 4;  // sizeof the distance type
-  SsspHopDepth depth{-1, 0};  // sssp_hop_depth from vertex 0 up to sssp_shallow_levels(n); levels -1: not measured
+  SsspHopDepth depth{-1, 0};  // sssp_hop_depth from vertex 0 up to sssp_shallow_levels(n) levels and
+                              // (n + 1) / 2 vertices; levels -1: not measured
 };
 struct SsspDeviceShape {
   uint64_t budget = 0, max_alloc = 0;  // device memory to use, largest allocation

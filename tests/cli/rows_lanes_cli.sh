@@ -71,7 +71,7 @@ check "placement" 0 "$BIN" --generator grid --n 170 --algo sssp --device pocl --
 expect "placement: rows transposed on the device" grep -q "8 sources a group, rows transposed on the device" "$T/out"
 # The default's reasons: geometric searches are deep, random ones shallow (their
 # rows stay in the cache here: a source a group either way on a CPU device).
-check "geometric default" 0 "$BIN" --generator geometric --degree 6 --n 3000 --algo sssp --device pocl --json
+check "geometric default" 0 "$BIN" --generator geometric --degree 6 --n 20000 --sources 0-3 --algo sssp --device pocl --json
 expect "geometric: searches deep" grep -q "a source a group: mean degree 7.[0-9]* > 5, searches deep" "$T/out"
 check "random default" 0 "$BIN" --generator random --degree 8 --n 3000 --algo sssp --device pocl --json
 expect "random: searches shallow" grep -q "a source a group: mean degree 8.[0-9]* > 5, searches shallow" "$T/out"
