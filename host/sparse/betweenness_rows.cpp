@@ -45,6 +45,8 @@ RunStats betweenness_rows(SsspSolver<T>& solver, const Csr<T>& g, BetweennessSin
   RunStats st;
   if (!dev->prepare_betweenness(zeros ? *zeros : g, sink.in(), st))
     return host_rows("the device has no room for a source's scratch beside the rows");
+  // A few sources: a source a group where lanes would leave compute units idle.
+  if (auto* counted = engine_capability<SourceCountEngine>(&solver.engine())) counted->source_count(count, st);
   std::vector<Fixed> sums;
   std::vector<uint8_t> flags;
   dev->run_betweenness(sources.data(), count, sink.endpoints(), sums, flags, st);

@@ -115,7 +115,16 @@ template <typename T>
 void OpenClSsspEngine<T>::run_betweenness(const int64_t* sources, int64_t count, bool endpoints,
                                           std::vector<Fixed>& sums, std::vector<uint8_t>& flags,
                                           RunStats& st) {
-  for (auto& d : devices_) set_mode(d, lanes_rows_, 1, lanes_rows_);
+  for (auto& d : devices_) {
+    set_mode(d, lanes_rows_, 1, lanes_rows_);
+    // the batch of the mode now (source_count may have changed it since prepare)
+    const size_t b = static_cast<size_t>(std::max<int64_t>(d.batch, 1));
+    if (d.bc_src.template getInfo<CL_MEM_SIZE>() < b * 4)
+      d.core->run_guarded("betweenness: cannot allocate its batch on '" + d.core->device().name + "'", [&] {
+        d.bc_src = cl::Buffer(d.core->context(), CL_MEM_READ_ONLY, b * 4);
+        d.bc_flags = cl::Buffer(d.core->context(), CL_MEM_READ_WRITE, b * 4);
+      });
+  }
   const size_t un = static_cast<size_t>(n_);
   sums.assign(un, Fixed());
   flags.assign(static_cast<size_t>(count), 0);
