@@ -1,20 +1,26 @@
 #!/usr/bin/env bash
-# The distributed fw's overlap (docs/performance/scale.md "MPI ranks: communication
-# behind the GEMMs"): R ranks, one GPU each (`mpirun -np R ocl_sp --device gpu`),
-# for two binaries side by side (BASE: before, NEW: after), against one process on
-# one GPU (--device gpu) and over all (--device gpu:all) with BASE (the single-
-# process solve is the same code in both). NEW also with pageable broadcast
-# buffers (OCL_SP_MPI_PINNED=0). A warm-up of each, then REPS runs; every JSON
-# report and the job's wall time kept in OUT; then BIG_N (if > 0) once each for
-# NEW's ranks, BASE's ranks and gpu:all, as long as LIMIT seconds allow.
-# Usage (device tool, repo root): bash bench/mpi_fw_overlap.sh BASE NEW OUT [R] [N] [REPS] [BIG_N] [LIMIT]
+# The distributed fw's overlap (docs/performance/scale.md "Four GPUs: the
+# broadcasts' uploads behind the GEMMs"): R ranks, one GPU each (`mpirun -np R
+# ocl_sp --device gpu`), two binaries side by side (BASE: before, NEW: after),
+# against one process on one GPU (--device gpu) and over all (--device gpu:all)
+# with BASE (the single-process solve is the same code in both). First the bytes
+# (n = 5000, P = 640: both binaries' ranks against one process; this also warms
+# the program cache), then the jobs of JOBS in order, each as long as LIMIT
+# seconds (from the start) allow: NAME:N:REPS with NAME one of one_gpu, gpu_all,
+# ranks_base, ranks_new, ranks_new_pageable (NEW with OCL_SP_MPI_PINNED=0). Every
+# JSON report and the job's wall time kept in OUT (then packed into OUT/runs.tgz:
+# the device tool brings back only a few files).
+# Usage (device tool, repo root): bash bench/mpi_fw_overlap.sh BASE NEW OUT [R] [LIMIT] JOBS...
+#   e.g. ... 4 540 ranks_new:40000:3 ranks_base:40000:3 one_gpu:40000:3 gpu_all:40000:3
 set -u
-BASE=$1 NEW=$2 O=$3 R=${4:-4} N=${5:-40000} REPS=${6:-3} BIG=${7:-0} LIMIT=${8:-540}
+BASE=$1 NEW=$2 O=$3 R=${4:-4} LIMIT=${5:-540}
+shift 5
 export OCL_SP_CACHE_DIR=$(mktemp -d) OMP_NUM_THREADS=${OMP_NUM_THREADS:-16}
 START=$(date +%s)
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$O/device.txt"
 M="timeout 300 mpirun --allow-run-as-root --oversubscribe --bind-to none -np $R -x LD_LIBRARY_PATH -x OCL_SP_CACHE_DIR -x OMP_NUM_THREADS -x OCL_SP_MPI_PINNED"
 export OCL_SP_MPI_PINNED=1
+left() { echo $((LIMIT - ($(date +%s) - START))); }
 timed() {  # timed NAME CMD...: stdout to OUT/NAME.json, the wall time to OUT/wall.txt
   local name=$1 t0 t1 rc
   shift
@@ -24,25 +30,26 @@ timed() {  # timed NAME CMD...: stdout to OUT/NAME.json, the wall time to OUT/wa
   t1=$(date +%s.%N)
   echo "$name rc=$rc wall=$(awk "BEGIN{print $t1 - $t0}")" | tee -a "$O/wall.txt"
 }
-left() { echo $((LIMIT - ($(date +%s) - START))); }
-# Bytes: both binaries' ranks against one process (n = 5000, P = 640: q = 8).
 "$BASE" --n 5000 --algo fw --device gpu --quiet --output "$O/one.bin" >/dev/null
 $M "$NEW" --n 5000 --algo fw --device gpu --panel 640 --quiet --output "$O/new.bin" >/dev/null
 $M "$BASE" --n 5000 --algo fw --device gpu --panel 640 --quiet --output "$O/base.bin" >/dev/null
 cmp "$O/one.bin" "$O/new.bin" && echo "fw n = 5000: new ranks identical to one process" | tee -a "$O/wall.txt"
 cmp "$O/one.bin" "$O/base.bin" && echo "fw n = 5000: base ranks identical to one process" | tee -a "$O/wall.txt"
 rm -f "$O"/*.bin
-F=(--n "$N" --algo fw --json)
-for k in $(seq 0 "$REPS"); do  # run 0: warm-up
-  timed "one_gpu_$k" "$BASE" "${F[@]}" --device gpu --quiet
-  timed "gpu_all_$k" "$BASE" "${F[@]}" --device gpu:all --quiet
-  timed "ranks_base_$k" $M "$BASE" "${F[@]}" --device gpu
-  timed "ranks_new_$k" $M "$NEW" "${F[@]}" --device gpu
-  OCL_SP_MPI_PINNED=0 timed "ranks_new_pageable_$k" $M "$NEW" "${F[@]}" --device gpu
+for job in "$@"; do
+  IFS=: read -r name n reps <<<"$job"
+  F=(--n "$n" --algo fw --json)
+  for k in $(seq "$reps"); do
+    # the longest single run seen so far must still fit
+    [ "$(left)" -gt "$([ "$n" -gt 50000 ] && echo 90 || echo 20)" ] || { echo "$name n=$n run $k: out of time" | tee -a "$O/wall.txt"; continue; }
+    case $name in
+      one_gpu) timed "${name}_${n}_$k" "$BASE" "${F[@]}" --device gpu --quiet ;;
+      gpu_all) timed "${name}_${n}_$k" "$BASE" "${F[@]}" --device gpu:all --quiet ;;
+      ranks_base) timed "${name}_${n}_$k" $M "$BASE" "${F[@]}" --device gpu ;;
+      ranks_new) timed "${name}_${n}_$k" $M "$NEW" "${F[@]}" --device gpu ;;
+      ranks_new_pageable) OCL_SP_MPI_PINNED=0 timed "${name}_${n}_$k" $M "$NEW" "${F[@]}" --device gpu ;;
+    esac
+  done
 done
-[ "$BIG" -gt 0 ] || exit 0
-B=(--n "$BIG" --algo fw --json)
-[ "$(left)" -gt 120 ] && timed big_ranks_new $M "$NEW" "${B[@]}" --device gpu
-[ "$(left)" -gt 110 ] && timed big_ranks_base $M "$BASE" "${B[@]}" --device gpu
-[ "$(left)" -gt 90 ] && timed big_gpu_all timeout "$(($(left) - 10))" "$BASE" "${B[@]}" --device gpu:all --quiet
 echo "done after $(($(date +%s) - START)) s" | tee -a "$O/wall.txt"
+(cd "$O" && tar czf runs.tgz *.json *.err wall.txt device.txt && rm -f *.json *.err)
