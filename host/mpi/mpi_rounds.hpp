@@ -7,7 +7,9 @@
 #pragma once
 #include <mpi.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <thread>
 #include <vector>
 
@@ -146,6 +148,14 @@ class DistributedFw {
     if (!r.empty()) MPI_Waitall(static_cast<int>(r.size()), r.data(), MPI_STATUSES_IGNORE);
     r.clear();
   }
+  // Values per broadcast: 16 MiB, or OCL_SP_MPI_BCAST_BYTES (comparisons, tests;
+  // the same on every rank, as the broadcasts' counts must match).
+  static int64_t bcast_chunk() {
+    int64_t bytes = int64_t{16} << 20;
+    if (const char* e = std::getenv("OCL_SP_MPI_BCAST_BYTES"))
+      if (const long long v = std::atoll(e); v > 0) bytes = v;
+    return std::clamp<int64_t>(bytes / static_cast<int64_t>(sizeof(T)), 1, kMaxChunk);
+  }
   static bool test(std::vector<MPI_Request>& r) {
     if (r.empty()) return true;
     int flag = 0;
@@ -153,14 +163,18 @@ class DistributedFw {
     if (flag) r.clear();
     return flag != 0;
   }
-  // count values of buf from root to the communicator, in chunks of kMaxChunk.
+  // count values of buf from root to the communicator, in broadcasts of
+  // bcast_chunk() values each (all posted at once). One broadcast of a whole set of
+  // panels crawled through shared memory without single-copy (Open MPI 4.1 vader,
+  // polled every 50 us as the rounds do): 400 MB in 0.57-0.61 s (0.7 GB/s), in
+  // 4-64 MB pieces 0.10-0.14 s (bench/mpi_ibcast.cpp).
   void ibcast(T* buf, int64_t count, int root, MPI_Comm comm, bool sender, std::vector<MPI_Request>& out) {
     const int size = size_of(comm);
     if (size < 2) return;
-    for (int64_t off = 0; off < count; off += kMaxChunk) {
+    const int64_t chunk = bcast_chunk();
+    for (int64_t off = 0; off < count; off += chunk) {
       MPI_Request rq;
-      MPI_Ibcast(buf + off, static_cast<int>(std::min(kMaxChunk, count - off)), mpi_type<T>(), root,
-                 comm, &rq);
+      MPI_Ibcast(buf + off, static_cast<int>(std::min(chunk, count - off)), mpi_type<T>(), root, comm, &rq);
       out.push_back(rq);
     }
     if (sender) bytes_ += static_cast<double>(count) * sizeof(T) * (size - 1);

@@ -252,6 +252,13 @@ assert len(r['round_compute_s'])==7 and len(r['round_wait_s'])==7, r
 # (row and column), the 7 row panels and the 7 column panels, 32 x 32 x 4 B each.
 assert r['bytes_broadcast'] == sum(r['rank_bytes_sent']) == 7 * 16 * 4096, r
 assert 0 < r['parallel_efficiency'] <= 1.0001, r"
+# The same bytes broadcast in pieces of 1000 bytes (250 values: a panel's 1024
+# values in five pieces), the same distances.
+OCL_SP_MPI_BCAST_BYTES=1000 run json-pieces 0 4 --n 200 --backend openmp --panel 32 --json --output "$T/pieces.bin"
+expect json-pieces-bytes "$PY" -c "
+import json; r=json.load(open('$T/out')); assert r['bytes_broadcast'] == 7 * 16 * 4096, r"
+check ref-200 0 "$BIN" --n 200 --backend serial --quiet --output "$T/r200.bin"
+same json-pieces "$T/r200.bin" "$T/pieces.bin"
 
 # The OpenCL backend on PoCL, one device per rank: default grid and panels, a
 # 2 x 2 grid with look-ahead over 5 x 5 panels (float32, negative edges), 3 x 1.
@@ -272,9 +279,12 @@ run pocl-3x1 0 3 --n 300 --device pocl --panel 128 --grid 3x1 --quiet --output "
 # each within the solve; pinning (on a thread beside the set-up) only with pinned
 # buffers, the wait for it after the set-up no longer than the pinning.
 check ref-neg1100 0 "$BIN" --n 1100 --negative --backend serial --quiet --output "$T/r1100.bin"
+# The broadcasts go in pieces (default 16 MiB): with pinned buffers in pieces of
+# 5000 bytes (1250 values, not a divisor of a panel row), pageable in one piece.
 for pinned in 1 0; do
-  OCL_SP_MPI_PINNED=$pinned run "parity-pinned$pinned" 0 4 --n 1100 --negative --device pocl --panel 128 \
-    --output "$T/pp.bin" --json &&
+  piece=$([ $pinned = 1 ] && echo 5000 || echo 1000000000)
+  OCL_SP_MPI_BCAST_BYTES=$piece OCL_SP_MPI_PINNED=$pinned run "parity-pinned$pinned" 0 4 --n 1100 --negative \
+    --device pocl --panel 128 --output "$T/pp.bin" --json &&
     same "parity-pinned$pinned" "$T/r1100.bin" "$T/pp.bin"
   expect "parity-pinned$pinned-report" "$PY" -c "
 import json; r=json.load(open('$T/out'))
