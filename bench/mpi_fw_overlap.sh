@@ -15,21 +15,10 @@
 set -u
 BASE=$1 NEW=$2 O=$3 R=${4:-4} LIMIT=${5:-540}
 shift 5
-export OCL_SP_CACHE_DIR=$(mktemp -d) OMP_NUM_THREADS=${OMP_NUM_THREADS:-16}
+MPI_EXTRA_X="-x OCL_SP_MPI_PINNED" . "$(dirname "$0")/mpi_common.sh"
 START=$(date +%s)
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$O/device.txt"
-M="timeout 300 mpirun --allow-run-as-root --oversubscribe --bind-to none -np $R -x LD_LIBRARY_PATH -x OCL_SP_CACHE_DIR -x OMP_NUM_THREADS -x OCL_SP_MPI_PINNED"
 export OCL_SP_MPI_PINNED=1
 left() { echo $((LIMIT - ($(date +%s) - START))); }
-timed() {  # timed NAME CMD...: stdout to OUT/NAME.json, the wall time to OUT/wall.txt
-  local name=$1 t0 t1 rc
-  shift
-  t0=$(date +%s.%N)
-  "$@" >"$O/$name.json" 2>"$O/$name.err"
-  rc=$?
-  t1=$(date +%s.%N)
-  echo "$name rc=$rc wall=$(awk "BEGIN{print $t1 - $t0}")" | tee -a "$O/wall.txt"
-}
 "$BASE" --n 5000 --algo fw --device gpu --quiet --output "$O/one.bin" >/dev/null
 $M "$NEW" --n 5000 --algo fw --device gpu --panel 640 --quiet --output "$O/new.bin" >/dev/null
 $M "$BASE" --n 5000 --algo fw --device gpu --panel 640 --quiet --output "$O/base.bin" >/dev/null

@@ -10,18 +10,7 @@
 #   SKIP_FW_BYTES=1: no fw byte comparison (only its program cache warmed)
 set -u
 B=$1 O=$2 R=${3:-4} SN=${4:-100000} FN=${5:-40000} REPS=${6:-3}
-export OCL_SP_CACHE_DIR=$(mktemp -d) OMP_NUM_THREADS=${OMP_NUM_THREADS:-16}
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$O/device.txt"
-M="timeout 300 mpirun --allow-run-as-root --oversubscribe --bind-to none -np $R -x LD_LIBRARY_PATH -x OCL_SP_CACHE_DIR -x OMP_NUM_THREADS"
-timed() {  # timed NAME CMD...: stdout to OUT/NAME.json, the wall time to OUT/wall.txt
-  local name=$1 t0 t1 rc
-  shift
-  t0=$(date +%s.%N)
-  "$@" >"$O/$name.json" 2>"$O/$name.err"
-  rc=$?
-  t1=$(date +%s.%N)
-  echo "$name rc=$rc wall=$(awk "BEGIN{print $t1 - $t0}")" | tee -a "$O/wall.txt"
-}
+. "$(dirname "$0")/mpi_common.sh"
 # Program caches warm, and the bytes of both ways.
 G=(--n 20000 --degree 20 --algo sssp --quiet)
 "$B" "${G[@]}" --device gpu:all --sources 0-999,19999 --output "$O/one.npy" >/dev/null

@@ -253,6 +253,26 @@ TEST_CASE("sssp lanes: a group's sources are a block of the lattice, every sourc
   }
 }
 
+namespace {
+
+// An H100-like device for the planner: 132 compute units, 80 GB, a quarter of it
+// the largest allocation, groups up to 1024.
+SsspDeviceShape h100_shape() {
+  SsspDeviceShape d;
+  d.budget = 80ull << 30;
+  d.max_alloc = 20ull << 30;
+  d.compute_units = 132;
+  d.max_work_group = 1024;
+  return d;
+}
+
+// The engine's tunables as the defaults leave them (0: the plan chooses).
+Tunables default_sssp_tunables() {
+  return {{"WG", 1024}, {"DELTA", 0}, {"BATCH", 0}, {"VW", 0}, {"LANES", 0}, {"LANE_WG", 0}};
+}
+
+}  // namespace
+
 TEST_CASE("sssp plan: bucket widths, batches and lanes groups within the device's memory") {
   // An H100-like device (132 compute units, 80 GB, a quarter of it the largest
   // allocation) and the 1000 x 1000 grid: 56 MB a group of 8 (32 MB distances,
@@ -262,12 +282,8 @@ TEST_CASE("sssp plan: bucket widths, batches and lanes groups within the device'
   grid.n = 1000000;
   grid.m = 3996000;
   grid.mean_weight = 50.5;
-  SsspDeviceShape h100;
-  h100.budget = 80ull << 30;
-  h100.max_alloc = 20ull << 30;
-  h100.compute_units = 132;
-  h100.max_work_group = 1024;
-  const Tunables t = {{"WG", 1024}, {"DELTA", 0}, {"BATCH", 0}, {"VW", 0}, {"LANES", 0}, {"LANE_WG", 0}};
+  const SsspDeviceShape h100 = h100_shape();
+  const Tunables t = default_sssp_tunables();
   const SsspPlan p = plan_sssp(grid, h100, t, 8, 128);
   CHECK(p.per_group == 1000000ull * (8 * 4 + 24) + 8 * (4 + 32));
   CHECK(p.graph_bytes == 1000001ull * 4 + 3996000ull * 8);
@@ -311,12 +327,8 @@ TEST_CASE("sssp plan: rows in lanes where they pay (low degree, or shallow searc
   // geometric degree 7.1 (322 levels) never; float64 rows pass the cache at half
   // the n; a search reaching too few vertices or not measured: a source a group;
   // LANES=1 / 8 as given; no room for a group's rows beside it: a source a group.
-  SsspDeviceShape h100;
-  h100.budget = 80ull << 30;
-  h100.max_alloc = 20ull << 30;
-  h100.compute_units = 132;
-  h100.max_work_group = 1024;
-  const Tunables t = {{"WG", 1024}, {"DELTA", 0}, {"BATCH", 0}, {"VW", 0}, {"LANES", 0}, {"LANE_WG", 0}};
+  const SsspDeviceShape h100 = h100_shape();
+  const Tunables t = default_sssp_tunables();
   const auto shape = [](int64_t n, double degree, int64_t levels, size_t bytes = 4) {
     SsspGraphShape g;
     g.n = n;
