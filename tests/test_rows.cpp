@@ -13,11 +13,13 @@
 #include <sstream>
 
 #include "cli/row_select.hpp"
+#include "cli/solve_rows.hpp"
 #include "graph/io.hpp"
 #include "sparse/stats_sink.hpp"
 #include "sparse/stream_sink.hpp"
 #include "util/atomic_file.hpp"
 #include "util/errors.hpp"
+#include "util/sysinfo.hpp"
 
 using namespace ocl_sp;
 namespace fs = std::filesystem;
@@ -225,6 +227,28 @@ TEST_SUITE("rows") {
     } catch (const RuntimeError& e) {
       CHECK(std::string(e.what()).find("not enough disk space") != std::string::npos);
     }
+  }
+
+  TEST_CASE("streamed plan: --betweenness leaves room for the transposed CSR (and its device copy)") {
+    // A graph of 10^8 edges on 1 000 vertices: the in-edges (12 bytes an edge, 8
+    // a vertex) take 1.2 GB that a batch of rows (8 016 bytes a source) must not.
+    const int64_t n = 1000, m = 100000000;
+    const double per_source = 8.0 * n + 16, in_edges = 12.0 * m + 8.0 * (n + 1);
+    SolverSpec cpu, cl;
+    cpu.algo = cl.algo = Algo::sssp;
+    cpu.backend = Backend::openmp;
+    cl.backend = Backend::opencl;
+    set_host_memory_limit(uint64_t{64} << 30);
+    const int64_t plain = plan_streamed_memory<int32_t>(cpu, n, m, true, false);
+    const int64_t bc = plan_streamed_memory<int32_t>(cpu, n, m, true, true);
+    const int64_t plain_cl = plan_streamed_memory<int32_t>(cl, n, m, true, false);
+    const int64_t bc_cl = plan_streamed_memory<int32_t>(cl, n, m, true, true);
+    set_host_memory_limit(0);
+    CHECK(static_cast<double>(plain - bc) > 0.99 * in_edges / per_source);
+    CHECK(static_cast<double>(plain - bc) < 1.01 * in_edges / per_source);
+    // OpenCL: the device's int copy of them, or a second sink's for the sources
+    // run again on the host
+    CHECK(static_cast<double>(plain_cl - bc_cl) > 1.98 * in_edges / per_source);
   }
 
   TEST_CASE("stats: reach, eccentricity, closeness and harmonic on a small directed graph") {

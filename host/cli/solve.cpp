@@ -303,7 +303,7 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
 
   if (spec.algo == Algo::sssp && !o.verify && !want_paths) {
     const int64_t max_batch = plan_streamed_memory<T>(
-        spec, g.n, static_cast<int64_t>(g.edges.size()), !o.stats.empty());
+        spec, g.n, static_cast<int64_t>(g.edges.size()), !o.stats.empty(), o.betweenness);
     phase = Stopwatch();
     const Csr<T> csr = build_csr<T>(g);
     g = Graph();

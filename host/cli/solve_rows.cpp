@@ -107,10 +107,16 @@ void check_rows_disk(const RowsRequest& req, int64_t n) {
 }
 
 template <typename T>
-int64_t plan_streamed_memory(const SolverSpec& spec, int64_t n, int64_t m, bool stats) {
+int64_t plan_streamed_memory(const SolverSpec& spec, int64_t n, int64_t m, bool stats, bool betweenness) {
   const uint64_t un = static_cast<uint64_t>(n);
+  // --betweenness: its sink's in-edges (the transposed CSR: an int64 offset a
+  // vertex, an int32 source and int64 edge index an edge); on OpenCL as much again
+  // (their int copy for the device, or a second sink's for sources run again on
+  // the host).
+  const uint64_t in_edges = (un + 1) * 8 + static_cast<uint64_t>(m) * 12;
   const uint64_t fixed = csr_bytes(n, m, sizeof(T)) * (stats ? 3 : 2) +
-                         static_cast<uint64_t>(omp_get_max_threads()) * un * 16;
+                         static_cast<uint64_t>(omp_get_max_threads()) * un * 16 +
+                         (betweenness ? in_edges * (spec.backend == Backend::opencl ? 2 : 1) : 0);
   const uint64_t per_source = un * sizeof(T) * 2 + 16;  // its row, a selected copy
   const std::string what = "n = " + std::to_string(n) + " (" + ValueTraits<T>::name() +
                            ") with m = " + std::to_string(m) + " edges (sssp on the " +
@@ -178,7 +184,7 @@ void write_dense_results(const DistMatrix<T>& d, const RowsRequest& req, SolveRe
 
 #define OCL_SP_ROWS(T)                                                                       \
   template void check_rows_disk<T>(const RowsRequest&, int64_t);                             \
-  template int64_t plan_streamed_memory<T>(const SolverSpec&, int64_t, int64_t, bool);       \
+  template int64_t plan_streamed_memory<T>(const SolverSpec&, int64_t, int64_t, bool, bool); \
   template void solve_streamed<T>(std::unique_ptr<SsspSolver<T>>, const Csr<T>&,              \
                                   const RowsRequest&, int64_t, SolveReport&);                \
   template void write_dense_results<T>(const DistMatrix<T>&, const RowsRequest&, SolveReport&);

@@ -35,10 +35,11 @@ template <typename T>
 void check_rows_disk(const RowsRequest& req, int64_t n);
 
 // Host memory of a streamed solve of n vertices and m edges (the edge list, the
-// CSR, its transpose for --stats, one source's rows), checked before the CSR is
-// built; returns the most sources a batch may hold within the budget.
+// CSR, its transpose for --stats, the in-edges of --betweenness, one source's
+// rows), checked before the CSR is built; returns the most sources a batch may
+// hold within the budget.
 template <typename T>
-int64_t plan_streamed_memory(const SolverSpec& spec, int64_t n, int64_t m, bool stats);
+int64_t plan_streamed_memory(const SolverSpec& spec, int64_t n, int64_t m, bool stats, bool betweenness);
 
 // The sssp solve without an n x n matrix, by `solver` (released as the stats file
 // is written): rows of req.sources into the output (streamed) and/or the stats (a

@@ -438,7 +438,7 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
     spec.algo = Algo::sssp;
     spec.backend = opencl ? Backend::opencl : Backend::openmp;
     if (opencl) spec.device = rank_devices(o.device, launched_local_rank(), launched_local_size());
-    const int64_t max_batch = plan_streamed_memory<T>(spec, n, csr.m(), stats);
+    const int64_t max_batch = plan_streamed_memory<T>(spec, n, csr.m(), stats, false);
     solver = make_sssp_solver<T>(spec);
     solver->set_max_batch(max_batch);
     device_name = solver->info().device;
