@@ -310,6 +310,29 @@ TEST_SUITE("api") {
     CHECK(contains(error_of([] { ocl_sp::stats<int32_t>(0, {}); }), "n must be at least 1"));
   }
 
+  TEST_CASE("api: stats with betweenness on the device reports both passes") {
+    // On OpenCL the betweenness runs its own pass beside the stats' (Brandes in
+    // kernels/betweenness.cl): its kernels in the per-kernel seconds (T_k counts
+    // them), its relaxations in the count.
+    std::vector<ocl_sp::Edge> random;
+    std::mt19937_64 rng(20261127);
+    for (int k = 0; k < 1500; ++k)
+      random.push_back({static_cast<int64_t>(rng() % 300), static_cast<int64_t>(rng() % 300),
+                        static_cast<double>(1 + rng() % 9)});
+    ocl_sp::Options o;
+    o.backend = "opencl";
+    o.device = "pocl";
+    ocl_sp::StatsOptions plain, bc;
+    bc.betweenness = true;
+    const auto without = ocl_sp::stats<int32_t>(300, random, o, plain);
+    const auto with = ocl_sp::stats<int32_t>(300, random, o, bc);
+    const auto& k = with.info.details.kernel_seconds;
+    REQUIRE(k.count("bc_sources") == 1);
+    CHECK(with.info.timings.kernels >= k.at("bc_sources"));
+    CHECK(with.info.relaxations == 2 * without.info.relaxations);
+    CHECK(with.info.details.kernel_launches > without.info.details.kernel_launches);
+  }
+
   TEST_CASE("api: version and build info") {
     CHECK(std::string(ocl_sp::version()) == OCL_SP_VERSION);
     const std::string info = ocl_sp::build_info();

@@ -476,6 +476,10 @@ Stats Session::stats(CsrGraph<T> graph, const StatsOptions& what) {
         st.t_k += more.t_k;
         st.t_h += more.t_h;
         st.total += more.total;
+        st.relaxations += more.relaxations;
+        st.kernel_launches += more.kernel_launches;
+        st.bytes_moved += more.bytes_moved;
+        for (const auto& [name, sec] : more.kernel_seconds) st.kernel_seconds[name] += sec;
         notes.push_back("betweenness: " + where);
       } else {
         TeeSink<T> both({&sink, &bc});

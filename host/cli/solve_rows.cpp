@@ -79,19 +79,27 @@ std::vector<double> betweenness_column(SsspSolver<T>& solver, const Csr<T>& csr,
   BetweennessSink<T> sink(csr, sources, false, false, threads);
   std::string where;
   const RunStats st = betweenness_rows(solver, csr, sink, &where);
+  // The report's solve covers this pass too: its relaxations, kernels (T_k, by
+  // which the rate divides them), transfers and seconds.
   rep.stats.relaxations += st.relaxations;
+  rep.stats.t_k += st.t_k;
+  rep.stats.t_h += st.t_h;
+  rep.stats.kernel_launches += st.kernel_launches;
+  rep.stats.bytes_moved += st.bytes_moved;
   for (const auto& [name, s] : st.kernel_seconds) rep.stats.kernel_seconds[name] += s;
   std::vector<double> b = sink.vertex_sums();
   const int64_t k = static_cast<int64_t>(sources.size());
   const double scale = betweenness_scale(csr.n, true, true, k, false);
   if (scale != 0)
     for (double& x : b) x *= scale;
+  const double seconds = phase.seconds();
+  rep.stats.total += seconds;
   rep.notes.push_back(
       (k == 0 ? std::string("betweenness: exact, every vertex a source")
               : "betweenness: estimated from " + std::to_string(k) +
                     " sources (scaled by n / k, as networkx's k)") +
-      "; " + where + " (" + std::to_string(phase.seconds()) + " s)");
-  profile("betweenness (rows, paths and dependencies)", phase.seconds());
+      "; " + where + " (" + std::to_string(seconds) + " s)");
+  profile("betweenness (rows, paths and dependencies)", seconds);
   return b;
 }
 

@@ -116,6 +116,21 @@ col=$(head -1 "$T/host.csv" | tr , '\n' | grep -nx betweenness | cut -d: -f1)
 cut -d, -f"${col:-0}" "$T/host.csv" > "$T/host.col"
 same_column "random degree 8 (again)" --n 300 --degree 8 --weights 1:3 --type float32
 expect "on the host by request: the device's bytes" cmp -s "$T/host.col" "$T/gen.__device_pocl.col"
+# The report counts the betweenness pass: its seconds within the solve's, its
+# kernels within T_k (the rate divides both passes' relaxations by T_k)
+for run in "--backend openmp" "--device pocl"; do
+  # shellcheck disable=SC2086
+  check "json times $run" 0 "$BIN" --generator grid --n 900 --algo sssp $run --stats "$T/t.csv" --betweenness --json
+  expect "json times $run: the betweenness pass within the solve and T_k" "$PY" - "$T/out" <<'PY'
+import json, re, sys
+j = json.load(open(sys.argv[1]))
+note = [x for x in j["notes"] if x.startswith("betweenness:")][0]
+secs = float(re.search(r"\(([0-9.e+-]+) s\)$", note).group(1))
+bc = j["kernel_seconds"].get("bc_sources", 0)
+print("solve", j["solve"], "betweenness", secs, "t_k", j["t_k"], "bc_sources", bc)
+sys.exit(0 if j["solve"] >= secs and j["t_k"] >= bc else 1)
+PY
+done
 # a zero-weight cycle: the same error everywhere (the device flags the source,
 # the host reports it)
 printf '# 4 vertices\n0 1 0\n1 2 1\n0 2 1\n3 0 0\n1 0 0\n' > "$T/zcycle.txt"
