@@ -162,30 +162,55 @@ DistMatrix<T> generate_matrix(const GeneratorParams& p, long long* edges) {
   return m;
 }
 
-template <typename T>
-std::vector<T> generate_rows(const GeneratorParams& p, int64_t row0, int64_t row1,
-                             long long* edges) {
+namespace {
+
+// validate(p), then rows [row0, row1) inside [0, n); returns n.
+int64_t checked_rows(const GeneratorParams& p, int64_t row0, int64_t row1) {
   validate(p);
   const int64_t n = generated_vertices(p);
   if (row0 < 0 || row1 > n || row0 > row1)
     throw UsageError("generate_rows: rows [" + std::to_string(row0) + ", " +
                      std::to_string(row1) + ") outside [0, " + std::to_string(n) + ")");
-  std::vector<T> m(static_cast<size_t>((row1 - row0) * n));
+  return n;
+}
+
+}  // namespace
+
+template <typename T>
+void generate_rows_into(const GeneratorParams& p, int64_t row0, int64_t row1, T* out,
+                        long long* edges) {
+  const int64_t n = checked_rows(p, row0, row1);
   long long count = 0;
   if (dense_row_model(p)) {
-    count = RowModel(p).fill_rows(row0, row1, m.data());
+    count = RowModel(p).fill_rows(row0, row1, out);
   } else {  // the sparse families: the whole edge list, sorted by u, then these rows
     const Graph g = generate_graph(p);
-    std::fill(m.begin(), m.end(), ValueTraits<T>::inf);
-    for (int64_t i = row0; i < row1; ++i) m[static_cast<size_t>((i - row0) * n + i)] = 0;
+    std::fill(out, out + (row1 - row0) * n, ValueTraits<T>::inf);
+    for (int64_t i = row0; i < row1; ++i) out[(i - row0) * n + i] = 0;
     const auto first = std::lower_bound(g.edges.begin(), g.edges.end(), row0,
                                         [](const Edge& e, int64_t u) { return e.u < u; });
     for (auto e = first; e != g.edges.end() && e->u < row1; ++e, ++count)
-      m[static_cast<size_t>((e->u - row0) * n + e->v)] = static_cast<T>(e->w);
+      out[(e->u - row0) * n + e->v] = static_cast<T>(e->w);
   }
   if (edges) *edges = count;
+}
+
+template <typename T>
+std::vector<T> generate_rows(const GeneratorParams& p, int64_t row0, int64_t row1,
+                             long long* edges) {
+  const int64_t n = checked_rows(p, row0, row1);
+  std::vector<T> m(static_cast<size_t>((row1 - row0) * n));
+  generate_rows_into(p, row0, row1, m.data(), edges);
   return m;
 }
+
+#define OCL_SP_ROWS_INTO(T) \
+  template void generate_rows_into<T>(const GeneratorParams&, int64_t, int64_t, T*, long long*);
+OCL_SP_ROWS_INTO(int32_t)
+OCL_SP_ROWS_INTO(float)
+OCL_SP_ROWS_INTO(double)
+OCL_SP_ROWS_INTO(int64_t)
+#undef OCL_SP_ROWS_INTO
 
 template std::vector<int32_t> generate_rows<int32_t>(const GeneratorParams&, int64_t, int64_t,
                                                      long long*);

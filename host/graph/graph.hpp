@@ -115,6 +115,11 @@ DistMatrix<T> generate_matrix(const GeneratorParams& p, long long* edges);
 template <typename T>
 std::vector<T> generate_rows(const GeneratorParams& p, int64_t row0, int64_t row1,
                              long long* edges);
+// The same rows into out ((row1 - row0) x n values, every one written), for
+// callers that reuse one buffer across many calls.
+template <typename T>
+void generate_rows_into(const GeneratorParams& p, int64_t row0, int64_t row1, T* out,
+                        long long* edges);
 // The largest |weight| generate_graph can draw for p (potentials included).
 int64_t generated_max_abs_weight(const GeneratorParams& p);
 

@@ -8,9 +8,11 @@
 // rows, or rank 0's edges scattered) and moving panel-row blocks between ranks.
 #pragma once
 #include <mpi.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <utility>
@@ -19,6 +21,7 @@
 #include "graph/graph.hpp"
 #include "graph/matrix.hpp"
 #include "mpi/mpi_session.hpp"
+#include "util/host_threads.hpp"
 
 namespace ocl_sp::mpi {
 
@@ -214,7 +217,7 @@ double scatter_edges(const Layout& lay, std::vector<RankEdges<T>>* lists, std::v
 // kept. The sparse families (grid, geometric, random with a degree) are O(n + m)
 // edges: every rank makes them and keeps its panels' edges. The dense model: the
 // pc ranks of a process row share its rows, each generates 1/pc of every strip of
-// rows (at most 4 MiB of values a strip) and hands the other ranks
+// rows (strips sized for the threads: see below) and hands the other ranks
 // of its process row their columns (MPI_Alltoallv on `row`, whose ranks are the
 // process columns), so a rank generates n^2 / R values, never its process row's
 // whole rows. Returns the edges of the rows this rank generated (summed over every
@@ -263,9 +266,18 @@ long long generate_local(const Layout& lay, const GeneratorParams& gen, std::vec
     }
     return edges;
   }
-  // The dense model: strips of rows shared by the process row (4 MiB of values:
-  // the generated rows, the values sent and received, ~12 MiB beyond the panels).
-  const int64_t strip = std::max<int64_t>(1, (int64_t{4} << 20) / static_cast<int64_t>(sizeof(T)) / std::max<int64_t>(n, 1));
+  // The dense model: strips of rows shared by the process row. A strip gives each
+  // of the row's ranks 4 rows a thread (every thread draws; a strip of 4 MiB at
+  // n = 10^5 was 10 rows, 5000 exchanges a rank, the generation one row a thread
+  // and the copies on one thread: 17 s of set-up on 4 ranks) and at least 4 MiB of
+  // values, at most 256 MiB; its three buffers (the generated rows, the values
+  // sent and received) are kept from strip to strip. OCL_SP_MPI_STRIP_ROWS=K
+  // (tests, measurements): K rows a strip.
+  const int64_t nn = std::max<int64_t>(n, 1), vs = static_cast<int64_t>(sizeof(T));
+  int64_t strip = std::clamp<int64_t>(int64_t{4} * omp_get_max_threads() * pc, (int64_t{4} << 20) / vs / nn,
+                                      std::max<int64_t>((int64_t{256} << 20) / vs / nn, 1));
+  if (const char* e = std::getenv("OCL_SP_MPI_STRIP_ROWS"); e && std::atoll(e) > 0) strip = std::atoll(e);
+  strip = std::max<int64_t>(strip, 1);
   std::vector<T> src, send, recv;
   std::vector<int> sc(static_cast<size_t>(pc)), sd(static_cast<size_t>(pc)), rc(static_cast<size_t>(pc)),
       rd(static_cast<size_t>(pc));
@@ -277,9 +289,13 @@ long long generate_local(const Layout& lay, const GeneratorParams& gen, std::vec
       // Rows [first(b), first(b + 1)) of the strip are process column b's to make.
       const auto first = [&](int b) { return s0 + h * b / pc; };
       const int64_t a0 = first(lay.pcol), a1 = first(lay.pcol + 1);
+      const size_t strip_bytes = static_cast<size_t>((a1 - a0) * n) * sizeof(T);
       try {
         long long e = 0;
-        if (a1 > a0) src = generate_rows<T>(gen, i * p + a0, i * p + a1, &e);
+        if (a1 > a0) {
+          if (src.size() < static_cast<size_t>((a1 - a0) * n)) src.resize(static_cast<size_t>((a1 - a0) * n));
+          generate_rows_into<T>(gen, i * p + a0, i * p + a1, src.data(), &e);
+        }
         edges += e;
         made += (a1 - a0) * n;
       } catch (...) {
@@ -288,14 +304,8 @@ long long generate_local(const Layout& lay, const GeneratorParams& gen, std::vec
       int bad = failed ? 1 : 0;
       MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, row);
       if (bad) return edges;
-      const auto place = [&](int64_t a, const T* values) {  // row a's own columns, packed, into local
-        T* dst = panel_row + a * mc;
-        for (size_t k = 0; k < mine.size(); ++k) {
-          copy_values(dst + static_cast<int64_t>(k) * p, values, mine[k].second);
-          values += mine[k].second;
-        }
-      };
       if (pc == 1) {
+#pragma omp parallel for schedule(static) num_threads(copy_threads(strip_bytes))
         for (int64_t a = a0; a < a1; ++a) {
           const T* r = src.data() + (a - a0) * n;
           for (size_t k = 0; k < mine.size(); ++k)
@@ -303,16 +313,25 @@ long long generate_local(const Layout& lay, const GeneratorParams& gen, std::vec
         }
         continue;
       }
-      send.resize(static_cast<size_t>((a1 - a0) * n));
+      // To process column b: each row's runs of b's columns, width[b] values a row.
+      if (send.size() < static_cast<size_t>((a1 - a0) * n)) send.resize(static_cast<size_t>((a1 - a0) * n));
       int64_t off = 0;
       for (int b = 0; b < pc; ++b) {
-        sd[static_cast<size_t>(b)] = static_cast<int>(off);
-        for (int64_t a = a0; a < a1; ++a)
-          for (const auto& [u0, cnt] : runs[static_cast<size_t>(b)]) {
-            copy_values(send.data() + off, src.data() + (a - a0) * n + u0, cnt);
-            off += cnt;
+        const auto& rb = runs[static_cast<size_t>(b)];
+        const int64_t wb = width[static_cast<size_t>(b)];
+        T* const base = send.data() + off;
+#pragma omp parallel for schedule(static) num_threads(copy_threads(strip_bytes / static_cast<size_t>(pc)))
+        for (int64_t a = a0; a < a1; ++a) {
+          T* dst = base + (a - a0) * wb;
+          const T* from = src.data() + (a - a0) * n;
+          for (const auto& [u0, cnt] : rb) {
+            copy_values(dst, from + u0, cnt);
+            dst += cnt;
           }
-        sc[static_cast<size_t>(b)] = static_cast<int>(off - sd[static_cast<size_t>(b)]);
+        }
+        sd[static_cast<size_t>(b)] = static_cast<int>(off);
+        sc[static_cast<size_t>(b)] = static_cast<int>((a1 - a0) * wb);
+        off += (a1 - a0) * wb;
       }
       int64_t roff = 0;
       for (int b = 0; b < pc; ++b) {
@@ -320,12 +339,22 @@ long long generate_local(const Layout& lay, const GeneratorParams& gen, std::vec
         rc[static_cast<size_t>(b)] = static_cast<int>((first(b + 1) - first(b)) * width[static_cast<size_t>(lay.pcol)]);
         roff += rc[static_cast<size_t>(b)];
       }
-      recv.resize(static_cast<size_t>(roff));
+      if (recv.size() < static_cast<size_t>(roff)) recv.resize(static_cast<size_t>(roff));
       MPI_Alltoallv(send.data(), sc.data(), sd.data(), mpi_type<T>(), recv.data(), rc.data(), rd.data(),
                     mpi_type<T>(), row);
+      const int64_t wmine = width[static_cast<size_t>(lay.pcol)];
       for (int b = 0; b < pc; ++b) {
         const T* from = recv.data() + rd[static_cast<size_t>(b)];
-        for (int64_t a = first(b); a < first(b + 1); ++a, from += width[static_cast<size_t>(lay.pcol)]) place(a, from);
+        const int64_t f0 = first(b), f1 = first(b + 1);
+#pragma omp parallel for schedule(static) num_threads(copy_threads(static_cast<size_t>((f1 - f0) * wmine) * sizeof(T)))
+        for (int64_t a = f0; a < f1; ++a) {
+          const T* values = from + (a - f0) * wmine;
+          T* dst = panel_row + a * mc;
+          for (size_t k = 0; k < mine.size(); ++k) {
+            copy_values(dst + static_cast<int64_t>(k) * p, values, mine[k].second);
+            values += mine[k].second;
+          }
+        }
       }
     }
   }
