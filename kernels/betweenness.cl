@@ -181,7 +181,8 @@ void bc_sources(const int n, __global const int* off, __global const int* col, _
         l_lo = hi;
         l_hi = l_tail;
       }
-      barrier(CLK_LOCAL_MEM_FENCE);
+      // level[] is global memory, read by every work-item in the backward pass.
+      barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     }
     if (over) l_over = 1;
     barrier(CLK_LOCAL_MEM_FENCE);

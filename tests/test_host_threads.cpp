@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <numeric>
+#include <thread>
 #include <vector>
 
 #include "util/host_threads.hpp"
@@ -77,5 +78,29 @@ TEST_CASE("copy_rows: a 64-thread pool runs a small copy on one thread, a large 
   for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<char>(i * 7 + 3);
   parallel_copy(b.data(), a.data(), a.size());
   CHECK(a == b);
+  omp_set_num_threads(before);
+}
+
+TEST_CASE("host pool: a limit set on one thread sizes the loops of every thread") {
+  const int before = omp_get_max_threads();
+  omp_set_num_threads(64);
+  set_host_pool(6);  // as an MPI rank's share of its host
+  CHECK(host_pool() == 6);
+  CHECK(work_threads(512 * MiB) == 6);
+  CHECK(copy_threads(512 * MiB) == 6);
+  // Another thread (a device's, an async task): OpenMP's pool there is the
+  // process default, the limit still holds.
+  int other_work = 0, other_copy = 0;
+  std::thread t([&] {
+    other_work = work_threads(512 * MiB);
+    other_copy = copy_threads(512 * MiB);
+  });
+  t.join();
+  CHECK(other_work <= 6);
+  CHECK(other_copy <= 6);
+  CHECK(other_work >= 1);
+  set_host_pool(0);  // no limit: OpenMP's pool again
+  CHECK(host_pool() == 64);
+  CHECK(work_threads(512 * MiB) == 64);
   omp_set_num_threads(before);
 }

@@ -14,6 +14,7 @@
 #include "cl/cl.hpp"
 #include "cl/cl_error.hpp"
 #include "mpi/mpi_env.hpp"
+#include "util/host_threads.hpp"
 #include "util/cancel.hpp"
 #include "util/errors.hpp"
 
@@ -74,7 +75,10 @@ int share_host_threads() {
                        all.begin() + static_cast<std::ptrdiff_t>(r + 1) * CPU_SETSIZE);
   const int threads = shared_host_threads(masks, me);
   const char* env = std::getenv("OMP_NUM_THREADS");
-  if (!(env && *env) && threads < omp_get_max_threads()) omp_set_num_threads(threads);
+  if (!(env && *env) && threads < omp_get_max_threads()) {
+    omp_set_num_threads(threads);
+    set_host_pool(threads);  // the sized loops of every other thread too
+  }
   return omp_get_max_threads();
 }
 

@@ -12,6 +12,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdlib>
 
@@ -45,14 +46,30 @@ inline int bandwidth_threads() {
   return kBandwidthThreads;
 }
 
+// The host loops' pool for every thread of the process: OpenMP's pool of the
+// calling thread, at most the share set_host_pool gave this process (the ranks of
+// one host under mpirun, mpi_session.cpp). omp_set_num_threads binds only the
+// thread that calls it; a device's thread or an std::async task would otherwise
+// size its loops to every CPU.
+inline std::atomic<int>& host_pool_limit() {
+  static std::atomic<int> limit{0};  // 0: none
+  return limit;
+}
+inline void set_host_pool(int threads) { host_pool_limit().store(threads > 0 ? threads : 0); }
+inline int host_pool() {
+  const int pool = omp_get_max_threads(), limit = host_pool_limit().load();
+  return limit > 0 ? std::min(pool, limit) : pool;
+}
+
 // Threads for a loop that moves `bytes` of memory.
 inline int copy_threads(size_t bytes) {
-  return threads_for(bytes, omp_get_max_threads(), kCopyBytesPerThread, bandwidth_threads());
+  return threads_for(bytes, host_pool(), kCopyBytesPerThread, bandwidth_threads());
 }
 
 // Threads for a compute-bound loop over `bytes` of data: the whole pool once big.
 inline int work_threads(size_t bytes) {
-  return threads_for(bytes, omp_get_max_threads(), kWorkBytesPerThread, omp_get_max_threads());
+  const int pool = host_pool();
+  return threads_for(bytes, pool, kWorkBytesPerThread, pool);
 }
 
 }  // namespace ocl_sp
