@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # --stats --betweenness on the H100 (Brandes beside the rows) against OpenMP on
 # the host's cores: medians of 3 after a warm-up; the CSVs' md5 across backends.
+# Usage (device tool): copied into a carry folder beside the ocl_sp binary (ocl_sp_v1: the
+# first kernel version, for the v1 rows), run with OUT set; records: bench/results/nvidia-h100/betweenness/.
 cd "$(dirname "$0")"
 export OCL_SP_CACHE_DIR=/tmp/c
 # a larger host: OpenMP on 16 of its cores, as the one-GPU machine has

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # One 4 x H100 call: row figures A/B (the kernel before FIG_SPAN vs now, GPU 0) and
 # MPI fw n = 40 000 on 4 ranks: broadcast pieces 16 MiB vs one piece, and the default environment.
+# Usage (device tool): copied into a carry folder beside ocl_sp, libmpi_cxx.so.40 and oldk/ (the
+# kernels before FIG_SPAN), the folder one level below the repository root; OUT set. Records:
+# bench/results/nvidia-h100/{stats/row-figures-span,mpi/fw-bcast-pieces-x4}/.
 cd "$(dirname "$0")"
 export LD_LIBRARY_PATH=$PWD:${LD_LIBRARY_PATH:-}
 B=$PWD/ocl_sp
