@@ -473,13 +473,7 @@ Stats Session::stats(CsrGraph<T> graph, const StatsOptions& what) {
         st = s.solve_stats_rows(g, {}, sink, sink, notes);
         std::string where;
         const RunStats more = betweenness_rows(s, g, bc, &where);
-        st.t_k += more.t_k;
-        st.t_h += more.t_h;
-        st.total += more.total;
-        st.relaxations += more.relaxations;
-        st.kernel_launches += more.kernel_launches;
-        st.bytes_moved += more.bytes_moved;
-        for (const auto& [name, sec] : more.kernel_seconds) st.kernel_seconds[name] += sec;
+        st.add_pass(more);
         notes.push_back("betweenness: " + where);
       } else {
         TeeSink<T> both({&sink, &bc});

@@ -63,6 +63,17 @@ struct RunStats {
   double bytes_moved = 0;    // host <-> device bytes
   double copy_exposed = 0;   // seconds the slowest device sat idle in the panel engine: copies
                              // not hidden by kernels, host-side packing, waits (can exceed T_h)
+  // Another pass of the same solve (the betweenness pass beside the stats' rows):
+  // its seconds, work, launches, bytes and per-kernel seconds added to these.
+  void add_pass(const RunStats& more) {
+    t_h += more.t_h;
+    t_k += more.t_k;
+    total += more.total;
+    relaxations += more.relaxations;
+    kernel_launches += more.kernel_launches;
+    bytes_moved += more.bytes_moved;
+    for (const auto& [name, sec] : more.kernel_seconds) kernel_seconds[name] += sec;
+  }
   std::vector<std::string> device_lines;  // per device: share, kernel time, bytes, idle
 };
 

@@ -60,11 +60,7 @@ RunStats betweenness_rows(SsspSolver<T>& solver, const Csr<T>& g, BetweennessSin
     BetweennessSink<T> wide(g, again, sink.endpoints(), false, sink.threads());
     const RunStats more = solver.solve_rows(g, again, wide, false);
     sink.add_sums(wide);
-    st.t_k += more.t_k;
-    st.t_h += more.t_h;
-    st.kernel_launches += more.kernel_launches;
-    st.bytes_moved += more.bytes_moved;
-    for (const auto& [k, v] : more.kernel_seconds) st.kernel_seconds[k] += v;
+    st.add_pass(more);  // total and relaxations are set below for the whole call
   }
   if (note)
     *note = std::to_string(count - static_cast<int64_t>(again.size())) + " sources on the device, " +
