@@ -7,7 +7,9 @@
 # (n = 5000, P = 640: both binaries' ranks against one process; this also warms
 # the program cache), then the jobs of JOBS in order, each as long as LIMIT
 # seconds (from the start) allow: NAME:N:REPS with NAME one of one_gpu, gpu_all,
-# ranks_base, ranks_new, ranks_new_pageable (NEW with OCL_SP_MPI_PINNED=0). Every
+# ranks_base, ranks_new, ranks_new_pageable (NEW with OCL_SP_MPI_PINNED=0), ranks_tcp
+# (NEW with Open MPI's TCP transport forced, `--mca pml ob1 --mca btl tcp,self`: the
+# stand-in for ranks on several hosts). Every
 # JSON report and the job's wall time kept in OUT (then packed into OUT/runs.tgz:
 # the device tool brings back only a few files).
 # Usage (device tool, repo root): bash bench/mpi_fw_overlap.sh BASE NEW OUT [R] [LIMIT] JOBS...
@@ -36,6 +38,7 @@ for job in "$@"; do
       gpu_all) timed "${name}_${n}_$k" "$BASE" "${F[@]}" --device gpu:all --quiet ;;
       ranks_base) timed "${name}_${n}_$k" $M "$BASE" "${F[@]}" --device gpu ;;
       ranks_new) timed "${name}_${n}_$k" $M "$NEW" "${F[@]}" --device gpu ;;
+      ranks_tcp) timed "${name}_${n}_$k" $M --mca pml ob1 --mca btl tcp,self "$NEW" "${F[@]}" --device gpu ;;
       ranks_new_pageable) OCL_SP_MPI_PINNED=0 timed "${name}_${n}_$k" $M "$NEW" "${F[@]}" --device gpu ;;
     esac
   done
