@@ -83,6 +83,10 @@ TEST_SUITE("panel_engine") {
     CHECK(p.devices == 2);
     CHECK(p.q >= 8);
     CHECK(p.placement == Placement::resident);
+    // Each device: its ceil(q/2) panel rows, two sets (by round parity) of the q
+    // pivot and row panels received from the other, one copy.
+    const uint64_t panel = static_cast<uint64_t>(p.p) * static_cast<uint64_t>(p.p) * 4;
+    CHECK(p.device_bytes == panel * static_cast<uint64_t>((p.q + 1) / 2 * p.q + 2 * p.q + 1));
   }
 
   TEST_CASE("plan: a process grid (MPI) gets resident panels, 4 per rank and dimension") {
@@ -438,6 +442,38 @@ TEST_SUITE("panel_engine") {
       const ocl_sp_test::EnvGuard env("OCL_SP_DEVICE_WEIGHTS", std::string("probe"));
       check_solver<int32_t>(s, {700}, "on 2 devices");
     }
+  }
+
+  // Several devices, resident: the pipelined rounds (round r + 1's panels sent
+  // and received beside round r's GEMMs into receive sets by round parity).
+  // Owners alternate every round (equal weights), keep rows in a row (1,3) or
+  // leave a device without rows (1,1000); q = 1 (n = 1), 2, 3 and 8 rounds; panels
+  // in one staging chunk or in 4 (the owner posts each panel as it lands).
+  TEST_CASE("PoCL split: pipelined rounds, every owner pattern, bit-exact") {
+    SolverSpec s = spec(Algo::fw);
+    s.split = 2;
+    s.panel = 128;
+    for (const char* weights : {"", "1,3", "1,1000"}) {
+      for (const char* stage : {"", "20000"}) {
+        const ocl_sp_test::EnvGuard w("OCL_SP_DEVICE_WEIGHTS", std::string(weights));
+        const ocl_sp_test::EnvGuard b("OCL_SP_STAGE_BYTES", std::string(stage));
+        INFO("weights '" << weights << "', stage bytes '" << stage << "'");
+        check_solver<int32_t>(s, {1, 129, 300, 1000}, "resident panels");
+        check_solver<float>(s, {257}, "on 2 devices");
+        auto solver = make_opencl_solver<int32_t>(s);
+        DistMatrix<int32_t> d = graph_with_negative_cycle();
+        CHECK_THROWS_AS(solver->solve(d, nullptr), NegativeCycleError);
+      }
+    }
+    // A device without panel rows (weights 1,1000 over q = 2) still takes part.
+    const ocl_sp_test::EnvGuard w("OCL_SP_DEVICE_WEIGHTS", std::string("1,1000"));
+    auto solver = make_opencl_solver<int32_t>(s);
+    DistMatrix<int32_t> d = graph<int32_t>(200, kSeed), ref = d;
+    const RunStats st = solver->solve(d, nullptr);
+    fw_serial(ref, nullptr);
+    CHECK(d == ref);
+    REQUIRE(st.device_lines.size() == 2);
+    CHECK(st.device_lines[0].find(": 0/2 panel rows") != std::string::npos);
   }
 
   TEST_CASE("PoCL: squaring over panels and over 2 sub-devices, bit-exact") {

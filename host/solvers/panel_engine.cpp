@@ -1,6 +1,7 @@
-// The panel engine (see panel_engine.hpp). Round r of the outer blocked FW over a
-// q x q grid of P x P panels, with the devices owning panel rows block-cyclically
-// (row i belongs to device i mod D, as seed 001 splits tile rows between GPUs):
+// The panel engine (see panel_engine.hpp; the plan: panel_plan.cpp). Round r of
+// the outer blocked FW over a q x q grid of P x P panels, with the devices owning
+// panel rows block-cyclically (row i belongs to device i mod D, as seed 001
+// splits tile rows between GPUs):
 //  1. the owner of row r closes the pivot panel D[r][r] and updates the row panels
 //     D[r][j] = D*[r][r] (x) D[r][j] (through a copy: a panel is never both an
 //     operand and the output of one launch);
@@ -9,12 +10,15 @@
 //     the whole round: "pivot row/column panels kept resident");
 //  3. every device, for each panel row i it owns: column panel
 //     D[i][r] = D[i][r] (x) D*[r][r], then D[i][j] = min(D[i][j], D[i][r] (x) D[r][j]).
-// Resident panels keep their own device buffers for the whole solve; out of core,
-// panel (i, j) of step 3 streams through a few device slots: upload (own queue),
-// GEMM (compute queue), download (own queue), chained by events so copies in both
-// directions overlap with the kernels. Out of core on one device, the rounds run
-// with look-ahead and without drains (panel_ooc.hpp); the code below serves it
-// with several devices.
+// Resident panels keep their own device buffers for the whole solve; several
+// devices resident run pipelined rounds (device_pipelined): round r + 1's pivot
+// and row panels are made first by their owner and travel, panel by panel, into
+// the others' receive sets of that round's parity while round r's GEMMs run, with
+// no drain or barrier between rounds. Out of core, panel (i, j) of step 3 streams
+// through a few device slots: upload (own queue), GEMM (compute queue), download
+// (own queue), chained by events so copies in both directions overlap with the
+// kernels; on one device the rounds run with look-ahead and without drains
+// (panel_ooc.hpp), on several in step (round()).
 #include "solvers/panel_engine.hpp"
 #include "solvers/panel_ooc.hpp"
 
@@ -34,210 +38,6 @@
 #include "util/timer.hpp"
 
 namespace ocl_sp::detail {
-
-const char* to_string(Placement p) {
-  switch (p) {
-    case Placement::single_buffer: return "single buffer";
-    case Placement::resident: return "resident panels";
-    case Placement::out_of_core: return "out of core";
-  }
-  return "?";
-}
-
-namespace {
-
-// Device buffers of the resident placement, in panels: the owned rows, plus with
-// several devices the round's pivot and row panels from others, plus one copy.
-int64_t resident_panels(int64_t q, int devices) {
-  const int64_t rows = (q + devices - 1) / devices;
-  return rows * q + (devices > 1 ? q : 0) + 1;
-}
-// Out of core: pivot, copy, q - 1 row panels, two column slots, streaming slots.
-int64_t ooc_panels(int64_t q) { return q + 3 + kStreamSlots; }
-
-}  // namespace
-
-int64_t grid_resident_panels(int64_t q, const PanelGrid& g) {
-  const int64_t rows = (q + g.rows - 1) / g.rows, cols = (q + g.cols - 1) / g.cols;
-  return rows * cols + (g.rows > 1 ? 2 * cols : 0) + (g.cols > 1 ? 2 * rows : 0) +
-         (g.rows * g.cols > 1 ? 1 : 0) + 1;
-}
-
-std::vector<DeviceBudget> device_budgets(const std::vector<DeviceEntry>& devices, uint64_t cap) {
-  std::vector<DeviceBudget> out;
-  for (const DeviceEntry& e : devices) {
-    DeviceBudget b;
-    b.name = e.name;
-    b.memory = cap ? std::min<uint64_t>(cap, e.global_mem) : e.global_mem;
-    b.max_alloc = std::min<uint64_t>(e.max_alloc, b.memory);
-    b.host_backed = e.type == "cpu";  // PoCL: buffers are host memory
-    out.push_back(b);
-  }
-  return out;
-}
-
-std::string PanelPlan::describe() const {
-  std::ostringstream os;
-  os << to_string(placement);
-  if (placement != Placement::single_buffer)
-    os << ", P = " << p << " (" << q << " x " << q << " panels"
-       << (placement == Placement::out_of_core ? ", " + std::to_string(slots) + " streaming slots"
-                                               : std::string())
-       << (placement == Placement::out_of_core || devices > 1 ? ", pinned staging" : "")
-       << ")";
-  if (devices > 1) os << " on " << devices << " devices";
-  return os.str();
-}
-
-PanelPlan plan_panels(int64_t n, size_t vs, const std::vector<DeviceBudget>& devs, int64_t panel,
-                      int multiple, int64_t single_multiple, int single_buffers,
-                      uint64_t host_spare, const PanelGrid& grid) {
-  if (devs.empty()) throw RuntimeError("no device for the panel engine");
-  const bool on_grid = grid.rows > 0;
-  if (on_grid && (grid.cols < 1 || devs.size() != 1))
-    throw RuntimeError("panel plan of a process grid: one device budget per rank");
-  PanelPlan plan;
-  plan.n = n;
-  plan.devices = static_cast<int>(devs.size());
-  const int d = plan.devices;
-  uint64_t memory = devs[0].memory, max_alloc = devs[0].max_alloc;
-  bool host_backed = false;
-  for (const auto& x : devs) {
-    memory = std::min(memory, x.memory);
-    max_alloc = std::min(max_alloc, x.max_alloc);
-    host_backed |= x.host_backed;
-  }
-  const auto bytes = [&](int64_t p) { return static_cast<uint64_t>(p) * p * vs; };
-  if (d == 1 && panel == 0 && !on_grid) {
-    const int64_t ld = round_up(std::max<int64_t>(n, 1), single_multiple);
-    const uint64_t one = bytes(ld);
-    if (one <= max_alloc && one * single_buffers <= memory) {
-      plan.placement = Placement::single_buffer;
-      plan.p = ld;
-      plan.device_bytes = one * single_buffers;
-      plan.host_bytes = host_backed ? plan.device_bytes : 0;
-      return plan;
-    }
-  }
-  const uint64_t matrix = static_cast<uint64_t>(n) * n * vs;
-  const auto finish = [&](Placement pl, int64_t q, int64_t p) {
-    plan.placement = pl;
-    plan.q = q;
-    plan.p = p;
-    plan.slots = pl == Placement::out_of_core ? kStreamSlots : 0;
-    plan.device_bytes =
-        bytes(p) * static_cast<uint64_t>(on_grid                    ? grid_resident_panels(q, grid)
-                                         : pl == Placement::resident ? resident_panels(q, d)
-                                                                     : ooc_panels(q));
-    plan.max_rows.clear();
-    for (const auto& x : devs) {
-      int64_t rows = q;
-      if (pl == Placement::resident) {
-        const int64_t fit = static_cast<int64_t>(x.memory / bytes(p)) - (d > 1 ? q : 0) - 1;
-        rows = std::max<int64_t>((q + d - 1) / d, std::min<int64_t>(q, fit / q));
-      }
-      plan.max_rows.push_back(rows);
-    }
-    if (on_grid) {  // the ranks' host buffers are the driver's to count
-      plan.host_bytes = host_backed ? plan.device_bytes : 0;
-      if (plan.host_bytes > host_spare)
-        throw RuntimeError("n = " + std::to_string(n) + ": " + plan.describe() + " needs " +
-                           format_bytes(static_cast<double>(plan.host_bytes)) +
-                           " of host memory per rank for the device's panels but only " +
-                           format_bytes(static_cast<double>(host_spare)) +
-                           " are free; use more ranks or --host-memory SIZE if the limit is wrong");
-      return plan;
-    }
-    const uint64_t staging = std::min<uint64_t>(bytes(p), stage_bytes(kStageBytes)) * kStagingBuffers *
-                             static_cast<uint64_t>(d);
-    const uint64_t device_host = host_backed ? plan.device_bytes * static_cast<uint64_t>(d) : 0;
-    // Every placement moves panels through pinned staging chunks. (A pinned copy
-    // of the whole matrix lost to staging: pinning at ~1.4 GB/s on NVIDIA cost
-    // more than the copies it saved; docs/performance/scale.md, n = 40 000 at 1/4 of the
-    // matrix on the H200: 9.7 s against 6.9 s.)
-    plan.host_bytes = staging + device_host;
-    if (plan.host_bytes > host_spare)
-      throw RuntimeError("n = " + std::to_string(n) + ": " + plan.describe() + " needs " +
-                         format_bytes(static_cast<double>(plan.host_bytes)) +
-                         " of host memory beside the matrix but only " +
-                         format_bytes(static_cast<double>(host_spare)) +
-                         " are free; try --host-memory SIZE if the limit is wrong, or "
-                         "--type float32 is no smaller: reduce n");
-    return plan;
-  };
-  const auto fits = [&](Placement pl, int64_t q, int64_t p) {
-    if (bytes(p) > max_alloc) return false;
-    const int64_t panels = on_grid                    ? grid_resident_panels(q, grid)
-                           : pl == Placement::resident ? resident_panels(q, d)
-                                                       : ooc_panels(q);
-    return bytes(p) * static_cast<uint64_t>(panels) <= memory;
-  };
-  if (on_grid) {
-    // Resident only: a rank's panels never stream (add ranks instead).
-    const int64_t most = std::max(grid.rows, grid.cols);
-    const int64_t q0 = grid.rows * grid.cols > 1 ? 4 * most : 1;
-    const int64_t qmax = std::max<int64_t>(q0, (n + multiple - 1) / multiple);
-    const auto refuse = [&](int64_t p, const std::string& what) {
-      const int64_t q = (n + p - 1) / p;
-      return RuntimeError(
-          "n = " + std::to_string(n) + " on a " + std::to_string(grid.rows) + " x " +
-          std::to_string(grid.cols) + " process grid: " + what + " " +
-          std::to_string(grid_resident_panels(q, grid)) + " panels of P = " + std::to_string(p) +
-          " (" + format_bytes(static_cast<double>(bytes(p) * grid_resident_panels(q, grid))) +
-          ") per rank do not fit " + format_bytes(static_cast<double>(memory)) + " of device memory" +
-          (bytes(p) > max_alloc ? " (one panel exceeds the " + format_bytes(static_cast<double>(max_alloc)) +
-                                      " a single allocation may take)"
-                                : std::string()) +
-          "; use more ranks or a smaller --panel");
-    };
-    if (panel > 0) {
-      const int64_t p = round_up(panel, multiple);
-      if (!fits(Placement::resident, (n + p - 1) / p, p)) throw refuse(p, "--panel gives");
-      return finish(Placement::resident, (n + p - 1) / p, p);
-    }
-    for (int64_t q = q0; q <= std::max<int64_t>(q0, std::min<int64_t>(qmax, 1024)); ++q) {
-      const int64_t p = round_up((n + q - 1) / q, multiple);
-      if (fits(Placement::resident, (n + p - 1) / p, p))
-        return finish(Placement::resident, (n + p - 1) / p, p);
-    }
-    throw refuse(round_up((n + qmax - 1) / qmax, multiple), "even the smallest panels give");
-  }
-  if (panel > 0) {
-    const int64_t p = round_up(panel, multiple);
-    const int64_t q = (n + p - 1) / p;
-    if (fits(Placement::resident, q, p)) return finish(Placement::resident, q, p);
-    if (q >= 2 && fits(Placement::out_of_core, q, p)) return finish(Placement::out_of_core, q, p);
-    throw RuntimeError("n = " + std::to_string(n) + " with --panel " + std::to_string(p) + ": " +
-                       std::to_string(q) + " x " + std::to_string(q) + " panels of " +
-                       format_bytes(static_cast<double>(bytes(p))) + " fit neither resident (" +
-                       format_bytes(static_cast<double>(bytes(p) * resident_panels(q, d))) +
-                       ") nor out of core (" +
-                       format_bytes(static_cast<double>(bytes(p) * ooc_panels(q))) + ") in " +
-                       format_bytes(static_cast<double>(memory)) + " of device memory" +
-                       (bytes(p) > max_alloc ? " (and one panel exceeds the " +
-                                                   format_bytes(static_cast<double>(max_alloc)) +
-                                                   " a single allocation may take)"
-                                             : std::string()) +
-                       "; try a smaller --panel");
-  }
-  // Several devices: at least 4 panel rows per device, so the owner of the pivot
-  // row (which also updates the row panels) is not the others' bottleneck.
-  const int64_t q0 = d > 1 ? 4 * d : 1;
-  const int64_t qmax = std::max<int64_t>(q0, (n + multiple - 1) / multiple);
-  for (int64_t q = q0; q <= std::min<int64_t>(qmax, 256); ++q) {
-    const int64_t p = round_up((n + q - 1) / q, multiple);
-    if (fits(Placement::resident, q, p)) return finish(Placement::resident, (n + p - 1) / p, p);
-  }
-  for (int64_t q = std::max<int64_t>(2, q0); q <= std::min<int64_t>(qmax, 256); ++q) {
-    const int64_t p = round_up((n + q - 1) / q, multiple);
-    const int64_t qq = (n + p - 1) / p;
-    if (qq >= 2 && fits(Placement::out_of_core, qq, p)) return finish(Placement::out_of_core, qq, p);
-  }
-  throw RuntimeError("n = " + std::to_string(n) + " (" + format_bytes(static_cast<double>(matrix)) +
-                     ") cannot run even out of core: " + format_bytes(static_cast<double>(memory)) +
-                     " of device memory leaves no room for the panels it streams; give more "
-                     "--device-memory or more devices");
-}
 
 namespace {
 
@@ -272,6 +72,39 @@ class Barrier {
   std::condition_variable cv_;
 };
 
+// Several devices, resident: how many of each round's pivot and row panels have
+// reached host memory (in the order of send_order()), posted by the row's owner
+// and awaited by the others; gives up when a device thread failed.
+class Board {
+ public:
+  explicit Board(int64_t rounds) : count_(static_cast<size_t>(rounds), 0) {}
+  void post(int64_t r, int64_t panels) {
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      count_[static_cast<size_t>(r)] = panels;
+    }
+    cv_.notify_all();
+  }
+  void wait(int64_t r, int64_t panels) {
+    std::unique_lock<std::mutex> lock(m_);
+    cv_.wait(lock, [&] { return failed_ || count_[static_cast<size_t>(r)] >= panels; });
+    if (count_[static_cast<size_t>(r)] < panels) throw CancelledError();
+  }
+  void fail() {
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      failed_ = true;
+    }
+    cv_.notify_all();
+  }
+
+ private:
+  std::vector<int64_t> count_;
+  bool failed_ = false;
+  std::mutex m_;
+  std::condition_variable cv_;
+};
+
 template <typename T>
 class FwPanels {
  public:
@@ -280,7 +113,7 @@ class FwPanels {
       : plan_(plan), d_(d), n_(d.n()), p_(plan.p), q_(plan.q),
         pbytes_(static_cast<size_t>(plan.p) * plan.p * sizeof(T)),
         resident_(plan.placement == Placement::resident), progress_(progress),
-        barrier_(static_cast<int>(devs.size())) {
+        barrier_(static_cast<int>(devs.size())), board_(plan.q) {
     for (size_t k = 0; k < devs.size(); ++k) {
       auto ds = std::make_unique<Dev>();
       ds->dev = devs[k];
@@ -290,7 +123,7 @@ class FwPanels {
     }
     share_rows();
     sync_rounds_ = devs_.size() > 1 || !resident_;
-    lookahead_ = devs_.size() > 1 && resident_;
+    pipelined_ = devs_.size() > 1 && resident_;
   }
 
   std::function<void()> before_store;  // run_fw_panels'
@@ -315,6 +148,7 @@ class FwPanels {
           } catch (...) {
             errors[k] = std::current_exception();
             barrier_.fail();
+            board_.fail();
           }
         });
       for (auto& t : threads) t.join();
@@ -382,7 +216,16 @@ class FwPanels {
     std::vector<cl::Event> slot_free;                // last download from each slot
     cl::Event col_free[2];
     Stager* stager = nullptr;                        // the core's panel stager
-    int64_t ahead = -1;                              // round whose phases 1-2 ran early
+    // Several devices, resident (pipelined rounds): the pivot and row panels of
+    // round r received into recv[r % 2] (recv[.][r]: the pivot), free again once
+    // recv_free[r % 2] (the last GEMM of the round that read them) completed;
+    // ready[j]: the upload of the next round's panel j, waited for at its first use;
+    // sent[s]: the downloads of row s this device sent (row s is rewritten from
+    // round s + 1 on).
+    std::vector<cl::Buffer> recv[2];
+    cl::Event recv_free[2];
+    std::vector<cl::Event> ready;
+    std::vector<std::vector<cl::Event>> sent;
     // Events other queues' commands wait on, held until the round's queues are
     // drained: PoCL 3.1 has crashed (POclReleaseEvent on a worker thread) when the
     // application dropped an event a pending command still waited on.
@@ -518,9 +361,11 @@ class FwPanels {
           for (int64_t j = 0; j < q_; ++j) row.push_back(new_panel(ds));
           ds.own.push_back(std::move(row));
         }
-        if (devs_.size() > 1) {
-          ds.piv = new_panel(ds);
-          for (int64_t j = 0; j < q_; ++j) ds.rowbuf[static_cast<size_t>(j)] = new_panel(ds);
+        if (pipelined_) {
+          for (auto& set : ds.recv)
+            for (int64_t j = 0; j < q_; ++j) set.push_back(new_panel(ds));
+          ds.ready.resize(static_cast<size_t>(q_));
+          ds.sent.resize(static_cast<size_t>(q_));
         }
       } else {
         ds.piv = new_panel(ds);
@@ -534,6 +379,7 @@ class FwPanels {
   }
 
   void device_main(Dev& ds) {
+    if (pipelined_) return device_pipelined(ds);
     OpenClCore& core = *ds.core;
     core.run_guarded("panel engine on '" + core.device().name + "' failed", [&] {
       allocate(ds);
@@ -560,19 +406,18 @@ class FwPanels {
   }
 
   // Buffers of the round's pivot and row panels on this device.
-  cl::Buffer& pivot_view(Dev& ds, int64_t r) {
-    if (resident_ && owner(r) == ds.index) return ds.own[own_index(r)][static_cast<size_t>(r)];
-    return ds.piv;
-  }
+  cl::Buffer& pivot_view(Dev& ds, int64_t r) { return row_view(ds, r, r); }
   cl::Buffer& row_view(Dev& ds, int64_t r, int64_t j) {
     if (resident_ && owner(r) == ds.index) return ds.own[own_index(r)][static_cast<size_t>(j)];
-    return ds.rowbuf[static_cast<size_t>(j)];
+    if (pipelined_) return ds.recv[r % 2][static_cast<size_t>(j)];
+    return j == r ? ds.piv : ds.rowbuf[static_cast<size_t>(j)];
   }
 
   // Phase 1 and 2 of round r on the owner of row r: close the pivot, update the
   // row panels; with several devices or out of core, send them to host memory.
-  // Returns with the downloads enqueued (settle() completes them).
-  void pivot_and_row(Dev& ds, int64_t r) {
+  // Returns with the downloads enqueued (settle() completes them; pipelined
+  // rounds send them later, send_row) and the event of the last kernel.
+  cl::Event pivot_and_row(Dev& ds, int64_t r) {
     OpenClCore& core = *ds.core;
     PanelDevice& dev = *ds.dev;
     cl::Buffer& piv = pivot_view(ds, r);
@@ -591,11 +436,12 @@ class FwPanels {
       progress_.add(1);
     }
     core.queue(OpenClCore::kCompute).flush();
-    if (sync_rounds_) {
+    if (sync_rounds_ && !pipelined_) {
       download(ds, piv, r, r, {ev});
       for (int64_t j = 0; j < q_; ++j)
         if (j != r) download(ds, row_view(ds, r, j), r, j, {ev});
     }
+    return ev;
   }
 
   // Step 3 for panel row i (k: its index in ds.rows): the column panel, then the
@@ -606,6 +452,7 @@ class FwPanels {
     const int64_t i = ds.rows[k];
     cl::Buffer& piv = pivot_view(ds, r);
     cl::Buffer* col = nullptr;
+    use_received(ds, r);
     if (resident_) {
       col = &ds.own[k][static_cast<size_t>(r)];
     } else {
@@ -620,6 +467,7 @@ class FwPanels {
     for (int64_t j = 0; j < q_; ++j) {
       if (j == r) continue;
       cl::Buffer& rowj = row_view(ds, r, j);
+      use_received(ds, j);
       if (resident_) {
         ev = dev.gemm_acc(ds.own[k][static_cast<size_t>(j)], *col, rowj, p_, real(i), real(j));
       } else {
@@ -640,10 +488,135 @@ class FwPanels {
     }
   }
 
+  // Several devices, resident: rounds without drains or barriers. The owner of
+  // row r + 1 updates that row first in round r, closes round r + 1's pivot and
+  // updates its row panels, queues the rest of round r and only then downloads
+  // those panels (download queue) into host memory, posting each on the board
+  // as it lands; every other device, its round r queued, uploads each posted
+  // panel (upload queue) into its receive set of parity r + 1, after the last
+  // GEMM of round r - 1 that read that set; its compute queue waits for each
+  // upload at the panel's first use. So the hand-over of round r + 1 runs
+  // beside round r's GEMMs, and the devices keep in step only through it.
+  void device_pipelined(Dev& ds) {
+    OpenClCore& core = *ds.core;
+    core.run_guarded("panel engine on '" + core.device().name + "' failed", [&] {
+      allocate(ds);
+      std::vector<cl::Event> up;
+      for (size_t k = 0; k < ds.rows.size(); ++k)
+        for (int64_t j = 0; j < q_; ++j)
+          up.push_back(upload(ds, ds.own[k][static_cast<size_t>(j)], ds.rows[k], j, {}));
+      after(ds, up);
+      if (owner(0) == ds.index)
+        send_row(ds, 0, pivot_and_row(ds, 0));
+      else if (!ds.rows.empty())
+        receive_row(ds, 0);
+      for (int64_t r = 0; r < q_; ++r) {
+        throw_if_cancelled();
+        if (ds.index == 0) progress_.set_round(static_cast<int>(r), static_cast<int>(q_));
+        round_pipelined(ds, r);
+      }
+      // Every device has read its last received panel from host memory: the
+      // owned rows may overwrite it.
+      barrier_.wait();
+      cl::Event end;
+      core.queue(OpenClCore::kCompute).enqueueMarkerWithWaitList(nullptr, &end);
+      ds.keep.push_back(end);
+      for (size_t k = 0; k < ds.rows.size(); ++k)
+        for (int64_t j = 0; j < q_; ++j)
+          download(ds, ds.own[k][static_cast<size_t>(j)], ds.rows[k], j, {end});
+      settle(ds);
+      release_kept(ds);
+    });
+  }
+
+  void round_pipelined(Dev& ds, int64_t r) {
+    OpenClCore& core = *ds.core;
+    // Row r - 1 (if sent from here) is rewritten from this round on.
+    if (r > 0 && owner(r - 1) == ds.index) after(ds, ds.sent[static_cast<size_t>(r - 1)]);
+    size_t stream = 0;
+    int col_alt = 0;
+    const int64_t next = r + 1;
+    const bool ahead = next < q_ && owner(next) == ds.index;
+    cl::Event sent_after;
+    if (ahead) {
+      update_row(ds, r, own_index(next), stream, col_alt);
+      sent_after = pivot_and_row(ds, next);
+    }
+    for (size_t k = 0; k < ds.rows.size(); ++k) {
+      const int64_t i = ds.rows[k];
+      if (i == r || (ahead && i == next)) continue;
+      throw_if_cancelled();
+      update_row(ds, r, k, stream, col_alt);
+    }
+    // Panels received for this round not used by any GEMM (none owned but the
+    // next row's) are still waited for before the set is reused.
+    for (int64_t j = 0; j < q_; ++j) use_received(ds, j);
+    if (owner(r) != ds.index) {
+      cl::Event done;
+      core.queue(OpenClCore::kCompute).enqueueMarkerWithWaitList(nullptr, &done);
+      ds.keep.push_back(done);
+      ds.recv_free[r % 2] = done;
+    }
+    core.queue(OpenClCore::kCompute).flush();
+    if (ahead)
+      send_row(ds, next, sent_after);
+    else if (next < q_ && !ds.rows.empty())
+      receive_row(ds, next);
+    if (ds.index == 0) {  // the progress line's device idle: wall time less kernels so far
+      progress_.set_idle(std::max(0.0, wall_.seconds() - core.kernel_busy_now(nullptr)));
+    }
+  }
+
+  // The order in which row s's panels travel: the pivot first.
+  int64_t send_order(int64_t s, int64_t k) const { return k == 0 ? s : (k <= s ? k - 1 : k); }
+
+  // Row s (its pivot and row panels, final for round s) from this device, its
+  // owner, to host memory after `ready`, each panel posted once it is there.
+  void send_row(Dev& ds, int64_t s, const cl::Event& ready) {
+    auto& sent = ds.sent[static_cast<size_t>(s)];
+    uint64_t last = 0;
+    for (int64_t k = 0; k < q_; ++k) {
+      const int64_t j = send_order(s, k);
+      sent.push_back(download(ds, ds.own[own_index(s)][static_cast<size_t>(j)], s, j, {ready}));
+      const uint64_t ticket = ds.stager->moves();
+      if (k > 0) {  // panel k - 1 lands while panel k is copied
+        ds.stager->settle_through(last);
+        board_.post(s, k);
+      }
+      last = ticket;
+    }
+    ds.stager->settle_through(last);
+    board_.post(s, q_);
+  }
+
+  // Row s from host memory into the receive set of parity s, panel by panel as
+  // its owner posts them; ready[j] for the compute queue to wait on.
+  void receive_row(Dev& ds, int64_t s) {
+    auto& set = ds.recv[s % 2];
+    std::vector<cl::Event> w;
+    if (ds.recv_free[s % 2]()) w.push_back(ds.recv_free[s % 2]);
+    for (int64_t k = 0; k < q_; ++k) {
+      const int64_t j = send_order(s, k);
+      board_.wait(s, k + 1);
+      ds.ready[static_cast<size_t>(j)] = upload(ds, set[static_cast<size_t>(j)], s, j, w);
+    }
+  }
+
+  // The compute queue waits for received panel j's upload (once).
+  void use_received(Dev& ds, int64_t j) {
+    if (!pipelined_) return;
+    cl::Event& e = ds.ready[static_cast<size_t>(j)];
+    if (!e()) return;
+    after(ds, {e});
+    e = cl::Event();
+  }
+
+  // One round of one device resident, or of several out of core: the owner's
+  // pivot and row panels through host memory, drained and in step at each end.
   void round(Dev& ds, int64_t r) {
     OpenClCore& core = *ds.core;
-    // 1. The owner of row r: pivot and row panels (unless done ahead, below).
-    if (owner(r) == ds.index && ds.ahead != r) {
+    // 1. The owner of row r: pivot and row panels.
+    if (owner(r) == ds.index) {
       pivot_and_row(ds, r);
       if (sync_rounds_) settle(ds);
     }
@@ -656,22 +629,11 @@ class FwPanels {
         if (j != r) up.push_back(upload(ds, ds.rowbuf[static_cast<size_t>(j)], r, j, {}));
       after(ds, up);
     }
-    // 3. Owned panel rows. Look-ahead (several devices, resident): the owner of
-    // row r + 1 updates that row first and then runs round r + 1's phases 1 and 2
-    // at once, so its pivot and row panels travel while this round's GEMMs run
-    // and the other devices do not wait for them.
+    // 3. Owned panel rows.
     size_t stream = 0;
     int col_alt = 0;
-    const int64_t next = r + 1;
-    const bool ahead = lookahead_ && next < q_ && owner(next) == ds.index;
-    if (ahead) {
-      update_row(ds, r, own_index(next), stream, col_alt);
-      pivot_and_row(ds, next);
-      ds.ahead = next;
-    }
     for (size_t k = 0; k < ds.rows.size(); ++k) {
-      const int64_t i = ds.rows[k];
-      if (i == r || (ahead && i == next)) continue;
+      if (ds.rows[k] == r) continue;
       throw_if_cancelled();
       update_row(ds, r, k, stream, col_alt);
     }
@@ -694,11 +656,12 @@ class FwPanels {
   const size_t pbytes_;
   const bool resident_;
   bool sync_rounds_ = true;
-  bool lookahead_ = false;
+  bool pipelined_ = false;  // several devices, resident: device_pipelined()
   double setup_ = -1;  // out of core on one device: seconds before the first copy
   Progress& progress_;
   Stopwatch wall_;  // the engine's wall time (from run())
   Barrier barrier_;
+  Board board_;
   std::vector<std::unique_ptr<Dev>> devs_;
   std::vector<int> owner_;           // panel row -> device
   std::vector<size_t> own_index_;    // panel row -> its index in that device's rows
