@@ -6,7 +6,7 @@
 # with BASE (the single-process solve is the same code in both). First the bytes
 # (n = 5000, P = 640: both binaries' ranks against one process; this also warms
 # the program cache), then the jobs of JOBS in order, each as long as LIMIT
-# seconds (from the start) allow: NAME:N:REPS with NAME one of one_gpu, gpu_all,
+# seconds (from the start) allow: NAME:N:REPS[:PANEL] (PANEL: --panel) with NAME one of one_gpu, gpu_all,
 # ranks_base, ranks_new, ranks_new_pageable (NEW with OCL_SP_MPI_PINNED=0), ranks_tcp
 # (NEW with Open MPI's TCP transport forced, `--mca pml ob1 --mca btl tcp,self`: the
 # stand-in for ranks on several hosts). Every
@@ -28,18 +28,19 @@ cmp "$O/one.bin" "$O/new.bin" && echo "fw n = 5000: new ranks identical to one p
 cmp "$O/one.bin" "$O/base.bin" && echo "fw n = 5000: base ranks identical to one process" | tee -a "$O/wall.txt"
 rm -f "$O"/*.bin
 for job in "$@"; do
-  IFS=: read -r name n reps <<<"$job"
+  IFS=: read -r name n reps panel <<<"$job"
   F=(--n "$n" --algo fw --json)
+  [ -n "${panel:-}" ] && F+=(--panel "$panel")
   for k in $(seq "$reps"); do
     # the longest single run seen so far must still fit
     [ "$(left)" -gt "$([ "$n" -gt 50000 ] && echo 90 || echo 20)" ] || { echo "$name n=$n run $k: out of time" | tee -a "$O/wall.txt"; continue; }
     case $name in
-      one_gpu) timed "${name}_${n}_$k" "$BASE" "${F[@]}" --device gpu --quiet ;;
-      gpu_all) timed "${name}_${n}_$k" "$BASE" "${F[@]}" --device gpu:all --quiet ;;
-      ranks_base) timed "${name}_${n}_$k" $M "$BASE" "${F[@]}" --device gpu ;;
-      ranks_new) timed "${name}_${n}_$k" $M "$NEW" "${F[@]}" --device gpu ;;
-      ranks_tcp) timed "${name}_${n}_$k" $M --mca pml ob1 --mca btl tcp,self "$NEW" "${F[@]}" --device gpu ;;
-      ranks_new_pageable) OCL_SP_MPI_PINNED=0 timed "${name}_${n}_$k" $M "$NEW" "${F[@]}" --device gpu ;;
+      one_gpu) timed "${name}_${n}${panel:+_p$panel}_$k" "$BASE" "${F[@]}" --device gpu --quiet ;;
+      gpu_all) timed "${name}_${n}${panel:+_p$panel}_$k" "$BASE" "${F[@]}" --device gpu:all --quiet ;;
+      ranks_base) timed "${name}_${n}${panel:+_p$panel}_$k" $M "$BASE" "${F[@]}" --device gpu ;;
+      ranks_new) timed "${name}_${n}${panel:+_p$panel}_$k" $M "$NEW" "${F[@]}" --device gpu ;;
+      ranks_tcp) timed "${name}_${n}${panel:+_p$panel}_$k" $M --mca pml ob1 --mca btl tcp,self "$NEW" "${F[@]}" --device gpu ;;
+      ranks_new_pageable) OCL_SP_MPI_PINNED=0 timed "${name}_${n}${panel:+_p$panel}_$k" $M "$NEW" "${F[@]}" --device gpu ;;
     esac
   done
 done
