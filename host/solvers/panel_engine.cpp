@@ -74,10 +74,12 @@ class Barrier {
 
 // Several devices, resident: how many of each round's pivot and row panels have
 // reached host memory (in the order of send_order()), posted by the row's owner
-// and awaited by the others; gives up when a device thread failed.
+// and awaited by the others, and how many devices have read them all from there;
+// gives up when a device thread failed.
 class Board {
  public:
-  explicit Board(int64_t rounds) : count_(static_cast<size_t>(rounds), 0) {}
+  explicit Board(int64_t rounds)
+      : count_(static_cast<size_t>(rounds), 0), read_(static_cast<size_t>(rounds), 0) {}
   void post(int64_t r, int64_t panels) {
     {
       std::lock_guard<std::mutex> lock(m_);
@@ -90,6 +92,18 @@ class Board {
     cv_.wait(lock, [&] { return failed_ || count_[static_cast<size_t>(r)] >= panels; });
     if (count_[static_cast<size_t>(r)] < panels) throw CancelledError();
   }
+  void read(int64_t r) {
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      ++read_[static_cast<size_t>(r)];
+    }
+    cv_.notify_all();
+  }
+  void wait_read(int64_t r, int readers) {
+    std::unique_lock<std::mutex> lock(m_);
+    cv_.wait(lock, [&] { return failed_ || read_[static_cast<size_t>(r)] >= readers; });
+    if (read_[static_cast<size_t>(r)] < readers) throw CancelledError();
+  }
   void fail() {
     {
       std::lock_guard<std::mutex> lock(m_);
@@ -100,6 +114,7 @@ class Board {
 
  private:
   std::vector<int64_t> count_;
+  std::vector<int> read_;
   bool failed_ = false;
   std::mutex m_;
   std::condition_variable cv_;
@@ -124,6 +139,8 @@ class FwPanels {
     share_rows();
     sync_rounds_ = devs_.size() > 1 || !resident_;
     pipelined_ = devs_.size() > 1 && resident_;
+    for (const auto& ds : devs_) readers_ += ds->rows.empty() ? 0 : 1;
+    readers_ = std::max(0, readers_ - 1);  // every device with rows but the owner
   }
 
   std::function<void()> before_store;  // run_fw_panels'
@@ -226,6 +243,8 @@ class FwPanels {
     cl::Event recv_free[2];
     std::vector<cl::Event> ready;
     std::vector<std::vector<cl::Event>> sent;
+    // own row k: its initial upload (waited for at its first use), its last GEMM.
+    std::vector<cl::Event> row_up, row_last;
     // Events other queues' commands wait on, held until the round's queues are
     // drained: PoCL 3.1 has crashed (POclReleaseEvent on a worker thread) when the
     // application dropped an event a pending command still waited on.
@@ -421,6 +440,7 @@ class FwPanels {
     OpenClCore& core = *ds.core;
     PanelDevice& dev = *ds.dev;
     cl::Buffer& piv = pivot_view(ds, r);
+    if (resident_ && owner(r) == ds.index) use_own(ds, own_index(r));
     std::vector<cl::Event> up;
     if (!resident_) up.push_back(upload(ds, piv, r, r, {}));
     for (int64_t j = 0; j < q_; ++j)
@@ -446,13 +466,14 @@ class FwPanels {
 
   // Step 3 for panel row i (k: its index in ds.rows): the column panel, then the
   // GEMM-accumulates with the round's row panels.
-  void update_row(Dev& ds, int64_t r, size_t k, size_t& stream, int& col_alt) {
+  cl::Event update_row(Dev& ds, int64_t r, size_t k, size_t& stream, int& col_alt) {
     OpenClCore& core = *ds.core;
     PanelDevice& dev = *ds.dev;
     const int64_t i = ds.rows[k];
     cl::Buffer& piv = pivot_view(ds, r);
     cl::Buffer* col = nullptr;
     use_received(ds, r);
+    use_own(ds, k);
     if (resident_) {
       col = &ds.own[k][static_cast<size_t>(r)];
     } else {
@@ -486,6 +507,7 @@ class FwPanels {
       ds.col_free[col_alt] = download(ds, *col, i, r, {ev});
       col_alt = 1 - col_alt;
     }
+    return ev;
   }
 
   // Several devices, resident: rounds without drains or barriers. The owner of
@@ -501,11 +523,13 @@ class FwPanels {
     OpenClCore& core = *ds.core;
     core.run_guarded("panel engine on '" + core.device().name + "' failed", [&] {
       allocate(ds);
-      std::vector<cl::Event> up;
+      // Owned rows go up in order, each waited for where it is first used (row
+      // 0's owner closes the pivot while its later rows still travel).
+      ds.row_up.resize(ds.rows.size());
+      ds.row_last.resize(ds.rows.size());
       for (size_t k = 0; k < ds.rows.size(); ++k)
         for (int64_t j = 0; j < q_; ++j)
-          up.push_back(upload(ds, ds.own[k][static_cast<size_t>(j)], ds.rows[k], j, {}));
-      after(ds, up);
+          ds.row_up[k] = upload(ds, ds.own[k][static_cast<size_t>(j)], ds.rows[k], j, {});
       if (owner(0) == ds.index)
         send_row(ds, 0, pivot_and_row(ds, 0));
       else if (!ds.rows.empty())
@@ -515,15 +539,16 @@ class FwPanels {
         if (ds.index == 0) progress_.set_round(static_cast<int>(r), static_cast<int>(q_));
         round_pipelined(ds, r);
       }
-      // Every device has read its last received panel from host memory: the
-      // owned rows may overwrite it.
-      barrier_.wait();
-      cl::Event end;
-      core.queue(OpenClCore::kCompute).enqueueMarkerWithWaitList(nullptr, &end);
-      ds.keep.push_back(end);
-      for (size_t k = 0; k < ds.rows.size(); ++k)
+      // Each owned row back to host memory after its last GEMM, once every other
+      // device has read that row's round panels from there (row q - 1 is final
+      // since its round and already there: sent for round q - 1).
+      for (size_t k = 0; k < ds.rows.size(); ++k) {
+        const int64_t i = ds.rows[k];
+        if (i == q_ - 1) continue;
+        board_.wait_read(i, readers_);
         for (int64_t j = 0; j < q_; ++j)
-          download(ds, ds.own[k][static_cast<size_t>(j)], ds.rows[k], j, {end});
+          download(ds, ds.own[k][static_cast<size_t>(j)], i, j, {ds.row_last[k]});
+      }
       settle(ds);
       release_kept(ds);
     });
@@ -541,12 +566,13 @@ class FwPanels {
     if (ahead) {
       update_row(ds, r, own_index(next), stream, col_alt);
       sent_after = pivot_and_row(ds, next);
+      ds.row_last[own_index(next)] = sent_after;
     }
     for (size_t k = 0; k < ds.rows.size(); ++k) {
       const int64_t i = ds.rows[k];
       if (i == r || (ahead && i == next)) continue;
       throw_if_cancelled();
-      update_row(ds, r, k, stream, col_alt);
+      ds.row_last[k] = update_row(ds, r, k, stream, col_alt);
     }
     // Panels received for this round not used by any GEMM (none owned but the
     // next row's) are still waited for before the set is reused.
@@ -600,6 +626,14 @@ class FwPanels {
       board_.wait(s, k + 1);
       ds.ready[static_cast<size_t>(j)] = upload(ds, set[static_cast<size_t>(j)], s, j, w);
     }
+    board_.read(s);  // packed from host memory: the uploads no longer read it
+  }
+
+  // The compute queue waits for owned row k's initial upload (once).
+  void use_own(Dev& ds, size_t k) {
+    if (k >= ds.row_up.size() || !ds.row_up[k]()) return;
+    after(ds, {ds.row_up[k]});
+    ds.row_up[k] = cl::Event();
   }
 
   // The compute queue waits for received panel j's upload (once).
@@ -662,6 +696,7 @@ class FwPanels {
   Stopwatch wall_;  // the engine's wall time (from run())
   Barrier barrier_;
   Board board_;
+  int readers_ = 0;  // devices that receive each row (pipelined)
   std::vector<std::unique_ptr<Dev>> devs_;
   std::vector<int> owner_;           // panel row -> device
   std::vector<size_t> own_index_;    // panel row -> its index in that device's rows
