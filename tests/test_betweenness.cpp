@@ -332,7 +332,8 @@ void brandes_one(const Csr<T>& g, const InEdges& in, int64_t s, const std::vecto
 // layer before, weight 1) under a random numbering, with one root: path counts
 // past 2^53 and rounded, summed over several in-edges whose Kahn
 // order (by numbering and discovery) is not their in-edge order.
-Graph layered(int layers, int width, uint64_t seed) {
+// feeds_min + [0, feeds_span) feeds a vertex.
+Graph layered(int layers, int width, uint64_t seed, int feeds_min = 3, int feeds_span = 4) {
   std::mt19937_64 rng(seed);
   const int64_t n = 1 + static_cast<int64_t>(layers) * width;
   std::vector<int64_t> id(static_cast<size_t>(n));
@@ -347,7 +348,7 @@ Graph layered(int layers, int width, uint64_t seed) {
         e.edges.push_back({at(0, 0), at(1, i), 1});
         continue;
       }
-      const int feeds = 3 + static_cast<int>(rng() % 4);
+      const int feeds = feeds_min + static_cast<int>(rng() % static_cast<uint64_t>(feeds_span));
       std::vector<int> from(static_cast<size_t>(width));
       for (int j = 0; j < width; ++j) from[static_cast<size_t>(j)] = j;
       std::shuffle(from.begin(), from.end(), rng);
@@ -382,6 +383,66 @@ TEST_CASE("betweenness: counts past 2^53 summed in the in-edges' order on every 
   CHECK(!same_bits(want, sums(Order::reversed)));
   const Result r = all_backends_agree(g);
   CHECK(same_bits(r.vertex, want));
+}
+
+TEST_CASE("betweenness: vertices on both sides of the kernel's 32-edge masks, counts past 2^53 (device too)") {
+  // The kernel marks a vertex's tight edges among its first 32 in- and out-edges
+  // in masks and tests the edges of a vertex with more again: layers of 36 vertices,
+  // each fed by 30 to 35 of the layer before, give in- and out-degrees on both
+  // sides of 32, with path counts past 2^53 summed in the in-edges' order.
+  const Graph e = layered(12, 36, 3, 30, 6);
+  const Csr<int32_t> g = build_csr<int32_t>(e);
+  const InEdges in = in_edges(g);
+  int64_t out_lo = 0, out_hi = 0, in_lo = 0, in_hi = 0;
+  for (int64_t v = 0; v < g.n; ++v) {
+    const int64_t od = g.off[v + 1] - g.off[v];
+    const int64_t id = in.off[static_cast<size_t>(v) + 1] - in.off[static_cast<size_t>(v)];
+    out_lo += od > 0 && od <= 32;
+    out_hi += od > 32;
+    in_lo += id > 1 && id <= 32;
+    in_hi += id > 32;
+  }
+  CHECK(out_lo > 10);
+  CHECK(out_hi > 10);
+  CHECK(in_lo > 10);
+  CHECK(in_hi > 10);
+  DistMatrix<int32_t> dist = to_matrix<int32_t>(e);
+  solve_reference(dist, true);
+  const auto sums = [&](Order how) {
+    std::vector<Fixed> f(static_cast<size_t>(g.n));
+    for (int64_t s = 0; s < g.n; ++s)
+      brandes_one(g, in, s, std::vector<int32_t>(dist.data() + s * g.n, dist.data() + (s + 1) * g.n), how, f);
+    std::vector<double> out(f.size());
+    for (size_t v = 0; v < out.size(); ++v) out[v] = f[v].value();
+    return out;
+  };
+  const std::vector<double> want = sums(Order::pull);
+  CHECK(!same_bits(want, sums(Order::reversed)));  // rounded counts: the order shows
+  const Result r = all_backends_agree(g);
+  CHECK(same_bits(r.vertex, want));
+}
+
+TEST_CASE("betweenness: the device's scratch is released by the engine's next prepare") {
+  // Brandes' scratch on the device is sized beside the rows' plan; a later solve
+  // on the same engine plans the rows with the whole budget, so it must go.
+  const Csr<int32_t> g = csr_from_matrix(tie_graph<int32_t>(60, 4, false, 1, 3));
+  auto solver = make_sssp_solver<int32_t>(spec(Algo::sssp, {{"BATCH", 16}}));
+  auto* dev = engine_capability<BetweennessEngine<int32_t>>(&solver->engine());
+  REQUIRE(dev != nullptr);
+  CHECK(dev->scratch_bytes() == 0);
+  BetweennessSink<int32_t> sink(g, {}, false, false, 0);
+  std::string where;
+  betweenness_rows(*solver, g, sink, &where);
+  CHECK(where.find("60 sources on the device") != std::string::npos);
+  CHECK(dev->scratch_bytes() > 0);
+  BetweennessSink<int32_t> rows(g, {0, 5}, false, false, 1);
+  solver->solve_rows(g, {0, 5}, rows, false);
+  CHECK(dev->scratch_bytes() == 0);
+  // and it comes back for the next betweenness: the same bits
+  BetweennessSink<int32_t> again(g, {}, false, false, 0);
+  betweenness_rows(*solver, g, again, nullptr);
+  CHECK(dev->scratch_bytes() > 0);
+  CHECK(same_bits(again.vertex_sums(), sink.vertex_sums()));
 }
 
 TEST_CASE("betweenness: networkx's scale factors") {

@@ -196,6 +196,9 @@ class BetweennessEngine {
   virtual void run_betweenness(const int64_t* sources, int64_t count, bool endpoints,
                                std::vector<Fixed>& sums, std::vector<uint8_t>& flags,
                                RunStats& st) = 0;
+  // Bytes of device memory the sources' scratch and the in-edges hold now: from
+  // prepare_betweenness until the engine's next prepare releases them.
+  virtual uint64_t scratch_bytes() const = 0;
 };
 
 // Checks that g can be given to BetweennessSink (UsageError: a negative weight).

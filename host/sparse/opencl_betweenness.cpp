@@ -15,11 +15,32 @@ namespace ocl_sp::detail {
 
 namespace {
 
-// A slot of scratch: indeg (int), sigma/coeff (double), the order (int), the
-// level boundaries (n + 1 ints) and the 64.64 sums (two ulong) a vertex.
-uint64_t bc_slot_bytes(int64_t n) { return static_cast<uint64_t>(n) * 36 + 4; }
+// A slot of scratch: indeg (int), the order (int), the level boundaries (n + 1
+// ints) and a 32-byte record (betweenness.cl's bc_node: sigma/coeff, the tight
+// edges' masks, the 64.64 sum) a vertex.
+constexpr uint64_t kNodeBytes = 32;
+uint64_t bc_slot_bytes(int64_t n) { return static_cast<uint64_t>(n) * (12 + kNodeBytes) + 4; }
 
 }  // namespace
+
+// Betweenness's buffers of a device (scratch_bytes, release_betweenness).
+#define OCL_SP_BC_BUFFERS(d)                                                                          \
+  {&(d).in_off, &(d).in_src, &(d).in_edge, &(d).bc_indeg, &(d).bc_node, &(d).bc_order, &(d).bc_level, \
+   &(d).bc_out, &(d).bc_src, &(d).bc_flags}
+
+template <typename T>
+void OpenClSsspEngine<T>::release_betweenness(Device& d) {
+  for (cl::Buffer* b : OCL_SP_BC_BUFFERS(d)) *b = cl::Buffer();
+}
+
+template <typename T>
+uint64_t OpenClSsspEngine<T>::scratch_bytes() const {
+  uint64_t bytes = 0;
+  for (const auto& d : devices_)
+    for (const cl::Buffer* b : OCL_SP_BC_BUFFERS(d))
+      if ((*b)()) bytes += b->template getInfo<CL_MEM_SIZE>();
+  return bytes;
+}
 
 template <typename T>
 bool OpenClSsspEngine<T>::prepare_betweenness(const Csr<T>& g, const InEdges& in, RunStats& st) {
@@ -46,18 +67,20 @@ bool OpenClSsspEngine<T>::prepare_betweenness(const Csr<T>& g, const InEdges& in
       BuiltProgram bp = core.build_separate("betweenness.cl", {{"BC_WG", static_cast<int>(d.bc_wg)}}, d.defines);
       cl::Buffer one(core.context(), CL_MEM_READ_WRITE, 64);
       d.bc = core.kernel("bc_sources", what, {d.bc_wg}, [&](cl::Kernel& k) {
-        set_args(k, 1, one, one, one, one, one, one, one, 0, one, T(0), 0, one, one, one, one, one, one);
+        set_args(k, 1, one, one, one, one, one, one, one, 0, one, T(0), 0, one, one, one, one, one);
       }, &bp.program);
       d.bc_sum = core.kernel("bc_sum", what, {64}, nullptr, &bp.program);
     }
     // A GPU: as many groups as its compute units hold at once (2048 work-items,
-    // at most 32 groups, each).
-    const uint64_t target =
+    // at most 32 groups, each); OCL_SP_BC_GROUPS=K at most K (experiments).
+    uint64_t target =
         static_cast<uint64_t>(core.device().compute_units) * (gpu ? std::min<size_t>(32, 2048 / d.bc_wg) : 1);
+    if (const char* e = std::getenv("OCL_SP_BC_GROUPS"); e && std::atoi(e) >= 1)
+      target = std::min<uint64_t>(target, static_cast<uint64_t>(std::atoi(e)));
     uint64_t groups = std::max<uint64_t>(1, target);
     if (d.budget / 4 > in_bytes) groups = std::min(groups, (d.budget / 4 - in_bytes) / slot);
     else groups = 0;
-    groups = std::min(groups, d.max_alloc / (static_cast<uint64_t>(n) * 16 + 16));
+    groups = std::min(groups, d.max_alloc / (static_cast<uint64_t>(n) * kNodeBytes + kNodeBytes));
     if (groups < 1) {
       fits = false;
       break;
@@ -94,10 +117,9 @@ bool OpenClSsspEngine<T>::prepare_betweenness(const Csr<T>& g, const InEdges& in
         core.write(d.in_edge, 0, edge.size() * 4, edge.data(), false);
       }
       d.bc_indeg = cl::Buffer(ctx, CL_MEM_READ_WRITE, G * un * 4);
-      d.bc_sigma = cl::Buffer(ctx, CL_MEM_READ_WRITE, G * un * 8);
       d.bc_order = cl::Buffer(ctx, CL_MEM_READ_WRITE, G * un * 4);
       d.bc_level = cl::Buffer(ctx, CL_MEM_READ_WRITE, G * (un + 1) * 4);
-      d.bc_acc = cl::Buffer(ctx, CL_MEM_READ_WRITE, G * un * 16);
+      d.bc_node = cl::Buffer(ctx, CL_MEM_READ_WRITE, G * un * kNodeBytes);
       d.bc_out = cl::Buffer(ctx, CL_MEM_READ_WRITE, un * 16);
       const size_t b = static_cast<size_t>(std::max<int64_t>(d.batch, 1));
       d.bc_src = cl::Buffer(ctx, CL_MEM_READ_ONLY, b * 4);
@@ -136,7 +158,7 @@ void OpenClSsspEngine<T>::run_betweenness(const int64_t* sources, int64_t count,
       core.begin_solve();
       const auto q = detail::OpenClCore::kCompute;
       const cl_ulong zero = 0;
-      core.queue(q).enqueueFillBuffer(d.bc_acc, zero, 0, static_cast<size_t>(d.bc_groups) * un * 16);
+      core.queue(q).enqueueFillBuffer(d.bc_node, zero, 0, static_cast<size_t>(d.bc_groups) * un * kNodeBytes);
       std::vector<cl_int> src, flag;
       double bytes = 0;
       for (int64_t a = lo; a < hi; a += d.batch) {
@@ -162,8 +184,8 @@ void OpenClSsspEngine<T>::run_betweenness(const int64_t* sources, int64_t count,
         src.assign(batch, batch + c);
         core.write(d.bc_src, 0, src.size() * 4, src.data(), true);
         set_args(d.bc, static_cast<cl_int>(n_), d.off, d.col, d.w, d.in_off, d.in_src, d.in_edge, *rows,
-                 static_cast<cl_int>(c), d.bc_src, inf, static_cast<cl_int>(endpoints), d.bc_indeg, d.bc_sigma,
-                 d.bc_order, d.bc_level, d.bc_acc, d.bc_flags);
+                 static_cast<cl_int>(c), d.bc_src, inf, static_cast<cl_int>(endpoints), d.bc_indeg, d.bc_node,
+                 d.bc_order, d.bc_level, d.bc_flags);
         const size_t groups = static_cast<size_t>(std::min<int64_t>(d.bc_groups, c));
         core.launch(d.bc, cl::NDRange(groups * d.bc_wg), cl::NDRange(d.bc_wg));
         flag.resize(static_cast<size_t>(c));
@@ -171,7 +193,7 @@ void OpenClSsspEngine<T>::run_betweenness(const int64_t* sources, int64_t count,
         for (int64_t r = 0; r < c; ++r) flags[static_cast<size_t>(a + r)] = static_cast<uint8_t>(flag[static_cast<size_t>(r)]);
         bytes += 8.0 * static_cast<double>(c);
       }
-      set_args(d.bc_sum, static_cast<cl_int>(n_), static_cast<cl_int>(d.bc_groups), d.bc_acc, d.bc_out);
+      set_args(d.bc_sum, static_cast<cl_int>(n_), static_cast<cl_int>(d.bc_groups), d.bc_node, d.bc_out);
       core.launch(d.bc_sum, cl::NDRange((un + 63) / 64 * 64), cl::NDRange(64));
       auto& part = parts[static_cast<size_t>(&d - devices_.data())];
       part.resize(2 * un);

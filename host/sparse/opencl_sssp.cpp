@@ -126,7 +126,10 @@ OpenClSsspEngine<T>::~OpenClSsspEngine() {
 
 template <typename T>
 void OpenClSsspEngine<T>::prepare(const Csr<T>& g, RunStats& st) {
-  for (auto& d : devices_) settle_slots(d);
+  for (auto& d : devices_) {
+    settle_slots(d);
+    release_betweenness(d);
+  }
   if (g.m() >= (int64_t{1} << 31))
     throw RuntimeError("sssp on OpenCL: " + std::to_string(g.m()) +
                        " edges; the kernel indexes edges with 32-bit ints (at most 2^31 - 1)");

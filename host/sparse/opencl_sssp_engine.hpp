@@ -118,10 +118,10 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     int vw_log = 0;  // log2 of the virtual warp
     Slot slot[2];
     // Betweenness (opencl_betweenness.cpp): kernels/betweenness.cl's kernels, the
-    // graph's in-edges, bc_groups slots of scratch, the batch's sources and flags.
+    // graph's in-edges, bc_groups slots of scratch (bc_node: a vertex's record), the
+    // batch's sources and flags.
     cl::Kernel bc, bc_sum;
-    cl::Buffer in_off, in_src, in_edge, bc_indeg, bc_sigma, bc_order, bc_level, bc_acc, bc_out, bc_src,
-        bc_flags;
+    cl::Buffer in_off, in_src, in_edge, bc_indeg, bc_node, bc_order, bc_level, bc_out, bc_src, bc_flags;
     int64_t bc_groups = 0;
     size_t bc_wg = 0;
   };
@@ -188,11 +188,15 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   bool prepare_betweenness(const Csr<T>& g, const InEdges& in, RunStats& st) override;
   void run_betweenness(const int64_t* sources, int64_t count, bool endpoints, std::vector<Fixed>& sums,
                        std::vector<uint8_t>& flags, RunStats& st) override;
+  uint64_t scratch_bytes() const override;
 
  private:
   // A batch left in flight (an exception in the solver) finishes before the
   // device's buffers or slots are used again.
   static void settle_slots(Device& d);
+  // Betweenness's scratch and in-edges released (prepare: the plan that follows
+  // counts on the whole budget; prepare_betweenness allocates them again after it).
+  static void release_betweenness(Device& d);
   static void release(Device& d, Slot& sl);
 
   // Sources [0, count) dealt to the devices in proportion to their batches, each
