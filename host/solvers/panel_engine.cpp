@@ -435,8 +435,9 @@ class FwPanels {
   // Phase 1 and 2 of round r on the owner of row r: close the pivot, update the
   // row panels; with several devices or out of core, send them to host memory.
   // Returns with the downloads enqueued (settle() completes them; pipelined
-  // rounds send them later, send_row) and the event of the last kernel.
-  cl::Event pivot_and_row(Dev& ds, int64_t r) {
+  // rounds send them later, send_row) and the event of the last kernel; made:
+  // when given, made[j] is the event of the launch that finished panel (r, j).
+  cl::Event pivot_and_row(Dev& ds, int64_t r, std::vector<cl::Event>* made = nullptr) {
     OpenClCore& core = *ds.core;
     PanelDevice& dev = *ds.dev;
     cl::Buffer& piv = pivot_view(ds, r);
@@ -446,13 +447,16 @@ class FwPanels {
     for (int64_t j = 0; j < q_; ++j)
       if (j != r && !resident_) up.push_back(upload(ds, row_view(ds, r, j), r, j, {}));
     after(ds, up);
+    if (made) made->assign(static_cast<size_t>(q_), cl::Event());
     cl::Event ev = dev.close_panel(piv, p_, real(r));
+    if (made) (*made)[static_cast<size_t>(r)] = ev;
     progress_.add(1);
     for (int64_t j = 0; j < q_; ++j) {
       if (j == r) continue;
       cl::Buffer& row = row_view(ds, r, j);
       core.copy_buffer(row, ds.tmp, pbytes_, {});
       ev = dev.gemm_acc(row, piv, ds.tmp, p_, real(r), real(j));
+      if (made) (*made)[static_cast<size_t>(j)] = ev;
       progress_.add(1);
     }
     core.queue(OpenClCore::kCompute).flush();
@@ -512,9 +516,10 @@ class FwPanels {
 
   // Several devices, resident: rounds without drains or barriers. The owner of
   // row r + 1 updates that row first in round r, closes round r + 1's pivot and
-  // updates its row panels, queues the rest of round r and only then downloads
-  // those panels (download queue) into host memory, posting each on the board
-  // as it lands; every other device, its round r queued, uploads each posted
+  // updates its row panels, queues the rest of round r and only then queues the
+  // downloads of those panels (download queue, each after the launch that
+  // finished it) into host memory, posting each on the board as it lands; every
+  // other device, its round r queued, uploads each posted
   // panel (upload queue) into its receive set of parity r + 1, after the last
   // GEMM of round r - 1 that read that set; its compute queue waits for each
   // upload at the panel's first use. So the hand-over of round r + 1 runs
@@ -530,10 +535,14 @@ class FwPanels {
       for (size_t k = 0; k < ds.rows.size(); ++k)
         for (int64_t j = 0; j < q_; ++j)
           ds.row_up[k] = upload(ds, ds.own[k][static_cast<size_t>(j)], ds.rows[k], j, {});
-      if (owner(0) == ds.index)
-        send_row(ds, 0, pivot_and_row(ds, 0));
-      else if (!ds.rows.empty())
+      std::vector<cl::Event> made;
+      if (owner(0) == ds.index) {
+        pivot_and_row(ds, 0, &made);
+        send_row(ds, 0, made);
+      }
+      else if (!ds.rows.empty()) {
         receive_row(ds, 0);
+      }
       for (int64_t r = 0; r < q_; ++r) {
         throw_if_cancelled();
         if (ds.index == 0) progress_.set_round(static_cast<int>(r), static_cast<int>(q_));
@@ -562,11 +571,10 @@ class FwPanels {
     int col_alt = 0;
     const int64_t next = r + 1;
     const bool ahead = next < q_ && owner(next) == ds.index;
-    cl::Event sent_after;
+    std::vector<cl::Event> made;  // the launches that finished row r + 1's panels
     if (ahead) {
       update_row(ds, r, own_index(next), stream, col_alt);
-      sent_after = pivot_and_row(ds, next);
-      ds.row_last[own_index(next)] = sent_after;
+      ds.row_last[own_index(next)] = pivot_and_row(ds, next, &made);
     }
     for (size_t k = 0; k < ds.rows.size(); ++k) {
       const int64_t i = ds.rows[k];
@@ -585,7 +593,7 @@ class FwPanels {
     }
     core.queue(OpenClCore::kCompute).flush();
     if (ahead)
-      send_row(ds, next, sent_after);
+      send_row(ds, next, made);
     else if (next < q_ && !ds.rows.empty())
       receive_row(ds, next);
     if (ds.index == 0) {  // the progress line's device idle: wall time less kernels so far
@@ -597,13 +605,15 @@ class FwPanels {
   int64_t send_order(int64_t s, int64_t k) const { return k == 0 ? s : (k <= s ? k - 1 : k); }
 
   // Row s (its pivot and row panels, final for round s) from this device, its
-  // owner, to host memory after `ready`, each panel posted once it is there.
-  void send_row(Dev& ds, int64_t s, const cl::Event& ready) {
+  // owner, to host memory, each panel after the launch that finished it
+  // (made[j]) and posted once it is there.
+  void send_row(Dev& ds, int64_t s, const std::vector<cl::Event>& made) {
     auto& sent = ds.sent[static_cast<size_t>(s)];
     uint64_t last = 0;
     for (int64_t k = 0; k < q_; ++k) {
       const int64_t j = send_order(s, k);
-      sent.push_back(download(ds, ds.own[own_index(s)][static_cast<size_t>(j)], s, j, {ready}));
+      sent.push_back(download(ds, ds.own[own_index(s)][static_cast<size_t>(j)], s, j,
+                              {made[static_cast<size_t>(j)]}));
       const uint64_t ticket = ds.stager->moves();
       if (k > 0) {  // panel k - 1 lands while panel k is copied
         ds.stager->settle_through(last);
