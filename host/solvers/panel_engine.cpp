@@ -528,21 +528,26 @@ class FwPanels {
     OpenClCore& core = *ds.core;
     core.run_guarded("panel engine on '" + core.device().name + "' failed", [&] {
       allocate(ds);
-      // Owned rows go up in order, each waited for where it is first used (row
-      // 0's owner closes the pivot while its later rows still travel).
+      // Owned rows go up in order, each waited for where it is first used: the
+      // first one, then row 0 is sent (by its owner, whose first row it is) or
+      // received, then the others, so round 0 starts while they travel.
       ds.row_up.resize(ds.rows.size());
       ds.row_last.resize(ds.rows.size());
-      for (size_t k = 0; k < ds.rows.size(); ++k)
-        for (int64_t j = 0; j < q_; ++j)
-          ds.row_up[k] = upload(ds, ds.own[k][static_cast<size_t>(j)], ds.rows[k], j, {});
-      std::vector<cl::Event> made;
+      const auto upload_rows = [&](size_t k0, size_t k1) {
+        for (size_t k = k0; k < k1; ++k)
+          for (int64_t j = 0; j < q_; ++j)
+            ds.row_up[k] = upload(ds, ds.own[k][static_cast<size_t>(j)], ds.rows[k], j, {});
+      };
+      const size_t first = std::min<size_t>(1, ds.rows.size());
+      upload_rows(0, first);
       if (owner(0) == ds.index) {
+        std::vector<cl::Event> made;
         pivot_and_row(ds, 0, &made);
         send_row(ds, 0, made);
-      }
-      else if (!ds.rows.empty()) {
+      } else if (!ds.rows.empty()) {
         receive_row(ds, 0);
       }
+      upload_rows(first, ds.rows.size());
       for (int64_t r = 0; r < q_; ++r) {
         throw_if_cancelled();
         if (ds.index == 0) progress_.set_round(static_cast<int>(r), static_cast<int>(q_));
