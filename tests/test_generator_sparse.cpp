@@ -295,6 +295,45 @@ TEST_SUITE("generator") {
     }
   }
 
+  TEST_CASE("dense model: generate_rows_cyclic_into keeps a process column's panels of the rows") {
+    GeneratorParams p;
+    p.n = 203;
+    p.seed = 11;
+    p.density = 0.3;
+    p.negative = true;
+    const std::vector<int64_t> all = generate_rows<int64_t>(p, 0, p.n, nullptr);
+    for (const auto& [panel, cols] : {std::pair<int64_t, int>{32, 3}, {50, 2}, {64, 1}, {7, 4}}) {
+      for (int col = 0; col < cols; ++col) {
+        CAPTURE(panel);
+        CAPTURE(cols);
+        CAPTURE(col);
+        const int64_t q = (p.n + panel - 1) / panel, mine = (q - col + cols - 1) / cols;
+        const int64_t ld = mine * panel + 3, row0 = 40, row1 = 111;
+        const int64_t inf = ValueTraits<int64_t>::inf;
+        std::vector<int64_t> out(static_cast<size_t>((row1 - row0) * ld), inf);
+        const long long kept = generate_rows_cyclic_into<int64_t>(p, row0, row1, panel, cols, col, out.data(), ld);
+        long long want_kept = 0;
+        for (int64_t i = row0; i < row1; ++i)
+          for (int64_t J = col, k = 0; J < q; J += cols, ++k)
+            for (int64_t c = 0; c < panel; ++c) {
+              const int64_t j = J * panel + c;
+              const int64_t got = out[static_cast<size_t>((i - row0) * ld + k * panel + c)];
+              const int64_t want = j < p.n ? all[static_cast<size_t>(i * p.n + j)] : inf;
+              CHECK(got == want);
+              want_kept += j < p.n && j != i && want != inf;
+            }
+        CHECK(kept == want_kept);
+        for (int64_t i = row0; i < row1; ++i)  // the row's padding past its panels untouched
+          for (int64_t x = mine * panel; x < ld; ++x) CHECK(out[static_cast<size_t>((i - row0) * ld + x)] == inf);
+      }
+    }
+    GeneratorParams g = p;
+    g.family = GraphFamily::grid;
+    g.density = 0;
+    std::vector<int64_t> out(100);
+    CHECK_THROWS_AS(generate_rows_cyclic_into<int64_t>(g, 0, 1, 10, 1, 0, out.data(), 10), std::logic_error);
+  }
+
   TEST_CASE("sparse generator: invalid parameters are usage errors") {
     const auto message = [](const GeneratorParams& p) {
       try {

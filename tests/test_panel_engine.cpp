@@ -89,7 +89,7 @@ TEST_SUITE("panel_engine") {
     CHECK(p.device_bytes == panel * static_cast<uint64_t>((p.q + 1) / 2 * p.q + 2 * p.q + 1));
   }
 
-  TEST_CASE("plan: a process grid (MPI) gets resident panels, 4 per rank and dimension") {
+  TEST_CASE("plan: a process grid (MPI) gets resident panels, 4 to 8 per rank and dimension") {
     const PanelGrid g{2, 3};
     // Panels of one rank: ceil(q/2) x ceil(q/3) own, two sets (round parity) of
     // ceil(q/3) row + ceil(q/2) column panels received, pivot, copy.
@@ -99,9 +99,24 @@ TEST_SUITE("panel_engine") {
     const auto p = plan_panels(40000, 4, {budget(64ull << 30, 16ull << 30)}, 0, 128, 128, 1,
                                1ull << 40, g);
     CHECK(p.placement == Placement::resident);
-    CHECK(p.q >= 12);  // 4 x max(2, 3)
+    CHECK(p.q >= 16);  // 40000 / kGridPanelEdge, between 4 and 8 x max(2, 3)
     CHECK(p.p % 128 == 0);
     CHECK(p.device_bytes == static_cast<uint64_t>(p.p) * p.p * 4 * grid_resident_panels(p.q, g));
+    // 2 x 2 ranks: 8 panels a dimension where they stay >= 2560 (the measured
+    // P = 6272 at n = 100 000 and 2560 at 40 000), 4 below.
+    const PanelGrid g22{2, 2};
+    const auto big = plan_panels(100000, 4, {budget(80ull << 30, 20ull << 30)}, 0, 128, 128, 1,
+                                 1ull << 40, g22);
+    CHECK(big.q == 16);
+    CHECK(big.p == 6272);
+    const auto mid = plan_panels(40000, 4, {budget(80ull << 30, 20ull << 30)}, 0, 128, 128, 1,
+                                 1ull << 40, g22);
+    CHECK(mid.q == 16);
+    CHECK(mid.p == 2560);
+    const auto small = plan_panels(5000, 4, {budget(80ull << 30, 20ull << 30)}, 0, 128, 128, 1,
+                                   1ull << 40, g22);
+    CHECK(small.q == 8);
+    CHECK(small.p == 640);
     // One rank (1 x 1): one panel, never the single buffer.
     const auto one = plan_panels(1000, 4, {budget(1024 * kMiB, 512 * kMiB)}, 0, 32, 32, 1,
                                  1ull << 40, PanelGrid{1, 1});

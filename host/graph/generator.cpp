@@ -119,6 +119,30 @@ class RowModel {
     }
     return total;
   }
+  // The kept columns of rows [row0, row1): see generate_rows_cyclic_into.
+  template <typename T>
+  long long fill_rows_cyclic(int64_t row0, int64_t row1, int64_t panel, int cols, int col, T* out,
+                             int64_t ld) const {
+    long long total = 0;
+    // A row costs n draws wherever its kept columns are: one row a thread at a time.
+    const int threads = work_threads(static_cast<size_t>(row1 - row0) * static_cast<size_t>(p_.n) * sizeof(T));
+    const auto at = [&](int64_t j) -> int64_t {
+      const int64_t J = j / panel;
+      return J % cols == col ? (J / cols) * panel + j % panel : -1;
+    };
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : total) num_threads(threads)
+    for (int64_t i = row0; i < row1; ++i) {
+      T* r = out + (i - row0) * ld;
+      if (const int64_t k = at(i); k >= 0) r[k] = 0;
+      row(i, [&](int64_t j, int64_t w) {
+        if (const int64_t k = at(j); k >= 0) {
+          r[k] = static_cast<T>(w);
+          ++total;
+        }
+      });
+    }
+    return total;
+  }
 
  private:
   // Only the density model (family random, no --degree) draws row by row here;
@@ -204,8 +228,19 @@ std::vector<T> generate_rows(const GeneratorParams& p, int64_t row0, int64_t row
   return m;
 }
 
-#define OCL_SP_ROWS_INTO(T) \
-  template void generate_rows_into<T>(const GeneratorParams&, int64_t, int64_t, T*, long long*);
+template <typename T>
+long long generate_rows_cyclic_into(const GeneratorParams& p, int64_t row0, int64_t row1,
+                                    int64_t panel, int cols, int col, T* out, int64_t ld) {
+  checked_rows(p, row0, row1);
+  if (panel < 1 || cols < 1 || col < 0 || col >= cols)
+    throw std::logic_error("generate_rows_cyclic_into: panel " + std::to_string(panel) + ", column " +
+                           std::to_string(col) + " of " + std::to_string(cols));
+  return RowModel(p).fill_rows_cyclic(row0, row1, panel, cols, col, out, ld);
+}
+
+#define OCL_SP_ROWS_INTO(T)                                                                     \
+  template void generate_rows_into<T>(const GeneratorParams&, int64_t, int64_t, T*, long long*); \
+  template long long generate_rows_cyclic_into<T>(const GeneratorParams&, int64_t, int64_t, int64_t, int, int, T*, int64_t);
 OCL_SP_ROWS_INTO(int32_t)
 OCL_SP_ROWS_INTO(float)
 OCL_SP_ROWS_INTO(double)

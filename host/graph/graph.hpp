@@ -120,6 +120,16 @@ std::vector<T> generate_rows(const GeneratorParams& p, int64_t row0, int64_t row
 template <typename T>
 void generate_rows_into(const GeneratorParams& p, int64_t row0, int64_t row1, T* out,
                         long long* edges);
+// Rows [row0, row1) of the dense random model (family random, no --degree), only
+// the columns of the panel columns J (panels of `panel` columns) with J mod cols ==
+// col, as the ranks of an MPI process grid keep them (host/mpi/mpi_layout.hpp):
+// panel column J's values at (J / cols) * panel of the row, rows ld values apart.
+// Every row's draws run in full (the rows are the same bits as generate_rows'),
+// only the kept columns are written: their edges and the diagonal's 0, over the
+// INF the caller put there. Returns the edges written.
+template <typename T>
+long long generate_rows_cyclic_into(const GeneratorParams& p, int64_t row0, int64_t row1,
+                                    int64_t panel, int cols, int col, T* out, int64_t ld);
 // The largest |weight| generate_graph can draw for p (potentials included).
 int64_t generated_max_abs_weight(const GeneratorParams& p);
 

@@ -260,9 +260,8 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
   Stopwatch setup;
   long long edges = 0, made = 0;
   if (o.generated) {
-    const GridComms comms(lay);
     std::exception_ptr failed;
-    edges = generate_local(lay, gen, local, comms.row, failed, made);
+    edges = generate_local(lay, gen, local, failed, made);
     out.step([&] {
       if (failed) std::rethrow_exception(failed);
     });

@@ -215,32 +215,18 @@ double scatter_edges(const Layout& lay, std::vector<RankEdges<T>>* lists, std::v
 // A generated graph's local matrix: the generator's rows (generate_rows, bit for
 // bit the single-process matrix) of this rank's panel rows, its panel columns
 // kept. The sparse families (grid, geometric, random with a degree) are O(n + m)
-// edges: every rank makes them and keeps its panels' edges. The dense model: the
-// pc ranks of a process row share its rows, each generates 1/pc of every strip of
-// rows (strips sized for the threads: see below) and hands the other ranks
-// of its process row their columns (MPI_Alltoallv on `row`, whose ranks are the
-// process columns), so a rank generates n^2 / R values, never its process row's
-// whole rows. Returns the edges of the rows this rank generated (summed over every
-// rank: the graph's); `made`: the values this rank generated (dense model: matrix
-// entries; sparse families: edges). A generator error stops the process row's exchanges: it is
-// left in `failed` on the rank it happened on, the others return with none.
+// edges: every rank makes them and keeps its panels' edges. The dense model: every
+// rank draws its own rows (n / pr of them, whole: a row is one stream of draws)
+// and writes its columns only; no values move between ranks. Returns the edges
+// this rank kept (summed over every rank: the graph's); `made`: the values this
+// rank drew (dense model: its rows' n entries each; sparse families: edges). A
+// generator error is left in `failed` on the rank it happened on.
 template <typename T>
-long long generate_local(const Layout& lay, const GeneratorParams& gen, std::vector<T>& local, MPI_Comm row,
+long long generate_local(const Layout& lay, const GeneratorParams& gen, std::vector<T>& local,
                          std::exception_ptr& failed, long long& made) {
   made = 0;
   const int64_t p = lay.p, n = lay.n, mc = lay.mc();
   const int pc = lay.pc;
-  // The real column runs (first column, count) of each process column, in the
-  // order its rank keeps its panel columns, and their total.
-  std::vector<std::vector<std::pair<int64_t, int64_t>>> runs(static_cast<size_t>(pc));
-  std::vector<int64_t> width(static_cast<size_t>(pc), 0);
-  for (int b = 0; b < pc; ++b)
-    for (int64_t j = b; j < lay.q; j += pc) {
-      const int64_t u0 = j * p, cnt = std::max<int64_t>(0, std::min(p, n - u0));
-      runs[static_cast<size_t>(b)].emplace_back(u0, cnt);
-      width[static_cast<size_t>(b)] += cnt;
-    }
-  const auto& mine = runs[static_cast<size_t>(lay.pcol)];
   long long edges = 0;
   if (gen.family != GraphFamily::random || gen.degree > 0) {
     // The sparse families: O(n + m) edges, made whole by every rank (as
@@ -266,97 +252,21 @@ long long generate_local(const Layout& lay, const GeneratorParams& gen, std::vec
     }
     return edges;
   }
-  // The dense model: strips of rows shared by the process row. A strip gives each
-  // of the row's ranks 4 rows a thread (every thread draws; a strip of 4 MiB at
-  // n = 10^5 was 10 rows, 5000 exchanges a rank, the generation one row a thread
-  // and the copies on one thread: 17 s of set-up on 4 ranks) and at least 4 MiB of
-  // values, at most 256 MiB; its three buffers (the generated rows, the values
-  // sent and received) are kept from strip to strip. OCL_SP_MPI_STRIP_ROWS=K
-  // (tests, measurements): K rows a strip.
-  const int64_t nn = std::max<int64_t>(n, 1), vs = static_cast<int64_t>(sizeof(T));
-  int64_t strip = std::clamp<int64_t>(int64_t{4} * omp_get_max_threads() * pc, (int64_t{4} << 20) / vs / nn,
-                                      std::max<int64_t>((int64_t{256} << 20) / vs / nn, 1));
-  if (const char* e = std::getenv("OCL_SP_MPI_STRIP_ROWS"); e && std::atoll(e) > 0) strip = std::atoll(e);
-  strip = std::max<int64_t>(strip, 1);
-  std::vector<T> src, send, recv;
-  std::vector<int> sc(static_cast<size_t>(pc)), sd(static_cast<size_t>(pc)), rc(static_cast<size_t>(pc)),
-      rd(static_cast<size_t>(pc));
-  for (size_t li = 0; li < lay.rows.size(); ++li) {
-    const int64_t i = lay.rows[li], rows = lay.real(i);
-    T* panel_row = local.data() + static_cast<int64_t>(li) * p * mc;
-    for (int64_t s0 = 0; s0 < rows; s0 += strip) {
-      const int64_t h = std::min(strip, rows - s0);
-      // Rows [first(b), first(b + 1)) of the strip are process column b's to make.
-      const auto first = [&](int b) { return s0 + h * b / pc; };
-      const int64_t a0 = first(lay.pcol), a1 = first(lay.pcol + 1);
-      const size_t strip_bytes = static_cast<size_t>((a1 - a0) * n) * sizeof(T);
-      try {
-        long long e = 0;
-        if (a1 > a0) {
-          if (src.size() < static_cast<size_t>((a1 - a0) * n)) src.resize(static_cast<size_t>((a1 - a0) * n));
-          generate_rows_into<T>(gen, i * p + a0, i * p + a1, src.data(), &e);
-        }
-        edges += e;
-        made += (a1 - a0) * n;
-      } catch (...) {
-        failed = std::current_exception();
-      }
-      int bad = failed ? 1 : 0;
-      MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, row);
-      if (bad) return edges;
-      if (pc == 1) {
-#pragma omp parallel for schedule(static) num_threads(copy_threads(strip_bytes))
-        for (int64_t a = a0; a < a1; ++a) {
-          const T* r = src.data() + (a - a0) * n;
-          for (size_t k = 0; k < mine.size(); ++k)
-            copy_values(panel_row + a * mc + static_cast<int64_t>(k) * p, r + mine[k].first, mine[k].second);
-        }
-        continue;
-      }
-      // To process column b: each row's runs of b's columns, width[b] values a row.
-      if (send.size() < static_cast<size_t>((a1 - a0) * n)) send.resize(static_cast<size_t>((a1 - a0) * n));
-      int64_t off = 0;
-      for (int b = 0; b < pc; ++b) {
-        const auto& rb = runs[static_cast<size_t>(b)];
-        const int64_t wb = width[static_cast<size_t>(b)];
-        T* const base = send.data() + off;
-#pragma omp parallel for schedule(static) num_threads(copy_threads(strip_bytes / static_cast<size_t>(pc)))
-        for (int64_t a = a0; a < a1; ++a) {
-          T* dst = base + (a - a0) * wb;
-          const T* from = src.data() + (a - a0) * n;
-          for (const auto& [u0, cnt] : rb) {
-            copy_values(dst, from + u0, cnt);
-            dst += cnt;
-          }
-        }
-        sd[static_cast<size_t>(b)] = static_cast<int>(off);
-        sc[static_cast<size_t>(b)] = static_cast<int>((a1 - a0) * wb);
-        off += (a1 - a0) * wb;
-      }
-      int64_t roff = 0;
-      for (int b = 0; b < pc; ++b) {
-        rd[static_cast<size_t>(b)] = static_cast<int>(roff);
-        rc[static_cast<size_t>(b)] = static_cast<int>((first(b + 1) - first(b)) * width[static_cast<size_t>(lay.pcol)]);
-        roff += rc[static_cast<size_t>(b)];
-      }
-      if (recv.size() < static_cast<size_t>(roff)) recv.resize(static_cast<size_t>(roff));
-      MPI_Alltoallv(send.data(), sc.data(), sd.data(), mpi_type<T>(), recv.data(), rc.data(), rd.data(),
-                    mpi_type<T>(), row);
-      const int64_t wmine = width[static_cast<size_t>(lay.pcol)];
-      for (int b = 0; b < pc; ++b) {
-        const T* from = recv.data() + rd[static_cast<size_t>(b)];
-        const int64_t f0 = first(b), f1 = first(b + 1);
-#pragma omp parallel for schedule(static) num_threads(copy_threads(static_cast<size_t>((f1 - f0) * wmine) * sizeof(T)))
-        for (int64_t a = f0; a < f1; ++a) {
-          const T* values = from + (a - f0) * wmine;
-          T* dst = panel_row + a * mc;
-          for (size_t k = 0; k < mine.size(); ++k) {
-            copy_values(dst + static_cast<int64_t>(k) * p, values, mine[k].second);
-            values += mine[k].second;
-          }
-        }
-      }
+  // The dense model: each rank draws its own rows in full (a row's draws are one
+  // sequential stream) and keeps its columns. Sharing the rows of a process row
+  // instead (each rank drawing 1/pc of them, then exchanging columns) moved half
+  // of every rank's values through MPI: 4 H100 ranks at n = 10^5 spent 15-22 s of
+  // set-up on it, against ~1 s of draws for the whole rows on 16 threads a rank
+  // (docs/performance/scale.md, "MPI set-up").
+  try {
+    for (size_t li = 0; li < lay.rows.size(); ++li) {
+      const int64_t i = lay.rows[li], rows = lay.real(i);
+      T* panel_row = local.data() + static_cast<int64_t>(li) * p * mc;
+      edges += generate_rows_cyclic_into<T>(gen, i * p, i * p + rows, p, pc, lay.pcol, panel_row, mc);
+      made += rows * n;
     }
+  } catch (...) {
+    failed = std::current_exception();
   }
   return edges;
 }

@@ -94,7 +94,9 @@ int64_t grid_resident_panels(int64_t q, const PanelGrid& grid);
 // host_spare: host bytes free beyond the matrix itself (for the pinned staging).
 // grid (rows > 0): the plan of one rank of that process grid, devices = the one
 // budget every rank meets (the weakest): resident panels only (no single buffer,
-// no out of core), at least 4 panel rows and columns per rank where n allows.
+// no out of core), 8 panel rows and columns per rank where panels stay at least
+// kGridPanelEdge, at least 4 where n allows.
+constexpr int64_t kGridPanelEdge = 2560;
 PanelPlan plan_panels(int64_t n, size_t value_size, const std::vector<DeviceBudget>& devices,
                       int64_t panel, int multiple, int64_t single_multiple, int single_buffers,
                       uint64_t host_spare, const PanelGrid& grid = {});

@@ -88,10 +88,10 @@ else
   echo "note rss-np4-below-80pc not checked under ASan (quarantine and shadow memory are resident)"
   expect rss-np4-mode grep -q '"output_mode":"each rank wrote its panels"' "$T/out"
 fi
-# Set-up without repeated work: the ranks of a process row share its generated
-# rows (each makes 1/pc of them and sends the others their columns), the sparse
-# families' edges are kept by the rank of their panel: the same bytes as one
-# process, and the report's edge count (summed over the ranks) is one process's.
+# Set-up without values moving: each rank draws its own rows of the dense model
+# and keeps its columns, the sparse families' edges are kept by the rank of their
+# panel: the same bytes as one process, and the report's edge count (summed over
+# the ranks) is one process's.
 # Every family (grid rounds n = 300 to 17^2 = 289), grids 1x3 and 2x2.
 for fam in "dense:" "degree:--degree 5 --negative" "grid:--generator grid" "geometric:--generator geometric --degree 4"; do
   IFS=: read -r name extra <<<"$fam"
@@ -102,18 +102,21 @@ for fam in "dense:" "degree:--degree 5 --negative" "grid:--generator grid" "geom
     run "gen-$name-$grid" 0 $np --n 300 $extra --algo fw --backend openmp --panel 32 --grid $grid --output "$T/mg.bin" --json &&
       same "gen-$name-$grid" "$T/rg.bin" "$T/mg.bin"
     expect "gen-$name-$grid-edges" "$PY" -c "import json; r=json.load(open('$T/out')); assert r['edges']==$want and r['n']==(289 if '$name'=='grid' else 300), r"
-    # The dense model: every entry made once, by one rank; no rank makes much more
-    # than n^2 / R (a process row's ranks each made all its rows: 2x on 2x2).
+    # The dense model: each rank draws exactly its process row's rows (300 x 300
+    # on 1 x 3; panel rows 0, 2, .. (160 rows) and 1, 3, .. (140) on 2 x 2).
     [ "$name" = dense ] && expect "gen-$name-$grid-share" "$PY" -c "
 import json; r=json.load(open('$T/out')); g=r['rank_generated']
-assert len(g)==$np and sum(g)==300*300 and max(g) <= 1.2*300*300/$np, g"
-    # Strips of 3 rows (OCL_SP_MPI_STRIP_ROWS): many exchanges, strips that end
-    # inside a panel and rows split unevenly over the process row; the same bytes.
-    if [ "$name" = dense ]; then
-      OCL_SP_MPI_STRIP_ROWS=3 run "gen-$name-$grid-strips" 0 $np --n 300 $extra --algo fw --backend openmp --panel 32 --grid $grid --output "$T/ms.bin" &&
-        same "gen-$name-$grid-strips" "$T/rg.bin" "$T/ms.bin"
-    fi
+want={'1x3': [300*300]*3, '2x2': [160*300]*2 + [140*300]*2}['$grid']
+assert g==want, (g, want)"
   done
+  # Panel columns dealt unevenly (1 x 4: 3, 3, 2, 2 of the 10; the last one 12
+  # columns wide) and 4 x 1 (every rank all columns of a few rows).
+  if [ "$name" = dense ]; then
+    for grid in 1x4 4x1; do
+      run "gen-$name-$grid" 0 4 --n 300 --algo fw --backend openmp --panel 32 --grid $grid --output "$T/mg.bin" &&
+        same "gen-$name-$grid" "$T/rg.bin" "$T/mg.bin"
+    done
+  fi
 done
 # A read graph: rank 0 holds the edge list, never the matrix; each edge goes to
 # the rank of its panel. Rank 0's peak at the end of the set-up stays below 60 %
