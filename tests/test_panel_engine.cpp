@@ -473,8 +473,21 @@ TEST_SUITE("panel_engine") {
         const ocl_sp_test::EnvGuard w("OCL_SP_DEVICE_WEIGHTS", std::string(weights));
         const ocl_sp_test::EnvGuard b("OCL_SP_STAGE_BYTES", std::string(stage));
         INFO("weights '" << weights << "', stage bytes '" << stage << "'");
-        check_solver<int32_t>(s, {1, 129, 300, 1000}, "resident panels");
+        check_solver<int32_t>(s, {1, 129, 300, 1000}, "on 2 devices");
         check_solver<float>(s, {257}, "on 2 devices");
+        auto solver = make_opencl_solver<int32_t>(s);
+        DistMatrix<int32_t> d = graph_with_negative_cycle();
+        CHECK_THROWS_AS(solver->solve(d, nullptr), NegativeCycleError);
+      }
+    }
+    // One context over both sub-devices: the panels copied device to device.
+    {
+      const ocl_sp_test::EnvGuard c("OCL_SP_SHARED_CONTEXT", std::string("1"));
+      for (const char* weights : {"", "1,3", "1,1000"}) {
+        const ocl_sp_test::EnvGuard w("OCL_SP_DEVICE_WEIGHTS", std::string(weights));
+        INFO("one context, weights '" << weights << "'");
+        check_solver<int32_t>(s, {1, 129, 300, 1000}, "panels device to device (one context)");
+        check_solver<float>(s, {257}, "panels device to device");
         auto solver = make_opencl_solver<int32_t>(s);
         DistMatrix<int32_t> d = graph_with_negative_cycle();
         CHECK_THROWS_AS(solver->solve(d, nullptr), NegativeCycleError);

@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <exception>
 #include <iostream>
+#include <map>
+#include <mutex>
 #include <thread>
 
 #include "cl/cl_error.hpp"
@@ -117,12 +119,47 @@ OpenClCore::~OpenClCore() {
   drain();
 }
 
+namespace {
+// share_context's contexts by device, kept until exit (as sub-devices are).
+std::mutex shared_mutex;
+std::map<cl_device_id, cl::Context>& shared_contexts() {
+  static auto* m = new std::map<cl_device_id, cl::Context>();
+  return *m;
+}
+}  // namespace
+
+bool share_context(const std::vector<DeviceEntry>& devices, bool on) {
+  if (!on) {
+    const std::lock_guard<std::mutex> lock(shared_mutex);
+    for (const auto& e : devices) shared_contexts().erase(e.device());
+    return false;
+  }
+  if (devices.size() < 2) return false;
+  std::vector<cl::Device> list;
+  for (const auto& e : devices) {
+    if (e.platform() != devices[0].platform()) return false;
+    list.push_back(e.device);
+  }
+  cl::Context ctx;
+  with_cl_errors("cannot make one OpenCL context over " + std::to_string(devices.size()) +
+                     " devices",
+                 [&] { ctx = cl::Context(list); });
+  const std::lock_guard<std::mutex> lock(shared_mutex);
+  for (const auto& e : devices) shared_contexts()[e.device()] = ctx;
+  return true;
+}
+
 OpenClCore::OpenClCore(const DeviceEntry& dev, Algo algo, ValueType type)
     : dev_(dev), algo_(algo), type_(type) {
   check_value_type(dev_, type_);
   Stopwatch sw;
   with_cl_errors("cannot set up OpenCL device '" + dev_.name + "'", [&] {
-    ctx_ = cl::Context(dev_.device);
+    {
+      const std::lock_guard<std::mutex> lock(shared_mutex);
+      const auto it = shared_contexts().find(dev_.device());
+      if (it != shared_contexts().end()) ctx_ = it->second;
+    }
+    if (!ctx_()) ctx_ = cl::Context(dev_.device);
     queue_ = cl::CommandQueue(ctx_, dev_.device, CL_QUEUE_PROFILING_ENABLE);
     max_item_sizes_ = dev_.device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
     scratch_ = cl::Buffer(ctx_, CL_MEM_READ_WRITE, sizeof(int));

@@ -49,6 +49,13 @@ void check_value_type(const DeviceEntry& dev, ValueType t);
 // true: the solve reports them itself.
 bool computes_in(const DeviceEntry& dev, ValueType t);
 bool devices_compute_in(const std::string& device_spec, ValueType t);
+// One OpenCL context over several devices of one platform (OCL_SP_SHARED_CONTEXT=1
+// with a device list; a measurement switch): each OpenClCore made afterwards for
+// one of them takes that context instead of one of its own, so their buffers can
+// be copied between the devices (the panel engine then moves its panels so).
+// Returns whether the context was made (false: one device, several platforms).
+// on = false: the devices go back to a context each.
+bool share_context(const std::vector<DeviceEntry>& devices, bool on = true);
 
 class OpenClCore {
  public:

@@ -49,8 +49,11 @@ class OpenClFw final : public Solver<T> {
 
   static std::vector<std::unique_ptr<FwDevice<T>>> make_devices(const SolverSpec& spec) {
     std::vector<std::unique_ptr<FwDevice<T>>> out;
-    for (const DeviceEntry& e : select_devices(spec.device, spec.split))
-      out.push_back(std::make_unique<FwDevice<T>>(e, spec));
+    const std::vector<DeviceEntry> entries = select_devices(spec.device, spec.split);
+    // OCL_SP_SHARED_CONTEXT=1: one context, panels device to device (panel_engine.cpp).
+    const char* shared = std::getenv("OCL_SP_SHARED_CONTEXT");
+    share_context(entries, shared && std::string(shared) == "1");
+    for (const DeviceEntry& e : entries) out.push_back(std::make_unique<FwDevice<T>>(e, spec));
     return out;
   }
 

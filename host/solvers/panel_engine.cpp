@@ -79,7 +79,27 @@ class Barrier {
 class Board {
  public:
   explicit Board(int64_t rounds)
-      : count_(static_cast<size_t>(rounds), 0), read_(static_cast<size_t>(rounds), 0) {}
+      : count_(static_cast<size_t>(rounds), 0), read_(static_cast<size_t>(rounds), 0),
+        made_(static_cast<size_t>(rounds)), copies_(static_cast<size_t>(rounds)) {}
+  // One context over the devices: row r's panels posted at once as the events
+  // of the launches that finished them (in send order), no host copy.
+  void post_made(int64_t r, const std::vector<cl::Event>& made) {
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      made_[static_cast<size_t>(r)] = made;
+      count_[static_cast<size_t>(r)] = static_cast<int64_t>(made.size());
+    }
+    cv_.notify_all();
+  }
+  std::vector<cl::Event> made(int64_t r) {
+    std::lock_guard<std::mutex> lock(m_);
+    return made_[static_cast<size_t>(r)];
+  }
+  // The copies a reader made of row r (one context), for its owner to wait on.
+  std::vector<cl::Event> copies(int64_t r) {
+    std::lock_guard<std::mutex> lock(m_);
+    return copies_[static_cast<size_t>(r)];
+  }
   void post(int64_t r, int64_t panels) {
     {
       std::lock_guard<std::mutex> lock(m_);
@@ -92,10 +112,12 @@ class Board {
     cv_.wait(lock, [&] { return failed_ || count_[static_cast<size_t>(r)] >= panels; });
     if (count_[static_cast<size_t>(r)] < panels) throw CancelledError();
   }
-  void read(int64_t r) {
+  void read(int64_t r, const std::vector<cl::Event>& copies = {}) {
     {
       std::lock_guard<std::mutex> lock(m_);
       ++read_[static_cast<size_t>(r)];
+      auto& c = copies_[static_cast<size_t>(r)];
+      c.insert(c.end(), copies.begin(), copies.end());
     }
     cv_.notify_all();
   }
@@ -115,6 +137,7 @@ class Board {
  private:
   std::vector<int64_t> count_;
   std::vector<int> read_;
+  std::vector<std::vector<cl::Event>> made_, copies_;
   bool failed_ = false;
   std::mutex m_;
   std::condition_variable cv_;
@@ -141,6 +164,8 @@ class FwPanels {
     pipelined_ = devs_.size() > 1 && resident_;
     for (const auto& ds : devs_) readers_ += ds->rows.empty() ? 0 : 1;
     readers_ = std::max(0, readers_ - 1);  // every device with rows but the owner
+    direct_ = pipelined_;
+    for (const auto& ds : devs_) direct_ = direct_ && ds->core->context()() == devs_[0]->core->context()();
   }
 
   std::function<void()> before_store;  // run_fw_panels'
@@ -187,7 +212,7 @@ class FwPanels {
     const double engine_wall = wall_.seconds();
     // Accounting: per device kernel time, transfers, bytes; the slowest device's
     // idle time is what copies (and waiting for the others) cost.
-    st.placement = plan_.describe();
+    st.placement = plan_.describe() + (direct_ ? ", panels device to device (one context)" : "");
     st.panel = p_;
     st.devices = static_cast<int>(devs_.size());
     double max_tk = 0;
@@ -542,7 +567,7 @@ class FwPanels {
       upload_rows(0, first);
       if (owner(0) == ds.index) {
         std::vector<cl::Event> made;
-        pivot_and_row(ds, 0, &made);
+        ds.row_last[0] = pivot_and_row(ds, 0, &made);
         send_row(ds, 0, made);
       } else if (!ds.rows.empty()) {
         receive_row(ds, 0);
@@ -555,10 +580,11 @@ class FwPanels {
       }
       // Each owned row back to host memory after its last GEMM, once every other
       // device has read that row's round panels from there (row q - 1 is final
-      // since its round and already there: sent for round q - 1).
+      // since its round and already there: sent for round q - 1; not with one
+      // context, where the panels went device to device).
       for (size_t k = 0; k < ds.rows.size(); ++k) {
         const int64_t i = ds.rows[k];
-        if (i == q_ - 1) continue;
+        if (i == q_ - 1 && !direct_) continue;
         board_.wait_read(i, readers_);
         for (int64_t j = 0; j < q_; ++j)
           download(ds, ds.own[k][static_cast<size_t>(j)], i, j, {ds.row_last[k]});
@@ -570,8 +596,16 @@ class FwPanels {
 
   void round_pipelined(Dev& ds, int64_t r) {
     OpenClCore& core = *ds.core;
-    // Row r - 1 (if sent from here) is rewritten from this round on.
-    if (r > 0 && owner(r - 1) == ds.index) after(ds, ds.sent[static_cast<size_t>(r - 1)]);
+    // Row r - 1 (if sent from here) is rewritten from this round on: after its
+    // downloads, or with one context after every other device's copies of it.
+    if (r > 0 && owner(r - 1) == ds.index) {
+      if (direct_) {
+        board_.wait_read(r - 1, readers_);
+        after(ds, board_.copies(r - 1));
+      } else {
+        after(ds, ds.sent[static_cast<size_t>(r - 1)]);
+      }
+    }
     size_t stream = 0;
     int col_alt = 0;
     const int64_t next = r + 1;
@@ -613,6 +647,13 @@ class FwPanels {
   // owner, to host memory, each panel after the launch that finished it
   // (made[j]) and posted once it is there.
   void send_row(Dev& ds, int64_t s, const std::vector<cl::Event>& made) {
+    if (direct_) {  // the others copy from this device's buffers after `made`
+      std::vector<cl::Event> in_order;
+      for (int64_t k = 0; k < q_; ++k) in_order.push_back(made[static_cast<size_t>(send_order(s, k))]);
+      ds.keep.insert(ds.keep.end(), in_order.begin(), in_order.end());
+      board_.post_made(s, in_order);
+      return;
+    }
     auto& sent = ds.sent[static_cast<size_t>(s)];
     uint64_t last = 0;
     for (int64_t k = 0; k < q_; ++k) {
@@ -636,6 +677,28 @@ class FwPanels {
     auto& set = ds.recv[s % 2];
     std::vector<cl::Event> w;
     if (ds.recv_free[s % 2]()) w.push_back(ds.recv_free[s % 2]);
+    if (direct_) {  // device to device: each copy after the launch that made the panel
+      board_.wait(s, q_);
+      const std::vector<cl::Event> made = board_.made(s);
+      Dev& from = *devs_[static_cast<size_t>(owner(s))];
+      std::vector<cl::Event> copies;
+      for (int64_t k = 0; k < q_; ++k) {
+        const int64_t j = send_order(s, k);
+        std::vector<cl::Event> wk = w;
+        wk.push_back(made[static_cast<size_t>(k)]);
+        cl::Event ev;
+        ds.core->queue(OpenClCore::kUpload)
+            .enqueueCopyBuffer(from.own[own_index(s)][static_cast<size_t>(j)],
+                               set[static_cast<size_t>(j)], 0, 0, pbytes_, &wk, &ev);
+        ds.keep.insert(ds.keep.end(), wk.begin(), wk.end());
+        ds.keep.push_back(ev);
+        ds.ready[static_cast<size_t>(j)] = ev;
+        copies.push_back(ev);
+      }
+      ds.core->queue(OpenClCore::kUpload).flush();
+      board_.read(s, copies);
+      return;
+    }
     for (int64_t k = 0; k < q_; ++k) {
       const int64_t j = send_order(s, k);
       board_.wait(s, k + 1);
@@ -712,6 +775,10 @@ class FwPanels {
   Barrier barrier_;
   Board board_;
   int readers_ = 0;  // devices that receive each row (pipelined)
+  // Pipelined, the devices in one context (share_context): panels copied device
+  // to device (clEnqueueCopyBuffer on the receiver's upload queue), not through
+  // host memory.
+  bool direct_ = false;
   std::vector<std::unique_ptr<Dev>> devs_;
   std::vector<int> owner_;           // panel row -> device
   std::vector<size_t> own_index_;    // panel row -> its index in that device's rows
