@@ -17,6 +17,11 @@
 #   fwbig  fw n = 100 000 (FWBIG_N) on the largest GPU count only, BIG_REPS runs
 #          (default 1; a second pair only while the script is under BIG_UNTIL
 #          seconds, default 330), each writing its output (not in the default)
+#   fwshared fw n = FW_N on each GPU count above 1 with OCL_SP_SHARED_CONTEXT=1
+#          (one context, panels device to device), SHARED_REPS (2) runs after a
+#          warm-up whose output is compared with fw's; run after fw, before
+#          fwbig, only while under SHARED_UNTIL seconds (default 300; not in the
+#          default)
 # BASE=NAME: a baseline binary beside OCL_SP (e.g. ocl_sp.base, main's build):
 # the fw and fwbig runs go with both binaries, interleaved, each binary with a
 # program cache of its own; the labels of the baseline's runs read CASE.base.
@@ -88,17 +93,24 @@ case_runs() {  # case_runs CASE ARGS [CMP]: a warm-up and REPS runs on each GPU 
     done
   done
 }
-compare_outputs() {  # compare_outputs CASE: each output of CASE against the new binary's first
+compare_outputs() {  # compare_outputs CASE [REF_CASE]: each output of CASE against the
+  # new binary's of the lowest GPU count (kept as CASE-ref.bin), or REF_CASE's kept one
   local c=$1 ref="" f k
-  for k in $GPUS; do
-    [ -z "$ref" ] && [ -f "$CMP_DIR/$c-${k}gpu-new.bin" ] && ref=$CMP_DIR/$c-${k}gpu-new.bin
-  done
+  if [ -n "${2:-}" ]; then
+    ref=$CMP_DIR/$2-ref.bin
+    [ -f "$ref" ] || ref=""
+  else
+    for k in $GPUS; do
+      [ -z "$ref" ] && [ -f "$CMP_DIR/$c-${k}gpu-new.bin" ] && ref=$CMP_DIR/$c-${k}gpu-new.bin
+    done
+  fi
   [ -n "$ref" ] || { echo "$c: no output of the new binary to compare" | tee -a "$OUT/cmp.txt"; return; }
   for f in "$CMP_DIR/$c"-*gpu-*.bin; do
-    [ "$f" = "$ref" ] && continue
+    [ -f "$f" ] && [ "$f" != "$ref" ] || continue
     if cmp -s "$ref" "$f"; then r=identical; else r=DIFFERENT; fi
     echo "$c: $(basename "$f") vs $(basename "$ref"): $r ($(stat -c %s "$f") bytes)" | tee -a "$OUT/cmp.txt"
   done
+  [ -z "${2:-}" ] && [ -n "$KEEP_REF" ] && mv "$ref" "$CMP_DIR/$c-ref.bin"
   rm -f "$CMP_DIR/$c"-*gpu-*.bin
 }
 if has host; then
@@ -114,7 +126,36 @@ has stats && case_runs stats "--generator geometric --n $STATS_N --algo sssp --s
 has grid && case_runs grid "--generator grid --n 1000000 --algo sssp --stats $tmp/@.csv"
 
 bash "$HERE/timed_runs.sh" "$B" "$OUT" "$runs" | tee "$OUT/summary.txt"
+KEEP_REF=""
+has fwshared && KEEP_REF=1
 has fw && compare_outputs fw | tee -a "$OUT/summary.txt"
+KEEP_REF=""
+
+# fwshared: fw n = FW_N on every GPU count above 1 with OCL_SP_SHARED_CONTEXT=1
+# (one context, panels device to device), the new binary only, a warm-up writing
+# the output (compared with the fw case's) and SHARED_REPS runs; only while the
+# script is under SHARED_UNTIL seconds (default 300).
+if has fwshared; then
+  if [ "$SECONDS" -gt "${SHARED_UNTIL:-300}" ]; then
+    echo "fwshared: skipped (${SECONDS} s > ${SHARED_UNTIL:-300} s)" | tee -a "$OUT/summary.txt"
+  else
+    sh_runs=$OUT/runs_shared.tsv
+    : >"$sh_runs"
+    for k in $GPUS; do
+      [ "$k" -gt 1 ] || continue
+      e="$(env_bin "$k" new) OCL_SP_SHARED_CONTEXT=1"
+      e=${e#- }
+      printf '%s\t%s\t%s\t\n' - "$e" "$(dev_of "$k") --n $FW_N --output $CMP_DIR/fwshared-${k}gpu-new.bin --output-format bin" >>"$sh_runs"
+      for r in $(seq "${SHARED_REPS:-2}"); do
+        printf '%s\t%s\t%s\t\n' "fwshared-${k}gpu-$r" "$e" "$(dev_of "$k") --n $FW_N" >>"$sh_runs"
+      done
+    done
+    cat "$sh_runs" >>"$runs"
+    bash "$HERE/timed_runs.sh" "$B" "$OUT" "$sh_runs" | tee -a "$OUT/summary.txt"
+    compare_outputs fwshared fw | tee -a "$OUT/summary.txt"
+  fi
+  rm -f "$CMP_DIR/fw-ref.bin"
+fi
 
 # fwbig: the largest GPU count, each first run writing its output (no warm-up:
 # the fw case, run before, has filled the program caches), compared afterwards
