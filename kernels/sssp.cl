@@ -374,11 +374,34 @@ int queue_once(volatile __local int* set, volatile __global int* tag, const int 
   return r >= 0 ? r : *tag != round && atomic_xchg(tag, round) != round;
 }
 #endif
+// Pull rounds (kernels/sssp_pull.cl, built after this file): a near round whose
+// queue holds at least pull_min vertices (0: never) runs over the in-edges
+// (in_off, in_src, in_w) with the queue as a bitmap of n bits in pull_bits, tiles
+// of PULL_TV vertices' lane values in __local memory.
+#define PULL_TV (8192 / (LANES * (int)sizeof(bits_t)))
+void lanes_pull_mark(__local uint* bits, __global const int* queue, const int cnt, const int n, const int lid);
+void lanes_pull_round(const int n, const int lid, __global const int* in_off, __global const int* in_src,
+                      __global const value_t* in_w, __local const uint* bits, volatile __local bits_t* l_best,
+                      __local int* l_off, volatile __global bits_t* dist, const bits_t split_bits, bits_t* far_lo,
+                      __global int* near_b, __global int* far_a, volatile __global int* flags,
+                      volatile __local int* counters);
+// A vertex a pull round improved, onto the queues as a push round's head goes
+// (hit: 1 a lane below split, 2 a lane at or beyond it): each vertex is taken by
+// one work-item once a pull round, so the near queue needs no tag.
+void lanes_pull_queue(const int v, const int hit, const int n, __global int* near_b, __global int* far_a,
+                      volatile __global int* flags, volatile __local int* counters) {
+  if (hit & 1)
+    near_b[atomic_inc(&l_next)] = v;
+  else if (FAR_TEST_SET(v))
+    far_a[atomic_inc(&l_far)] = v;
+}
 __kernel __attribute__((reqd_work_group_size(LANE_WG, 1, 1)))
 void sssp_lanes(const int n, __global const int* off, __global const int* col,
                 __global const value_t* w, __global const int* sources, const int count,
                 const value_t delta, LANE_BUFFERS(volatile __global bits_t*), __global int* s0,
-                __global int* s1, __global int* s2, __global int* s3) {
+                __global int* s1, __global int* s2, __global int* s3, __global const int* in_off,
+                __global const int* in_src, __global const value_t* in_w, const int pull_min,
+                __local uint* pull_bits) {
   const int g = get_group_id(0);
   const int first = g * LANES;
   if (first >= count) return;  // the whole group returns
@@ -390,6 +413,8 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
   __local int l_set[1 << LANE_SET];
   LANE_SET_CLEAR()
 #endif
+  __local bits_t l_pull_best[PULL_TV * LANES];  // a pull round's tile (sssp_pull.cl)
+  __local int l_pull_off[PULL_TV + 1];
 
   for (size_t i = lid; i < (size_t)n * LANES; i += LANE_WG) dist[i] = RAW_INF_BITS;
   for (int i = lid; i < n; i += LANE_WG) {
@@ -429,6 +454,11 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
     const bits_t split_bits = AS_BITS(split);
     while (l_near > 0) {
       const int cnt = l_near;
+      if (pull_min > 0 && cnt >= pull_min) {  // a pull round (sssp_pull.cl)
+        lanes_pull_mark(pull_bits, near_a, cnt, n, lid);
+        lanes_pull_round(n, lid, in_off, in_src, in_w, pull_bits, l_pull_best, l_pull_off, dist, split_bits,
+                         &far_lo, near_b, far_a, flags, counters);
+      } else
       for (int i = lid; i < cnt; i += LANE_WG) {
         const int u = near_a[i];
 #ifdef LANE_COUNTERS

@@ -266,7 +266,15 @@ std::vector<BuiltProgram> OpenClCore::build_parts(const std::string& file, const
       const std::string part = i < parts.size() ? parts[i] : "";
       const std::string d = defines.empty() ? part : part.empty() ? defines : defines + " " + part;
       Stopwatch each;
-      out[i] = build_program(ctx_, dev_.device, {"common.cl", file}, build_options(t, d));
+      // "a.cl+b.cl": common.cl, a.cl and b.cl as one program.
+      std::vector<std::string> files{"common.cl"};
+      for (size_t at = 0;;) {
+        const size_t plus = file.find('+', at);
+        files.push_back(file.substr(at, plus == std::string::npos ? std::string::npos : plus - at));
+        if (plus == std::string::npos) break;
+        at = plus + 1;
+      }
+      out[i] = build_program(ctx_, dev_.device, files, build_options(t, d));
       profile(
           "program " + file + (part.empty() ? "" : " " + part) + " (cache " + out[i].cache + ")",
           each.seconds());

@@ -88,7 +88,8 @@ class OpenClCore {
   void check_group(const std::string& what, const std::vector<size_t>& local,
                    unsigned long long local_bytes) const;
 
-  // Builds common.cl + `file` with -DVALUE_... and -DNAME=value per tunable.
+  // Builds common.cl + `file` with -DVALUE_... and -DNAME=value per tunable
+  // ("a.cl+b.cl": common.cl, a.cl and b.cl as one program).
   // defines: further -D options that select a file's kernels (not tunables).
   // parts: one program per entry, each with defines + that entry's options
   // (e.g. -DFW_ONLY=2: one kernel each), built at the same time on threads, each

@@ -33,7 +33,7 @@ OpenClSsspEngine<T>::OpenClSsspEngine(const SolverSpec& spec) {
       // Lanes (H200, docs/performance/sparse.md "Sources side by side"): 8 sources a group
       // of 128 work-items beat 4, 16 and 32 sources, and groups of 256-1024.
       d.t = core.resolve(spec,
-                         {{"WG", wg}, {"DELTA", 0}, {"BATCH", 0}, {"VW", 0}, {"LANES", 0}, {"LANE_WG", 0}},
+                         {{"WG", wg}, {"DELTA", 0}, {"BATCH", 0}, {"VW", 0}, {"LANES", 0}, {"LANE_WG", 0}, {"PULL", 0}},
                          sssp_rules());
       const size_t local = static_cast<size_t>(d.t.at("WG"));
       const int lanes_param = d.t.at("LANES");
@@ -73,9 +73,10 @@ OpenClSsspEngine<T>::OpenClSsspEngine(const SolverSpec& spec) {
       if (const char* e = std::getenv("OCL_SP_LANE_SET"); e && *e)
         lane_set = std::clamp(std::atoi(e), 0, 14);
       if (lane_set) defines += " -DLANE_SET=" + std::to_string(lane_set);
+      d.pull_local = local_mem > 0 ? local_mem - (lane_set ? (size_t{4} << lane_set) : 0) : 0;
       d.defines = defines;
       core.check_group("LANE_WG=" + std::to_string(lane_wg), {d.lane_wg}, 0);
-      core.build("sssp.cl", {{"WG", d.t.at("WG")}, {"LANES", lanes_}, {"LANE_WG", lane_wg}}, defines);
+      core.build(kSsspFiles, {{"WG", d.t.at("WG")}, {"LANES", lanes_}, {"LANE_WG", lane_wg}}, defines);
       const ProbeBuffers pb(core.context(), lanes_);
       d.kernel = core.kernel("sssp_near_far", what, {local}, [&](cl::Kernel& k) {
         set_args(k, 1, pb.off, pb.one, pb.one, pb.off, 1, T(1), 0, pb.dist, pb.one, kRawInf<T>);
@@ -150,6 +151,33 @@ void OpenClSsspEngine<T>::prepare(const Csr<T>& g, RunStats& st) {
   if (lanes_param_ == 0 && static_cast<double>(g.m()) > kSsspLanesRowsDegree * static_cast<double>(g.n))
     shape.depth = sssp_hop_depth(g.off.data(), g.col.data(), g.n, 0, sssp_shallow_levels(g.n), (g.n + 1) / 2);
   std::vector<cl_int> off(g.off.begin(), g.off.end());
+  // Pull rounds (PULL > 0, kernels/sssp_pull.cl) where the queue's bitmap (n bits)
+  // fits the __local memory sssp_lanes leaves: the in-edges, tails in order of
+  // their edges (a counting sort by head).
+  std::vector<cl_int> in_off, in_src;
+  std::vector<T> in_w;
+  const size_t pull_bytes = (static_cast<size_t>(g.n) + 31) / 32 * 4;
+  for (auto& d : devices_) {
+    const int pull = d.t.at("PULL");
+    d.pull_min = 0;
+    d.pull_bytes = 4;
+    if (pull <= 0 || g.n < 1 || pull_bytes + kPullTileLocal > d.pull_local) continue;
+    d.pull_min = static_cast<int>(std::max<int64_t>(1, (static_cast<int64_t>(pull) * g.n + 99) / 100));
+    d.pull_bytes = pull_bytes;
+    if (!in_off.empty()) continue;
+    in_off.assign(static_cast<size_t>(g.n) + 1, 0);
+    for (int32_t v : g.col) ++in_off[static_cast<size_t>(v) + 1];
+    for (size_t v = 0; v < static_cast<size_t>(g.n); ++v) in_off[v + 1] += in_off[v];
+    std::vector<cl_int> at(in_off.begin(), in_off.end() - 1);
+    in_src.resize(g.col.size());
+    in_w.resize(g.col.size());
+    for (int64_t u = 0; u < g.n; ++u)
+      for (int64_t e = g.off[static_cast<size_t>(u)]; e < g.off[static_cast<size_t>(u) + 1]; ++e) {
+        const size_t k = static_cast<size_t>(at[static_cast<size_t>(g.col[static_cast<size_t>(e)])]++);
+        in_src[k] = static_cast<cl_int>(u);
+        in_w[k] = g.w[static_cast<size_t>(e)];
+      }
+  }
   // Rows in lanes: LANES >= 4 always, LANES=1 never, LANES=0 where every device's
   // plan chooses them (a low mean degree, and room for the rows beside them).
   bool rows_in_lanes = lanes_param_ >= 4 || lanes_param_ == 0;
@@ -227,6 +255,17 @@ void OpenClSsspEngine<T>::prepare(const Csr<T>& g, RunStats& st) {
         core.write(d.w, 0, g.w.size() * sizeof(T), g.w.data(), false);
       }
       d.src = cl::Buffer(ctx, CL_MEM_READ_ONLY, static_cast<size_t>(d.batch_sources) * 4);
+      d.pull_off = d.pull_src = d.pull_w = cl::Buffer();
+      if (d.pull_min) {
+        d.pull_off = cl::Buffer(ctx, CL_MEM_READ_ONLY, in_off.size() * 4);
+        d.pull_src = cl::Buffer(ctx, CL_MEM_READ_ONLY, std::max<size_t>(in_src.size(), 1) * 4);
+        d.pull_w = cl::Buffer(ctx, CL_MEM_READ_ONLY, std::max<size_t>(in_w.size(), 1) * sizeof(T));
+        core.write(d.pull_off, 0, in_off.size() * 4, in_off.data(), false);
+        if (g.m()) {
+          core.write(d.pull_src, 0, in_src.size() * 4, in_src.data(), false);
+          core.write(d.pull_w, 0, in_w.size() * sizeof(T), in_w.data(), false);
+        }
+      }
       RunStats upload;
       core.finish(upload);
       st.t_h += upload.t_h;
@@ -282,7 +321,7 @@ void OpenClSsspEngine<T>::use_lane_wg(Device& d, size_t wg) {
     BuiltProgram bp;
     if (wg != d.lane_wg_built) {  // the built size was checked before its build
       core.check_group(what, {wg}, 0);
-      bp = core.build_separate("sssp.cl",
+      bp = core.build_separate(kSsspFiles,
                                {{"WG", d.t.at("WG")}, {"LANES", lanes_}, {"LANE_WG", static_cast<int>(wg)}},
                                d.defines);
     }
@@ -291,7 +330,7 @@ void OpenClSsspEngine<T>::use_lane_wg(Device& d, size_t wg) {
         "sssp_lanes", what, {wg},
         [&](cl::Kernel& pk) {
           set_args(pk, 1, pb.off, pb.one, pb.one, pb.off, 1, T(1), pb.lane, pb.lane, pb.lane, pb.lane, 1, pb.one,
-                   pb.one, pb.one, pb.one);
+                   pb.one, pb.one, pb.one, pb.off, pb.one, pb.dist, 0, cl::Local(4));
         },
         bp.program() ? &bp.program : nullptr);
   }

@@ -31,6 +31,12 @@ namespace ocl_sp::detail {
 
 constexpr size_t kColumnWg = 64;  // work-items a group of sssp_lanes_column_figures
 constexpr size_t kLaneRowsWg = 256;  // work-items a group of sssp_lanes_rows
+// sssp_lanes and its pull rounds: one program (OpenClCore::build).
+constexpr const char* kSsspFiles = "sssp.cl+sssp_pull.cl";
+// __local bytes sssp_lanes holds besides its set and the pull rounds' bitmap: the
+// pull rounds' tile (8 KiB of lane values and its offsets, sssp.cl PULL_TV), its
+// counters, and room to spare.
+constexpr size_t kPullTileLocal = 11u << 10;
 
 template <typename T>
 class OpenClSsspEngine final : public SsspEngine<T>,
@@ -95,6 +101,12 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     int lay_at = 0;
     std::vector<std::pair<const char*, cl::Event>> kernel_events;  // not yet counted in a wait()
     cl::Buffer off, col, w, src, dist, scratch, fig, acc;  // acc: column figures
+    // Pull rounds of sssp_lanes (PULL, kernels/sssp_pull.cl): the graph's in-edges,
+    // the queue size from which a round pulls (0: never), the __local bytes of its
+    // bitmap, and the __local bytes the bitmap may take (sssp_lanes' set aside).
+    cl::Buffer pull_off, pull_src, pull_w;
+    int pull_min = 0;
+    size_t pull_bytes = 4, pull_local = 0;
     int64_t batch = 0;  // sources per launch for the prepared graph, in the current mode
     int64_t batch_sources = 0;  // the same, a group a source
     int64_t lane_groups = 0, lane_groups_max = 0;  // lanes: groups wanted a launch, and fitting

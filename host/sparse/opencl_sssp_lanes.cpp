@@ -83,7 +83,9 @@ template <typename T>
 int64_t OpenClSsspEngine<T>::lanes_args(Device& d, LaneSet& s, int64_t count) {
   set_args(d.lanes, static_cast<cl_int>(n_), d.off, d.col, d.w, s.src, static_cast<cl_int>(count), d.delta_lanes,
            lane_buf(s.dist, 0), lane_buf(s.dist, 1), lane_buf(s.dist, 2), lane_buf(s.dist, 3), d.per_buf,
-           lane_buf(s.scratch, 0), lane_buf(s.scratch, 1), lane_buf(s.scratch, 2), lane_buf(s.scratch, 3));
+           lane_buf(s.scratch, 0), lane_buf(s.scratch, 1), lane_buf(s.scratch, 2), lane_buf(s.scratch, 3),
+           d.pull_min ? d.pull_off : d.off, d.pull_min ? d.pull_src : d.col, d.pull_min ? d.pull_w : d.w,
+           static_cast<cl_int>(d.pull_min), cl::Local(d.pull_bytes));
   return (count + lanes_ - 1) / lanes_;
 }
 

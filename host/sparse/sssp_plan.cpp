@@ -25,7 +25,10 @@ std::vector<detail::TunableRule> sssp_rules() {
            "1: never; 4-32: every solve"},
           {"LANE_WG", {0, 32, 64, 128, 256, 512, 1024},
            "work-items of a lanes work-group (0: 128 on GPUs, else WG; twice that where device "
-           "memory holds fewer groups than the device runs at once)"}};
+           "memory holds fewer groups than the device runs at once)"},
+          {"PULL", {0, 1, 2, 5, 10, 20, 30, 50, 100},
+           "lanes: a near round whose queue holds at least PULL % of the vertices runs over the "
+           "in-edges (a pull round) where n bits fit __local memory; 0: never"}};
 }
 
 namespace {

@@ -89,6 +89,9 @@ declare -A fp64_only
 fp64_only[betweenness.cl]=1
 tunables[betweenness.cl]="BC_WG=64 BC_WG=256"
 tunables[sssp.cl]="WG=32 WG=64,LANE_SET=12 WG=256 WG=1024,LANE_SET=10"  # LANE_SET: the lanes' __local set
+# Files the host builds after another one in the same program ("sssp.cl+sssp_pull.cl").
+declare -A appended
+appended[sssp.cl]=sssp_pull.cl
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -99,9 +102,11 @@ n_kernels=0
 for f in "$kdir"/*.cl; do
   name="$(basename "$f")"
   [ "$name" = common.cl ] && continue
+  [[ " ${appended[*]} " == *" $name "* ]] && continue  # compiled with the file it follows
   n_kernels=$((n_kernels + 1))
-  # Concatenated as the host does: common.cl, a newline, the kernel file.
-  { cat "$kdir/common.cl"; echo; cat "$f"; } >"$work/$name"
+  # Concatenated as the host does: common.cl, a newline, the kernel file (and the
+  # files built after it).
+  { cat "$kdir/common.cl"; echo; cat "$f"; for a in ${appended[$name]:-}; do echo; cat "$kdir/$a"; done; } >"$work/$name"
   [ -n "${tunables[$name]+x}" ] || echo "note: $name has no tunable list here; defaults only"
   for setting in "" ${tunables[$name]:-}; do
     defs=""
