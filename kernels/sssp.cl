@@ -378,7 +378,9 @@ int queue_once(volatile __local int* set, volatile __global int* tag, const int 
 // queue holds at least pull_min vertices (0: never) runs over the in-edges
 // (in_off, in_src, in_w) with the queue as a bitmap of n bits in pull_bits, tiles
 // of PULL_TV vertices' lane values in __local memory.
+#ifndef PULL_TV  // another size: experiments (the host sets 11 KiB aside for it)
 #define PULL_TV (8192 / (LANES * (int)sizeof(bits_t)))
+#endif
 void lanes_pull_mark(__local uint* bits, __global const int* queue, const int cnt, const int n, const int lid);
 void lanes_pull_round(const int n, const int lid, __global const int* in_off, __global const int* in_src,
                       __global const value_t* in_w, __local const uint* bits, volatile __local bits_t* l_best,

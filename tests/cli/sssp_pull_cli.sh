@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Pull rounds of the lanes engine (PULL, kernels/sssp_pull.cl) change no byte:
+# with PULL=1 every near round of these small graphs whose queue holds 1 % of n
+# (2 or 3 vertices) runs over the in-edges, with PULL=10 the wide ones, the
+# rest push. The streamed rows of a dense random graph (degree 20), a sparse one,
+# a grid, a geometric graph (n not a multiple of 8 or the batch), a disconnected
+# one and one with negative weights (Johnson) on PoCL in 8 lanes (batches of 16,
+# --split 2, the tags instead of the __local set), 4 and 16 lanes equal the serial
+# engine's byte for byte (int32, int64, float32, float64), and --stats files
+# equal the serial engine's. A pull round that drops or misplaces a lane's
+# candidate, or queues a head wrongly, changes these files (a kernel with one
+# lane's relaxation left out fails the dense graph's rows).
+# Usage: sssp_pull_cli.sh /path/to/ocl_sp
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+rows() {  # NAME OUT ARGS...: the run streams its rows to OUT
+  local name=$1 out=$2; shift 2
+  check "$name" 0 "$BIN" "$@" --quiet --output "$out"
+}
+same() {  # NAME REF ARGS...: the run's rows equal REF's bytes
+  local name=$1 ref=$2; shift 2
+  rows "$name" "$T/got.bin" "$@" && expect "$name: same bytes" cmp -s "$T/got.bin" "$ref"
+}
+graphs=(
+  "dense|--generator random --degree 20 --n 203"
+  "sparse|--generator random --degree 6 --n 203"
+  "grid|--generator grid --n 170"
+  "geometric|--generator geometric --degree 6 --n 197"
+  "disconnected|--generator random --degree 1 --n 150"
+  "negative|--generator random --degree 4 --n 131 --negative"
+)
+for entry in "${graphs[@]}"; do
+  name=${entry%%|*}
+  read -r -a G <<<"${entry#*|}"
+  types="int32"
+  case $name in dense) types="int32 int64 float32 float64" ;; grid | negative) types="int32 float32" ;; esac
+  for type in $types; do
+    A=("${G[@]}" --type "$type" --algo sssp)
+    ref="$T/$name-$type.bin"
+    rows "$name $type serial" "$ref" "${A[@]}" --backend serial || continue
+    same "$name $type PULL=1 BATCH=16" "$ref" "${A[@]}" --device pocl --param LANES=8 --param PULL=1 --param BATCH=16
+    same "$name $type PULL=10" "$ref" "${A[@]}" --device pocl --param LANES=8 --param PULL=10
+    same "$name $type PULL=1 split 2" "$ref" "${A[@]}" --device pocl --param LANES=8 --param PULL=1 --split 2
+    if [ "$type" = int32 ]; then
+      OCL_SP_LANE_SET=0 same "$name $type PULL=1 tags" "$ref" "${A[@]}" --device pocl --param LANES=8 --param PULL=1
+      same "$name $type PULL=1 LANES=4" "$ref" "${A[@]}" --device pocl --param LANES=4 --param PULL=1
+      same "$name $type PULL=1 LANES=16" "$ref" "${A[@]}" --device pocl --param LANES=16 --param PULL=1
+    fi
+  done
+done
+# --stats (every vertex a source, rows and columns reduced on the device) the
+# same bytes as the serial engine's.
+for type in int32 float32; do
+  S=(--generator random --degree 20 --n 203 --type "$type" --algo sssp)
+  check "stats $type serial" 0 "$BIN" "${S[@]}" --backend serial --stats "$T/stats-$type.csv" || continue
+  check "stats $type PULL=1" 0 "$BIN" "${S[@]}" --device pocl --param PULL=1 --stats "$T/s.csv" &&
+    expect "stats $type PULL=1: same bytes" cmp -s "$T/s.csv" "$T/stats-$type.csv"
+done
+# A value outside the tunable's set is refused.
+check "PULL=7 refused" 2 "$BIN" --generator random --degree 20 --n 50 --algo sssp --device pocl --param PULL=7
+finish_tests
