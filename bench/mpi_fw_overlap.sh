@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The distributed fw's overlap (docs/performance/scale.md "Four GPUs: the
+# The distributed fw's overlap (docs/performance/mpi.md "Four GPUs: the
 # broadcasts' uploads behind the GEMMs"): R ranks, one GPU each (`mpirun -np R
 # ocl_sp --device gpu`), two binaries side by side (BASE: before, NEW: after),
 # against one process on one GPU (--device gpu) and over all (--device gpu:all)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Ranks x GPUs on one host (docs/performance/scale.md "MPI ranks"): R ranks, one
+# Ranks x GPUs on one host (docs/performance/mpi.md): R ranks, one
 # GPU each (`mpirun -np R ocl_sp --device gpu`), against one process over the same
 # GPUs (`--device gpu:all`): the multi-source engine (--algo sssp, random degree 20,
 # n = SSSP_N, every row computed, none written) and fw (n = FW_N). First the bytes:

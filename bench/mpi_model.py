@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Time model of the distributed solve (host/mpi/mpi_fw.cpp, mpi_rounds.hpp) on R GPUs,
-1D (R x 1) against the 2D block-cyclic grid (docs/performance/scale.md "MPI ranks"),
+1D (R x 1) against the 2D block-cyclic grid (docs/performance/mpi.md),
 calibrated against the 4-rank runs of bench/results/nvidia-h100/mpi/fw-panels-tcp-x4/.
 
 Per round, on the slowest rank (ceil(q/pr) x ceil(q/pc) local panels of P x P; g = one

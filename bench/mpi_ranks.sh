@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The MPI family (docs/performance/scale.md "MPI ranks"): grids 1x1, 1x2, 2x2 on the one GPU
+# The MPI family (docs/performance/mpi.md): grids 1x1, 1x2, 2x2 on the one GPU
 # byte-identical to the single-process solve, then one rank against the single
 # process at n = 20 000 (solve and whole process). Replaces the per-call scripts
 # archived in bench/results/<device>/mpi/runs.jsonl.

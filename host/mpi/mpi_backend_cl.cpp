@@ -82,7 +82,7 @@ class ClBackend final : public RankBackend<T> {
   // the single buffer's pinned stager (small chunks: pinning the panel engine's
   // 4 x 256 MiB costs ~0.7 s at ~1.4 GB/s on NVIDIA), not rectangular pageable
   // copies (H200, one rank, n = 20 000: solve 1.60 s against 0.98 s for the
-  // single-process solve; docs/performance/scale.md "MPI ranks").
+  // single-process solve; docs/performance/mpi.md).
   void put_staged(cl::Buffer& buf, const T* h, int64_t host_ld) {
     const size_t row = pitch();
     core_.matrix_stager(pitch())

@@ -257,7 +257,7 @@ long long generate_local(const Layout& lay, const GeneratorParams& gen, std::vec
   // instead (each rank drawing 1/pc of them, then exchanging columns) moved half
   // of every rank's values through MPI: 4 H100 ranks at n = 10^5 spent 15-22 s of
   // set-up on it, against ~1 s of draws for the whole rows on 16 threads a rank
-  // (docs/performance/scale.md, "MPI set-up").
+  // (docs/performance/mpi.md, "MPI set-up").
   try {
     for (size_t li = 0; li < lay.rows.size(); ++li) {
       const int64_t i = lay.rows[li], rows = lay.real(i);

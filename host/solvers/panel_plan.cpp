@@ -156,7 +156,7 @@ PanelPlan plan_panels(int64_t n, size_t vs, const std::vector<DeviceBudget>& dev
     // with 4 a dimension that is half a round more on one rank, every round. 4 x
     // H100, 2 x 2 ranks, n = 100 000: P = 12 544 (4 a dimension) solved in 28.7 s,
     // P = 6272 (8) in 20.6 s, P = 4096 (12.5) in 23.0 s; n = 40 000: P = 5120 2.94 s,
-    // 2560 2.83 s, 2048 3.30 s (docs/performance/scale.md, "Panels per rank").
+    // 2560 2.83 s, 2048 3.30 s (docs/performance/mpi.md, "Panels per rank").
     const int64_t most = std::max(grid.rows, grid.cols);
     const int64_t q0 = grid.rows * grid.cols > 1
                            ? std::clamp<int64_t>((n + kGridPanelEdge - 1) / kGridPanelEdge, 4 * most, 8 * most)
