@@ -2,7 +2,7 @@
 // against the definition (sum over pairs s, t of sigma(s, v) sigma(v, t) /
 // sigma(s, t) from Floyd-Warshall distances) on graphs with many equal shortest
 // paths, directed and undirected, disconnected; every backend (serial, OpenMP,
-// PoCL, PoCL split in two, lanes) the same bits for int32, int64, float and
+// PoCL, PoCL split in two, lanes, lanes in several launches) the same bits for int32, int64, float and
 // double weights; endpoints, edge sums, sampled sources; zero weights, zero-weight
 // cycles and negative weights; networkx's scale factors.
 #include <doctest/doctest.h>
@@ -104,6 +104,9 @@ std::vector<std::pair<std::string, SolverSpec>> backends() {
   out.push_back({"pocl split 2", cl});
   SolverSpec lanes = spec(Algo::sssp, {{"LANES", 8}});
   out.push_back({"pocl lanes", lanes});
+  // launches of 16 sources (2 groups of 8): on the device, batch k + 1's search
+  // beside batch k's Brandes passes, the last batch short
+  out.push_back({"pocl lanes, batches of 16", spec(Algo::sssp, {{"LANES", 8}, {"BATCH", 16}})});
   return out;
 }
 
@@ -138,10 +141,11 @@ std::vector<double> run_vertex(const SolverSpec& s, const Csr<T>& g, const std::
 }
 
 // Every backend's vertex and edge sums of g, the same bits as the serial one's;
-// the vertex sums through betweenness_rows too (on the device where OpenCL).
+// the vertex sums through betweenness_rows too (on the device where OpenCL: every
+// source there, or with `wide` some redone on the host, counts past float64).
 template <typename T>
 Result all_backends_agree(const Csr<T>& g, const std::vector<int64_t>& sources = {},
-                          bool endpoints = false) {
+                          bool endpoints = false, bool wide = false) {
   Result first;
   bool have = false;
   for (auto& [name, s] : backends()) {
@@ -159,7 +163,12 @@ Result all_backends_agree(const Csr<T>& g, const std::vector<int64_t>& sources =
     }
     std::string where;
     CHECK(same_bits(run_vertex<T>(s, g, sources, endpoints, &where), first.vertex));
-    if (s.backend == Backend::opencl) CHECK(where.find("on the device") != std::string::npos);
+    // every source on the device (a source the kernel flags is redone on the host,
+    // which would hide a wrong source or row behind the same bits)
+    if (s.backend == Backend::opencl) {
+      CHECK(where.find(" on the device, ") != std::string::npos);
+      CHECK((where.find(" on the device, 0 on the host") == std::string::npos) == wide);
+    }
   }
   return first;
 }
@@ -583,7 +592,7 @@ TEST_CASE("betweenness: path counts past float64's range, exact in long double")
   // sources at both ends (counts past float64) and in the middle (within), on
   // every backend: the same bits
   const std::vector<int64_t> some = {c.hub[0], c.hub[550], c.hub[1100], c.first[3], c.hub[80]};
-  const Result r = all_backends_agree(g, some);
+  const Result r = all_backends_agree(g, some, false, true);
   std::vector<double> want(static_cast<size_t>(c.n), 0.0);
   for (int64_t j : {0, 550, 1100, 80}) {
     const auto d = c.from_hub(j);
@@ -606,7 +615,7 @@ TEST_CASE("betweenness: counts past float64 with rounding (widths 3 and 2), ever
   std::vector<int64_t> some;
   for (int64_t v = 0; v < c.n; v += 97) some.push_back(v);
   some.push_back(c.n - 1);
-  all_backends_agree(g, some, true);
+  all_backends_agree(g, some, true, true);
   const Result r = run<int32_t>(cpu(Backend::openmp), g, {}, false, 0);
   check_close(r.vertex, c.all());
   // the shares leaving v add up to v's dependencies plus its own n - 1 pairs

@@ -46,9 +46,11 @@ G316="--generator grid --n 99856 --algo sssp --device nvidia"
 if [ "${PLAN:-main}" = main ]; then
   runs grid316-base ocl_sp_base "" 3 $G316
   runs grid316-new ocl_sp "" 3 $G316
+  one grid316-new-serial ocl_sp "OCL_SP_BC_OVERLAP=0" $G316
+  one grid316-new-serial ocl_sp "OCL_SP_BC_OVERLAP=0" $G316
   runs grid316-new-nomask ocl_sp "OCL_SP_EXTRA_BUILD_OPTIONS=-DMASK_EDGES=0" 1 $G316
   for g in 528 264; do one grid316-new-groups$g ocl_sp "OCL_SP_BC_GROUPS=$g" $G316; done
-  for wg in 512 1024 128; do runs grid316-new-wg$wg ocl_sp "OCL_SP_BC_WG=$wg" 1 $G316; done
+  for wg in 512 1024; do runs grid316-new-wg$wg ocl_sp "OCL_SP_BC_WG=$wg" 1 $G316; done
 else
   runs grid100-new ocl_sp "${BEST:-}" 3 --generator grid --n 10000 --algo sssp --device nvidia
   runs random20-new ocl_sp "${BEST:-}" 3 --n 10000 --degree 20 --algo sssp --device nvidia
