@@ -104,8 +104,8 @@ std::vector<std::pair<std::string, SolverSpec>> backends() {
   out.push_back({"pocl split 2", cl});
   SolverSpec lanes = spec(Algo::sssp, {{"LANES", 8}});
   out.push_back({"pocl lanes", lanes});
-  // launches of 16 sources (2 groups of 8): on the device, batch k + 1's search
-  // beside batch k's Brandes passes, the last batch short
+  // launches of 16 sources (2 groups of 8): Brandes' passes on the device over
+  // several batches of rows in lanes, the last one short
   out.push_back({"pocl lanes, batches of 16", spec(Algo::sssp, {{"LANES", 8}, {"BATCH", 16}})});
   return out;
 }

@@ -6,7 +6,9 @@
 # Usage (device tool): copied into a carry folder beside the two binaries, run with
 # OUT set; records: bench/results/nvidia-h100/betweenness/.
 #   PLAN=main (default): baseline and this binary, 3 runs each, then the variants once
-#   PLAN=more: the 100 x 100 grid, the random graph and OpenMP on the 316 x 316 grid
+#   PLAN=groups: bc_sources' groups (OCL_SP_BC_GROUPS), once each (528 three times)
+#   PLAN=more: the variant kept (BEST, its environment) on the 316 x 316 grid, and the
+#   baseline and this binary on the 100 x 100 grid and a random graph (degree 20, n = 10^4)
 cd "$(dirname "$0")"
 export OCL_SP_CACHE_DIR=/tmp/c
 [ "$(nproc)" -gt 16 ] && export OMP_NUM_THREADS=16
@@ -43,17 +45,25 @@ runs() {  # LABEL BIN ENVS COUNT ARGS...: a warm-up (program build) and COUNT ru
   for r in $(seq $count); do one $label $bin "$envs" "$@"; done
 }
 G316="--generator grid --n 99856 --algo sssp --device nvidia"
-if [ "${PLAN:-main}" = main ]; then
+if [ "${PLAN:-main}" = groups ]; then
+  # bc_sources' groups (OCL_SP_BC_GROUPS; 132 compute units on the H100)
+  for g in 528 396 660 792 528 528 264; do one grid316-new-groups$g ocl_sp "OCL_SP_BC_GROUPS=$g" $G316; done
+elif [ "${PLAN:-main}" = main ]; then
   runs grid316-base ocl_sp_base "" 3 $G316
   runs grid316-new ocl_sp "" 3 $G316
-  one grid316-new-serial ocl_sp "OCL_SP_BC_OVERLAP=0" $G316
-  one grid316-new-serial ocl_sp "OCL_SP_BC_OVERLAP=0" $G316
-  runs grid316-new-nomask ocl_sp "OCL_SP_EXTRA_BUILD_OPTIONS=-DMASK_EDGES=0" 1 $G316
-  for g in 528 264; do one grid316-new-groups$g ocl_sp "OCL_SP_BC_GROUPS=$g" $G316; done
   for wg in 512 1024; do runs grid316-new-wg$wg ocl_sp "OCL_SP_BC_WG=$wg" 1 $G316; done
+  runs grid316-new-nomask ocl_sp "OCL_SP_EXTRA_BUILD_OPTIONS=-DMASK_EDGES=0" 1 $G316
+  # kernel variants beside the binary (OCL_SP_KERNEL_DIR: every kernel file)
+  for k in k2 k3 k4; do [ -d $k ] && runs grid316-new-$k ocl_sp "OCL_SP_KERNEL_DIR=$PWD/$k" 1 $G316; done
 else
-  runs grid100-new ocl_sp "${BEST:-}" 3 --generator grid --n 10000 --algo sssp --device nvidia
-  runs random20-new ocl_sp "${BEST:-}" 3 --n 10000 --degree 20 --algo sssp --device nvidia
+  # BEST: the environment of the variant kept (e.g. OCL_SP_KERNEL_DIR=$PWD/k4)
+  [ -n "${BEST:-}" ] && runs grid316-best ocl_sp "$BEST" 3 $G316
+  for b in base new; do
+    bin=ocl_sp; [ $b = base ] && bin=ocl_sp_base
+    env=${BEST:-}; [ $b = base ] && env=""
+    runs grid100-$b $bin "$env" 3 --generator grid --n 10000 --algo sssp --device nvidia
+    runs random20-$b $bin "$env" 3 --n 10000 --degree 20 --algo sssp --device nvidia
+  done
 fi
 python3 - <<'PY' >> $O/summary.txt
 import json, os, statistics, collections

@@ -19,6 +19,8 @@ namespace {
 // ints) and a 32-byte record (betweenness.cl's bc_node: sigma/coeff, the tight
 // edges' masks, the 64.64 sum) a vertex.
 constexpr uint64_t kNodeBytes = 32;
+// Work-items of bc_sources a GPU compute unit runs at once (prepare_betweenness).
+constexpr size_t kBcItemsPerUnit = 768;
 uint64_t bc_slot_bytes(int64_t n) { return static_cast<uint64_t>(n) * (12 + kNodeBytes) + 4; }
 
 }  // namespace
@@ -55,7 +57,7 @@ bool OpenClSsspEngine<T>::prepare_betweenness(const Csr<T>& g, const InEdges& in
     Device& d = devices_[i];
     auto& core = *d.core;
     const bool gpu = core.is_gpu();
-    // OCL_SP_BC_WG=K: work-groups of K items (experiments, docs/performance/sparse.md).
+    // OCL_SP_BC_WG=K: work-groups of K items (experiments, docs/performance/betweenness.md).
     size_t wg = gpu ? 256 : 64;
     if (const char* e = std::getenv("OCL_SP_BC_WG"); e && std::atoi(e) >= 32 && std::atoi(e) <= 1024)
       wg = static_cast<size_t>(std::atoi(e));
@@ -71,12 +73,15 @@ bool OpenClSsspEngine<T>::prepare_betweenness(const Csr<T>& g, const InEdges& in
       }, &bp.program);
       d.bc_sum = core.kernel("bc_sum", what, {64}, nullptr, &bp.program);
     }
-    // A GPU: as many groups as its compute units hold at once (2048 work-items,
-    // at most 32 groups, each); OCL_SP_BC_GROUPS=K at most K (experiments).
-    uint64_t target =
-        static_cast<uint64_t>(core.device().compute_units) * (gpu ? std::min<size_t>(32, 2048 / d.bc_wg) : 1);
+    // A GPU: 768 work-items a compute unit (3 groups of 256), not the 2048 it
+    // holds: fewer sources at once keep more of each one's scattered records in
+    // the caches (H100, 316 x 316 grid: 2, 3, 4, 5, 6 and 8 groups of 256 a unit,
+    // bc_sources 2.59, 2.39, 2.51, 2.72, 2.95 and 3.37 s; docs/performance/
+    // betweenness.md). OCL_SP_BC_GROUPS=K: K groups (experiments).
+    uint64_t target = static_cast<uint64_t>(core.device().compute_units) *
+                      (gpu ? std::max<size_t>(1, kBcItemsPerUnit / d.bc_wg) : 1);
     if (const char* e = std::getenv("OCL_SP_BC_GROUPS"); e && std::atoi(e) >= 1)
-      target = std::min<uint64_t>(target, static_cast<uint64_t>(std::atoi(e)));
+      target = static_cast<uint64_t>(std::atoi(e));
     uint64_t groups = std::max<uint64_t>(1, target);
     if (d.budget / 4 > in_bytes) groups = std::min(groups, (d.budget / 4 - in_bytes) / slot);
     else groups = 0;
@@ -154,98 +159,44 @@ void OpenClSsspEngine<T>::run_betweenness(const int64_t* sources, int64_t count,
   deal_shares(count, st, [&](Device& d, int64_t lo, int64_t hi) {
     auto& core = *d.core;
     settle_slots(d);
-    // the overlapped batches' host arrays (outlive run_guarded's drain on an error)
-    std::vector<cl_int> src_host[2], flag_host[2];
     core.run_guarded("betweenness on '" + core.device().name + "' failed", [&] {
       core.begin_solve();
       const auto q = detail::OpenClCore::kCompute;
       const cl_ulong zero = 0;
       core.queue(q).enqueueFillBuffer(d.bc_node, zero, 0, static_cast<size_t>(d.bc_groups) * un * kNodeBytes);
+      std::vector<cl_int> src, flag;
       double bytes = 0;
-      const auto bc_launch = [&](const cl::Buffer& rows, T inf, int64_t c, cl::Buffer& src, cl::Buffer& flag,
-                                 const std::vector<cl::Event>& after, OpenClCore::QueueId on) {
-        set_args(d.bc, static_cast<cl_int>(n_), d.off, d.col, d.w, d.in_off, d.in_src, d.in_edge, rows,
-                 static_cast<cl_int>(c), src, inf, static_cast<cl_int>(endpoints), d.bc_indeg, d.bc_node,
-                 d.bc_order, d.bc_level, flag);
+      for (int64_t a = lo; a < hi; a += d.batch) {
+        throw_if_cancelled();
+        const int64_t c = std::min(d.batch, hi - a);
+        const int64_t* batch = sources + a;
+        // The batch's rows, left on the device (run_on without the read).
+        const cl::Buffer* rows = &d.dist;
+        T inf = kRawInf<T>;
+        if (d.mode >= 1) {
+          LaneSet& s = d.sets[0];
+          enqueue_lanes(d, s, batch, c, false, false, q);
+          core.write(s.row_of, 0, s.row_host.size() * 4, s.row_host.data(), false);
+          core.launch(d.lanes_rows, cl::NDRange(lanes_rows_args(d, s, c)), cl::NDRange(kLaneRowsWg));
+          rows = &d.rows;
+          inf = out_inf(final_rows_);
+        } else {
+          std::vector<cl_int> ids(batch, batch + c);
+          core.write(d.src, 0, ids.size() * 4, ids.data(), true);
+          const size_t wg = solve_args(d, c, false);
+          core.launch(d.kernel, cl::NDRange(static_cast<size_t>(c) * wg), cl::NDRange(wg));
+        }
+        src.assign(batch, batch + c);
+        core.write(d.bc_src, 0, src.size() * 4, src.data(), true);
+        set_args(d.bc, static_cast<cl_int>(n_), d.off, d.col, d.w, d.in_off, d.in_src, d.in_edge, *rows,
+                 static_cast<cl_int>(c), d.bc_src, inf, static_cast<cl_int>(endpoints), d.bc_indeg, d.bc_node,
+                 d.bc_order, d.bc_level, d.bc_flags);
         const size_t groups = static_cast<size_t>(std::min<int64_t>(d.bc_groups, c));
+        core.launch(d.bc, cl::NDRange(groups * d.bc_wg), cl::NDRange(d.bc_wg));
+        flag.resize(static_cast<size_t>(c));
+        core.read(d.bc_flags, 0, flag.size() * 4, flag.data());
+        for (int64_t r = 0; r < c; ++r) flags[static_cast<size_t>(a + r)] = static_cast<uint8_t>(flag[static_cast<size_t>(r)]);
         bytes += 8.0 * static_cast<double>(c);
-        return core.launch_after(d.bc, cl::NDRange(groups * d.bc_wg), cl::NDRange(d.bc_wg), after, on);
-      };
-      const auto take_flags = [&](int64_t a, const std::vector<cl_int>& flag) {
-        for (size_t r = 0; r < flag.size(); ++r) flags[static_cast<size_t>(a) + r] = static_cast<uint8_t>(flag[r]);
-      };
-      const char* e = std::getenv("OCL_SP_BC_OVERLAP");  // =0: batches in turn (experiments)
-      if (d.mode >= 1 && !(e && *e == '0')) {
-        // Rows in lanes, two queues: batch k + 1's search (sssp_lanes, compute queue)
-        // runs beside batch k's bc_sources (side queue); only its transposition into
-        // d.rows waits for bc_sources k, and bc_sources k + 1 for it. Sources and
-        // flags alternate between two buffers and two host arrays.
-        const auto side = OpenClCore::kSide;
-        LaneSet& s = d.sets[0];
-        const size_t b = static_cast<size_t>(std::max<int64_t>(d.batch, 1));
-        cl::Buffer src_buf[2] = {d.bc_src, cl::Buffer(core.context(), CL_MEM_READ_ONLY, b * 4)};
-        cl::Buffer flag_buf[2] = {d.bc_flags, cl::Buffer(core.context(), CL_MEM_READ_WRITE, b * 4)};
-        cl::Event read[2], rows_done, bc_done;
-        const auto rows_of = [&](int64_t a, const std::vector<cl::Event>& after) {
-          const int64_t c = std::min(d.batch, hi - a);
-          enqueue_lanes(d, s, sources + a, c, false, false, q);
-          core.write_async(q, s.row_of, s.row_host.size() * 4, s.row_host.data(), {});
-          return core.launch_after(d.lanes_rows, cl::NDRange(lanes_rows_args(d, s, c)), cl::NDRange(kLaneRowsWg),
-                                   after, q);
-        };
-        if (lo < hi) rows_done = rows_of(lo, {});
-        int k = 0;
-        for (int64_t a = lo; a < hi; a += d.batch, k ^= 1) {
-          throw_if_cancelled();
-          const int64_t c = std::min(d.batch, hi - a);
-          src_host[k].assign(sources + a, sources + a + c);
-          core.write_async(side, src_buf[k], static_cast<size_t>(c) * 4, src_host[k].data(), {});
-          bc_done = bc_launch(d.rows, out_inf(final_rows_), c, src_buf[k], flag_buf[k], {rows_done}, side);
-          flag_host[k].resize(static_cast<size_t>(c));
-          read[k] = core.read_async(side, flag_buf[k], static_cast<size_t>(c) * 4, flag_host[k].data(), {});
-          if (a + d.batch < hi) {
-            // the lane set's host arrays are free once batch k's rows are done
-            rows_done.wait();
-            rows_done = rows_of(a + d.batch, {bc_done});
-          }
-          if (a > lo) {
-            read[k ^ 1].wait();
-            take_flags(a - d.batch, flag_host[k ^ 1]);
-          }
-        }
-        if (lo < hi) {
-          read[k ^ 1].wait();
-          take_flags(lo + (hi - lo - 1) / d.batch * d.batch, flag_host[k ^ 1]);
-        }
-      } else {
-        std::vector<cl_int> src, flag;
-        for (int64_t a = lo; a < hi; a += d.batch) {
-          throw_if_cancelled();
-          const int64_t c = std::min(d.batch, hi - a);
-          const int64_t* batch = sources + a;
-          // The batch's rows, left on the device (run_on without the read).
-          const cl::Buffer* rows = &d.dist;
-          T inf = kRawInf<T>;
-          if (d.mode >= 1) {
-            LaneSet& s = d.sets[0];
-            enqueue_lanes(d, s, batch, c, false, false, q);
-            core.write(s.row_of, 0, s.row_host.size() * 4, s.row_host.data(), false);
-            core.launch(d.lanes_rows, cl::NDRange(lanes_rows_args(d, s, c)), cl::NDRange(kLaneRowsWg));
-            rows = &d.rows;
-            inf = out_inf(final_rows_);
-          } else {
-            std::vector<cl_int> ids(batch, batch + c);
-            core.write(d.src, 0, ids.size() * 4, ids.data(), true);
-            const size_t wg = solve_args(d, c, false);
-            core.launch(d.kernel, cl::NDRange(static_cast<size_t>(c) * wg), cl::NDRange(wg));
-          }
-          src.assign(batch, batch + c);
-          core.write(d.bc_src, 0, src.size() * 4, src.data(), true);
-          bc_launch(*rows, inf, c, d.bc_src, d.bc_flags, {}, q);
-          flag.resize(static_cast<size_t>(c));
-          core.read(d.bc_flags, 0, flag.size() * 4, flag.data());
-          take_flags(a, flag);
-        }
       }
       set_args(d.bc_sum, static_cast<cl_int>(n_), static_cast<cl_int>(d.bc_groups), d.bc_node, d.bc_out);
       core.launch(d.bc_sum, cl::NDRange((un + 63) / 64 * 64), cl::NDRange(64));
