@@ -378,11 +378,49 @@ TEST_CASE("sssp plan: rows in lanes where they pay (low degree, or shallow searc
   CHECK(plan(shape(10000, 20, 4), {{"LANES", 8}}).lanes_rows);
   SsspDeviceShape tight = h100;  // 8.1 MB past the graph: a group (5.6 MB), not its rows (3.2 MB more)
   tight.budget = 26ull << 20;
-  const SsspPlan none = plan_sssp(shape(100000, 20, 5), tight, t, 8, 128);
+  Tunables push_only = t;  // the graph without its in-edges (pull rounds: sssp plan: pull rounds ...)
+  push_only["PULL"] = 100;
+  const SsspPlan none = plan_sssp(shape(100000, 20, 5), tight, push_only, 8, 128);
   REQUIRE(none.lane_groups_max >= 1);
   CHECK(none.lane_groups_rows == 0);
   CHECK_FALSE(none.lanes_rows);
   CHECK(none.lanes_rows_reason.find("but no group's rows fit beside it") != std::string::npos);
+}
+
+TEST_CASE("sssp plan: pull rounds in the dense middle of shallow searches (PULL)") {
+  // PULL=0: sssp_lanes pulls past kSsspPullShallow % of the vertices where the
+  // mean degree passes 5 and searches are shallow (random degree 20, n = 10^5 or
+  // 10^4), not on the grid (degree 4), a geometric graph (deep) or where the depth
+  // was not measured; PULL=1-50 as given on any graph, 100 never. The graph's
+  // bytes count its in-edges where it pulls.
+  const SsspDeviceShape h100 = h100_shape();
+  const auto shape = [](int64_t n, double degree, int64_t levels, int64_t reached) {
+    SsspGraphShape g;
+    g.n = n;
+    g.m = static_cast<int64_t>(degree * static_cast<double>(n));
+    g.mean_weight = 50;
+    g.depth = {levels, reached};
+    return g;
+  };
+  const auto pull = [&](const SsspGraphShape& g, int given = 0) {
+    Tunables t = default_sssp_tunables();
+    t["PULL"] = given;
+    return plan_sssp(g, h100, t, 8, 128);
+  };
+  CHECK(kSsspPullShallow == 50);
+  const SsspPlan random5 = pull(shape(100000, 20, 5, 100000));
+  CHECK(random5.pull == 50);
+  CHECK(random5.graph_bytes == 2 * (100001ull * 4 + 2000000ull * 8));
+  CHECK(pull(shape(10000, 20, 4, 10000)).pull == 50);
+  CHECK(pull(shape(99856, 3.99, -1, 0)).pull == 0);             // the grid
+  CHECK(pull(shape(99856, 3.99, -1, 0)).graph_bytes == 99857ull * 4 + 398425ull * 8);
+  CHECK(pull(shape(100000, 7.06, 35, 3000)).pull == 0);         // geometric: deep
+  CHECK(pull(shape(100000, 20, 3, 49999)).pull == 0);           // half the vertices not reached
+  CHECK(pull(shape(100000, 20, -1, 0)).pull == 0);              // not measured
+  CHECK(pull(shape(99856, 3.99, -1, 0), 10).pull == 10);
+  CHECK(pull(shape(100000, 20, 5, 100000), 1).pull == 1);
+  CHECK(pull(shape(100000, 20, 5, 100000), 100).pull == 0);
+  CHECK(pull(shape(100000, 20, 5, 100000), 100).graph_bytes == 100001ull * 4 + 2000000ull * 8);
 }
 
 TEST_CASE("sssp plan: the search depth of generated graphs (shallow random, deep geometric and grid)") {

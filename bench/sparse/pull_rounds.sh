@@ -8,7 +8,7 @@
 # variant of the kernel (OCL_SP_EXTRA_BUILD_OPTIONS), run at VARIANT_PULL.
 # CHECK=1: the rows of random degree 20 n = 20 000 (sources 0-1023) with
 # PULL=1 equal LANES=1's bytes on the device (int32, float32).
-# Log on stdout; JSON lines to $OUT/runs.jsonl.
+# OTHERS=0 leaves the grid and n = 10^4 out. Log on stdout; JSON lines to $OUT/runs.jsonl.
 # Usage (device tool, binaries in $C): C=carry-pull bench/sparse/pull_rounds.sh
 set -uo pipefail
 C=${C:-carry-pull}; B=$C/ocl_sp; BASE=${BASE:-}
@@ -53,8 +53,10 @@ if [ -n "${VARIANT_OPTS:-}" ]; then
   OCL_SP_EXTRA_BUILD_OPTIONS="$VARIANT_OPTS" $B --n 300 --algo sssp --device nvidia --param LANES=8 --param PULL=1 > /dev/null
   left && OCL_SP_EXTRA_BUILD_OPTIONS="$VARIANT_OPTS" one $B "R5 PULL=${VARIANT_PULL:-20} $VARIANT_OPTS" 1 $G_R5 --param PULL=${VARIANT_PULL:-20}
 fi
-[ -n "$BASE" ] && left && one $BASE "grid base" 1 $G_GRID
-for p in ${GRID_PULLS:-0 20}; do left && one $B "grid PULL=$p" 1 $G_GRID --param PULL=$p; done
-[ -n "$BASE" ] && left && one $BASE "R4 base LANES=8" 1 $G_R4 --param LANES=8
-for p in ${R4_PULLS:-0 10 20 30}; do left && one $B "R4 LANES=8 PULL=$p" 1 $G_R4 --param LANES=8 --param PULL=$p; done
+if [ "${OTHERS:-1}" = 1 ]; then
+  [ -n "$BASE" ] && left && one $BASE "grid base" 1 $G_GRID
+  for p in ${GRID_PULLS:-0 20}; do left && one $B "grid PULL=$p" 1 $G_GRID --param PULL=$p; done
+  [ -n "$BASE" ] && left && one $BASE "R4 base LANES=8" 1 $G_R4 --param LANES=8
+  for p in ${R4_PULLS:-0 10 20 30}; do left && one $B "R4 LANES=8 PULL=$p" 1 $G_R4 --param LANES=8 --param PULL=$p; done
+fi
 echo "elapsed $(( $(date +%s) - START )) s"

@@ -151,20 +151,15 @@ void OpenClSsspEngine<T>::prepare(const Csr<T>& g, RunStats& st) {
   if (lanes_param_ == 0 && static_cast<double>(g.m()) > kSsspLanesRowsDegree * static_cast<double>(g.n))
     shape.depth = sssp_hop_depth(g.off.data(), g.col.data(), g.n, 0, sssp_shallow_levels(g.n), (g.n + 1) / 2);
   std::vector<cl_int> off(g.off.begin(), g.off.end());
-  // Pull rounds (PULL > 0, kernels/sssp_pull.cl) where the queue's bitmap (n bits)
-  // fits the __local memory sssp_lanes leaves: the in-edges, tails in order of
-  // their edges (a counting sort by head).
+  // Pull rounds (the plan's pull, kernels/sssp_pull.cl) where the queue's bitmap
+  // (n bits) fits the __local memory sssp_lanes leaves: the in-edges, tails in
+  // order of their edges (a counting sort by head), made for the first device
+  // that pulls.
   std::vector<cl_int> in_off, in_src;
   std::vector<T> in_w;
   const size_t pull_bytes = (static_cast<size_t>(g.n) + 31) / 32 * 4;
-  for (auto& d : devices_) {
-    const int pull = d.t.at("PULL");
-    d.pull_min = 0;
-    d.pull_bytes = 4;
-    if (pull <= 0 || g.n < 1 || pull_bytes + kPullTileLocal > d.pull_local) continue;
-    d.pull_min = static_cast<int>(std::max<int64_t>(1, (static_cast<int64_t>(pull) * g.n + 99) / 100));
-    d.pull_bytes = pull_bytes;
-    if (!in_off.empty()) continue;
+  const auto in_edges = [&] {
+    if (!in_off.empty()) return;
     in_off.assign(static_cast<size_t>(g.n) + 1, 0);
     for (int32_t v : g.col) ++in_off[static_cast<size_t>(v) + 1];
     for (size_t v = 0; v < static_cast<size_t>(g.n); ++v) in_off[v + 1] += in_off[v];
@@ -177,7 +172,7 @@ void OpenClSsspEngine<T>::prepare(const Csr<T>& g, RunStats& st) {
         in_src[k] = static_cast<cl_int>(u);
         in_w[k] = g.w[static_cast<size_t>(e)];
       }
-  }
+  };
   // Rows in lanes: LANES >= 4 always, LANES=1 never, LANES=0 where every device's
   // plan chooses them (a low mean degree, and room for the rows beside them).
   bool rows_in_lanes = lanes_param_ >= 4 || lanes_param_ == 0;
@@ -200,9 +195,18 @@ void OpenClSsspEngine<T>::prepare(const Csr<T>& g, RunStats& st) {
         return static_cast<T>(width > 0 ? width : 1.0);
     };
     d.vw_log = p.vw_log;
+    // A near round pulls once its queue holds more than p.pull % of the vertices.
+    d.pull_min = 0;
+    d.pull_bytes = 4;
+    if (p.pull > 0 && g.n > 0 && pull_bytes + kPullTileLocal <= d.pull_local) {
+      d.pull_min = static_cast<int>(static_cast<int64_t>(p.pull) * g.n / 100 + 1);
+      d.pull_bytes = pull_bytes;
+      in_edges();
+    }
     if (&d == &devices_.front())  // the report's placement line shows what runs
       chosen_ = "VW " + std::to_string(1 << p.vw_log) + ", buckets " +
                 std::to_string(static_cast<int>(std::lround(p.percent))) + "% of the mean weight";
+    if (&d == &devices_.front()) pull_shown_ = d.pull_min ? p.pull : 0;
     d.delta = width_of(p.percent);
     d.delta_lanes = width_of(p.percent_lanes);
     // Lanes that do not fit: --stats takes one source a group (two passes);
@@ -303,7 +307,9 @@ std::string OpenClSsspEngine<T>::placement() const {
   return (devices_.size() > 1 ? "source batches on " + std::to_string(devices_.size()) + " devices"
                               : std::string("source batches")) +
          " (" + chosen_ + ", " +
-         (lanes_rows_ ? std::to_string(lanes_) + " sources a group, rows transposed on the device"
+         (lanes_rows_ ? std::to_string(lanes_) + " sources a group, rows transposed on the device" +
+                            (pull_shown_ ? ", pull rounds past " + std::to_string(pull_shown_) + "% of the vertices"
+                                         : std::string())
                       : std::string("a source a group")) +
          ": " + lanes_rows_reason_ + ")";
 }

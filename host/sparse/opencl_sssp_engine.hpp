@@ -366,6 +366,7 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     return mib > 0 ? std::min<uint64_t>(static_cast<uint64_t>(mib) << 20, kSlotBytes) : uint64_t{64} << 20;
   }();
   std::string chosen_;  // "VW 4, buckets 1006% of the mean weight"
+  int pull_shown_ = 0;  // the first device's pull rounds (SsspPlan::pull; 0: none), for placement()
   bool reduces_ = true;  // every device has doubles: --stats reduces rows there
   int lanes_ = 8;             // sources a group in lanes mode (LANES)
   int lanes_param_ = 0;       // LANES as given: 0 lets the plan choose rows' layout per graph

@@ -27,8 +27,9 @@ std::vector<detail::TunableRule> sssp_rules() {
            "work-items of a lanes work-group (0: 128 on GPUs, else WG; twice that where device "
            "memory holds fewer groups than the device runs at once)"},
           {"PULL", {0, 1, 2, 5, 10, 20, 30, 50, 100},
-           "lanes: a near round whose queue holds at least PULL % of the vertices runs over the "
-           "in-edges (a pull round) where n bits fit __local memory; 0: never"}};
+           "lanes: a near round whose queue holds more than PULL % of the vertices runs over the "
+           "in-edges (a pull round) where n bits fit __local memory; 0: 50 where the mean degree "
+           "is above 5 and searches are shallow, else never; 100: never"}};
 }
 
 namespace {
@@ -93,9 +94,17 @@ SsspPlan plan_sssp(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tu
   vw = std::min(vw, t.at("WG"));
   while ((1 << p.vw_log) < vw) ++p.vw_log;
 
+  // Pull rounds: the dense middle of shallow searches.
+  const auto pull_it = t.find("PULL");
+  const int pull = pull_it == t.end() ? 0 : pull_it->second;
+  const bool shallow_searches = degree > kSsspLanesRowsDegree && g.depth.levels >= 0 &&
+                                g.depth.levels <= sssp_shallow_levels(g.n) && g.depth.reached * 2 >= g.n;
+  p.pull = pull >= 100 ? 0 : pull > 0 ? pull : shallow_searches ? kSsspPullShallow : 0;
+
   const uint64_t un = static_cast<uint64_t>(g.n), ul = static_cast<uint64_t>(lanes);
   const uint64_t queues = un * 4 * kSsspScratchRows;
-  p.graph_bytes = (un + 1) * 4 + static_cast<uint64_t>(g.m) * (4 + g.value_bytes);
+  // The graph's edges, and its in-edges for pull rounds.
+  p.graph_bytes = ((un + 1) * 4 + static_cast<uint64_t>(g.m) * (4 + g.value_bytes)) * (p.pull > 0 ? 2 : 1);
   p.per_source = un * g.value_bytes + queues + 4;
   const uint64_t room = dev.budget * 9 / 10 > p.graph_bytes ? dev.budget * 9 / 10 - p.graph_bytes : 0;
   const int64_t by_memory =

@@ -35,6 +35,14 @@ constexpr double kSsspLanesRowsDegree = 5.0;
 // levels) 1.5x slower; random degree 20 at n = 3 x 10^4 (32 MB) as fast either
 // way, at n = 10^4 (11 MB, in the L2) 1.3x slower in lanes.
 constexpr uint64_t kSsspRowsCacheBytes = uint64_t{48} << 20;  // about the L2 of an H100 or H200 (50 MB)
+// PULL=0: sssp_lanes' near rounds whose queue holds more than this % of the
+// vertices run over the in-edges (pull rounds, kernels/sssp_pull.cl) where the
+// mean degree passes kSsspLanesRowsDegree and searches are shallow (as above).
+// H100, random degree 20, n = 10^5, rows in 8 lanes (docs/performance/sparse.md):
+// T_k 6.10 s push only, 5.43 s above 50 %, 5.48 s above 30 %, 5.77 s above 20 %,
+// 6.84 s above 10 %; the 316 x 316 grid (fronts near 1 % of n) and random degree 20
+// at n = 10^4 in lanes were 4 % slower with the bitmap's __local memory set aside.
+constexpr int kSsspPullShallow = 50;
 
 // The levels up to which searches count as shallow: 2 ceil(log2 n) (34 at n = 10^5;
 // random graphs of degree 3-20 there take 5-17, geometric ones 150-800).
@@ -70,7 +78,8 @@ struct SsspPlan {
   double percent = 0;        // bucket width, % of the mean weight: one source a group
   double percent_lanes = 0;  // the same for sssp_lanes
   int vw_log = 0;            // log2 of the virtual warp
-  uint64_t graph_bytes = 0, per_source = 0, per_group = 0;  // device bytes: the graph, a source, a group of lanes
+  uint64_t graph_bytes = 0, per_source = 0, per_group = 0;  // device bytes: the graph (and its in-edges
+                                                            // where pull > 0), a source, a group of lanes
   int64_t batch_sources = 0;  // sources a launch, one a group (0: one source does not fit)
   int64_t lane_groups = 0;    // lanes groups a launch: wanted (BATCH, or a wave of resident groups)
   int64_t lane_groups_max = 0;  // and fitting the device (0: a group of lanes does not fit)
@@ -82,6 +91,9 @@ struct SsspPlan {
   std::string lanes_rows_reason;  // why (the placement line): "LANES=8", "mean degree 3.99 <= 5", ...
   int64_t lane_groups_rows = 0;   // groups a launch of rows takes: its rows in source order
                                   // beside it (one buffer, kSsspLaneRowsBytes at most); 0: none fits
+  int pull = 0;  // sssp_lanes: a near round whose queue holds more than pull % of the vertices
+                 // pulls (PULL 1-50 as given; PULL=0: kSsspPullShallow on shallow searches of
+                 // a mean degree past kSsspLanesRowsDegree); 0: never (PULL=100 too)
 };
 
 // `lane_wg_built`: the lanes group size the solver's program has (the resolved

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Pull rounds of the lanes engine (PULL, kernels/sssp_pull.cl) change no byte:
-# with PULL=1 every near round of these small graphs whose queue holds 1 % of n
-# (2 or 3 vertices) runs over the in-edges, with PULL=10 the wide ones, the
-# rest push. The streamed rows of a dense random graph (degree 20), a sparse one,
+# with PULL=1 every near round of these small graphs whose queue holds more than
+# 1 % of n (2 vertices or more) runs over the in-edges, with PULL=10 the wide
+# ones, the rest push; PULL=100 never pulls. The streamed rows of a dense random graph (degree 20), a sparse one,
 # a grid, a geometric graph (n not a multiple of 8 or the batch), a disconnected
 # one and one with negative weights (Johnson) on PoCL in 8 lanes (batches of 16,
 # --split 2, the tags instead of the __local set), 4 and 16 lanes equal the serial
@@ -56,6 +56,14 @@ for type in int32 float32; do
   check "stats $type PULL=1" 0 "$BIN" "${S[@]}" --device pocl --param PULL=1 --stats "$T/s.csv" &&
     expect "stats $type PULL=1: same bytes" cmp -s "$T/s.csv" "$T/stats-$type.csv"
 done
+# The placement line says where lanes pull; PULL=100 never does (same bytes).
+check "placement" 0 "$BIN" --generator random --degree 20 --n 203 --algo sssp --device pocl --param LANES=8 \
+  --param PULL=20 --json --output "$T/p.bin"
+expect "placement: pull rounds" grep -q "rows transposed on the device, pull rounds past 20% of the vertices" "$T/out"
+check "PULL=100" 0 "$BIN" --generator random --degree 20 --n 203 --type int32 --algo sssp --device pocl \
+  --param LANES=8 --param PULL=100 --json --output "$T/p.bin"
+expect "PULL=100: same bytes" cmp -s "$T/p.bin" "$T/dense-int32.bin"
+expect "PULL=100: no pull rounds" grep -q "rows transposed on the device: LANES=8" "$T/out"
 # A value outside the tunable's set is refused.
 check "PULL=7 refused" 2 "$BIN" --generator random --degree 20 --n 50 --algo sssp --device pocl --param PULL=7
 finish_tests
