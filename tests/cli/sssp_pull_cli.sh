@@ -2,14 +2,15 @@
 # Pull rounds of the lanes engine (PULL, kernels/sssp_pull.cl) change no byte:
 # with PULL=1 every near round of these small graphs whose queue holds more than
 # 1 % of n (2 vertices or more) runs over the in-edges, with PULL=10 the wide
-# ones, the rest push; PULL=100 never pulls. The streamed rows of a dense random graph (degree 20), a sparse one,
-# a grid, a geometric graph (n not a multiple of 8 or the batch), a disconnected
-# one and one with negative weights (Johnson) on PoCL in 8 lanes (batches of 16,
-# --split 2, the tags instead of the __local set), 4 and 16 lanes equal the serial
-# engine's byte for byte (int32, int64, float32, float64), and --stats files
-# equal the serial engine's. A pull round that drops or misplaces a lane's
-# candidate, or queues a head wrongly, changes these files (a kernel with one
-# lane's relaxation left out fails the dense graph's rows).
+# ones, the rest push; PULL=100 never pulls. The streamed rows of a dense random
+# graph (degree 20), a sparse one, a grid, a geometric graph (n not a multiple of
+# 8 or the batch), a disconnected one and one with negative weights (Johnson) on
+# PoCL in 8 lanes (batches of 16, --split 2, the tags instead of the __local
+# set), 4 and 16 lanes equal the serial engine's byte for byte (int32, int64,
+# float32, float64); --stats and --stats --betweenness files equal the serial
+# engine's. A pull round that drops or misplaces a lane's candidate, or queues a
+# head wrongly, changes these files (a kernel with one lane's relaxation left out
+# fails the dense graph's rows).
 # Usage: sssp_pull_cli.sh /path/to/ocl_sp
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -56,6 +57,12 @@ for type in int32 float32; do
   check "stats $type PULL=1" 0 "$BIN" "${S[@]}" --device pocl --param PULL=1 --stats "$T/s.csv" &&
     expect "stats $type PULL=1: same bytes" cmp -s "$T/s.csv" "$T/stats-$type.csv"
 done
+# --stats --betweenness (Brandes' passes over rows in lanes) the same bytes.
+B=(--generator random --degree 20 --n 203 --algo sssp)
+if check "betweenness serial" 0 "$BIN" "${B[@]}" --backend serial --stats "$T/bc.csv" --betweenness; then
+  check "betweenness PULL=1" 0 "$BIN" "${B[@]}" --device pocl --param LANES=8 --param PULL=1 --stats "$T/b.csv" \
+    --betweenness && expect "betweenness PULL=1: same bytes" cmp -s "$T/b.csv" "$T/bc.csv"
+fi
 # The placement line says where lanes pull; PULL=100 never does (same bytes).
 check "placement" 0 "$BIN" --generator random --degree 20 --n 203 --algo sssp --device pocl --param LANES=8 \
   --param PULL=20 --json --output "$T/p.bin"
