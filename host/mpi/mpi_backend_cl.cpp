@@ -10,11 +10,13 @@
 // pageable buffers instead (comparisons).
 #ifdef OCL_SP_HAVE_MPI
 #include <algorithm>
+#include <condition_variable>
 #include <cstdlib>
 #include <deque>
 #include <memory>
 #include <functional>
 #include <future>
+#include <mutex>
 
 #include "cl/cl.hpp"
 #include "cl/cl_error.hpp"
@@ -57,16 +59,26 @@ class ClBackend final : public RankBackend<T> {
     if (!(e && std::string(e) == "0") && lay.pr * lay.pc > 1) {
       const size_t p = static_cast<size_t>(lay.p), mc = static_cast<size_t>(lay.mc()),
                    mr = static_cast<size_t>(lay.mr());
+      // In the order the rounds take them (set 0's pivot, row and column buffers,
+      // then set 1's: round 1 asks for its set only when it starts), each handed
+      // out as soon as it is pinned.
       pinning_ = std::async(std::launch::async, [this, p, mc, mr] {
         Stopwatch sw;
         try {
           for (int k = 0; k < 2; ++k)
-            for (const size_t values : {p * p, p * mc, mr * p})
-              pinned_.push_back(std::make_unique<detail::PinnedBuffer>(core_.context(), core_.queue(),
-                                                                       std::max<size_t>(values, 1) * sizeof(T)));
+            for (const size_t values : {p * p, p * mc, mr * p}) {
+              auto b = std::make_unique<detail::PinnedBuffer>(core_.context(), core_.queue(),
+                                                              std::max<size_t>(values, 1) * sizeof(T));
+              const std::lock_guard<std::mutex> lock(pin_mu_);
+              pinned_.push_back(std::move(b));
+              pin_cv_.notify_all();
+            }
         } catch (...) {  // out of pinnable memory: the rest pageable
         }
+        const std::lock_guard<std::mutex> lock(pin_mu_);
         moves_.pin = sw.seconds();
+        pin_done_ = true;
+        pin_cv_.notify_all();
       });
     }
   }
@@ -130,18 +142,24 @@ class ClBackend final : public RankBackend<T> {
       }
     });
   }
+  // The next pinned buffer of that size not yet handed out, once pinned (waiting for
+  // the pinning thread as far as needed); nullptr when pinning ended without one.
   T* host_buffer(size_t values) override {
-    if (pinning_.valid()) {
-      Stopwatch sw;
-      pinning_.get();
-      moves_.pin_wait = sw.seconds();
+    const size_t bytes = std::max<size_t>(values, 1) * sizeof(T);
+    if (!pinning_.valid()) return nullptr;  // pageable (OCL_SP_MPI_PINNED=0, one rank)
+    Stopwatch sw;
+    std::unique_lock<std::mutex> lock(pin_mu_);
+    for (;;) {
+      for (size_t k = 0; k < pinned_.size(); ++k)
+        if (!lent_[k] && pinned_[k]->bytes() == bytes) {
+          lent_[k] = true;
+          moves_.pin_wait += sw.seconds();
+          return static_cast<T*>(pinned_[k]->data());
+        }
+      if (pin_done_) break;
+      pin_cv_.wait(lock);
     }
-    // The next pinned buffer of that size not yet handed out.
-    for (size_t k = 0; k < pinned_.size(); ++k)
-      if (!lent_[k] && pinned_[k]->bytes() == std::max<size_t>(values, 1) * sizeof(T)) {
-        lent_[k] = true;
-        return static_cast<T*>(pinned_[k]->data());
-      }
+    moves_.pin_wait += sw.seconds();
     return nullptr;
   }
   // A marker of everything enqueued on the compute queue so far.
@@ -320,6 +338,7 @@ class ClBackend final : public RankBackend<T> {
       moves_.readback = device_seconds(down_);
       profile("rank panel uploads (copy queue)", moves_.upload);
       profile("rank step-2 read-backs", moves_.readback);
+      if (pinning_.valid()) pinning_.wait();  // moves_.pin written
       profile("rank pinning the broadcast buffers (beside the set-up)", moves_.pin);
       profile("rank waiting for the pinned buffers", moves_.pin_wait);
       RunStats st;
@@ -356,6 +375,9 @@ class ClBackend final : public RankBackend<T> {
   std::vector<std::unique_ptr<detail::PinnedBuffer>> pinned_;
   std::vector<bool> lent_ = std::vector<bool>(6, false);
   typename RankBackend<T>::Moves moves_;
+  std::mutex pin_mu_;  // pinned_, pin_done_ and moves_.pin between the pinning thread and the rounds
+  std::condition_variable pin_cv_;
+  bool pin_done_ = false;
   std::future<void> pinning_;  // last: waited for before the buffers go
   double t_k_ = 0;
 };

@@ -46,18 +46,7 @@ class DistributedFw {
  public:
   DistributedFw(const Layout& lay, RankBackend<T>& be, const GridComms& comms)
       : lay_(lay), be_(be), c_(comms) {
-    // The broadcast buffers, one set per round parity: the backend's (pinned, so
-    // the uploads and read-backs run at DMA speed) or our own.
-    const auto take = [&](size_t values, int k) {
-      if (T* b = be_.host_buffer(values)) return b;
-      own_[k].resize(values);
-      return own_[k].data();
-    };
-    for (int k = 0; k < 2; ++k) {
-      piv_[k] = take(static_cast<size_t>(lay.p * lay.p), 3 * k);
-      row_[k] = take(static_cast<size_t>(lay.p * lay.mc()), 3 * k + 1);
-      col_[k] = take(static_cast<size_t>(lay.mr() * lay.p), 3 * k + 2);
-    }
+    take_set(0);  // set 1 when round 1 starts: its buffers may still be pinning
   }
 
   RoundTimes run() {
@@ -139,6 +128,18 @@ class DistributedFw {
 
  private:
   static void nap() { std::this_thread::sleep_for(std::chrono::microseconds(50)); }
+  // The broadcast buffers of round parity k: the backend's (pinned, so the uploads
+  // and read-backs run at DMA speed) or our own.
+  void take_set(int k) {
+    const auto take = [&](size_t values, int i) {
+      if (T* b = be_.host_buffer(values)) return b;
+      own_[i].resize(values);
+      return own_[i].data();
+    };
+    piv_[k] = take(static_cast<size_t>(lay_.p * lay_.p), 3 * k);
+    row_[k] = take(static_cast<size_t>(lay_.p * lay_.mc()), 3 * k + 1);
+    col_[k] = take(static_cast<size_t>(lay_.mr() * lay_.p), 3 * k + 2);
+  }
   static int size_of(MPI_Comm c) {
     int s = 1;
     MPI_Comm_size(c, &s);
@@ -187,6 +188,7 @@ class DistributedFw {
     st_ = Stage();
     st_.r = r;
     const int s = static_cast<int>(r % 2);
+    if (!piv_[s]) take_set(s);
     // Set s was round r - 2's: its sends done and its device copies read before
     // the pivot, step 2 or the receives write into it again.
     wait_all(reqs_[s]);
