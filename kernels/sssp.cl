@@ -376,11 +376,13 @@ int queue_once(volatile __local int* set, volatile __global int* tag, const int 
 #endif
 // Pull rounds (kernels/sssp_pull.cl, built after this file): a near round whose
 // queue holds at least pull_min vertices (0: never) runs over the in-edges
-// (in_off, in_src, in_w) with the queue as a bitmap of n bits in pull_bits, tiles
-// of PULL_TV vertices' lane values in __local memory.
-#ifndef PULL_TV  // another size: experiments (the host sets 11 KiB aside for it)
+// (in_off, in_src, in_w) with the queue as a bitmap of n bits in pull_local, then
+// (PULL_WORDS(n) 32-bit words in) a tile: PULL_TV vertices' lane values (8 KiB)
+// and their PULL_TV + 1 edge offsets. The host sizes pull_local so (sssp_plan.hpp
+// sssp_pull_local_bytes), 4 bytes where no round pulls: the lanes take no
+// __local memory for pull rounds they do not run.
 #define PULL_TV (8192 / (LANES * (int)sizeof(bits_t)))
-#endif
+#define PULL_WORDS(n) ((((n) + 31) / 32 + 1) & ~1)  // the bitmap, 8-byte aligned after it
 void lanes_pull_mark(__local uint* bits, __global const int* queue, const int cnt, const int n, const int lid);
 void lanes_pull_round(const int n, const int lid, __global const int* in_off, __global const int* in_src,
                       __global const value_t* in_w, __local const uint* bits, volatile __local bits_t* l_best,
@@ -403,7 +405,7 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
                 const value_t delta, LANE_BUFFERS(volatile __global bits_t*), __global int* s0,
                 __global int* s1, __global int* s2, __global int* s3, __global const int* in_off,
                 __global const int* in_src, __global const value_t* in_w, const int pull_min,
-                __local uint* pull_bits) {
+                __local uint* pull_local) {
   const int g = get_group_id(0);
   const int first = g * LANES;
   if (first >= count) return;  // the whole group returns
@@ -415,8 +417,6 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
   __local int l_set[1 << LANE_SET];
   LANE_SET_CLEAR()
 #endif
-  __local bits_t l_pull_best[PULL_TV * LANES];  // a pull round's tile (sssp_pull.cl)
-  __local int l_pull_off[PULL_TV + 1];
 
   for (size_t i = lid; i < (size_t)n * LANES; i += LANE_WG) dist[i] = RAW_INF_BITS;
   for (int i = lid; i < n; i += LANE_WG) {
@@ -457,9 +457,10 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
     while (l_near > 0) {
       const int cnt = l_near;
       if (pull_min > 0 && cnt >= pull_min) {  // a pull round (sssp_pull.cl)
-        lanes_pull_mark(pull_bits, near_a, cnt, n, lid);
-        lanes_pull_round(n, lid, in_off, in_src, in_w, pull_bits, l_pull_best, l_pull_off, dist, split_bits,
-                         &far_lo, near_b, far_a, flags, counters);
+        __local bits_t* l_tile = (__local bits_t*)(pull_local + PULL_WORDS(n));
+        lanes_pull_mark(pull_local, near_a, cnt, n, lid);
+        lanes_pull_round(n, lid, in_off, in_src, in_w, pull_local, l_tile, (__local int*)(l_tile + PULL_TV * LANES),
+                         dist, split_bits, &far_lo, near_b, far_a, flags, counters);
       } else
       for (int i = lid; i < cnt; i += LANE_WG) {
         const int u = near_a[i];

@@ -41,7 +41,6 @@ void lanes_pull_mark(__local uint* bits, __global const int* queue, const int cn
     }                               \
   }
 
-#ifndef PULL_BY_VERTEX
 // Tiles of PULL_TV consecutive vertices (8 KiB of lane values in __local memory):
 // their in-edges are one range of in_src, read by consecutive work-items
 // (coalesced); each edge with a queued tail reads the tail's row and lowers the
@@ -111,58 +110,6 @@ void lanes_pull_round(const int n, const int lid, __global const int* in_off, __
     barrier(CLK_LOCAL_MEM_FENCE);  // the tile's __local arrays are the next tile's
   }
 }
-#else
-// PULL_BY_VERTEX (comparisons): work-item i takes vertices i, i + LANE_WG, ...,
-// each its in-edges one after another.
-#define PULL_LANE(B, DU)                          \
-  if ((DU) != RAW_INF_BITS) {                     \
-    const bits_t nb = AS_BITS(AS_VALUE(DU) + we); \
-    (B) = min((B), nb);                           \
-  }
-void lanes_pull_round(const int n, const int lid, __global const int* in_off, __global const int* in_src,
-                      __global const value_t* in_w, __local const uint* bits, volatile __local bits_t* l_best,
-                      __local int* l_off, volatile __global bits_t* dist, const bits_t split_bits, bits_t* far_lo,
-                      __global int* near_b, __global int* far_a, volatile __global int* flags,
-                      volatile __local int* counters) {
-  for (int v = lid; v < n; v += LANE_WG) {
-    const int end = in_off[v + 1];
-    int e = in_off[v];
-    while (e < end && !PULL_QUEUED(in_src[e])) ++e;
-    if (e == end) continue;  // no queued tail: the row is not read
-    __global bits_t* rv = (__global bits_t*)dist + (size_t)v * LANES;
-    bits4_t old[LANE_VECS], best[LANE_VECS];
-#pragma unroll
-    for (int c = 0; c < LANE_VECS; ++c) old[c] = best[c] = vload4(c, rv);
-    for (; e < end; ++e) {
-      const int u = in_src[e];
-      if (!PULL_QUEUED(u)) continue;
-      const value_t we = in_w[e];
-      const __global bits_t* ru = (const __global bits_t*)dist + (size_t)u * LANES;
-#pragma unroll
-      for (int c = 0; c < LANE_VECS; ++c) {
-        const bits4_t du = vload4(c, ru);
-        PULL_LANE(best[c].s0, du.s0)
-        PULL_LANE(best[c].s1, du.s1)
-        PULL_LANE(best[c].s2, du.s2)
-        PULL_LANE(best[c].s3, du.s3)
-      }
-    }
-    int hit = 0;
-#pragma unroll
-    for (int c = 0; c < LANE_VECS; ++c) {
-      PULL_HIT(best[c].s0, old[c].s0)
-      PULL_HIT(best[c].s1, old[c].s1)
-      PULL_HIT(best[c].s2, old[c].s2)
-      PULL_HIT(best[c].s3, old[c].s3)
-    }
-    if (hit) {
-#pragma unroll
-      for (int c = 0; c < LANE_VECS; ++c) vstore4(best[c], c, rv);
-      lanes_pull_queue(v, hit, n, near_b, far_a, flags, counters);
-    }
-  }
-}
-#endif
 #undef PULL_QUEUED
 #undef PULL_LANE
 #undef PULL_HIT

@@ -408,6 +408,11 @@ TEST_CASE("sssp plan: pull rounds in the dense middle of shallow searches (PULL)
     return plan_sssp(g, h100, t, 8, 128);
   };
   CHECK(kSsspPullShallow == 50);
+  // __local bytes: the bitmap in whole 8-byte words, a tile of 8 KiB and its offsets.
+  CHECK(sssp_pull_local_bytes(100000, 8, 4) == 3126 * 4 + 8192 + 257 * 4);
+  CHECK(sssp_pull_local_bytes(1, 8, 4) == 2 * 4 + 8192 + 257 * 4);
+  CHECK(sssp_pull_local_bytes(64, 8, 8) == 2 * 4 + 8192 + 129 * 4);
+  CHECK(sssp_pull_local_bytes(65, 16, 4) == 4 * 4 + 8192 + 129 * 4);
   const SsspPlan random5 = pull(shape(100000, 20, 5, 100000));
   CHECK(random5.pull == 50);
   CHECK(random5.graph_bytes == 2 * (100001ull * 4 + 2000000ull * 8));

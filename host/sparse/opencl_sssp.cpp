@@ -73,7 +73,8 @@ OpenClSsspEngine<T>::OpenClSsspEngine(const SolverSpec& spec) {
       if (const char* e = std::getenv("OCL_SP_LANE_SET"); e && *e)
         lane_set = std::clamp(std::atoi(e), 0, 14);
       if (lane_set) defines += " -DLANE_SET=" + std::to_string(lane_set);
-      d.pull_local = local_mem > 0 ? local_mem - (lane_set ? (size_t{4} << lane_set) : 0) : 0;
+      const size_t set_bytes = lane_set ? size_t{4} << lane_set : 0;
+      d.pull_local = local_mem > set_bytes ? local_mem - set_bytes : 0;
       d.defines = defines;
       core.check_group("LANE_WG=" + std::to_string(lane_wg), {d.lane_wg}, 0);
       core.build(kSsspFiles, {{"WG", d.t.at("WG")}, {"LANES", lanes_}, {"LANE_WG", lane_wg}}, defines);
@@ -157,7 +158,7 @@ void OpenClSsspEngine<T>::prepare(const Csr<T>& g, RunStats& st) {
   // that pulls.
   std::vector<cl_int> in_off, in_src;
   std::vector<T> in_w;
-  const size_t pull_bytes = (static_cast<size_t>(g.n) + 31) / 32 * 4;
+  const size_t pull_bytes = static_cast<size_t>(sssp_pull_local_bytes(g.n, lanes_, sizeof(T)));
   const auto in_edges = [&] {
     if (!in_off.empty()) return;
     in_off.assign(static_cast<size_t>(g.n) + 1, 0);
@@ -198,7 +199,7 @@ void OpenClSsspEngine<T>::prepare(const Csr<T>& g, RunStats& st) {
     // A near round pulls once its queue holds more than p.pull % of the vertices.
     d.pull_min = 0;
     d.pull_bytes = 4;
-    if (p.pull > 0 && g.n > 0 && pull_bytes + kPullTileLocal <= d.pull_local) {
+    if (p.pull > 0 && g.n > 0 && pull_bytes + kLanesLocalRest <= d.pull_local) {
       d.pull_min = static_cast<int>(static_cast<int64_t>(p.pull) * g.n / 100 + 1);
       d.pull_bytes = pull_bytes;
       in_edges();

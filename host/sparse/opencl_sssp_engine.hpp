@@ -33,10 +33,9 @@ constexpr size_t kColumnWg = 64;  // work-items a group of sssp_lanes_column_fig
 constexpr size_t kLaneRowsWg = 256;  // work-items a group of sssp_lanes_rows
 // sssp_lanes and its pull rounds: one program (OpenClCore::build).
 constexpr const char* kSsspFiles = "sssp.cl+sssp_pull.cl";
-// __local bytes sssp_lanes holds besides its set and the pull rounds' bitmap: the
-// pull rounds' tile (8 KiB of lane values and its offsets, sssp.cl PULL_TV), its
-// counters, and room to spare.
-constexpr size_t kPullTileLocal = 11u << 10;
+// __local bytes sssp_lanes holds besides its set and the pull rounds' memory (its
+// counters, the far pile's minimum), with room to spare.
+constexpr size_t kLanesLocalRest = 1u << 10;
 
 template <typename T>
 class OpenClSsspEngine final : public SsspEngine<T>,
@@ -103,7 +102,8 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     cl::Buffer off, col, w, src, dist, scratch, fig, acc;  // acc: column figures
     // Pull rounds of sssp_lanes (PULL, kernels/sssp_pull.cl): the graph's in-edges,
     // the queue size from which a round pulls (0: never), the __local bytes of its
-    // bitmap, and the __local bytes the bitmap may take (sssp_lanes' set aside).
+    // bitmap and tile (sssp_pull_local_bytes; 4 without), and the __local bytes
+    // they may take (the device's, sssp_lanes' set aside).
     cl::Buffer pull_off, pull_src, pull_w;
     int pull_min = 0;
     size_t pull_bytes = 4, pull_local = 0;

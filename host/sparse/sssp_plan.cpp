@@ -71,6 +71,12 @@ SsspHopDepth sssp_hop_depth(const int64_t* off, const int32_t* col, int64_t n, i
   return d;
 }
 
+uint64_t sssp_pull_local_bytes(int64_t n, int lanes, size_t value_bytes) {
+  const uint64_t words = ((static_cast<uint64_t>(n) + 31) / 32 + 1) & ~uint64_t{1};
+  const uint64_t tile = 8192 / (static_cast<uint64_t>(lanes) * value_bytes);
+  return words * 4 + tile * static_cast<uint64_t>(lanes) * value_bytes + (tile + 1) * 4;
+}
+
 SsspPlan plan_sssp(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tunables& t, int lanes,
                    size_t lane_wg_built) {
   SsspPlan p;

@@ -43,6 +43,10 @@ constexpr uint64_t kSsspRowsCacheBytes = uint64_t{48} << 20;  // about the L2 of
 // 6.84 s above 10 %; the 316 x 316 grid (fronts near 1 % of n) and random degree 20
 // at n = 10^4 in lanes were 4 % slower with the bitmap's __local memory set aside.
 constexpr int kSsspPullShallow = 50;
+// sssp_lanes' __local bytes for pull rounds (sssp.cl PULL_WORDS, PULL_TV): the
+// queue's bitmap of n bits (a whole number of 8-byte words), then a tile of 8 KiB
+// of lane values and its 8192 / (lanes x value_bytes) + 1 edge offsets.
+uint64_t sssp_pull_local_bytes(int64_t n, int lanes, size_t value_bytes);
 
 // The levels up to which searches count as shallow: 2 ceil(log2 n) (34 at n = 10^5;
 // random graphs of degree 3-20 there take 5-17, geometric ones 150-800).

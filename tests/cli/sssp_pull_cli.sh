@@ -8,7 +8,7 @@
 # PoCL in 8 lanes (batches of 16, --split 2, the tags instead of the __local
 # set), 4 and 16 lanes equal the serial engine's byte for byte (int32, int64,
 # float32, float64); --stats and --stats --betweenness files equal the serial
-# engine's. A pull round that drops or misplaces a lane's candidate, or queues a
+# engine's, and --stats with the default (pull rounds past half the vertices). A pull round that drops or misplaces a lane's candidate, or queues a
 # head wrongly, changes these files (a kernel with one lane's relaxation left out
 # fails the dense graph's rows).
 # Usage: sssp_pull_cli.sh /path/to/ocl_sp
@@ -57,6 +57,14 @@ for type in int32 float32; do
   check "stats $type PULL=1" 0 "$BIN" "${S[@]}" --device pocl --param PULL=1 --stats "$T/s.csv" &&
     expect "stats $type PULL=1: same bytes" cmp -s "$T/s.csv" "$T/stats-$type.csv"
 done
+# The default (PULL=0) pulls past half the vertices on shallow searches of a mean
+# degree above 5: --stats of a random graph of degree 20 (its depth measured,
+# every vertex a source in lanes) the serial engine's bytes.
+D=(--generator random --degree 20 --n 1000 --type int32 --algo sssp)
+if check "default stats serial" 0 "$BIN" "${D[@]}" --backend serial --stats "$T/d.csv"; then
+  check "default stats pocl" 0 "$BIN" "${D[@]}" --device pocl --stats "$T/dp.csv" &&
+    expect "default stats: same bytes" cmp -s "$T/dp.csv" "$T/d.csv"
+fi
 # --stats --betweenness (Brandes' passes over rows in lanes) the same bytes.
 B=(--generator random --degree 20 --n 203 --algo sssp)
 if check "betweenness serial" 0 "$BIN" "${B[@]}" --backend serial --stats "$T/bc.csv" --betweenness; then
