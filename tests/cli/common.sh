@@ -81,6 +81,14 @@ run() {  # run NAME EXPECTED_EXIT NP ARGS...: ocl_sp under mpirun -np NP
   check "$name" "$want" "${MPI[@]}" -np "$np" "$BIN" "$@"
 }
 same() { expect "$1-same-bytes" cmp -s "$2" "$3"; }  # same NAME REF GOT: byte-identical outputs
+rows_to() {  # NAME OUT ARGS...: the run streams its rows to OUT
+  local name=$1 out=$2; shift 2
+  check "$name" 0 "$BIN" "$@" --quiet --output "$out"
+}
+same_rows() {  # NAME REF ARGS...: the run's rows equal REF's bytes
+  local name=$1 ref=$2; shift 2
+  rows_to "$name" "$T/got.bin" "$@" && expect "$name: same bytes" cmp -s "$T/got.bin" "$ref"
+}
 
 # A job one rank of which fails: ocl_sp ARGS... --output $T/bad.bin under mpirun
 # -np 3, rank 1 given --device no-such-device, the others PoCL (stdout -> $T/out,

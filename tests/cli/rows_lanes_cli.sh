@@ -12,14 +12,6 @@
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 use_python numpy
 
-rows() {  # NAME OUT ARGS...: the run streams its rows to OUT
-  local name=$1 out=$2; shift 2
-  check "$name" 0 "$BIN" "$@" --quiet --output "$out"
-}
-same() {  # NAME REF ARGS...: the run's rows equal REF's bytes
-  local name=$1 ref=$2; shift 2
-  rows "$name" "$T/got.bin" "$@" && expect "$name: same bytes" cmp -s "$T/got.bin" "$ref"
-}
 graphs=(
   "grid|--generator grid --n 170"
   "random|--generator random --degree 6 --n 203"
@@ -35,17 +27,17 @@ for entry in "${graphs[@]}"; do
   for type in $types; do
     A=("${G[@]}" --type "$type")
     ref="$T/$name-$type.bin"
-    rows "$name $type serial" "$ref" "${A[@]}" --algo sssp --backend serial || continue
-    same "$name $type openmp" "$ref" "${A[@]}" --algo sssp --backend openmp
-    [ "$type" = int32 ] && same "$name $type fw" "$ref" "${A[@]}" --algo fw --backend serial
-    same "$name $type pocl LANES=1" "$ref" "${A[@]}" --algo sssp --device pocl --param LANES=1
-    same "$name $type pocl LANES=8 BATCH=16" "$ref" "${A[@]}" --algo sssp --device pocl --param LANES=8 \
+    rows_to "$name $type serial" "$ref" "${A[@]}" --algo sssp --backend serial || continue
+    same_rows "$name $type openmp" "$ref" "${A[@]}" --algo sssp --backend openmp
+    [ "$type" = int32 ] && same_rows "$name $type fw" "$ref" "${A[@]}" --algo fw --backend serial
+    same_rows "$name $type pocl LANES=1" "$ref" "${A[@]}" --algo sssp --device pocl --param LANES=1
+    same_rows "$name $type pocl LANES=8 BATCH=16" "$ref" "${A[@]}" --algo sssp --device pocl --param LANES=8 \
       --param BATCH=16
-    same "$name $type pocl LANES=8 split 2" "$ref" "${A[@]}" --algo sssp --device pocl --param LANES=8 --split 2
+    same_rows "$name $type pocl LANES=8 split 2" "$ref" "${A[@]}" --algo sssp --device pocl --param LANES=8 --split 2
     if [ "$type" = int32 ]; then
-      same "$name $type pocl LANES=4 BATCH=32" "$ref" "${A[@]}" --algo sssp --device pocl --param LANES=4 \
+      same_rows "$name $type pocl LANES=4 BATCH=32" "$ref" "${A[@]}" --algo sssp --device pocl --param LANES=4 \
         --param BATCH=32
-      same "$name $type pocl LANES=16" "$ref" "${A[@]}" --algo sssp --device pocl --param LANES=16
+      same_rows "$name $type pocl LANES=16" "$ref" "${A[@]}" --algo sssp --device pocl --param LANES=16
     fi
   done
 done
@@ -59,10 +51,10 @@ sys.exit(0 if len({x.tobytes() for x in r}) == 169 and (np.diag(r) == 0).all() e
 # with a repeat. Lanes (8, batches of 16) and split equal the serial selection.
 for type in int32 float64; do
   S=(--generator grid --n 170 --type "$type" --algo sssp --sources "9,3,3,160-168,0,77" --targets "17,0,17,168")
-  rows "select $type serial" "$T/sel-$type.bin" "${S[@]}" --backend serial || continue
-  same "select $type pocl LANES=8" "$T/sel-$type.bin" "${S[@]}" --device pocl --param LANES=8 --param BATCH=16
-  same "select $type pocl split 2" "$T/sel-$type.bin" "${S[@]}" --device pocl --split 2 --param LANES=8
-  same "select $type pocl LANES=1" "$T/sel-$type.bin" "${S[@]}" --device pocl --param LANES=1
+  rows_to "select $type serial" "$T/sel-$type.bin" "${S[@]}" --backend serial || continue
+  same_rows "select $type pocl LANES=8" "$T/sel-$type.bin" "${S[@]}" --device pocl --param LANES=8 --param BATCH=16
+  same_rows "select $type pocl split 2" "$T/sel-$type.bin" "${S[@]}" --device pocl --split 2 --param LANES=8
+  same_rows "select $type pocl LANES=1" "$T/sel-$type.bin" "${S[@]}" --device pocl --param LANES=1
 done
 expect "select: 14 x 4 values" test "$(stat -c %s "$T/sel-int32.bin")" = $((14 * 4 * 4))
 # The placement line says rows went through lanes.

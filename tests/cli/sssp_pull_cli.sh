@@ -14,14 +14,6 @@
 # Usage: sssp_pull_cli.sh /path/to/ocl_sp
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-rows() {  # NAME OUT ARGS...: the run streams its rows to OUT
-  local name=$1 out=$2; shift 2
-  check "$name" 0 "$BIN" "$@" --quiet --output "$out"
-}
-same() {  # NAME REF ARGS...: the run's rows equal REF's bytes
-  local name=$1 ref=$2; shift 2
-  rows "$name" "$T/got.bin" "$@" && expect "$name: same bytes" cmp -s "$T/got.bin" "$ref"
-}
 graphs=(
   "dense|--generator random --degree 20 --n 203"
   "sparse|--generator random --degree 6 --n 203"
@@ -38,14 +30,14 @@ for entry in "${graphs[@]}"; do
   for type in $types; do
     A=("${G[@]}" --type "$type" --algo sssp)
     ref="$T/$name-$type.bin"
-    rows "$name $type serial" "$ref" "${A[@]}" --backend serial || continue
-    same "$name $type PULL=1 BATCH=16" "$ref" "${A[@]}" --device pocl --param LANES=8 --param PULL=1 --param BATCH=16
-    same "$name $type PULL=10" "$ref" "${A[@]}" --device pocl --param LANES=8 --param PULL=10
-    same "$name $type PULL=1 split 2" "$ref" "${A[@]}" --device pocl --param LANES=8 --param PULL=1 --split 2
+    rows_to "$name $type serial" "$ref" "${A[@]}" --backend serial || continue
+    same_rows "$name $type PULL=1 BATCH=16" "$ref" "${A[@]}" --device pocl --param LANES=8 --param PULL=1 --param BATCH=16
+    same_rows "$name $type PULL=10" "$ref" "${A[@]}" --device pocl --param LANES=8 --param PULL=10
+    same_rows "$name $type PULL=1 split 2" "$ref" "${A[@]}" --device pocl --param LANES=8 --param PULL=1 --split 2
     if [ "$type" = int32 ]; then
-      OCL_SP_LANE_SET=0 same "$name $type PULL=1 tags" "$ref" "${A[@]}" --device pocl --param LANES=8 --param PULL=1
-      same "$name $type PULL=1 LANES=4" "$ref" "${A[@]}" --device pocl --param LANES=4 --param PULL=1
-      same "$name $type PULL=1 LANES=16" "$ref" "${A[@]}" --device pocl --param LANES=16 --param PULL=1
+      OCL_SP_LANE_SET=0 same_rows "$name $type PULL=1 tags" "$ref" "${A[@]}" --device pocl --param LANES=8 --param PULL=1
+      same_rows "$name $type PULL=1 LANES=4" "$ref" "${A[@]}" --device pocl --param LANES=4 --param PULL=1
+      same_rows "$name $type PULL=1 LANES=16" "$ref" "${A[@]}" --device pocl --param LANES=16 --param PULL=1
     fi
   done
 done
