@@ -4,6 +4,7 @@
 // negative cycle, bad options — each the documented exception with a clear message.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <mutex>
@@ -310,10 +311,11 @@ TEST_SUITE("api") {
     CHECK(contains(error_of([] { ocl_sp::stats<int32_t>(0, {}); }), "n must be at least 1"));
   }
 
-  TEST_CASE("api: stats with betweenness on the device reports both passes") {
-    // On OpenCL the betweenness runs its own pass beside the stats' (Brandes in
-    // kernels/betweenness.cl): its kernels in the per-kernel seconds (T_k counts
-    // them), its relaxations in the count.
+  TEST_CASE("api: stats with betweenness on the device reports its pass") {
+    // On OpenCL Brandes runs beside the rows (kernels/betweenness.cl): its
+    // kernels in the per-kernel seconds (T_k counts them), its relaxations in the
+    // count: once where the stats' figures come from the same rows (lanes), else
+    // the stats' own pass and its own.
     std::vector<ocl_sp::Edge> random;
     std::mt19937_64 rng(20261127);
     for (int k = 0; k < 1500; ++k)
@@ -329,7 +331,10 @@ TEST_SUITE("api") {
     const auto& k = with.info.details.kernel_seconds;
     REQUIRE(k.count("bc_sources") == 1);
     CHECK(with.info.timings.kernels >= k.at("bc_sources"));
-    CHECK(with.info.relaxations == 2 * without.info.relaxations);
+    const bool one = std::any_of(with.info.notes.begin(), with.info.notes.end(), [](const std::string& x) {
+      return contains(x, "reduced on the device beside the betweenness pass (one pass)");
+    });
+    CHECK(with.info.relaxations == (one ? 1 : 2) * without.info.relaxations);
     CHECK(with.info.details.kernel_launches > without.info.details.kernel_launches);
   }
 

@@ -467,18 +467,12 @@ Stats Session::stats(CsrGraph<T> graph, const StatsOptions& what) {
       // sink's column figures still come from its own pass where it needs one).
       BetweennessSink<T> bc(g, {}, what.endpoints, false,
                             impl_->spec.backend == Backend::serial ? 1 : 0);
-      if (impl_->spec.backend == Backend::opencl) {
-        // The stats' own pass, and Brandes beside the rows on the device
-        // (betweenness_rows): no row crosses to the host.
-        st = s.solve_stats_rows(g, {}, sink, sink, notes);
-        std::string where;
-        const RunStats more = betweenness_rows(s, g, bc, &where);
-        st.add_pass(more);
-        notes.push_back("betweenness: " + where);
-      } else {
-        TeeSink<T> both({&sink, &bc});
-        st = s.solve_stats_rows(g, {}, sink, both, notes);
-      }
+      // One pass of rows for both where it can (stats_betweenness_rows): the
+      // CPU engines' rows to both sinks, the device's figures beside Brandes'
+      // passes; no row crosses to the host from a device with doubles.
+      std::string where;
+      st = stats_betweenness_rows(s, g, sink, bc, notes, where);
+      notes.push_back("betweenness: " + where);
       r.betweenness = bc.vertex_sums();
       const double scale = betweenness_scale(n, true, true, 0, what.endpoints);
       if (scale != 0)

@@ -4,6 +4,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cmath>
 #include <thread>
 
 #include "solvers/opencl_base.hpp"
@@ -70,23 +71,34 @@ void fill_stats(const StatsSink<T>& s, const RowsRequest& req, SolveReport& rep,
 // --betweenness: the rows of its sources again, into a BetweennessSink, scaled as
 // networkx's betweenness_centrality(normalized=True) scales them (by n / k for k
 // sampled sources).
+// With `stats` (every vertex a source, no output file): the stats' figures and
+// the betweenness from one pass where that is cheaper (stats_betweenness_rows),
+// the report's solve then that pass.
 template <typename T>
 std::vector<double> betweenness_column(SsspSolver<T>& solver, const Csr<T>& csr,
-                                       const RowsRequest& req, SolveReport& rep) {
+                                       const RowsRequest& req, SolveReport& rep,
+                                       StatsSink<T>* stats = nullptr) {
   Stopwatch phase;
   const std::vector<int64_t>& sources = req.betweenness_sources;
   const int threads = solver.info().backend == "serial" ? 1 : 0;
   BetweennessSink<T> sink(csr, sources, false, false, threads);
   std::string where;
-  const RunStats st = betweenness_rows(solver, csr, sink, &where);
+  const RunStats st = stats ? stats_betweenness_rows(solver, csr, *stats, sink, rep.notes, where)
+                            : betweenness_rows(solver, csr, sink, &where);
   // The report's solve covers this pass too: its relaxations, kernels (T_k, by
-  // which the rate divides them), transfers and seconds.
-  rep.stats.relaxations += st.relaxations;
-  rep.stats.t_k += st.t_k;
-  rep.stats.t_h += st.t_h;
-  rep.stats.kernel_launches += st.kernel_launches;
-  rep.stats.bytes_moved += st.bytes_moved;
-  for (const auto& [name, s] : st.kernel_seconds) rep.stats.kernel_seconds[name] += s;
+  // which the rate divides them), transfers and seconds (with `stats` it is the
+  // solve).
+  if (stats) {
+    rep.stats = st;
+    rep.stats.total = 0;
+  } else {
+    rep.stats.relaxations += st.relaxations;
+    rep.stats.t_k += st.t_k;
+    rep.stats.t_h += st.t_h;
+    rep.stats.kernel_launches += st.kernel_launches;
+    rep.stats.bytes_moved += st.bytes_moved;
+    for (const auto& [name, s] : st.kernel_seconds) rep.stats.kernel_seconds[name] += s;
+  }
   std::vector<double> b = sink.vertex_sums();
   const int64_t k = static_cast<int64_t>(sources.size());
   const double scale = betweenness_scale(csr.n, true, true, k, false);
@@ -98,7 +110,7 @@ std::vector<double> betweenness_column(SsspSolver<T>& solver, const Csr<T>& csr,
       (k == 0 ? std::string("betweenness: exact, every vertex a source")
               : "betweenness: estimated from " + std::to_string(k) +
                     " sources (scaled by n / k, as networkx's k)") +
-      "; " + where + " (" + std::to_string(seconds) + " s)");
+      "; " + where + " (" + std::to_string(std::floor(seconds * 1e6) / 1e6) + " s)");
   profile("betweenness (rows, paths and dependencies)", seconds);
   return b;
 }
@@ -144,20 +156,25 @@ void solve_streamed(std::unique_ptr<SsspSolver<T>> solver, const Csr<T>& csr, co
   auto& file = sinks.file;
   auto& stats = sinks.stats;
   RowSink<T>& tee = sinks.all();
-  if (stats) {
+  // --stats --betweenness of every vertex: one pass where it can (betweenness_column)
+  const bool together = stats && req.betweenness && !file && req.sources.empty() && req.betweenness_sources.empty();
+  if (together) {
+    // below
+  } else if (stats) {
     RowSink<T>& forward = file ? tee : *stats;  // the stats alone: one pass where the engine can
     rep.stats = solver->solve_stats_rows(csr, req.sources, *stats, forward, rep.notes);
   } else {
     rep.stats = solver->solve_rows(csr, req.sources, tee, false);
   }
+  std::vector<double> betweenness;
+  if (together) betweenness = betweenness_column(*solver, csr, req, rep, &*stats);
   rep.info = solver->info();
   if (stats && stats->rows_reduced_here() > 0)
     rep.stats.kernel_seconds["stats: row reduction (host)"] = stats->seconds();
   if (stats && stats->rows_reduced_by_engine() > 0)
     rep.notes.push_back("stats: rows reduced on the device (only their figures read back)");
   throw_if_cancelled();
-  std::vector<double> betweenness;
-  if (stats && req.betweenness) betweenness = betweenness_column(*solver, csr, req, rep);
+  if (stats && req.betweenness && !together) betweenness = betweenness_column(*solver, csr, req, rep);
   if (file) {
     file->finish();
     rep.output = req.output->path;

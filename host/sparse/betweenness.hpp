@@ -170,6 +170,8 @@ class BetweennessSink final : public RowSink<T> {
 
 template <typename T>
 class SsspSolver;
+template <typename T>
+class StatsSink;
 // The betweenness sums of `sink`'s sources over g through `solver`'s engine:
 // on the device where the engine computes them there (the OpenCL engine on
 // devices with doubles; vertex sums only), else the rows into the sink.
@@ -178,6 +180,18 @@ class SsspSolver;
 template <typename T>
 RunStats betweenness_rows(SsspSolver<T>& solver, const Csr<T>& g, BetweennessSink<T>& sink,
                           std::string* note = nullptr);
+
+// --stats of every vertex and its betweenness (`sink`'s sources: every vertex),
+// the same figures as solve_stats_rows(g, {}, stats, stats, notes) and the same
+// sums as betweenness_rows, in one pass of rows where that is cheaper: the CPU
+// engines' rows to both sinks at once; the device's rows in lanes give their
+// figures beside Brandes' passes (betweenness_figures()). Else the stats' pass,
+// then betweenness_rows. `notes` gets the stats' line, `where` where the sources
+// ran (betweenness_rows' note).
+template <typename T>
+RunStats stats_betweenness_rows(SsspSolver<T>& solver, const Csr<T>& g, StatsSink<T>& stats,
+                                BetweennessSink<T>& sink, std::vector<std::string>& notes,
+                                std::string& where);
 
 // An engine that runs Brandes' passes beside its rows (opencl_betweenness.cpp).
 template <typename T>
@@ -190,12 +204,20 @@ class BetweennessEngine {
   // and its in-edges; false (g prepared for rows only) where the scratch of one
   // source does not fit beside the rows of a batch.
   virtual bool prepare_betweenness(const Csr<T>& g, const InEdges& in, RunStats& st) = 0;
+  // Whether run_betweenness can also give every row's and column's figures
+  // (--stats), after prepare_betweenness and the source count: one device whose
+  // rows run in lanes, where ColumnFiguresEngine::run_all_figures would reduce them
+  // (its kernels on the same distances: the same bits).
+  virtual bool betweenness_figures() const = 0;
   // sources[0..count) over the prepared graph: their sums added into `sums` (n
   // values), flags[r] of source r: 1 its float64 counts overflowed, 2 its order
-  // stalled (a zero-weight cycle); a flagged source adds nothing.
+  // stalled (a zero-weight cycle); a flagged source adds nothing. With `rows`
+  // and `cols` (betweenness_figures(); every vertex a source, in order): row r's
+  // figures to rows[r] and column v's (harmonic too) to cols[v], as
+  // run_all_figures(true, rows, cols) gives them.
   virtual void run_betweenness(const int64_t* sources, int64_t count, bool endpoints,
                                std::vector<Fixed>& sums, std::vector<uint8_t>& flags,
-                               RunStats& st) = 0;
+                               RunStats& st, RowFigures* rows, RowFigures* cols) = 0;
   // Bytes of device memory the sources' scratch and the in-edges hold now: from
   // prepare_betweenness until the engine's next prepare releases them.
   virtual uint64_t scratch_bytes() const = 0;

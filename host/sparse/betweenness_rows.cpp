@@ -7,14 +7,26 @@
 #include "sparse/betweenness.hpp"
 #include "sparse/johnson.hpp"
 #include "sparse/sssp.hpp"
+#include "sparse/stats_sink.hpp"
+#include "sparse/stream_sink.hpp"
 #include "util/errors.hpp"
 #include "util/timer.hpp"
 
 namespace ocl_sp {
 
+namespace {
+
+// OCL_SP_STATS_ON_HOST=1: --stats reduced on the host (as solve_stats_rows reads it).
+bool stats_on_host() {
+  const char* e = std::getenv("OCL_SP_STATS_ON_HOST");
+  return e && *e == '1';
+}
+
+// betweenness_rows; with `stats` (every vertex a source) the stats' figures too
+// where the device gives them beside Brandes' passes (*stats_done then true).
 template <typename T>
-RunStats betweenness_rows(SsspSolver<T>& solver, const Csr<T>& g, BetweennessSink<T>& sink,
-                          std::string* note) {
+RunStats bc_rows(SsspSolver<T>& solver, const Csr<T>& g, BetweennessSink<T>& sink, std::string* note,
+                 StatsSink<T>* stats, bool* stats_done) {
   auto* dev = engine_capability<BetweennessEngine<T>>(&solver.engine());
   const char* e = std::getenv("OCL_SP_BETWEENNESS_ON_HOST");
   const bool on_host = e && *e == '1';
@@ -49,7 +61,18 @@ RunStats betweenness_rows(SsspSolver<T>& solver, const Csr<T>& g, BetweennessSin
   if (auto* counted = engine_capability<SourceCountEngine>(&solver.engine())) counted->source_count(count, st);
   std::vector<Fixed> sums;
   std::vector<uint8_t> flags;
-  dev->run_betweenness(sources.data(), count, sink.endpoints(), sums, flags, st);
+  const bool figures = stats && listed.empty() && dev->betweenness_figures() && !stats_on_host();
+  std::vector<RowFigures> rows(figures ? static_cast<size_t>(g.n) : 0), cols(rows.size());
+  dev->run_betweenness(sources.data(), count, sink.endpoints(), sums, flags, st, figures ? rows.data() : nullptr,
+                       figures ? cols.data() : nullptr);
+  if (figures) {
+    stats->set_pass(StatsSink<T>::from);
+    stats->figures(0, g.n, rows.data());
+    stats->set_pass(StatsSink<T>::to);
+    stats->figures(0, g.n, cols.data());
+    stats->set_pass(StatsSink<T>::both);
+    *stats_done = true;
+  }
   std::vector<int64_t> again;
   for (int64_t r = 0; r < count; ++r)
     if (flags[static_cast<size_t>(r)]) again.push_back(sources[static_cast<size_t>(r)]);
@@ -70,8 +93,46 @@ RunStats betweenness_rows(SsspSolver<T>& solver, const Csr<T>& g, BetweennessSin
   return st;
 }
 
+}  // namespace
+
+template <typename T>
+RunStats betweenness_rows(SsspSolver<T>& solver, const Csr<T>& g, BetweennessSink<T>& sink,
+                          std::string* note) {
+  return bc_rows<T>(solver, g, sink, note, nullptr, nullptr);
+}
+
+template <typename T>
+RunStats stats_betweenness_rows(SsspSolver<T>& solver, const Csr<T>& g, StatsSink<T>& stats,
+                                BetweennessSink<T>& sink, std::vector<std::string>& notes,
+                                std::string& where) {
+  if (!sink.sources().empty() || !stats.sources().empty())
+    throw std::logic_error("stats_betweenness_rows: every vertex a source");
+  auto* dev = engine_capability<BetweennessEngine<T>>(&solver.engine());
+  if (!dev || !dev->betweenness_on_device()) {
+    // Rows reaching the host (the CPU engines; devices without doubles, whose
+    // rows the stats reduce on the host too): one pass into both sinks.
+    TeeSink<T> both({&stats, &sink});
+    RunStats st = solver.solve_stats_rows(g, {}, stats, both, notes);
+    where = std::to_string(g.n) + " sources on the host (rows from the engine, with the stats' pass)";
+    return st;
+  }
+  // The device: Brandes' passes beside the rows, their figures with them where
+  // the rows run in lanes; else the stats' own pass first.
+  bool done = false;
+  RunStats st = bc_rows<T>(solver, g, sink, &where, &stats, &done);
+  if (done) {
+    notes.push_back("stats: rows and columns reduced on the device beside the betweenness pass (one pass)");
+    return st;
+  }
+  RunStats first = solver.solve_stats_rows(g, {}, stats, stats, notes);
+  first.add_pass(st);
+  return first;
+}
+
 #define OCL_SP_BETWEENNESS_ROWS(T)                                                                     \
-  template RunStats betweenness_rows<T>(SsspSolver<T>&, const Csr<T>&, BetweennessSink<T>&, std::string*);
+  template RunStats betweenness_rows<T>(SsspSolver<T>&, const Csr<T>&, BetweennessSink<T>&, std::string*); \
+  template RunStats stats_betweenness_rows<T>(SsspSolver<T>&, const Csr<T>&, StatsSink<T>&, BetweennessSink<T>&, \
+                                              std::vector<std::string>&, std::string&);
 OCL_SP_BETWEENNESS_ROWS(int32_t)
 OCL_SP_BETWEENNESS_ROWS(int64_t)
 OCL_SP_BETWEENNESS_ROWS(float)

@@ -141,7 +141,9 @@ bool OpenClSsspEngine<T>::prepare_betweenness(const Csr<T>& g, const InEdges& in
 template <typename T>
 void OpenClSsspEngine<T>::run_betweenness(const int64_t* sources, int64_t count, bool endpoints,
                                           std::vector<Fixed>& sums, std::vector<uint8_t>& flags,
-                                          RunStats& st) {
+                                          RunStats& st, RowFigures* row_figs, RowFigures* col_figs) {
+  const bool figures = row_figs && col_figs;
+  if (figures && !betweenness_figures()) throw std::logic_error("betweenness: no figures from this engine's rows");
   for (auto& d : devices_) {
     set_mode(d, lanes_rows_, 1, lanes_rows_);
     // the batch of the mode now (source_count may have changed it since prepare)
@@ -164,6 +166,12 @@ void OpenClSsspEngine<T>::run_betweenness(const int64_t* sources, int64_t count,
       const auto q = detail::OpenClCore::kCompute;
       const cl_ulong zero = 0;
       core.queue(q).enqueueFillBuffer(d.bc_node, zero, 0, static_cast<size_t>(d.bc_groups) * un * kNodeBytes);
+      const size_t acc_bytes = un * sizeof(RowFigures);
+      if (figures) {  // the column figures continued down the batches in source order (run_lanes_stats)
+        d.acc = cl::Buffer(core.context(), CL_MEM_READ_WRITE, std::max<size_t>(acc_bytes, 8));
+        core.queue(q).enqueueFillBuffer(d.acc, 0.0, 0, std::max<size_t>(acc_bytes, 8));
+      }
+      const size_t cg = (un + kColumnWg - 1) / kColumnWg * kColumnWg;
       std::vector<cl_int> src, flag;
       double bytes = 0;
       for (int64_t a = lo; a < hi; a += d.batch) {
@@ -175,7 +183,13 @@ void OpenClSsspEngine<T>::run_betweenness(const int64_t* sources, int64_t count,
         T inf = kRawInf<T>;
         if (d.mode >= 1) {
           LaneSet& s = d.sets[0];
-          enqueue_lanes(d, s, batch, c, false, false, q);
+          enqueue_lanes(d, s, batch, c, figures, false, q);
+          if (figures) {
+            set_args(d.lanes_col, static_cast<cl_int>(n_), static_cast<cl_int>(c), lane_buf(s.dist, 0),
+                     lane_buf(s.dist, 1), lane_buf(s.dist, 2), lane_buf(s.dist, 3), d.per_buf, s.slot_of,
+                     static_cast<cl_int>(1), d.acc);
+            core.launch_after(d.lanes_col, cl::NDRange(cg), cl::NDRange(kColumnWg), {}, q);
+          }
           core.write(s.row_of, 0, s.row_host.size() * 4, s.row_host.data(), false);
           core.launch(d.lanes_rows, cl::NDRange(lanes_rows_args(d, s, c)), cl::NDRange(kLaneRowsWg));
           rows = &d.rows;
@@ -197,6 +211,19 @@ void OpenClSsspEngine<T>::run_betweenness(const int64_t* sources, int64_t count,
         core.read(d.bc_flags, 0, flag.size() * 4, flag.data());
         for (int64_t r = 0; r < c; ++r) flags[static_cast<size_t>(a + r)] = static_cast<uint8_t>(flag[static_cast<size_t>(r)]);
         bytes += 8.0 * static_cast<double>(c);
+        if (figures) {  // the batch's row figures, by lane slot, to source order
+          LaneSet& s = d.sets[0];
+          s.by_slot.resize(static_cast<size_t>(c));
+          core.read(s.fig, 0, s.by_slot.size() * sizeof(RowFigures), s.by_slot.data());
+          for (int64_t r = 0; r < c; ++r)
+            row_figs[a + r] = s.by_slot[static_cast<size_t>(s.slot_host[static_cast<size_t>(r)])];
+          bytes += static_cast<double>(c) * sizeof(RowFigures);
+        }
+      }
+      if (figures) {
+        core.read(d.acc, 0, acc_bytes, col_figs);
+        d.acc = cl::Buffer();
+        bytes += static_cast<double>(acc_bytes);
       }
       set_args(d.bc_sum, static_cast<cl_int>(n_), static_cast<cl_int>(d.bc_groups), d.bc_node, d.bc_out);
       core.launch(d.bc_sum, cl::NDRange((un + 63) / 64 * 64), cl::NDRange(64));

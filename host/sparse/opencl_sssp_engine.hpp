@@ -198,8 +198,11 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   // Brandes' passes beside the rows (opencl_betweenness.cpp, kernels/betweenness.cl).
   bool betweenness_on_device() const override { return reduces_; }
   bool prepare_betweenness(const Csr<T>& g, const InEdges& in, RunStats& st) override;
+  bool betweenness_figures() const override {
+    return devices_.size() == 1 && lanes_rows_ && reduces_ && reduces_columns();
+  }
   void run_betweenness(const int64_t* sources, int64_t count, bool endpoints, std::vector<Fixed>& sums,
-                       std::vector<uint8_t>& flags, RunStats& st) override;
+                       std::vector<uint8_t>& flags, RunStats& st, RowFigures* rows, RowFigures* cols) override;
   uint64_t scratch_bytes() const override;
 
  private:

@@ -108,6 +108,27 @@ same_column "random degree 8" --n 300 --degree 8 --weights 1:3 --type float32
 same_column "geometric" --generator geometric --n 300 --degree 6 --type float64
 same_column "random, 12 sources" --n 300 --degree 6 --weights 1:2 --sources 0,5,17,40,41,99,150,151,200,250,298,299
 same_column "zero weights" --input "$T/zeros.txt"
+# --stats --betweenness computes the rows once (the CPU engines' rows to both
+# sinks; the device's figures beside Brandes' passes where rows run in lanes):
+# the other columns are the bytes --stats alone gives on the same backend
+# (directed and undirected, integers and floats, several batches)
+for g in "--generator grid --n 400 --weights 1:1" "--n 300 --degree 6 --weights 1:2" \
+         "--generator geometric --n 300 --degree 6 --type float64"; do
+  for run in "--backend serial" "--backend openmp" "--device pocl" "--device pocl --param LANES=8" \
+             "--device pocl --param LANES=8 --param BATCH=16" "--device pocl --split 2"; do
+    # shellcheck disable=SC2086
+    check "one pass $g $run: --stats" 0 "$BIN" $g --algo sssp $run --stats "$T/alone.csv"
+    # shellcheck disable=SC2086
+    check "one pass $g $run: --stats --betweenness" 0 "$BIN" $g --algo sssp $run --stats "$T/both.csv" --betweenness
+    case "$run" in
+      *LANES=8*) expect "one pass $g $run: the figures beside the betweenness pass" \
+                   grep -q "rows and columns reduced on the device beside the betweenness pass" "$T/out" ;;
+      *serial*) expect "one pass $g $run: the rows to both sinks" grep -q "with the stats' pass" "$T/out" ;;
+    esac
+    cut -d, -f1-5 "$T/both.csv" > "$T/both.cols"
+    expect "one pass $g $run: the stats' bytes" cmp -s "$T/alone.csv" "$T/both.cols"
+  done
+done
 # OCL_SP_BETWEENNESS_ON_HOST=1: the rows to the host sink, the same bytes
 check "on the host by request" 0 env OCL_SP_BETWEENNESS_ON_HOST=1 "$BIN" --n 300 --degree 8 --weights 1:3 \
   --type float32 --algo sssp --device pocl --stats "$T/host.csv" --betweenness
