@@ -3,14 +3,18 @@
 // UsageError naming the file and the line (or byte offset). Writers are atomic.
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <iosfwd>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "graph/graph.hpp"
 #include "graph/matrix.hpp"
 
 namespace ocl_sp {
+
+class AtomicOutput;
 
 enum class InputFormat { automatic, bin, gr, mtx, edges };
 enum class OutputFormat { automatic, bin, npy, csv };
@@ -41,6 +45,27 @@ Graph parse_graph(const std::string& data, const std::string& name, InputFormat 
 // Course format; UsageError (before anything is written) for weights that are
 // not int32 integers or more than INT32_MAX edges.
 void write_graph_bin(const Graph& g, const std::string& path);
+
+// count values little-endian into dst (the bytes every writer emits).
+template <typename T>
+void to_le(const T* src, size_t count, char* dst) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  std::memcpy(dst, src, count * sizeof(T));
+#else
+  for (size_t k = 0; k < count; ++k) {
+    std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t> v;
+    std::memcpy(&v, src + k, sizeof v);
+    for (size_t b = 0; b < sizeof v; ++b)
+      dst[sizeof v * k + b] = static_cast<char>((v >> (8 * b)) & 0xff);
+  }
+#endif
+}
+
+// count values, little-endian, at byte offset off of a file output
+// (AtomicOutput::positioned): straight from a's memory on a little-endian host,
+// in large writes, with no copy (bin and npy values; util/atomic_file.hpp).
+template <typename T>
+void write_values_at(AtomicOutput& out, uint64_t off, const T* a, size_t count);
 
 // Distances: bin = n*n int32/float32 row-major with no header (the course output);
 // npy = numpy array (n, n) of <i4 / <f4; csv = n lines of n comma-separated values

@@ -34,15 +34,11 @@ auto bits_of(T v) {
 template <typename T>
 void write_le(std::ostream& out, const T* a, size_t count) {
   constexpr size_t kChunk = 1 << 16;
-  constexpr size_t kSize = sizeof(T);
-  std::vector<char> buf(kSize * std::min(count, kChunk));
+  std::vector<char> buf(sizeof(T) * std::min(count, kChunk));
   for (size_t done = 0; done < count;) {
     const size_t k = std::min(kChunk, count - done);
-    for (size_t i = 0; i < k; ++i) {
-      const auto v = bits_of(a[done + i]);
-      for (size_t b = 0; b < kSize; ++b) buf[kSize * i + b] = static_cast<char>((v >> (8 * b)) & 0xff);
-    }
-    out.write(buf.data(), static_cast<std::streamsize>(kSize * k));
+    to_le(a + done, k, buf.data());
+    out.write(buf.data(), static_cast<std::streamsize>(sizeof(T) * k));
     done += k;
   }
 }
@@ -123,18 +119,14 @@ void write_values(const T* a, int64_t rows, int64_t cols, const std::string& pat
                   OutputFormat fmt) {
   if (fmt == OutputFormat::automatic) fmt = detect_output_format(path);
   const size_t count = static_cast<size_t>(rows) * static_cast<size_t>(cols);
-  write_file_atomically(path, [&](std::ostream& out) {
-    switch (fmt) {
-      case OutputFormat::npy: {
-        const std::string h = matrix_file_header<T>(OutputFormat::npy, rows, cols);
-        out.write(h.data(), static_cast<std::streamsize>(h.size()));
-        write_le(out, a, count);
-        break;
-      }
-      case OutputFormat::csv: write_csv(out, a, rows, cols); break;
-      case OutputFormat::bin:
-      case OutputFormat::automatic: write_le(out, a, count); break;
-    }
+  write_file_atomically_to(path, [&](AtomicOutput& out) {
+    if (fmt == OutputFormat::csv) return write_csv(out.stream(), a, rows, cols);
+    const std::string h = matrix_file_header<T>(fmt, rows, cols);
+    out.stream().write(h.data(), static_cast<std::streamsize>(h.size()));
+    if (out.positioned())  // a file: the values in large writes, no copy
+      write_values_at(out, h.size(), a, count);
+    else
+      write_le(out.stream(), a, count);
   });
 }
 
@@ -151,6 +143,26 @@ uint64_t matrix_file_bytes(OutputFormat fmt, int64_t rows, int64_t cols) {
   // csv: at least one digit and a separator (comma or newline) per value.
   return matrix_file_header<T>(fmt, rows, cols).size() + values * (fmt == OutputFormat::csv ? 2 : sizeof(T));
 }
+
+template <typename T>
+void write_values_at(AtomicOutput& out, uint64_t off, const T* a, size_t count) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  out.write_at(off, reinterpret_cast<const char*>(a), count * sizeof(T));
+#else
+  constexpr size_t kChunk = size_t{1} << 20;
+  std::vector<char> buf(sizeof(T) * std::min(count, kChunk));
+  for (size_t done = 0; done < count;) {
+    const size_t k = std::min(kChunk, count - done);
+    to_le(a + done, k, buf.data());
+    out.write_at(off + done * sizeof(T), buf.data(), k * sizeof(T));
+    done += k;
+  }
+#endif
+}
+template void write_values_at<int32_t>(AtomicOutput&, uint64_t, const int32_t*, size_t);
+template void write_values_at<float>(AtomicOutput&, uint64_t, const float*, size_t);
+template void write_values_at<double>(AtomicOutput&, uint64_t, const double*, size_t);
+template void write_values_at<int64_t>(AtomicOutput&, uint64_t, const int64_t*, size_t);
 
 template <typename T>
 void write_matrix_rows(std::ostream& out, OutputFormat fmt, const T* a, int64_t rows, int64_t n) {

@@ -178,18 +178,6 @@ int write_streamed(const RankWriter& w, const OutputTarget* target, const Sessio
 
 }  // namespace
 
-void pwrite_all(int fd, const char* buf, size_t len, off_t off, const std::string& path) {
-  while (len > 0) {
-    const ssize_t w = ::pwrite(fd, buf, len, off);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0)
-      throw RuntimeError("write to '" + path + "' failed: " + std::strerror(w < 0 ? errno : EIO));
-    buf += w;
-    len -= static_cast<size_t>(w);
-    off += w;
-  }
-}
-
 int write_ranked(const RankWriter& w, const OutputTarget* target, OutputFormat fmt, const Session& s,
                  OutputStats& st) {
   int direct = s.rank == 0 && target->kind == OutputTarget::Kind::file && fmt != OutputFormat::csv;

@@ -51,24 +51,7 @@ struct RankWriter {
 int write_ranked(const RankWriter& w, const OutputTarget* target, OutputFormat fmt, const Session& s,
                  OutputStats& st);
 
-// count values little-endian into dst (what the single-process writers emit).
-template <typename T>
-void to_le(const T* src, size_t count, char* dst) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  std::memcpy(dst, src, count * sizeof(T));
-#else
-  for (size_t k = 0; k < count; ++k) {
-    std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t> v;
-    std::memcpy(&v, src + k, sizeof v);
-    for (size_t b = 0; b < sizeof v; ++b)
-      dst[sizeof v * k + b] = static_cast<char>((v >> (8 * b)) & 0xff);
-  }
-#endif
-}
-
-// All of buf at offset off of fd (short writes and EINTR retried); RuntimeError
-// naming path.
-void pwrite_all(int fd, const char* buf, size_t len, off_t off, const std::string& path);
+// to_le and pwrite_all: graph/io.hpp and util/atomic_file.hpp.
 
 // Collective (every rank calls it): writes the n x n matrix the ranks' local
 // matrices hold to rank 0's `target` in `fmt` (bin, npy or csv).

@@ -17,7 +17,9 @@ namespace ocl_sp {
 // write_rect_matrix give) as they arrive; `cols` picks and orders the columns
 // (all when empty). The file is atomic (AtomicOutput): finish() puts it in place
 // once all `rows` rows came, in order; destroyed before, it leaves nothing.
-// Memory: one batch's selected columns.
+// Memory: one batch's selected columns. A file in bin or npy takes each batch
+// at its offset in large positioned writes, straight from the rows' memory
+// when every column is written.
 template <typename T>
 class StreamingFileSink final : public RowSink<T> {
  public:
@@ -34,6 +36,8 @@ class StreamingFileSink final : public RowSink<T> {
   int64_t rows_, next_ = 0;
   std::vector<int64_t> cols_;
   std::vector<T> buf_;
+  bool positioned_ = false;  // bin/npy into a file: write_values_at
+  uint64_t at_ = 0;          // byte offset of row next_ (positioned)
 };
 
 // Every batch to each of the sinks in turn.

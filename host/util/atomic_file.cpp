@@ -13,6 +13,7 @@
 #include <cstring>
 #include <fstream>
 #include <random>
+#include <stdexcept>
 #include <streambuf>
 #include <vector>
 
@@ -187,6 +188,28 @@ void AtomicOutput::check() {
   if (err != 0) throw RuntimeError(write_failed(impl_->t.path, err));
 }
 
+bool AtomicOutput::positioned() {
+  impl_->os->flush();
+  check();
+  return impl_->file;
+}
+
+void AtomicOutput::write_at(uint64_t off, const char* buf, size_t len) {
+  if (!impl_->file) throw std::logic_error("AtomicOutput::write_at on a stream");
+  pwrite_all(impl_->fd, buf, len, static_cast<off_t>(off), impl_->t.path);
+}
+
+void pwrite_all(int fd, const char* buf, size_t len, off_t off, const std::string& path) {
+  while (len > 0) {
+    const ssize_t w = ::pwrite(fd, buf, len, off);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) throw RuntimeError(write_failed(path, w < 0 ? errno : EIO));
+    buf += w;
+    len -= static_cast<size_t>(w);
+    off += w;
+  }
+}
+
 void AtomicOutput::commit() {
   Impl& m = *impl_;
   m.os->flush();
@@ -325,6 +348,10 @@ void write_output(const OutputTarget& target, const std::function<void(std::ostr
 }
 
 void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& fill) {
+  write_file_atomically_to(path, [&](AtomicOutput& out) { fill(out.stream()); });
+}
+
+void write_file_atomically_to(const std::string& path, const std::function<void(AtomicOutput&)>& fill) {
   OutputTarget t;
   try {
     t = resolve_output(path);
@@ -332,7 +359,9 @@ void write_file_atomically(const std::string& path, const std::function<void(std
     // At write time a bad path is a failure of the run (exit 1), not of the usage.
     throw RuntimeError(std::string("cannot write: ") + e.what());
   }
-  write_output(t, fill);
+  AtomicOutput out(t);
+  fill(out);
+  out.commit();
 }
 
 }  // namespace ocl_sp

@@ -57,6 +57,15 @@ class AtomicOutput {
   // Throws RuntimeError on the first write error seen so far (ENOSPC, EPIPE).
   void check();
   void commit();
+  // Positioned writes (write_at) for a file output, once what the stream holds
+  // is written: true for files, false for streams (standard output, FIFOs,
+  // character devices), which take the stream only. A positioned write leaves
+  // the stream's offset where it was: after the first one, every byte goes by
+  // write_at.
+  bool positioned();
+  // len bytes of buf at byte offset off of the file (a file output only);
+  // RuntimeError naming the path on a write error (ENOSPC).
+  void write_at(uint64_t off, const char* buf, size_t len);
   // "O_TMPFILE" or "named temporary" (files), "stream" otherwise: for tests.
   const char* method() const;
 
@@ -71,7 +80,14 @@ uint64_t free_disk_bytes(const OutputTarget& target);
 // RuntimeError (exit 1) naming the numbers when `bytes` cannot fit there.
 void check_free_disk(const OutputTarget& target, uint64_t bytes, const std::string& what);
 
+// All of buf at offset off of fd (short writes and EINTR retried); RuntimeError
+// naming path.
+void pwrite_all(int fd, const char* buf, size_t len, off_t off, const std::string& path);
+
 // write_output(resolve_output(path), fill): every file ocl_sp writes goes here.
 void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& fill);
+// The same with the whole AtomicOutput to fill (its stream, or positioned writes),
+// committed after fill returns.
+void write_file_atomically_to(const std::string& path, const std::function<void(AtomicOutput&)>& fill);
 
 }  // namespace ocl_sp

@@ -34,6 +34,33 @@ mknod "$T/null" c 1 3
 check null 0 "$BIN" --n 30 --backend serial --output "$T/null" --output-format bin
 expect null-still-chardev test -c "$T/null"
 
+# A regular file that a write error stops (the file-size limit: EFBIG, its signal
+# ignored): the dense matrix, streamed rows with a column selection, and the
+# path matrix, each written by positioned writes: exit 1 naming the error, the
+# old file untouched, no temporary left.
+fsize() {  # fsize NAME FILE ARGS...: ocl_sp under a 64 KiB file-size limit
+  local name=$1 file=$2
+  shift 2
+  printf 'old\n' >"$file"
+  check "$name" 1 bash -c "trap '' XFSZ; ulimit -f 64; exec \"\$0\" \"\$@\"" "$BIN" "$@"
+  expect "$name-efbig" grep -q "^error: .*File too large" "$T/err"
+  expect "$name-old-kept" test "$(cat "$file")" = old
+  expect "$name-no-temp" sh -c "! ls '$T' | grep -q '\.tmp\.'"
+}
+fsize fsize-dense "$T/big.bin" --n 400 --backend serial --output "$T/big.bin"
+fsize fsize-rows "$T/rows.npy" --algo sssp --generator grid --n 2500 --backend serial \
+  --sources 0-2000 --targets 3-2400 --output "$T/rows.npy"
+fsize fsize-paths "$T/via.bin" --n 400 --backend serial --paths-output "$T/via.bin" --output "$T/d.bin"
+# Below the limit the same runs write the bytes a stream gets (positioned
+# writes at the right offsets: header, then every batch in order).
+for f in bin npy; do
+  check "pos-$f" 0 "$BIN" --algo sssp --generator grid --n 900 --backend serial \
+    --sources 5-700 --targets 0-899 --output "$T/pos.$f"
+  check "pos-$f-stream" 0 sh -c "'$BIN' --algo sssp --generator grid --n 900 --backend serial \
+    --sources 5-700 --targets 0-899 --output - --output-format $f > '$T/pos-stream.$f'"
+  expect "pos-$f-same" cmp -s "$T/pos.$f" "$T/pos-stream.$f"
+done
+
 # A FIFO: the reader gets the bytes, the FIFO stays a FIFO.
 mkfifo "$T/fifo"
 cat "$T/fifo" >"$T/fifo.got" &
