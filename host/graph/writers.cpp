@@ -30,9 +30,14 @@ auto bits_of(T v) {
   return b;
 }
 
-// Values are converted in chunks so a 1.6 GB matrix never needs a second copy.
+// Values little-endian into a stream: on a little-endian host straight from a's
+// memory (the stream's buffer passes large blocks through); elsewhere converted in
+// chunks, so a 1.6 GB matrix never needs a second copy.
 template <typename T>
 void write_le(std::ostream& out, const T* a, size_t count) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  out.write(reinterpret_cast<const char*>(a), static_cast<std::streamsize>(count * sizeof(T)));
+#else
   constexpr size_t kChunk = 1 << 16;
   std::vector<char> buf(sizeof(T) * std::min(count, kChunk));
   for (size_t done = 0; done < count;) {
@@ -41,6 +46,7 @@ void write_le(std::ostream& out, const T* a, size_t count) {
     out.write(buf.data(), static_cast<std::streamsize>(sizeof(T) * k));
     done += k;
   }
+#endif
 }
 
 // NumPy format 1.0: magic, version, uint16 header length, then a Python dict

@@ -46,13 +46,20 @@ class FdBuf : public std::streambuf {
     }
     return traits_type::not_eof(c);
   }
+  // A block at least the buffer's size goes to the descriptor from the caller's
+  // memory (what is buffered first): no copy through the buffer.
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    if (n < static_cast<std::streamsize>(sizeof buf_)) return std::streambuf::xsputn(s, n);
+    if (flush_buf() != 0) return 0;
+    write_all(s, static_cast<size_t>(n));
+    return err_ == 0 ? n : 0;
+  }
   int sync() override { return flush_buf(); }
 
  private:
-  int flush_buf() {
-    const char* p = pbase();
-    while (p < pptr() && err_ == 0) {
-      const ssize_t w = ::write(fd_, p, static_cast<size_t>(pptr() - p));
+  void write_all(const char* p, size_t len) {
+    while (len > 0 && err_ == 0) {
+      const ssize_t w = ::write(fd_, p, len);
       if (w < 0) {
         if (errno == EINTR) continue;
         err_ = errno;
@@ -60,8 +67,12 @@ class FdBuf : public std::streambuf {
         err_ = EIO;
       } else {
         p += w;
+        len -= static_cast<size_t>(w);
       }
     }
+  }
+  int flush_buf() {
+    write_all(pbase(), static_cast<size_t>(pptr() - pbase()));
     setp(buf_, buf_ + sizeof buf_);
     return err_ == 0 ? 0 : -1;
   }
