@@ -159,6 +159,7 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   }
 
   int host_threads() const override { return omp_get_max_threads(); }
+  bool runs_beside_host() const override { return devices_.size() > 1; }
 
   // Two batches in flight on one device: the rows come back into two pinned host
   // slots (mapped CL_MEM_ALLOC_HOST_PTR buffers: DMA at full speed, no staging

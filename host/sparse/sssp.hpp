@@ -48,6 +48,11 @@ class SsspEngine {
   // prepared graph, kRawInf where unreachable (ValueTraits<T>::inf where the
   // engine was asked for final rows: FinalRowsEngine).
   virtual void run(const int64_t* sources, int64_t count, T* out, RunStats& st) = 0;
+  // Whether run() may go on a worker thread while the solver hands on the
+  // previous batch's rows (an engine whose run() is device work on threads of its
+  // own: several devices, which have no slots). Not for CPU engines: their run()
+  // takes the cores the host's share needs.
+  virtual bool runs_beside_host() const { return false; }
 };
 
 // Optional capabilities: an engine opts into one by deriving from it as well, and

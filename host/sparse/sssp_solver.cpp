@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <future>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -256,8 +258,25 @@ RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& 
   profile("sssp: slots set up", phase.seconds());
   phase = Stopwatch();
   double waited = 0;
-  std::vector<T> own(overlap ? 0 : static_cast<size_t>(batch * n));
+  const auto count_at = [&](size_t first) {
+    return std::min<int64_t>(batch, static_cast<int64_t>(sources.size() - first));
+  };
   const size_t batch_values = static_cast<size_t>(batch * n);
+  // Without slots, an engine whose runs go beside the host (several devices)
+  // computes batch k + 1 into the other of two host buffers while batch k is
+  // handed on. The buffers are not zeroed: the engine's copies touch them first.
+  const bool beside = !overlap && sources.size() > static_cast<size_t>(batch) && engine_->runs_beside_host();
+  std::unique_ptr<T[]> own[2];
+  if (!overlap) own[0].reset(new T[batch_values]);
+  if (beside) own[1].reset(new T[batch_values]);
+  std::future<RunStats> ahead;  // after the buffers: destroyed (waited for) first
+  const auto run_ahead = [&](size_t first, int buf) {
+    ahead = std::async(std::launch::async, [this, &sources, first, buf, &own, count = count_at(first)] {
+      RunStats s;
+      engine_->run(sources.data() + first, count, own[buf].get(), s);
+      return s;
+    });
+  };
   std::vector<int32_t> via(trees ? batch_values : 0), hops(trees ? batch_values : 0);
   st.paths = paths;
   if (paths) {
@@ -266,19 +285,25 @@ RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& 
   }
   double post = 0;
   const int threads = engine_->host_threads();
-  const auto count_at = [&](size_t first) {
-    return std::min<int64_t>(batch, static_cast<int64_t>(sources.size() - first));
-  };
   if (overlap) {
     slotted->slot_sources(sources.data(), static_cast<int64_t>(sources.size()));
     slotted->submit(0, sources.data(), count_at(0));
   }
+  if (beside) run_ahead(0, 0);
   int slot = 0;
   for (size_t first = 0; first < sources.size(); first += static_cast<size_t>(batch)) {
     throw_if_cancelled();
     const int64_t count = count_at(first);
-    T* rows = own.data();
-    if (overlap) {
+    T* rows = own[0].get();
+    if (beside) {
+      const Stopwatch w;
+      st.add_pass(ahead.get());
+      waited += w.seconds();
+      rows = own[slot].get();
+      const size_t after = first + static_cast<size_t>(batch);
+      if (after < sources.size()) run_ahead(after, 1 - slot);
+      slot = 1 - slot;
+    } else if (overlap) {
       // The next batch goes in before this one is waited for (the other slot's
       // rows were handed on): an engine may run its kernels beside this read.
       const size_t after = first + static_cast<size_t>(batch);

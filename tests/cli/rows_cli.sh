@@ -157,4 +157,30 @@ kill -9 "$pid"
 wait "$pid" 2>/dev/null
 expect "kill -9: nothing left behind" test -z "$(ls -A "$T/k")"
 
+# Several devices, several batches: each batch's run goes on while the host
+# hands on the last (two host buffers). Rows of every family and engine the
+# serial bytes: LANES=1 and 8 with a batch of 16 sources a device (about 6
+# batches), the last one short, raw rows mapped back on the host (negative
+# weights: Johnson), a selection, paths.
+for g in "grid --n 170" "random --degree 4 --n 131 --negative"; do
+  read -r -a G <<<"--generator $g"
+  for type in int32 float64; do
+    ref="$T/beside-ref.bin"
+    rows_to "beside ${G[1]} $type serial" "$ref" "${G[@]}" --type "$type" --algo sssp --backend serial || continue
+    for lanes in 1 8; do
+      same_rows "beside ${G[1]} $type split 2 LANES=$lanes" "$ref" "${G[@]}" --type "$type" --algo sssp \
+        --device pocl --split 2 --param LANES=$lanes --param BATCH=16
+    done
+  done
+done
+S=(--generator grid --n 170 --algo sssp --sources "9,3,3,160-168,0,77,20-60" --targets "17,0,17,168")
+rows_to "beside select serial" "$T/beside-sel.bin" "${S[@]}" --backend serial &&
+  same_rows "beside select split 2" "$T/beside-sel.bin" "${S[@]}" --device pocl --split 2 --param BATCH=16
+check "beside paths serial" 0 "$BIN" --generator grid --n 170 --algo sssp --backend serial --paths \
+  --paths-output "$T/via-ref.bin" --output "$T/d-ref.bin"
+check "beside paths split 2" 0 "$BIN" --generator grid --n 170 --algo sssp --device pocl --split 2 \
+  --param BATCH=16 --paths --paths-output "$T/via.bin" --output "$T/d.bin"
+expect "beside paths: same distances" cmp -s "$T/d.bin" "$T/d-ref.bin"
+expect "beside paths: same via matrix" cmp -s "$T/via.bin" "$T/via-ref.bin"
+
 finish_tests
