@@ -2,10 +2,13 @@
 #include "util/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -18,6 +21,7 @@
 #include <vector>
 
 #include "util/errors.hpp"
+#include "util/host_threads.hpp"
 
 namespace ocl_sp {
 
@@ -90,6 +94,47 @@ std::string fail_text(const std::string& what, const std::string& path, int err)
 }
 std::string write_failed(const std::string& path, int err) {
   return "write to '" + path + "' failed: " + std::strerror(err);
+}
+
+// All of buf at offset off of fd (short writes and EINTR retried): 0, or the errno.
+int pwrite_errno(int fd, const char* buf, size_t len, off_t off) {
+  while (len > 0) {
+    const ssize_t w = ::pwrite(fd, buf, len, off);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return w < 0 ? errno : EIO;
+    buf += w;
+    len -= static_cast<size_t>(w);
+    off += w;
+  }
+  return 0;
+}
+
+// len bytes of buf at offset off of fd, whose blocks are reserved: pieces of
+// mapped_write_bytes(), each mapped (MAP_SHARED), filled and unmapped by one of
+// copy_threads(len) threads; a piece that cannot be mapped is written by pwrite.
+void write_mapped(int fd, uint64_t off, const char* buf, size_t len, const std::string& path) {
+  const size_t piece = AtomicOutput::mapped_write_bytes();
+  const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+  const int64_t pieces = static_cast<int64_t>((len + piece - 1) / piece);
+  std::atomic<int> failed{0};
+  [[maybe_unused]] const int threads = copy_threads(len);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+  for (int64_t i = 0; i < pieces; ++i) {
+    if (failed.load() != 0) continue;
+    const uint64_t lo = off + static_cast<uint64_t>(i) * piece;
+    const size_t here = std::min(piece, static_cast<size_t>(off + len - lo));
+    const uint64_t at = lo / page * page;  // mappings start on a page
+    const size_t span = here + static_cast<size_t>(lo - at);
+    const char* src = buf + (lo - off);
+    void* p = ::mmap(nullptr, span, PROT_WRITE, MAP_SHARED, fd, static_cast<off_t>(at));
+    if (p == MAP_FAILED) {
+      if (const int err = pwrite_errno(fd, src, here, static_cast<off_t>(lo))) failed.store(err);
+      continue;
+    }
+    std::memcpy(static_cast<char*>(p) + (lo - at), src, here);
+    ::munmap(p, span);
+  }
+  if (const int err = failed.load()) throw RuntimeError(write_failed(path, err));
 }
 
 }  // namespace
@@ -168,12 +213,12 @@ AtomicOutput::AtomicOutput(const OutputTarget& target) : impl_(std::make_unique<
     m.file = true;
     const char* no_tmpfile = std::getenv("OCL_SP_NO_TMPFILE");  // tests: the fallback
     if (!(no_tmpfile && *no_tmpfile && std::string(no_tmpfile) != "0")) {
-      m.fd = ::open(parent_of(target.resolved).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+      m.fd = ::open(parent_of(target.resolved).c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0666);
       m.tmpfile = m.fd >= 0;
     }
     if (!m.tmpfile) {
       m.tmp = m.temp_name();
-      m.fd = ::open(m.tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+      m.fd = ::open(m.tmp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
       if (m.fd < 0) throw RuntimeError(fail_text("cannot write", target.path, errno));
     }
   }
@@ -205,20 +250,38 @@ bool AtomicOutput::positioned() {
   return impl_->file;
 }
 
+size_t AtomicOutput::mapped_write_bytes() {
+  static const size_t bytes = [] {
+    const char* e = std::getenv("OCL_SP_MAPPED_WRITE_BYTES");
+    const long long v = e && *e ? std::atoll(e) : 0;
+    return v > 0 ? static_cast<size_t>(v) : size_t{64} << 20;
+  }();
+  return bytes;
+}
+
 void AtomicOutput::write_at(uint64_t off, const char* buf, size_t len) {
   if (!impl_->file) throw std::logic_error("AtomicOutput::write_at on a stream");
-  pwrite_all(impl_->fd, buf, len, static_cast<off_t>(off), impl_->t.path);
+  Impl& m = *impl_;
+  // Large blocks: the file's blocks reserved first (fallocate: a full disk is an
+  // error here, never a SIGBUS later), then the pages filled through mappings,
+  // piece by piece on several threads. A buffered write() holds the file's lock
+  // and copies on one core (~2 GB/s into the page cache); mapped pieces fault in
+  // and fill in parallel. Where the file system cannot reserve or map, pwrite.
+  if (len >= mapped_write_bytes()) {
+    const off_t o = static_cast<off_t>(off), l = static_cast<off_t>(len);
+    int err = 0;
+    while (::fallocate(m.fd, 0, o, l) != 0 && (err = errno) == EINTR) err = 0;
+    if (err == 0) {
+      write_mapped(m.fd, off, buf, len, m.t.path);
+      return;
+    }
+    if (err != EOPNOTSUPP && err != ENOSYS && err != EINVAL) throw RuntimeError(write_failed(m.t.path, err));
+  }
+  pwrite_all(m.fd, buf, len, static_cast<off_t>(off), m.t.path);
 }
 
 void pwrite_all(int fd, const char* buf, size_t len, off_t off, const std::string& path) {
-  while (len > 0) {
-    const ssize_t w = ::pwrite(fd, buf, len, off);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) throw RuntimeError(write_failed(path, w < 0 ? errno : EIO));
-    buf += w;
-    len -= static_cast<size_t>(w);
-    off += w;
-  }
+  if (const int err = pwrite_errno(fd, buf, len, off)) throw RuntimeError(write_failed(path, err));
 }
 
 void AtomicOutput::commit() {

@@ -64,8 +64,12 @@ class AtomicOutput {
   // write_at.
   bool positioned();
   // len bytes of buf at byte offset off of the file (a file output only);
-  // RuntimeError naming the path on a write error (ENOSPC).
+  // RuntimeError naming the path on a write error (ENOSPC). Blocks of at least
+  // mapped_write_bytes() are reserved (fallocate) and filled through mappings,
+  // pieces of that size on several threads, where the file system allows.
   void write_at(uint64_t off, const char* buf, size_t len);
+  // 64 MiB; OCL_SP_MAPPED_WRITE_BYTES=K sets K (tests: pieces that straddle pages).
+  static size_t mapped_write_bytes();
   // "O_TMPFILE" or "named temporary" (files), "stream" otherwise: for tests.
   const char* method() const;
 

@@ -61,6 +61,24 @@ for f in bin npy; do
   expect "pos-$f-same" cmp -s "$T/pos.$f" "$T/pos-stream.$f"
 done
 
+# Mapped writes (blocks reserved with fallocate, filled through mappings on
+# several threads) with pieces of 5000 bytes, which straddle pages: the bytes of
+# the positioned writes for the dense matrix (bin, npy), a selection of rows and
+# the path matrix; past the file-size limit the same error and nothing left.
+for f in bin npy; do
+  check "mapped-$f-ref" 0 "$BIN" --n 300 --backend serial --output "$T/m-ref.$f"
+  check "mapped-$f" 0 env OCL_SP_MAPPED_WRITE_BYTES=5000 "$BIN" --n 300 --backend serial --output "$T/m.$f"
+  expect "mapped-$f-same" cmp -s "$T/m.$f" "$T/m-ref.$f"
+done
+M=(--algo sssp --generator grid --n 900 --backend serial --sources 5-700 --targets 0-899)
+check mapped-rows 0 env OCL_SP_MAPPED_WRITE_BYTES=5000 "$BIN" "${M[@]}" --output "$T/m-rows.npy"
+expect mapped-rows-same cmp -s "$T/m-rows.npy" "$T/pos.npy"
+check mapped-paths 0 env OCL_SP_MAPPED_WRITE_BYTES=5000 "$BIN" --n 400 --backend serial \
+  --paths-output "$T/m-via.bin" --output "$T/m-d.bin"
+check mapped-paths-ref 0 "$BIN" --n 400 --backend serial --paths-output "$T/via-ref.bin" --output "$T/d-ref.bin"
+expect mapped-paths-same cmp -s "$T/m-via.bin" "$T/via-ref.bin"
+OCL_SP_MAPPED_WRITE_BYTES=5000 fsize fsize-mapped "$T/big.bin" --n 400 --backend serial --output "$T/big.bin"
+
 # A FIFO: the reader gets the bytes, the FIFO stays a FIFO.
 mkfifo "$T/fifo"
 cat "$T/fifo" >"$T/fifo.got" &
