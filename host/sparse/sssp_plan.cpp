@@ -25,7 +25,8 @@ std::vector<detail::TunableRule> sssp_rules() {
            "1: never; 4-32: every solve"},
           {"LANE_WG", {0, 32, 64, 128, 256, 512, 1024},
            "work-items of a lanes work-group (0: 128 on GPUs, else WG; twice that where device "
-           "memory holds fewer groups than the device runs at once)"},
+           "memory holds fewer groups than the device runs at once, or on GPUs where rounds "
+           "pull by default)"},
           {"PULL", {0, 1, 2, 5, 10, 20, 30, 50, 100},
            "lanes: a near round whose queue holds more than PULL % of the vertices runs over the "
            "in-edges (a pull round) where n bits fit __local memory; 0: 50 where the mean degree "
@@ -127,13 +128,17 @@ SsspPlan plan_sssp(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tu
       t.at("BATCH") > 0 ? t.at("BATCH")
                         : std::max<int64_t>(64, sssp_resident_groups(dev, static_cast<size_t>(t.at("WG"))) * 4);
   p.batch_sources = std::max<int64_t>(0, std::min({wanted, by_memory, int64_t{1} << 20}));
-  // Groups twice as large where memory holds fewer groups than the device runs
-  // at once (LANE_WG not given): a GPU's threads stay busy with half the groups
+  // Groups twice as large (LANE_WG not given) where memory holds fewer groups
+  // than the device runs at once: a GPU's threads stay busy with half the groups
   // (H100, 1000 x 1000 grid: ~1 280 groups of 128 fit of 2 112; groups of 256
-  // ran sssp_lanes in 89.9 s against 94.6 s; docs/performance/sparse.md).
+  // ran sssp_lanes in 89.9 s against 94.6 s); and where rounds pull by default
+  // (shallow searches of a mean degree past 5: H100, random degree 20 n = 10^5,
+  // rows in 8 lanes, T_k 5.49 s in groups of 128, 5.22 s in 256;
+  // docs/performance/sparse.md).
   p.lane_wg = lane_wg_built;
-  if (t.at("LANE_WG") == 0 && groups_by_memory >= 1 && groups_by_memory < sssp_resident_groups(dev, p.lane_wg) &&
-      p.lane_wg * 2 <= dev.max_work_group)
+  const bool short_of_groups = groups_by_memory >= 1 && groups_by_memory < sssp_resident_groups(dev, p.lane_wg);
+  const bool pulls_by_default = dev.gpu && pull == 0 && p.pull > 0;
+  if (t.at("LANE_WG") == 0 && (short_of_groups || pulls_by_default) && p.lane_wg * 2 <= dev.max_work_group)
     p.lane_wg *= 2;
   // Lanes: one wave of resident groups (their sources take about as long each).
   p.lane_groups = t.at("BATCH") > 0 ? (t.at("BATCH") + lanes - 1) / lanes

@@ -102,7 +102,8 @@ struct SsspPlan {
 
 // `lane_wg_built`: the lanes group size the solver's program has (the resolved
 // LANE_WG); the plan doubles it where memory holds fewer groups than the device
-// runs at once and LANE_WG was not given. Resident groups are counted as 2048
+// runs at once or, on GPUs, where rounds pull by default (PULL=0, shallow searches), and
+// LANE_WG was not given. Resident groups are counted as 2048
 // work-items an SM (registers ignored: docs/performance/sparse.md).
 SsspPlan plan_sssp(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tunables& t, int lanes,
                    size_t lane_wg_built);
