@@ -9,7 +9,12 @@
 # 50 000 distances against paths in the single buffer and on panels), "staged"
 # (the same checks, then n = 10 000 / 50 000 panels, distances
 # and paths interleaved, three of each, OCL_SP_PROFILE=1's phases in stderr.log).
-# ENVV="NAME=value ..." before solve() runs that case under those variables.
+# "default" (no flags: the default route; binaries $B and $BASE, baseline
+# first, interleaved REPS times at each n of NS, distances and paths, every
+# run under OCL_SP_PROFILE=1) and "copies" (the distances' upload / download
+# through the matrix stager under OCL_SP_STAGE_CHUNKS / OCL_SP_STAGE_BYTES).
+# ENVV="NAME=value ..." before solve() runs that case under those variables;
+# LABEL names the binary in runs.jsonl (COMMIT its commit).
 set -uo pipefail
 B=$1 O=$2 SET=${3:-recover}
 export OCL_SP_CACHE_DIR=$(mktemp -d)
@@ -23,9 +28,9 @@ solve() {
     local t0=$(date +%s%N)
     out=$(timeout "$limit" env ${ENVV:-} "$B" --device "${DEV:-nvidia}" "$@" --json 2>"$O/stderr.txt")
     rc=$?
-    { echo "== ${ENVV:+$ENVV }$*"; cat "$O/stderr.txt"; } >> "$O/stderr.log"
+    { echo "== ${LABEL:+$LABEL: }${ENVV:+$ENVV }$*"; cat "$O/stderr.txt"; } >> "$O/stderr.log"
     local wall=$(python3 -c "print(($(date +%s%N) - $t0) / 1e9)")
-    echo "{\"command\": \"${ENVV:+$ENVV }ocl_sp --device nvidia $* --json\", \"rc\": $rc, \"process_s\": $wall, \"report\": ${out:-null}}" >> "$O/runs.jsonl"
+    echo "{\"driver\": \"bench/paths_panels_run.sh $SET\", \"binary\": \"${LABEL:-$B}\", \"commit\": \"${COMMIT:-}\", \"command\": \"${ENVV:+$ENVV }ocl_sp --device nvidia $* --json\", \"rc\": $rc, \"process_s\": $wall, \"report\": ${out:-null}}" >> "$O/runs.jsonl"
     echo "$out" | python3 -c '
 import json, re, sys
 args, rc, wall = sys.argv[1], sys.argv[2], float(sys.argv[3])
@@ -36,7 +41,7 @@ except Exception:
 m = re.search(r"([0-9.]+) s$", r.get("paths_kernels", "") or "")
 rec = f" recover {float(m.group(1)):.3f} s" if m else ""
 tk, solve = r["t_k"], r.get("solve", r.get("wall"))
-print(("%s %s" % (__import__("os").environ.get("ENVV", ""), args)).strip() + ": T_k %.3f s, solve %.3f s, process %.2f s%s | %s | %s | verify %s, paths %s" % (tk, solve, wall, rec,
+print(("%s %s %s" % (__import__("os").environ.get("LABEL", ""), __import__("os").environ.get("ENVV", ""), args)).strip() + ": T_k %.3f s, solve %.3f s, process %.2f s%s | %s | %s | verify %s, paths %s" % (tk, solve, wall, rec,
       r.get("placement", ""), (r.get("paths_kernels", "") or "")[:150], r.get("verify"), r.get("paths_check")))
 ' "$*" "$rc" "$wall"
   done
@@ -49,6 +54,39 @@ verify_placements() {
   solve 1 60 --n 3001 --device-memory 20M --paths --verify
   ENVV=OCL_SP_PATHS_REBUILD=1 solve 1 60 --n 3001 --negative --paths --verify
 }
+if [ "$SET" = copies ]; then
+  export ENVV LABEL
+  solve 1 60 --n 2000 > /dev/null   # build and cache the programs
+  for n in ${NS:-10000}; do
+    for v in ${VARIANTS:-"2 8388608"}; do
+      set -- $v
+      ENVV="OCL_SP_PROFILE=1 OCL_SP_STAGE_CHUNKS=$1 OCL_SP_STAGE_BYTES=$2" solve "${REPS:-3}" 120 --n "$n"
+    done
+  done
+  exit 0
+fi
+if [ "$SET" = default ]; then
+  export ENVV LABEL
+  for b in "$BASE" "$B"; do  # build and cache the programs
+    "$b" --device nvidia --n 2000 --paths > /dev/null 2>&1
+    OCL_SP_PATHS_REBUILD=1 "$b" --device nvidia --n 2000 --paths > /dev/null 2>&1
+  done
+  echo "== checks: --paths --verify (every pair's path expanded), the single buffer's rebuild"
+  LABEL=new ENVV=OCL_SP_PATHS_REBUILD=1 solve 1 60 --n 3001 --paths --verify
+  LABEL=new ENVV=OCL_SP_PATHS_REBUILD=1 solve 1 60 --n 3001 --negative --paths --verify
+  MINE=$B
+  for n in ${NS:-10000 30000}; do
+    echo "== n = $n: distances / paths, no flag, baseline and new interleaved"
+    for ((rep = 0; rep < ${REPS:-3}; rep++)); do
+      for lb in "base=$BASE" "new=$MINE"; do
+        LABEL=${lb%%=*} B=${lb#*=}
+        ENVV=OCL_SP_PROFILE=1 solve 1 300 --n "$n"
+        ENVV=OCL_SP_PROFILE=1 solve 1 300 --n "$n" --paths
+      done
+    done
+  done
+  exit 0
+fi
 if [ "$SET" = staged ]; then
   export ENVV
   solve 1 60 --n 2000 --panel 1024 --paths > /dev/null   # build and cache the programs

@@ -98,3 +98,74 @@ void rebuild_paths(const int n, const int rows, const int row0, __global const v
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);  // q and tail are reused
   }
 }
+
+// The tight edges found on the device (the single buffer's route): the input w
+// kept beside the distances d, both ld x ld; edge k -> j (j != k, w(k,j) finite)
+// is tight iff w(k,j) = d(k,j). One work-group per row k. tight_count: row k's
+// tight edges into tight[k] and all its edges into edges[k]; the host turns the
+// counts into CSR offsets (start).
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void tight_count(const int n, const ulong ld, __global const value_t* w, __global const value_t* d,
+                 __global int* tight, __global int* edges) {
+  __local int st[WG], se[WG];
+  const int k = get_group_id(0), lid = get_local_id(0);
+  __global const value_t* wk = w + (size_t)k * ld;
+  __global const value_t* dk = d + (size_t)k * ld;
+  int t = 0, e = 0;
+  for (int j = lid; j < n; j += WG) {
+    const value_t x = wk[j];
+    const int edge = j != k && x != INF;
+    e += edge;
+    t += edge && x == dk[j];
+  }
+  st[lid] = t;
+  se[lid] = e;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int h = WG / 2; h > 0; h >>= 1) {
+    if (lid < h) {
+      st[lid] += st[lid + h];
+      se[lid] += se[lid + h];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) {
+    tight[k] = st[0];
+    edges[k] = se[0];
+  }
+}
+
+// Row k's tight edges into dst / wt from start[k] on, by ascending j (the host's
+// CSR order): WG columns at a time, each item's place from a scan of the flags.
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void tight_fill(const int n, const ulong ld, __global const value_t* w, __global const value_t* d,
+                __global const long* start, __global int* dst, __global value_t* wt) {
+  __local int scan[WG];
+  const int k = get_group_id(0), lid = get_local_id(0);
+  __global const value_t* wk = w + (size_t)k * ld;
+  __global const value_t* dk = d + (size_t)k * ld;
+  long at = start[k];
+  const long end = start[k + 1];
+  for (int j0 = 0; j0 < n && at < end; j0 += WG) {
+    const int j = j0 + lid;
+    value_t x = 0;
+    int f = 0;
+    if (j < n) {
+      x = wk[j];
+      f = j != k && x != INF && x == dk[j];
+    }
+    scan[lid] = f;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int o = 1; o < WG; o <<= 1) {  // inclusive scan (Hillis-Steele)
+      const int v = lid >= o ? scan[lid - o] : 0;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      scan[lid] += v;
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (f) {
+      dst[at + scan[lid] - 1] = j;
+      wt[at + scan[lid] - 1] = x;
+    }
+    at += scan[WG - 1];
+    barrier(CLK_LOCAL_MEM_FENCE);  // every item has read scan before it is rewritten
+  }
+}

@@ -299,6 +299,65 @@ TEST_SUITE("panel_engine") {
     CHECK_FALSE(rebuild.run(core, input_edges(w), d, p, st, 1000));
   }
 
+  // The tight edges found on the device (run_on_device): from the input and the
+  // distances in ld x ld buffers (padding never read), d receives the distances,
+  // via and hops equal the host's recovery byte for byte; on graphs with many
+  // ties (weights 0-2, so many equal shortest paths) and n no multiple of a tile
+  // or of the work-group; where the tight edges do not fit, false with d untouched.
+  TEST_CASE("PoCL: the tight edges found on the device: the host's via and hops") {
+    OpenClCore core(spec(Algo::fw), ValueType::int32);
+    PathRebuild<int32_t> rebuild;
+    for (int64_t n : {int64_t{1}, int64_t{37}, int64_t{257}, int64_t{333}}) {
+      DistMatrix<int32_t> w(n);
+      uint64_t x = kSeed + static_cast<uint64_t>(n);
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+          if (i == j) w(i, j) = 0;
+          x = x * 6364136223846793005ull + 1442695040888963407ull;
+          const uint64_t r = x >> 33;
+          if (i != j && r % 100 < 8) w(i, j) = static_cast<int32_t>(r / 100 % 3);  // 0, 1, 2
+        }
+      DistMatrix<int32_t> dist = w;
+      PathMatrix pref;
+      fw_serial(dist, &pref);
+      const PathMatrix host = host_recovered(w, dist);
+      const int64_t ld = n + 5;
+      const auto padded = [&](const DistMatrix<int32_t>& m) {
+        std::vector<int32_t> v(static_cast<size_t>(ld * ld), -7);
+        for (int64_t i = 0; i < n; ++i)
+          std::memcpy(v.data() + i * ld, m.data() + i * n, static_cast<size_t>(n) * 4);
+        return v;
+      };
+      std::vector<int32_t> pw = padded(w), pd = padded(dist);
+      cl::Buffer bw(core.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, pw.size() * 4, pw.data());
+      cl::Buffer bd(core.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, pd.size() * 4, pd.data());
+      INFO("ties, n = " << n);
+      {
+        DistMatrix<int32_t> d = w;
+        PathMatrix p;
+        RunStats st;
+        bool waited = false;
+        REQUIRE(rebuild.run_on_device(core, bw, bd, ld, d, p, st, 0, [&] { waited = true; }));
+        CHECK(waited);
+        CHECK(d == dist);
+        CHECK(p.hops == pref.hops);
+        CHECK(p.hops == host.hops);
+        CHECK(p.via == host.via);
+        CHECK(check_paths(w, dist, p) == "");
+        CHECK(st.paths_kernels.find("found on the device") != std::string::npos);
+        CHECK(st.paths_kernels.find(std::to_string(input_edges(w).dst.size()) + " edges") !=
+              std::string::npos);
+      }
+      // Two matrices and nothing more: the caller is told, d is still the input.
+      DistMatrix<int32_t> d = w;
+      PathMatrix p;
+      RunStats st;
+      CHECK_FALSE(rebuild.run_on_device(core, bw, bd, ld, d, p, st,
+                                        2 * static_cast<uint64_t>(ld * ld) * 4));
+      CHECK(d == w);
+    }
+  }
+
   // The single buffer with OCL_SP_PATHS_REBUILD=1: fast distances, then the rebuild
   // from the buffer itself; the same distances, hops and vias as the host's.
   TEST_CASE("PoCL: single buffer paths rebuilt from the buffer (OCL_SP_PATHS_REBUILD=1)") {
@@ -316,6 +375,17 @@ TEST_SUITE("panel_engine") {
       CHECK(d == ref);
       CHECK(p.hops == pref.hops);
       CHECK(p.via == host_recovered(w, d).via);
+      // The tight edges found on the device by default, from a host scan under
+      // OCL_SP_PATHS_DEVICE_EDGES=0: the same bytes.
+      CHECK(st.paths_kernels.find(n > 1 ? "found on the device" : "") != std::string::npos);
+      ocl_sp_test::EnvGuard scan("OCL_SP_PATHS_DEVICE_EDGES", std::string("0"));
+      DistMatrix<int32_t> d2 = w;
+      PathMatrix p2;
+      const RunStats st2 = solver->solve(d2, &p2);
+      CHECK(st2.paths_kernels.find("found on the device") == std::string::npos);
+      CHECK(d2 == ref);
+      CHECK(p2.hops == p.hops);
+      CHECK(p2.via == p.via);
     }
     // Fractional float32 weights: not exact, the lexicographic kernels instead.
     auto sf = make_opencl_solver<float>(spec(Algo::fw));
@@ -336,6 +406,14 @@ TEST_CASE("choose_paths_route: the fastest route by n, exactness and the overrid
   CHECK(small.panel == 0);
   const auto big = choose_paths_route(kPanelPathsMinN, true, true, "");
   CHECK(big.route == PathsRoute::panels_rebuild);
+  // A copy of the input fits beside the distances: the single buffer's rebuild.
+  const auto beside = choose_paths_route(kPanelPathsMinN, true, true, "", true);
+  CHECK(beside.route == PathsRoute::single_rebuild);
+  CHECK(beside.panel == 0);
+  CHECK(choose_paths_route(kPanelPathsMinN - 1, true, true, "", true).route ==
+        PathsRoute::lexicographic);
+  CHECK(choose_paths_route(50000, true, false, "", true).route == PathsRoute::lexicographic);
+  CHECK(choose_paths_route(300, false, true, "", true).route == PathsRoute::panels_rebuild);
   CHECK(big.panel % kFwPanelMultiple == 0);
   CHECK(big.panel * 4 >= kPanelPathsMinN);  // 4 x 4 panels
   CHECK((big.panel - kFwPanelMultiple) * 4 < kPanelPathsMinN);
@@ -349,6 +427,6 @@ TEST_CASE("choose_paths_route: the fastest route by n, exactness and the overrid
   CHECK(choose_paths_route(300, true, true, "1").route == PathsRoute::single_rebuild);
   CHECK(choose_paths_route(300, true, false, "1").route == PathsRoute::lexicographic);
   CHECK(choose_paths_route(50000, true, true, "0").route == PathsRoute::lexicographic);
-  for (const auto& c : {small, big, panels}) CHECK_FALSE(c.why.empty());
+  for (const auto& c : {small, big, beside, panels}) CHECK_FALSE(c.why.empty());
   CHECK(std::string(to_string(PathsRoute::panels_rebuild)) == "panels, rebuilt on the device");
 }

@@ -348,6 +348,9 @@ class Stager {
 // Staging chunk bytes: `fallback`, or OCL_SP_STAGE_BYTES when set (tests: many
 // small chunks).
 size_t stage_bytes(size_t fallback);
+// Chunks in flight of the matrix stager: `fallback`, or OCL_SP_STAGE_CHUNKS (2 or
+// more) when set (comparisons).
+size_t stage_chunks(size_t fallback);
 
 // Runs f, turning cl::Error into RuntimeError("<what>: <call>: CL_NAME (code)").
 void with_cl_errors(const std::string& what, const std::function<void()>& f);

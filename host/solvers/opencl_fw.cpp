@@ -369,7 +369,7 @@ class OpenClFw final : public Solver<T> {
     PanelPlan pl;
     if (n > 0) pl = plan(n);
     PathsChoice c = choose_paths_route(n, n == 0 || pl.placement == Placement::single_buffer,
-                                       std::is_integral_v<T>, rebuild_mode());
+                                       std::is_integral_v<T>, rebuild_mode(), two_fit(n));
     if (n > 0 && c.route == PathsRoute::panels_rebuild && c.panel > 0) {
       // Panels forced on a matrix that fits one buffer: where they do not fit as
       // resident panels, the single buffer's path kernels after all.
@@ -453,6 +453,10 @@ class OpenClFw final : public Solver<T> {
   // d waits for it), as the panels do.
   std::optional<RunStats> solve_paths_rebuilt(DistMatrix<T>& d, PathMatrix& p) {
     if (d.n() == 0) return std::nullopt;
+    if constexpr (std::is_integral_v<T>) {
+      if (two_fit(d.n()) && !env_flag_off("OCL_SP_PATHS_DEVICE_EDGES"))
+        return solve_paths_device_edges(d, p);
+    }
     Stopwatch sw;
     std::optional<InputEdges<T>> edges;
     std::future<void> scanned;
@@ -488,6 +492,79 @@ class OpenClFw final : public Solver<T> {
     cl::Buffer buf = core_.buffer(0, static_cast<size_t>(ld) * ld * sizeof(T));
     if (!rebuild_.run(core_, *edges, d, p, st, spec_.device_memory, &buf, ld))
       recover_on_host(*edges, d, p, st);
+    st.total = sw.seconds();
+    return st;
+  }
+
+  // Whether the single buffer, a copy of the input beside it and the rebuild's
+  // bands (a few percent of one matrix) fit the device (and --device-memory).
+  bool two_fit(int64_t n) const {
+    if (n <= 0) return false;
+    const auto& dev = core_.device();
+    const uint64_t ld = static_cast<uint64_t>(round_up(n, block_));
+    const uint64_t one = ld * ld * sizeof(T);
+    const uint64_t budget = spec_.device_memory ? std::min<uint64_t>(spec_.device_memory, dev.global_mem)
+                                                : dev.global_mem;
+    return one <= dev.max_alloc && 2 * one + one / 8 <= budget / 10 * 9;
+  }
+
+  // OCL_SP_PATHS_DEVICE_EDGES=0 (comparisons): the single buffer's rebuild takes
+  // the input's edges from a host scan, as before.
+  static bool env_flag_off(const char* name) {
+    const char* e = std::getenv(name);
+    return e && std::string(e) == "0";
+  }
+
+  // The single buffer's rebuild with no host scan (integer types): the input goes
+  // up once and is copied on the device before the distance kernels overwrite
+  // it; the tight edges are then found on the device from the copy and the
+  // distances, the distances come down while the first bands are rebuilt, and
+  // via / hops follow band by band (PathRebuild::run_on_device). Where the tight
+  // edges do not fit beside the two matrices, the host scans d (still the input)
+  // and the rebuild reads the buffer as before.
+  RunStats solve_paths_device_edges(DistMatrix<T>& d, PathMatrix& p) {
+    Stopwatch sw;
+    const int64_t n = d.n();
+    const int64_t ld = round_up(n, block_);
+    core_.check_memory(n, ld, 2);
+    std::future<void> sized = size_path_matrix_async(p, n);  // while the distances run
+    RunStats st;
+    bool done = false;
+    try {
+      core_.run_guarded("fw on '" + core_.device().name + "' failed", [&] {
+        core_.begin_solve();
+        const size_t bytes = static_cast<size_t>(ld) * static_cast<size_t>(ld) * sizeof(T);
+        cl::Buffer buf = core_.buffer(0, bytes);
+        cl::Buffer w(core_.context(), CL_MEM_READ_WRITE, bytes);
+        core_.upload(d.data(), n, ld, buf);
+        core_.copy_buffer(buf, w, bytes, {});
+        devs_[0]->enqueue_fw(buf, ld, n);
+        core_.check_negative_cycle(buf, n, ld);
+        profile("paths: distances computed beside the input's copy", sw.seconds());
+        done = rebuild_.run_on_device(core_, w, buf, ld, d, p, st, spec_.device_memory,
+                                      [&] { sized.get(); });
+      });
+      if (sized.valid()) sized.get();
+    } catch (...) {
+      if (sized.valid()) sized.wait();
+      throw;
+    }
+    if (!done) {  // the tight edges do not fit: d is still the input
+      const InputEdges<T> edges = input_edges(d);
+      cl::Buffer buf = core_.buffer(0, static_cast<size_t>(ld) * static_cast<size_t>(ld) * sizeof(T));
+      core_.run_guarded("fw on '" + core_.device().name + "' failed", [&] {
+        core_.begin_solve();
+        core_.download(d.data(), n, ld, buf);
+        RunStats part;
+        core_.finish(part);
+        add_device_time(st, part);
+      });
+      if (!rebuild_.run(core_, edges, d, p, st, spec_.device_memory, &buf, ld))
+        recover_on_host(edges, d, p, st);
+    }
+    st.placement = "single buffer";
+    st.bytes_moved += 2.0 * static_cast<double>(n) * n * sizeof(T) + st.paths_bytes;
+    st.relaxations = relaxation_count(Algo::fw, n, 0);
     st.total = sw.seconds();
     return st;
   }
@@ -587,7 +664,8 @@ const char* to_string(PathsRoute r) {
   return "path kernels";
 }
 
-PathsChoice choose_paths_route(int64_t n, bool single, bool exact, const std::string& mode) {
+PathsChoice choose_paths_route(int64_t n, bool single, bool exact, const std::string& mode,
+                               bool two_fit) {
   PathsChoice c;
   if (!single) {
     c.route = PathsRoute::panels_rebuild;
@@ -605,6 +683,13 @@ PathsChoice choose_paths_route(int64_t n, bool single, bool exact, const std::st
   }
   if (!exact) {
     c.why = "floating-point weights: the rebuild needs exact sums";
+    return c;
+  }
+  if (n >= kPanelPathsMinN && two_fit) {
+    c.route = PathsRoute::single_rebuild;
+    c.why = "fastest for n >= " + std::to_string(kPanelPathsMinN) +
+            ": distance kernels in one buffer beside a copy of the input, then the tight edges "
+            "and the path matrix found on the device";
     return c;
   }
   if (n >= kPanelPathsMinN) {

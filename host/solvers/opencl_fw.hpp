@@ -43,8 +43,11 @@ struct PathsChoice {
 // single: the plan put the matrix in one buffer; exact: the rebuild's sums are
 // exact for the value type (integers); mode: OCL_SP_PATHS_REBUILD ("" default,
 // "1" the single buffer's rebuild, "0" no rebuild: lexicographic kernels, host
-// recovery beyond one buffer).
-PathsChoice choose_paths_route(int64_t n, bool single, bool exact, const std::string& mode);
+// recovery beyond one buffer); two_fit: a second ld x ld matrix (the input kept
+// beside the distances) fits the device: the single buffer's rebuild with the
+// tight edges found on the device, else 4 x 4 panels, from kPanelPathsMinN on.
+PathsChoice choose_paths_route(int64_t n, bool single, bool exact, const std::string& mode,
+                               bool two_fit = false);
 
 // The fw kernels of `spec` on `entry`, with the panel GEMM built (gemm_acc ready).
 // info (if given) receives the device, tunables and set-up time.

@@ -241,7 +241,7 @@ bool OpenClCore::staged(size_t bytes) const {
 // row at least.
 Stager& OpenClCore::matrix_stager(size_t row_bytes) {
   const size_t rows = std::max<size_t>(1, stage_bytes(kMatrixStageBytes) / row_bytes);
-  return stager(StageUse::kMatrix, kMatrixStageChunks, rows * row_bytes);
+  return stager(StageUse::kMatrix, stage_chunks(kMatrixStageChunks), rows * row_bytes);
 }
 
 void OpenClCore::upload(const void* host, int64_t n, int64_t ld, cl::Buffer& buf) {

@@ -23,14 +23,150 @@ void PathRebuild<T>::build(OpenClCore& core) {
   wg_ = 256;
   while (wg_ > 32 && static_cast<size_t>(wg_) > dev.max_work_group) wg_ /= 2;
   vw_ = std::min(32, wg_);
-  core.check_group("path rebuild WG=" + std::to_string(wg_), {static_cast<size_t>(wg_)}, 64);
+  core.check_group("path rebuild WG=" + std::to_string(wg_), {static_cast<size_t>(wg_)},
+                   64 + 2ull * static_cast<size_t>(wg_) * 4);
   const BuiltProgram bp =
       core.build_separate("paths_rebuild.cl", {{"WG", wg_}, {"VW", vw_}});
-  with_cl_errors("cannot create kernel rebuild_paths",
-                 [&] { kernel_ = cl::Kernel(bp.program, "rebuild_paths"); });
+  with_cl_errors("cannot create kernels rebuild_paths, tight_count, tight_fill", [&] {
+    kernel_ = cl::Kernel(bp.program, "rebuild_paths");
+    count_ = cl::Kernel(bp.program, "tight_count");
+    fill_ = cl::Kernel(bp.program, "tight_fill");
+  });
   program_ = bp.program;
   cache_ = bp.cache;
   built_ = true;
+}
+
+template <typename T>
+std::optional<typename PathRebuild<T>::Bands> PathRebuild<T>::plan_bands(
+    OpenClCore& core, int64_t n, uint64_t budget, uint64_t csr, bool host_rows,
+    int64_t most_sets) const {
+  const DeviceEntry& dev = core.device();
+  const uint64_t nn = static_cast<uint64_t>(n);
+  // Persistent groups: 8 per compute unit (2 on CPUs), each with its queue of n.
+  const uint64_t groups_max =
+      std::max<uint64_t>(1, uint64_t{dev.compute_units} * (core.is_gpu() ? 8 : 2));
+  const uint64_t row_bytes = nn * (8 + (host_rows ? sizeof(T) : 0));  // one band row, all buffers
+  const uint64_t fixed = csr + groups_max * nn * 4;
+  if (fixed + 2 * row_bytes > budget) return std::nullopt;
+  Bands z;
+  // Two band sets at least (one in the kernel while the other's rows move), each
+  // buffer within one allocation; 4096 rows at most (enough to fill the device).
+  int64_t band = static_cast<int64_t>(std::min<uint64_t>((budget - fixed) / (2 * row_bytes), 4096));
+  band = std::min<int64_t>(band, static_cast<int64_t>(dev.max_alloc / (nn * std::max<size_t>(4, sizeof(T)))));
+  // Several bands (8 where each keeps every group busy twice) so that the copies
+  // of one overlap the kernels of the others; whole rounds of the groups each.
+  const int64_t g = static_cast<int64_t>(groups_max);
+  band = std::min<int64_t>(band, std::max<int64_t>(2 * g, ((n + 7) / 8 + g - 1) / g * g));
+  z.band = std::max<int64_t>(1, std::min<int64_t>(band, n));
+  z.groups = std::min<int64_t>(static_cast<int64_t>(groups_max), z.band);
+  // More sets where they fit (up to most_sets and the bands): their kernels run
+  // while the host waits on the copies of the first.
+  const int64_t bands = (n + z.band - 1) / z.band;
+  const uint64_t set = static_cast<uint64_t>(z.band) * row_bytes;
+  z.sets = std::max<int64_t>(2, std::min<int64_t>({most_sets, bands,
+                                                   static_cast<int64_t>((budget - fixed) / set)}));
+  const size_t words = (static_cast<size_t>(n) + 31) / 32;
+  z.words = words * 4 + 64 + 2ull * static_cast<size_t>(wg_) * 4 <= dev.local_mem ? words : 0;
+  return z;
+}
+
+template <typename T>
+void PathRebuild<T>::rebuild_bands(OpenClCore& core, const Bands& z, int64_t n, cl::Buffer& start,
+                                   cl::Buffer& dst, cl::Buffer& w, const DistMatrix<T>* host_rows,
+                                   cl::Buffer* dev_d, int64_t ld, PathMatrix& p, Stager& sg,
+                                   const std::function<void()>& beside) {
+  const cl::Context& ctx = core.context();
+  const size_t nb = static_cast<size_t>(n), bb = static_cast<size_t>(z.band);
+  const int64_t band = z.band, bands = (n + band - 1) / band;
+  const int64_t sets = std::min<int64_t>(z.sets, bands);
+  cl::Buffer queue(ctx, CL_MEM_READ_WRITE, static_cast<size_t>(z.groups) * nb * 4);
+  std::vector<cl::Buffer> db(static_cast<size_t>(sets)), hb(db.size()), vb(db.size());
+  std::vector<cl::Event> up(db.size()), ke(db.size());
+  for (size_t s = 0; s < db.size(); ++s) {
+    if (host_rows) db[s] = cl::Buffer(ctx, CL_MEM_READ_WRITE, bb * nb * sizeof(T));
+    hb[s] = cl::Buffer(ctx, CL_MEM_READ_WRITE, bb * nb * 4);
+    vb[s] = cl::Buffer(ctx, CL_MEM_READ_WRITE, bb * nb * 4);
+  }
+  cl::Kernel& k = kernel_;
+  k.setArg(0, static_cast<cl_int>(n));
+  k.setArg(6, start);
+  k.setArg(7, dst);
+  k.setArg(8, w);
+  k.setArg(11, queue);
+  k.setArg(12, cl::Local(z.words ? z.words * 4 : 4));
+  k.setArg(13, static_cast<cl_int>(z.words));
+  const auto rows_of = [&](int64_t b) { return std::min(band, n - b * band); };
+  // Band b into set b % sets: its distance rows up (host rows only), its kernel.
+  const auto start_band = [&](int64_t b) {
+    const size_t s = static_cast<size_t>(b % sets);
+    const int64_t rows = rows_of(b);
+    std::vector<cl::Event> wait;
+    if (host_rows) {
+      const size_t row = nb * sizeof(T);
+      const char* from = reinterpret_cast<const char*>(host_rows->data() + b * band * n);
+      up[s] = sg.upload(OpenClCore::kUpload, db[s], {static_cast<size_t>(rows), row, row},
+                        [&, from, row](void* chunk, size_t r0, size_t r1) {
+                          parallel_copy(chunk, from + r0 * row, (r1 - r0) * row);
+                        });
+      wait.push_back(up[s]);
+    }
+    k.setArg(1, static_cast<cl_int>(rows));
+    k.setArg(2, static_cast<cl_int>(b * band));
+    k.setArg(3, host_rows ? db[s] : *dev_d);
+    k.setArg(4, static_cast<cl_ulong>(host_rows ? 0 : static_cast<uint64_t>(b * band) * static_cast<uint64_t>(ld)));
+    k.setArg(5, static_cast<cl_ulong>(host_rows ? n : ld));
+    k.setArg(9, hb[s]);
+    k.setArg(10, vb[s]);
+    const size_t gl = static_cast<size_t>(std::min<int64_t>(z.groups, rows)) * static_cast<size_t>(wg_);
+    ke[s] = core.launch_after(k, cl::NDRange(gl), cl::NDRange(static_cast<size_t>(wg_)), wait);
+    core.flush_all();
+  };
+  // Band b's via and hops into p once its kernel is done; its set is free after.
+  const auto finish_band = [&](int64_t b) {
+    const size_t s = static_cast<size_t>(b % sets);
+    const size_t row = nb * 4, rows = static_cast<size_t>(rows_of(b));
+    const auto into = [row](int32_t* to) {
+      return [to, row](const void* chunk, size_t r0, size_t r1) {
+        parallel_copy(reinterpret_cast<char*>(to) + r0 * row, chunk, (r1 - r0) * row);
+      };
+    };
+    sg.download(OpenClCore::kDownload, vb[s], {rows, row, row}, into(p.via.data() + b * band * n),
+                {ke[s]});
+    sg.download(OpenClCore::kDownload, hb[s], {rows, row, row}, into(p.hops.data() + b * band * n),
+                {ke[s]});
+    sg.settle();  // the rows are in p and the set's buffers free again
+  };
+  // Rows move through pinned chunks, the host's side copied on all threads: while
+  // band b's via / hops come down, the kernels of the next sets - 1 bands run (and
+  // the next band's distances go up into the set just emptied).
+  for (int64_t b = 0; b < sets; ++b) start_band(b);
+  if (beside) beside();
+  for (int64_t b = 0; b < bands; ++b) {
+    finish_band(b);
+    if (b + sets < bands) start_band(b + sets);
+  }
+}
+
+template <typename T>
+void PathRebuild<T>::report(RunStats& st, const RunStats& part, int64_t n, int64_t tight,
+                            int64_t edges, const Bands& z, double setup, const char* where,
+                            double seconds) const {
+  st.t_k += part.t_k;
+  st.t_h += part.t_h;
+  st.kernel_launches += part.kernel_launches;
+  for (const auto& [name, s] : part.kernel_seconds) st.kernel_seconds[name] += s;
+  st.paths = true;
+  st.paths_setup += setup;
+  st.paths_cache = cache_;
+  st.paths_bytes = 2.0 * static_cast<double>(n) * static_cast<double>(n) * 4.0;
+  char buf[300];
+  std::snprintf(buf, sizeof buf,
+                "paths_rebuild.cl WG=%d: rebuilt on the device from the distances, %lld of %lld "
+                "edges are shortest paths (found %s), bands of %lld rows%s, %.3f s",
+                wg_, static_cast<long long>(tight), static_cast<long long>(edges), where,
+                static_cast<long long>(z.band), z.words ? "" : " (no __local bitmap)", seconds);
+  st.paths_kernels = buf;
 }
 
 template <typename T>
@@ -47,26 +183,7 @@ bool PathRebuild<T>::run(OpenClCore& core, const InputEdges<T>& edges, const Dis
   }
   budget = budget / 10 * 9;  // room for the driver and the kernels' own memory
   const InputEdges<T> t = tight_edges(edges, d);
-  const uint64_t nn = static_cast<uint64_t>(n);
-  const uint64_t csr = (nn + 1) * 8 + t.dst.size() * (4 + sizeof(T));
-  // Persistent groups: 8 per compute unit (2 on CPUs), each with its queue of n.
-  const uint64_t groups_max =
-      std::max<uint64_t>(1, uint64_t{dev.compute_units} * (core.is_gpu() ? 8 : 2));
-  const uint64_t row_bytes = nn * (8 + (dev_d ? 0 : sizeof(T)));  // one band row, all buffers
-  const uint64_t fixed = csr + groups_max * nn * 4;
-  if (fixed + 2 * row_bytes > budget) return false;
-  // Two band sets (one in the kernel while the other's rows move), each buffer
-  // within one allocation; 4096 rows at most (enough to fill the device).
-  int64_t band = static_cast<int64_t>(std::min<uint64_t>((budget - fixed) / (2 * row_bytes), 4096));
-  band = std::min<int64_t>(band, static_cast<int64_t>(dev.max_alloc / (nn * std::max<size_t>(4, sizeof(T)))));
-  // Several bands (8 where each keeps every group busy twice) so that the copies
-  // of one overlap the kernels of the others; whole rounds of the groups each.
-  const int64_t g = static_cast<int64_t>(groups_max);
-  band = std::min<int64_t>(band, std::max<int64_t>(2 * g, ((n + 7) / 8 + g - 1) / g * g));
-  band = std::max<int64_t>(1, std::min<int64_t>(band, n));
-  const int64_t groups = std::min<int64_t>(static_cast<int64_t>(groups_max), band);
-  const size_t words = (static_cast<size_t>(n) + 31) / 32;
-  const bool bitmap = words * 4 + 64 <= dev.local_mem;
+  const uint64_t csr = (static_cast<uint64_t>(n) + 1) * 8 + t.dst.size() * (4 + sizeof(T));
   double setup = 0;
   if (!built_)
     with_cl_errors("cannot set up the path rebuild on '" + dev.name + "'", [&] {
@@ -74,110 +191,131 @@ bool PathRebuild<T>::run(OpenClCore& core, const InputEdges<T>& edges, const Dis
       build(core);
       setup = b.seconds();
     });
+  const std::optional<Bands> z = plan_bands(core, n, budget, csr, dev_d == nullptr, 2);
+  if (!z) return false;
   size_path_matrix(p, n);  // a no-op after size_path_matrix_async
   profile("paths: tight edges, sizes", sw.seconds());
   RunStats part;
   core.run_guarded("path rebuild on '" + dev.name + "' failed", [&] {
     core.begin_solve();
     const cl::Context& ctx = core.context();
-    const size_t nb = static_cast<size_t>(n);
     cl::Buffer start(ctx, CL_MEM_READ_ONLY, t.start.size() * 8);
     cl::Buffer dst(ctx, CL_MEM_READ_ONLY, std::max<size_t>(1, t.dst.size()) * 4);
     cl::Buffer w(ctx, CL_MEM_READ_ONLY, std::max<size_t>(1, t.w.size()) * sizeof(T));
-    cl::Buffer queue(ctx, CL_MEM_READ_WRITE, static_cast<size_t>(groups) * nb * 4);
     core.write(start, 0, t.start.size() * 8, t.start.data(), false);
     if (!t.dst.empty()) {
       core.write(dst, 0, t.dst.size() * 4, t.dst.data(), false);
       core.write(w, 0, t.w.size() * sizeof(T), t.w.data(), false);
     }
-    const size_t bb = static_cast<size_t>(band);
-    cl::Buffer db[2], hb[2], vb[2];
-    for (int s = 0; s < 2 && s * band < n; ++s) {
-      if (!dev_d) db[s] = cl::Buffer(ctx, CL_MEM_READ_WRITE, bb * nb * sizeof(T));
-      hb[s] = cl::Buffer(ctx, CL_MEM_READ_WRITE, bb * nb * 4);
-      vb[s] = cl::Buffer(ctx, CL_MEM_READ_WRITE, bb * nb * 4);
-    }
     core.queue(OpenClCore::kCompute).finish();  // the edges are written
-    cl::Kernel& k = kernel_;
-    k.setArg(0, static_cast<cl_int>(n));
-    k.setArg(6, start);
-    k.setArg(7, dst);
-    k.setArg(8, w);
-    k.setArg(11, queue);
-    k.setArg(12, cl::Local(bitmap ? words * 4 : 4));
-    k.setArg(13, static_cast<cl_int>(bitmap ? words : 0));
-    // Rows move through pinned chunks, the host's side copied on all threads: band
-    // b + 1's distances go up and band b - 1's via / hops come down while band b's
-    // kernel runs (one host thread: each call returns once its rows are staged).
+    const size_t nb = static_cast<size_t>(n);
     Stager& sg = stage && stage->chunk_bytes() >= nb * sizeof(T)
                      ? *stage
                      : core.matrix_stager(nb * sizeof(T));
-    const int64_t bands = (n + band - 1) / band;
-    cl::Event up[2], ke[2];
-    const auto rows_of = [&](int64_t b) { return std::min(band, n - b * band); };
-    const auto upload = [&](int64_t b) {  // band b's distance rows (host d only)
-      if (dev_d) return;
-      const int s = static_cast<int>(b % 2);
-      const size_t row = nb * sizeof(T);
-      const char* from = reinterpret_cast<const char*>(d.data() + b * band * n);
-      up[s] = sg.upload(OpenClCore::kUpload, db[s], {static_cast<size_t>(rows_of(b)), row, row},
-                        [&, from, row](void* chunk, size_t r0, size_t r1) {
-                          parallel_copy(chunk, from + r0 * row, (r1 - r0) * row);
-                        });
-    };
-    const auto download = [&](int64_t b) {  // band b's via and hops, into p
-      const int s = static_cast<int>(b % 2);
-      const size_t row = nb * 4, rows = static_cast<size_t>(rows_of(b));
-      const auto into = [row](int32_t* to) {
-        return [to, row](const void* chunk, size_t r0, size_t r1) {
-          parallel_copy(reinterpret_cast<char*>(to) + r0 * row, chunk, (r1 - r0) * row);
-        };
-      };
-      sg.download(OpenClCore::kDownload, vb[s], {rows, row, row}, into(p.via.data() + b * band * n),
-                  {ke[s]});
-      sg.download(OpenClCore::kDownload, hb[s], {rows, row, row}, into(p.hops.data() + b * band * n),
-                  {ke[s]});
-      sg.settle();  // the rows are in p and the set's buffers free again
-    };
-    upload(0);
-    for (int64_t b = 0; b < bands; ++b) {
-      const int s = static_cast<int>(b % 2);
-      const int64_t rows = rows_of(b);
-      k.setArg(1, static_cast<cl_int>(rows));
-      k.setArg(2, static_cast<cl_int>(b * band));
-      k.setArg(3, dev_d ? *dev_d : db[s]);
-      k.setArg(4, static_cast<cl_ulong>(dev_d ? static_cast<uint64_t>(b * band) * static_cast<uint64_t>(ld) : 0));
-      k.setArg(5, static_cast<cl_ulong>(dev_d ? ld : n));
-      k.setArg(9, hb[s]);
-      k.setArg(10, vb[s]);
-      std::vector<cl::Event> wait;
-      if (!dev_d) wait.push_back(up[s]);
-      const size_t gl = static_cast<size_t>(std::min<int64_t>(groups, rows)) * static_cast<size_t>(wg_);
-      ke[s] = core.launch_after(k, cl::NDRange(gl), cl::NDRange(static_cast<size_t>(wg_)), wait);
-      core.flush_all();
-      if (b > 0) download(b - 1);       // waits for the kernel before this one
-      if (b + 1 < bands) upload(b + 1);  // into the set just emptied
-    }
-    download(bands - 1);
+    rebuild_bands(core, *z, n, start, dst, w, dev_d ? nullptr : &d, dev_d, ld, p, sg, {});
     core.finish(part);
   });
-  profile("paths: rebuilt (" + std::to_string((n + band - 1) / band) + " bands)", sw.seconds());
-  st.t_k += part.t_k;
-  st.t_h += part.t_h;
-  st.kernel_launches += part.kernel_launches;
-  for (const auto& [name, s] : part.kernel_seconds) st.kernel_seconds[name] += s;
+  const int64_t bands = (n + z->band - 1) / z->band;
+  profile("paths: rebuilt (" + std::to_string(bands) + " bands)", sw.seconds());
   st.bytes_moved += core.bytes_up() + core.bytes_down();
-  st.paths = true;
-  st.paths_setup += setup;
-  st.paths_cache = cache_;
-  st.paths_bytes = 2.0 * static_cast<double>(n) * static_cast<double>(n) * 4.0;
-  char buf[240];
-  std::snprintf(buf, sizeof buf,
-                "paths_rebuild.cl WG=%d: rebuilt on the device from the distances, %lld of %zu "
-                "edges are shortest paths, bands of %lld rows%s, %.3f s",
-                wg_, static_cast<long long>(t.dst.size()), edges.dst.size(),
-                static_cast<long long>(band), bitmap ? "" : " (no __local bitmap)", sw.seconds());
-  st.paths_kernels = buf;
+  report(st, part, n, static_cast<int64_t>(t.dst.size()), static_cast<int64_t>(edges.dst.size()),
+         *z, setup, "on the host", sw.seconds());
+  return true;
+}
+
+template <typename T>
+bool PathRebuild<T>::run_on_device(OpenClCore& core, cl::Buffer& dev_w, cl::Buffer& dev_d,
+                                   int64_t ld, DistMatrix<T>& d, PathMatrix& p, RunStats& st,
+                                   uint64_t device_bytes, const std::function<void()>& before_paths) {
+  const Stopwatch sw;
+  const int64_t n = d.n();
+  const DeviceEntry& dev = core.device();
+  double setup = 0;
+  if (!built_)
+    with_cl_errors("cannot set up the path rebuild on '" + dev.name + "'", [&] {
+      const Stopwatch b;
+      build(core);
+      setup = b.seconds();
+    });
+  uint64_t budget = device_bytes ? std::min<uint64_t>(device_bytes, dev.global_mem) : dev.global_mem;
+  const uint64_t held = 2 * static_cast<uint64_t>(ld) * static_cast<uint64_t>(ld) * sizeof(T);
+  budget = budget > held ? (budget - held) / 10 * 9 : 0;
+  const size_t nb = static_cast<size_t>(n);
+  const cl::Context& ctx = core.context();
+  std::optional<Bands> z;
+  int64_t tight = 0, edges = 0;
+  RunStats part;
+  bool fits = false;
+  core.run_guarded("path rebuild on '" + dev.name + "' failed", [&] {
+    // Counts per row (after the distance kernels, in order on the compute queue).
+    cl::Buffer tc(ctx, CL_MEM_READ_WRITE, nb * 4), ec(ctx, CL_MEM_READ_WRITE, nb * 4);
+    count_.setArg(0, static_cast<cl_int>(n));
+    count_.setArg(1, static_cast<cl_ulong>(ld));
+    count_.setArg(2, dev_w);
+    count_.setArg(3, dev_d);
+    count_.setArg(4, tc);
+    count_.setArg(5, ec);
+    const size_t wg = static_cast<size_t>(wg_);
+    core.launch(count_, cl::NDRange(nb * wg), cl::NDRange(wg));
+    std::vector<int32_t> tcount(nb), ecount(nb);
+    core.read(tc, 0, nb * 4, tcount.data());
+    core.read(ec, 0, nb * 4, ecount.data());
+    std::vector<int64_t> start(nb + 1, 0);
+    for (size_t k = 0; k < nb; ++k) {
+      start[k + 1] = start[k] + tcount[k];
+      edges += ecount[k];
+    }
+    tight = start[nb];
+    const uint64_t csr = (static_cast<uint64_t>(n) + 1) * 8 + static_cast<uint64_t>(tight) * (4 + sizeof(T));
+    z = plan_bands(core, n, budget, csr, false, 4);
+    if (!z) {  // d still holds the input: the caller takes the host's way
+      core.finish(part);
+      return;
+    }
+    fits = true;
+    profile("paths: tight edges counted on the device, sizes", sw.seconds());
+    cl::Buffer sb(ctx, CL_MEM_READ_ONLY, start.size() * 8);
+    cl::Buffer dst(ctx, CL_MEM_READ_WRITE, std::max<size_t>(1, static_cast<size_t>(tight)) * 4);
+    cl::Buffer w(ctx, CL_MEM_READ_WRITE, std::max<size_t>(1, static_cast<size_t>(tight)) * sizeof(T));
+    core.write(sb, 0, start.size() * 8, start.data(), true);
+    fill_.setArg(0, static_cast<cl_int>(n));
+    fill_.setArg(1, static_cast<cl_ulong>(ld));
+    fill_.setArg(2, dev_w);
+    fill_.setArg(3, dev_d);
+    fill_.setArg(4, sb);
+    fill_.setArg(5, dst);
+    fill_.setArg(6, w);
+    core.launch(fill_, cl::NDRange(nb * wg), cl::NDRange(wg));
+    // The distances come down (the download queue, through the matrix stager)
+    // while the first sets' kernels run; the via / hops downloads follow them.
+    const size_t row = nb * sizeof(T), pitch = static_cast<size_t>(ld) * sizeof(T);
+    Stager& sg = core.matrix_stager(row);
+    rebuild_bands(core, *z, n, sb, dst, w, nullptr, &dev_d, ld, p, sg, [&] {
+      const Stopwatch down;
+      auto* to = reinterpret_cast<char*>(d.data());
+      sg.download(OpenClCore::kDownload, dev_d, {nb, row, pitch},
+                  [to, row](const void* chunk, size_t r0, size_t r1) {
+                    parallel_copy(to + r0 * row, chunk, (r1 - r0) * row);
+                  });
+      sg.settle();
+      profile("paths: distances downloaded beside the rebuild", down.seconds());
+      const Stopwatch wait;
+      if (before_paths) before_paths();
+      size_path_matrix(p, n);  // a no-op after size_path_matrix_async
+      profile("paths: path matrix ready (waited)", wait.seconds());
+    });
+    core.finish(part);
+  });
+  if (!fits) {
+    st.t_k += part.t_k;
+    st.t_h += part.t_h;
+    st.kernel_launches += part.kernel_launches;
+    for (const auto& [name, s] : part.kernel_seconds) st.kernel_seconds[name] += s;
+    return false;
+  }
+  const int64_t bands = (n + z->band - 1) / z->band;
+  profile("paths: rebuilt (" + std::to_string(bands) + " bands)", sw.seconds());
+  report(st, part, n, tight, edges, *z, setup, "on the device", sw.seconds());
   return true;
 }
 
