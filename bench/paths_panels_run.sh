@@ -58,9 +58,8 @@ if [ "$SET" = copies ]; then
   export ENVV LABEL
   solve 1 60 --n 2000 > /dev/null   # build and cache the programs
   for n in ${NS:-10000}; do
-    for v in ${VARIANTS:-"2 8388608"}; do
-      set -- $v
-      ENVV="OCL_SP_PROFILE=1 OCL_SP_STAGE_CHUNKS=$1 OCL_SP_STAGE_BYTES=$2" solve "${REPS:-3}" 120 --n "$n"
+    for v in ${VARIANTS:-2:8388608}; do  # CHUNKS:BYTES
+      ENVV="OCL_SP_PROFILE=1 OCL_SP_STAGE_CHUNKS=${v%%:*} OCL_SP_STAGE_BYTES=${v#*:}" solve "${REPS:-3}" 120 --n "$n"
     done
   done
   exit 0
