@@ -358,6 +358,28 @@ TEST_SUITE("panel_engine") {
     }
   }
 
+  // The matrix stager's shape: 4 chunks of whole rows (32 MiB at most) for a
+  // matrix of 256 MiB on, 2 of 8 MiB below; rows of any size that fit reuse the
+  // chunks already pinned (the rebuild's via / hops); OCL_SP_STAGE_CHUNKS sets the
+  // count.
+  TEST_CASE("PoCL: the matrix stager: more and larger chunks for large matrices") {
+    OpenClCore core(spec(Algo::fw), ValueType::int32);
+    const size_t row = 40000;  // n = 10 000, int32
+    Stager& big = core.matrix_stager(row, row * 10000);
+    CHECK(big.chunks() == 4);
+    CHECK(big.chunk_bytes() % row == 0);
+    CHECK(big.chunk_bytes() <= (size_t{32} << 20));
+    CHECK(big.chunk_bytes() + row > (size_t{32} << 20));
+    CHECK(&core.matrix_stager(row) == &big);
+    CHECK(&core.matrix_stager(row / 2) == &big);
+    Stager& small = core.matrix_stager(4000, 4000 * 4000);  // 16 MB
+    CHECK(small.chunks() == 2);
+    CHECK(small.chunk_bytes() <= (size_t{8} << 20));
+    CHECK(small.chunk_bytes() + 4000 > (size_t{8} << 20));
+    const ocl_sp_test::EnvGuard chunks("OCL_SP_STAGE_CHUNKS", std::string("3"));
+    CHECK(core.matrix_stager(4000, 4000 * 4000).chunks() == 3);
+  }
+
   // The single buffer with OCL_SP_PATHS_REBUILD=1: fast distances, then the rebuild
   // from the buffer itself; the same distances, hops and vias as the host's.
   TEST_CASE("PoCL: single buffer paths rebuilt from the buffer (OCL_SP_PATHS_REBUILD=1)") {

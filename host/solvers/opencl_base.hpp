@@ -186,10 +186,15 @@ class OpenClCore {
   // The stager of `use` with `chunks` pinned chunks of `chunk_bytes` each; kept
   // across solves while that shape stays (pinning is slow: ~1.4 GB/s on NVIDIA).
   Stager& stager(StageUse use, size_t chunks, size_t chunk_bytes);
-  // The kMatrix stager for rows of row_bytes: a few small chunks (cheap to pin)
-  // of whole rows; the single buffer's transfers and the MPI ranks' panel load
-  // and store.
-  Stager& matrix_stager(size_t row_bytes);
+  // The kMatrix stager for rows of row_bytes of a transfer of `total` bytes: a
+  // few chunks of whole rows, larger ones and more of them for large matrices
+  // (opencl_queue.cpp); total 0: the one already pinned where it holds a row.
+  // The single buffer's transfers, its path rebuild and the MPI ranks' panel
+  // load and store.
+  Stager& matrix_stager(size_t row_bytes, size_t total = 0);
+  // Pins the chunks upload() of an n x n matrix will take, ahead of it (the fw
+  // solver, while the graph is made).
+  void prepare_staging(int64_t n);
   // Bytes moved host -> device and device -> host since begin_solve().
   double bytes_up() const { return bytes_up_; }
   double bytes_down() const { return bytes_down_; }

@@ -45,6 +45,16 @@ class OpenClFw final : public Solver<T> {
       for (const auto& d : devs_) t_o += d->info_.t_o;
       info_.t_o = t_o;
     }
+    // The single buffer's pinned chunks now, beside the graph's generation or
+    // reading (pinning 128 MiB takes ~50-90 ms on NVIDIA); a failure here is
+    // left to the first upload to report.
+    const PanelPlan* pl = spec_.fw_plan.get();
+    if (pl && devs_.size() == 1 && pl->placement == Placement::single_buffer) {
+      try {
+        core_.prepare_staging(pl->n);
+      } catch (const std::exception&) {
+      }
+    }
   }
 
   static std::vector<std::unique_ptr<FwDevice<T>>> make_devices(const SolverSpec& spec) {

@@ -34,11 +34,18 @@ cl_ulong union_length(std::vector<std::pair<cl_ulong, cl_ulong>>& spans, cl_ulon
   return busy + (end - start);
 }
 
-// Pinned staging chunk of upload()/download(): two of them (16 MiB pinned, a few
+// Pinned staging chunks of upload()/download(): two of 8 MiB (16 MiB pinned, a few
 // ms to allocate once), each DMA'd at the link's pinned rate while the host
-// copies the other; matrices below kStageMin go straight from pageable memory.
+// copies the other; from kLargeMatrix on four of 32 MiB (128 MiB pinned, ~50-90
+// ms, done while the graph is made where the solver knows n): two DMAs stay
+// queued while the host copies, 26-30 GB/s down on an H100 against 11-14 GB/s
+// with two of 8 MiB (docs/performance/scale.md "Paths: the tight edges on the
+// device"). Matrices below kStageMin go straight from pageable memory.
 constexpr size_t kMatrixStageBytes = 8u << 20;
 constexpr size_t kMatrixStageChunks = 2;
+constexpr size_t kMatrixStageBytesLarge = 32u << 20;
+constexpr size_t kMatrixStageChunksLarge = 4;
+constexpr size_t kLargeMatrix = 256u << 20;
 constexpr size_t kStageMin = 16u << 20;
 
 double event_seconds(const cl::Event& e) {
@@ -237,11 +244,22 @@ bool OpenClCore::staged(size_t bytes) const {
   return bytes >= kStageMin && is_gpu();
 }
 
-// Chunks of whole rows, kMatrixStageBytes (or OCL_SP_STAGE_BYTES) at most, one
-// row at least.
-Stager& OpenClCore::matrix_stager(size_t row_bytes) {
-  const size_t rows = std::max<size_t>(1, stage_bytes(kMatrixStageBytes) / row_bytes);
-  return stager(StageUse::kMatrix, stage_chunks(kMatrixStageChunks), rows * row_bytes);
+// Chunks of whole rows, kMatrixStageBytes or kMatrixStageBytesLarge (or
+// OCL_SP_STAGE_BYTES) at most, one row at least; total 0: the stager already
+// pinned where its chunks hold a row.
+Stager& OpenClCore::matrix_stager(size_t row_bytes, size_t total) {
+  const std::unique_ptr<Stager>& have = stagers_[static_cast<size_t>(StageUse::kMatrix)];
+  if (total == 0 && have && have->chunk_bytes() >= row_bytes) return *have;
+  const bool large = total >= kLargeMatrix;
+  const size_t rows =
+      std::max<size_t>(1, stage_bytes(large ? kMatrixStageBytesLarge : kMatrixStageBytes) / row_bytes);
+  return stager(StageUse::kMatrix, stage_chunks(large ? kMatrixStageChunksLarge : kMatrixStageChunks),
+                rows * row_bytes);
+}
+
+void OpenClCore::prepare_staging(int64_t n) {
+  const size_t row = static_cast<size_t>(n) * value_size();
+  if (n > 0 && staged(row * static_cast<size_t>(n))) matrix_stager(row, row * static_cast<size_t>(n));
 }
 
 void OpenClCore::upload(const void* host, int64_t n, int64_t ld, cl::Buffer& buf) {
@@ -261,7 +279,7 @@ void OpenClCore::upload(const void* host, int64_t n, int64_t ld, cl::Buffer& buf
     // Whole rows per chunk, double-buffered: chunk c is copied into stage c % 2
     // once that stage's previous DMA is done, then written without blocking.
     const auto* src = static_cast<const char*>(host);
-    Stager& st = matrix_stager(row);
+    Stager& st = matrix_stager(row, row * static_cast<size_t>(n));
     st.upload(kCompute, buf, {static_cast<size_t>(n), row, pitch},
               [&](void* chunk, size_t r0, size_t r1) {
                 parallel_copy(chunk, src + r0 * row, (r1 - r0) * row);
@@ -319,7 +337,7 @@ void OpenClCore::download_staged(void* host, size_t rows, size_t row_bytes, size
   // Two reads in flight; the host copies chunk c out of its stage while the
   // next one arrives, then reuses the stage for chunk c + 2.
   auto* dst = static_cast<char*>(host);
-  Stager& st = matrix_stager(row_bytes);
+  Stager& st = matrix_stager(row_bytes, rows * row_bytes);
   st.download(kCompute, buf, {rows, row_bytes, pitch}, [&](const void* chunk, size_t r0, size_t r1) {
     parallel_copy(dst + r0 * row_bytes, chunk, (r1 - r0) * row_bytes);
   });
