@@ -537,7 +537,7 @@ class OpenClFw final : public Solver<T> {
     const int64_t n = d.n();
     const int64_t ld = round_up(n, block_);
     core_.check_memory(n, ld, 2);
-    std::future<void> sized = size_path_matrix_async(p, n);  // while the distances run
+    std::future<void> sized;
     RunStats st;
     bool done = false;
     try {
@@ -547,12 +547,18 @@ class OpenClFw final : public Solver<T> {
         cl::Buffer buf = core_.buffer(0, bytes);
         cl::Buffer w(core_.context(), CL_MEM_READ_WRITE, bytes);
         core_.upload(d.data(), n, ld, buf);
+        // The path matrix is zero-filled while the distance kernels run, not
+        // beside the upload: with its two threads started first, the upload's
+        // copies (32 MiB chunks on 16 threads) took 93-107 ms against 13-15 ms
+        // alone at n = 10 000 on the H100 host (docs/performance/scale.md).
+        sized = size_path_matrix_async(p, n);
         core_.copy_buffer(buf, w, bytes, {});
         devs_[0]->enqueue_fw(buf, ld, n);
         core_.check_negative_cycle(buf, n, ld);
         profile("paths: distances computed beside the input's copy", sw.seconds());
-        done = rebuild_.run_on_device(core_, w, buf, ld, d, p, st, spec_.device_memory,
-                                      [&] { sized.get(); });
+        done = rebuild_.run_on_device(core_, w, buf, ld, d, p, st, spec_.device_memory, [&] {
+          if (sized.valid()) sized.get();
+        });
       });
       if (sized.valid()) sized.get();
     } catch (...) {
