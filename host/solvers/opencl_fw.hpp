@@ -29,9 +29,11 @@ PanelPlan plan_fw(int64_t n, size_t value_size, const std::vector<DeviceEntry>& 
 // through every relaxation; the rebuild runs the distance kernels and then
 // derives via and hops from the distances and the input's tight edges on the
 // device. Measured on an H100 (docs/performance/scale.md "Paths: the default
-// route"): the distances on 4 x 4 panels with the rebuild took 0.389 s of solve
-// at n = 10 000 against 0.431 s for the packed keys, 3.6 s at n = 30 000 against
-// 5.0 s for the single buffer's rebuild and 29.0 s for the path kernels.
+// route", "Paths: the tight edges on the device"): the single buffer beside a
+// device copy of the input, tight edges found there, took 0.229 / 3.48 / 12.9 s
+// of solve at n = 10 000 / 30 000 / 50 000 against 0.365 / 3.62 / 13.4 s for 4 x 4
+// panels with the rebuild (which beat the packed keys at 10 000 and the path
+// kernels' 29 s at 30 000).
 enum class PathsRoute { panels_rebuild, single_rebuild, lexicographic };
 const char* to_string(PathsRoute r);
 constexpr int64_t kPanelPathsMinN = 10000;
