@@ -100,6 +100,28 @@ printf '0 1 1\n1 2 -3\n2 0 1\n' >"$T/negcyc.txt"
 check negcycle 3 "$BIN" --input "$T/negcyc.txt" --device pocl --paths-output "$T/neg.npy"
 expect negcycle-nofile test ! -e "$T/neg.npy"
 
+# The single buffer's rebuild (integer --paths from n = 10 000 by default): the
+# tight edges found on the device give the via bytes of the host scan's way
+# (OCL_SP_PATHS_DEVICE_EDGES=0), --verify holds; n = 333 (no multiple of a tile),
+# weights 0:2 (many equal shortest paths), with and without negative weights; a
+# negative cycle still exits 3 with no path file.
+for case in "--weights 0:2" "--weights 1:3 --negative"; do
+  tag=$(echo "$case" | tr -c 'a-z0-9\n' '-')
+  # shellcheck disable=SC2086
+  check "device-edges$tag" 0 env OCL_SP_PATHS_REBUILD=1 "$BIN" --n 333 $case --device pocl \
+    --paths-output "$T/dev.npy" --output "$T/dev-d.npy" --verify --json || continue
+  expect "device-edges$tag-route" grep -q "found on the device" "$T/out"
+  # shellcheck disable=SC2086
+  check "host-edges$tag" 0 env OCL_SP_PATHS_REBUILD=1 OCL_SP_PATHS_DEVICE_EDGES=0 "$BIN" --n 333 \
+    $case --device pocl --paths-output "$T/host.npy" --output "$T/host-d.npy" --json || continue
+  expect "host-edges$tag-route" grep -q "found on the host" "$T/out"
+  expect "device-edges$tag-same-via" cmp -s "$T/dev.npy" "$T/host.npy"
+  expect "device-edges$tag-same-d" cmp -s "$T/dev-d.npy" "$T/host-d.npy"
+done
+check device-edges-negcycle 3 env OCL_SP_PATHS_REBUILD=1 "$BIN" --input "$T/negcyc.txt" --device pocl \
+  --paths-output "$T/negdev.npy"
+expect device-edges-negcycle-nofile test ! -e "$T/negdev.npy"
+
 check help 0 "$BIN" --help
 expect help-paths grep -q -- "--paths-output" "$T/out"
 expect help-convention grep -q -- "-1 when the path is the single edge" "$T/out"
