@@ -68,7 +68,7 @@ std::optional<typename PathRebuild<T>::Bands> PathRebuild<T>::plan_bands(
   z.sets = std::max<int64_t>(2, std::min<int64_t>({most_sets, bands,
                                                    static_cast<int64_t>((budget - fixed) / set)}));
   const size_t words = (static_cast<size_t>(n) + 31) / 32;
-  z.words = words * 4 + 64 + 2ull * static_cast<size_t>(wg_) * 4 <= dev.local_mem ? words : 0;
+  z.words = words * 4 + 64 <= dev.local_mem ? words : 0;  // rebuild_paths: the bitmap, tail
   return z;
 }
 
