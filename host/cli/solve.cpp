@@ -228,7 +228,7 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
   };
   // An OpenCL solver (context, program load or compile) is built on a thread of
   // its own while the graph is generated or read into the matrix: the two take
-  // 0.2-0.5 s each at n = 10 000 (docs/performance/dense.md). Errors keep their
+  // 0.2-0.5 s each at n = 10 000 (docs/performance/startup.md). Errors keep their
   // order: a graph error is reported first (the future's destructor waits for the
   // solver and drops its error), a solver error at get() below.
   std::future<void> solver_ready;

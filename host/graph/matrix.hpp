@@ -110,7 +110,7 @@ class DistMatrix {
     // Large matrices: the pages are first touched by all threads (page faults and
     // the kernel's zeroing in parallel, huge pages where the kernel offers them
     // on request), then filled; one thread faulting in 400 MB took ~150 ms of the
-    // whole n = 10 000 solve (docs/performance/dense.md).
+    // whole n = 10 000 solve (docs/performance/startup.md).
     if (count * sizeof(T) >= (size_t{64} << 20)) {
       a_.reserve(count);
       char* p = reinterpret_cast<char*>(a_.data());

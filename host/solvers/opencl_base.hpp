@@ -21,7 +21,7 @@ namespace ocl_sp {
 
 // OCL_SP_PROFILE=1 (anything but "" or "0"): host phase timings on stderr, one
 // "profile: <phase> <ms> ms" line each (device enumeration, context, program,
-// generation, upload, kernels, download, report; docs/performance/dense.md).
+// generation, upload, kernels, download, report; docs/performance/startup.md).
 bool profiling();
 void profile(const std::string& phase, double seconds);
 

@@ -2,7 +2,7 @@
 // place, report flushed) without running the destructors of what it leaves: the
 // OpenCL context, device buffers, pinned memory and the host matrix. Releasing
 // them one by one cost ~130 ms of a 0.7 s `ocl_sp --device nvidia --n 10000` on
-// the H100 (docs/performance/dense.md); the operating system and the driver
+// the H100 (docs/performance/startup.md); the operating system and the driver
 // reclaim them at exit either way. Not in sanitizer builds (their leak check runs
 // at normal exit) nor with OCL_SP_CLEAN_EXIT=1 (measurements, debugging).
 #pragma once
