@@ -99,6 +99,7 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     std::vector<cl_int> lay_src[3], lay_slot[3], lay_row[3];
     int lay_at = 0;
     std::vector<std::pair<const char*, cl::Event>> kernel_events;  // not yet counted in a wait()
+    double slot_tk = 0;  // kernel seconds counted in wait() since slots() (several devices: T_k their max)
     cl::Buffer off, col, w, src, dist, scratch, fig, acc;  // acc: column figures
     // Pull rounds of sssp_lanes (PULL, kernels/sssp_pull.cl): the graph's in-edges,
     // the queue size from which a round pulls (0: never), the __local bytes of its
@@ -152,7 +153,12 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   void source_count(int64_t count, RunStats& st) override;
 
   int64_t batch(int64_t) const override {
-    if (devices_.size() == 1 && devices_[0].mode == 2) return std::max<int64_t>(devices_[0].slot_batch, 1);
+    // Rows in lanes: the slots' parts (several devices: the smallest device's).
+    if (all_lanes_rows()) {
+      int64_t part = devices_[0].slot_batch;
+      for (const auto& d : devices_) part = std::min(part, d.slot_batch);
+      return std::max<int64_t>(part, 1);
+    }
     int64_t b = 0;
     for (const auto& d : devices_) b += d.batch;
     return std::max<int64_t>(b, 1);
@@ -161,7 +167,7 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   int host_threads() const override { return omp_get_max_threads(); }
   bool runs_beside_host() const override { return devices_.size() > 1; }
 
-  // Two batches in flight on one device: the rows come back into two pinned host
+  // Two batches in flight: the rows come back into two pinned host
   // slots (mapped CL_MEM_ALLOC_HOST_PTR buffers: DMA at full speed, no staging
   // copy), at most kSlotBytes a slot, else run(). A source a group: one in-order
   // queue (kernel k + 1 runs once rows k are read; their device buffers are
@@ -171,13 +177,16 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   // for them).
   static constexpr uint64_t kSlotBytes = uint64_t{1} << 30;
   bool slots(int64_t batch) override;
-  void slot_sources(const int64_t* sources, int64_t count) override {
-    ahead_ = sources;
-    ahead_count_ = count;
-  }
+  // Several devices (rows in lanes only): the list is cut into launches of
+  // launch_per_ sources, whole parts, dealt to the devices in turn (launch j on
+  // device j mod D); each device has two slots and its launches' state as one
+  // device has, its next launch enqueued behind the one being read, and every
+  // device's first launch starts here. The parts come back in list order, one
+  // device's launch after another's, while the other devices compute.
+  void slot_sources(const int64_t* sources, int64_t count) override;
   void submit(int slot, const int64_t* sources, int64_t count) override;
   void wait(int slot, RunStats& st) override;
-  T* slot_rows(int slot) override { return devices_[0].slot[slot].ptr; }
+  T* slot_rows(int slot) override { return ring_[slot]->slot[slot].ptr; }
   void run(const int64_t* sources, int64_t count, T* out, RunStats& st) override;
 
   // Rows with the output's unreachable value, written by sssp_near_far's last
@@ -347,6 +356,14 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   std::vector<Device> devices_;
   const int64_t* ahead_ = nullptr;  // slot_sources(): the list the slots' batches come from
   int64_t ahead_count_ = 0;
+  int64_t launch_per_ = 0;            // several devices: sources a launch (slots())
+  Device* ring_[2] = {nullptr, nullptr};  // the device of the part in each slot
+  double slot_tk_max_ = 0;            // the largest Device::slot_tk counted into a RunStats
+  bool all_lanes_rows() const {
+    for (const auto& d : devices_)
+      if (d.mode != 2) return false;
+    return !devices_.empty();
+  }
   const Csr<T>* graph_ = nullptr;  // the prepared graph (it outlives the runs after prepare)
   // OCL_SP_LANE_ORDER=ids: lanes groups take consecutive sources as they come
   // (experiments: the blocks' gain, docs/performance/sparse.md).

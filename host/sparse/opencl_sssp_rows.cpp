@@ -3,6 +3,7 @@
 // batch in flight while the host hands on the last, and the buffers of each mode.
 #include <algorithm>
 #include <cstdlib>
+#include <stdexcept>
 
 #include "sparse/opencl_sssp_engine.hpp"
 #include "util/errors.hpp"
@@ -11,35 +12,72 @@ namespace ocl_sp::detail {
 
 template <typename T>
 bool OpenClSsspEngine<T>::slots(int64_t batch) {
-  if (devices_.size() != 1) return false;
+  const bool several = devices_.size() > 1;
+  // Several devices: rows in lanes only (the others run beside the host, run()).
+  if (several && !lanes_rows_) return false;
   const uint64_t bytes = static_cast<uint64_t>(batch) * static_cast<uint64_t>(n_) * sizeof(T);
-  Device& d = devices_[0];
-  set_mode(d, lanes_rows_, 1, lanes_rows_);
   ahead_ = nullptr;
   ahead_count_ = 0;
-  d.launch_first = d.next_first = -1;
-  d.kernel_events.clear();
-  if (bytes == 0 || bytes > kSlotBytes || batch > d.batch) return false;
+  ring_[0] = ring_[1] = nullptr;
+  slot_tk_max_ = 0;
+  int64_t smallest = 0;
+  for (auto& d : devices_) {
+    set_mode(d, lanes_rows_, 1, lanes_rows_);
+    d.launch_first = d.next_first = -1;
+    d.kernel_events.clear();
+    d.slot_tk = 0;
+    smallest = smallest ? std::min(smallest, d.batch) : d.batch;
+  }
+  if (bytes == 0 || bytes > kSlotBytes || batch > smallest) return false;
+  // A launch: whole parts, what the smallest device holds.
+  launch_per_ = std::max<int64_t>(batch, smallest / batch * batch);
   try {  // no pinned memory to be had: run() instead
-    settle_slots(d);
-    for (auto& sl : d.slot) {
-      if (sl.bytes == bytes) continue;
-      release(d, sl);
-      auto& q = d.core->queue(detail::OpenClCore::kCompute);
-      sl.buf = cl::Buffer(d.core->context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes);
-      sl.ptr = static_cast<T*>(q.enqueueMapBuffer(sl.buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes));
-      sl.bytes = bytes;
+    for (auto& d : devices_) {
+      settle_slots(d);
+      for (auto& sl : d.slot) {
+        if (sl.bytes == bytes) continue;
+        release(d, sl);
+        auto& q = d.core->queue(detail::OpenClCore::kCompute);
+        sl.buf = cl::Buffer(d.core->context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes);
+        sl.ptr = static_cast<T*>(q.enqueueMapBuffer(sl.buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes));
+        sl.bytes = bytes;
+      }
     }
   } catch (const cl::Error&) {
-    for (auto& sl : d.slot) release(d, sl);
+    for (auto& d : devices_)
+      for (auto& sl : d.slot) release(d, sl);
     return false;
   }
   return true;
 }
 
 template <typename T>
+void OpenClSsspEngine<T>::slot_sources(const int64_t* sources, int64_t count) {
+  ahead_ = sources;
+  ahead_count_ = count;
+  if (devices_.size() < 2) return;
+  // Every device's first launch now (launch k on device k), as its next one.
+  for (size_t k = 0; k < devices_.size(); ++k) {
+    Device& d = devices_[k];
+    const int64_t first = static_cast<int64_t>(k) * launch_per_;
+    if (first >= count) break;
+    d.core->run_guarded("sssp on '" + d.core->device().name + "' failed", [&] {
+      d.next_first = first;
+      d.next_count = std::min(launch_per_, count - first);
+      enqueue_slot_launch(d, sources + first, d.next_count);
+      d.core->queue(detail::OpenClCore::kCompute).flush();
+    });
+  }
+}
+
+template <typename T>
 void OpenClSsspEngine<T>::submit(int slot, const int64_t* sources, int64_t count) {
-  Device& d = devices_[0];
+  const size_t devs = devices_.size();
+  if (devs > 1 && (!ahead_ || sources < ahead_ || sources + count > ahead_ + ahead_count_))
+    throw std::logic_error("sssp: a batch on several devices' slots outside slot_sources()' list");
+  // The device of the launch that holds these sources (several devices: in turn).
+  Device& d = devs > 1 ? devices_[static_cast<size_t>((sources - ahead_) / launch_per_) % devs] : devices_[0];
+  ring_[slot] = &d;
   Slot& sl = d.slot[slot];
   auto& core = *d.core;
   core.run_guarded("sssp on '" + core.device().name + "' failed", [&] {
@@ -59,7 +97,7 @@ void OpenClSsspEngine<T>::submit(int slot, const int64_t* sources, int64_t count
       if (!inside) {
         // A whole number of batches (d.slot_batch; the solver's, unless host
         // memory made them smaller): no batch straddles two launches.
-        const int64_t per = std::max<int64_t>(count, d.batch / std::max<int64_t>(count, 1) * count);
+        const int64_t per = devs > 1 ? launch_per_ : std::max<int64_t>(count, d.batch / std::max<int64_t>(count, 1) * count);
         const int64_t take = off >= 0 ? std::min(per, ahead_count_ - off) : count;
         if (!(off >= 0 && d.next_first == off && d.next_count == take)) enqueue_slot_launch(d, sources, take);
         std::vector<cl::Event> after;
@@ -70,8 +108,11 @@ void OpenClSsspEngine<T>::submit(int slot, const int64_t* sources, int64_t count
         d.launch_first = off;
         d.launch_count = take;
         d.next_first = -1;
-        if (off >= 0 && off + take < ahead_count_) {
-          d.next_first = off + take;
+        // This device's next launch: right after this one on one device, D
+        // launches on with several.
+        const int64_t next = off + (devs > 1 ? per * static_cast<int64_t>(devs) : take);
+        if (off >= 0 && next < ahead_count_) {
+          d.next_first = next;
           d.next_count = std::min(per, ahead_count_ - d.next_first);
           enqueue_slot_launch(d, ahead_ + d.next_first, d.next_count);
         }
@@ -116,7 +157,7 @@ void OpenClSsspEngine<T>::enqueue_slot_launch(Device& d, const int64_t* sources,
 
 template <typename T>
 void OpenClSsspEngine<T>::wait(int slot, RunStats& st) {
-  Device& d = devices_[0];
+  Device& d = *ring_[slot];
   Slot& sl = d.slot[slot];
   d.core->run_guarded("sssp on '" + d.core->device().name + "' failed", [&] {
     sl.read.wait();
@@ -136,11 +177,16 @@ void OpenClSsspEngine<T>::wait(int slot, RunStats& st) {
           continue;
         }
         const double tk = span(e);
-        st.t_k += tk;
+        d.slot_tk += tk;
         st.kernel_launches += 1;
         st.kernel_seconds[name] += tk;
       }
       ev.resize(kept);
+      // T_k: the busiest device's kernels (their sum on one device).
+      double most = 0;
+      for (const auto& x : devices_) most = std::max(most, x.slot_tk);
+      st.t_k += most - slot_tk_max_;
+      slot_tk_max_ = most;
       st.bytes_moved += static_cast<double>(sl.count) * static_cast<double>(n_) * sizeof(T);
       return;
     }

@@ -157,20 +157,26 @@ kill -9 "$pid"
 wait "$pid" 2>/dev/null
 expect "kill -9: nothing left behind" test -z "$(ls -A "$T/k")"
 
-# Several devices, several batches: each batch's run goes on while the host
-# hands on the last (two host buffers). Rows of every family and engine the
-# serial bytes: LANES=1 and 8 with a batch of 16 sources a device (about 6
-# batches), the last one short, raw rows mapped back on the host (negative
-# weights: Johnson), a selection, paths.
+# Several devices, several batches. Rows in lanes (LANES=8): launches of 16
+# sources a device dealt in turn, each read back through that device's two
+# pinned slots in list order (parts of 16, or of 4 with OCL_SP_LANE_SLOT_SOURCES:
+# several parts a launch), LANES=4 and 8. A source a group (LANES=1): each
+# batch's run on a worker thread while the host hands on the last (two host
+# buffers). Every family's rows are the serial bytes: int32 and float64, the last
+# launch short, raw rows mapped back on the host (negative weights: Johnson), a
+# selection, paths.
 for g in "grid --n 170" "random --degree 4 --n 131 --negative"; do
   read -r -a G <<<"--generator $g"
   for type in int32 float64; do
     ref="$T/beside-ref.bin"
     rows_to "beside ${G[1]} $type serial" "$ref" "${G[@]}" --type "$type" --algo sssp --backend serial || continue
-    for lanes in 1 8; do
-      same_rows "beside ${G[1]} $type split 2 LANES=$lanes" "$ref" "${G[@]}" --type "$type" --algo sssp \
-        --device pocl --split 2 --param LANES=$lanes --param BATCH=16
+    for run in "2 1 -" "2 8 -" "2 8 4" "2 4 4"; do
+      read -r k lanes part <<<"$run"
+      if [ "$part" = - ]; then unset OCL_SP_LANE_SLOT_SOURCES; else export OCL_SP_LANE_SLOT_SOURCES=$part; fi
+      same_rows "beside ${G[1]} $type split $k LANES=$lanes parts $part" "$ref" "${G[@]}" --type "$type" \
+        --algo sssp --device pocl --split "$k" --param LANES="$lanes" --param BATCH=16
     done
+    unset OCL_SP_LANE_SLOT_SOURCES
   done
 done
 S=(--generator grid --n 170 --algo sssp --sources "9,3,3,160-168,0,77,20-60" --targets "17,0,17,168")
