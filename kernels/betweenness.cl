@@ -21,9 +21,12 @@
 //     sigma(v) (its successors, in later levels, are done; its predecessors read
 //     it later), and delta (delta + 1 with endpoints) added to v's 64.64 fixed
 //     sum in the slot (v != s); reached - 1 to s with endpoints;
-//  d. flags[r]: 1 where a count overflowed float64 (the host redoes the source
-//     in its wide pass), 2 where the order stalled (a zero-weight cycle: the host
-//     reports it); a flagged source adds nothing.
+//  d. where a float64 count overflowed, b and c again in software extended
+//     arithmetic (wide_t: the host's x86 long double pass, bit for bit) over the
+//     same order and tight edges; flags[r]: 1 where a count passes that pass's
+//     range too (the host redoes the source in its own wide pass), 2 where the
+//     order stalled (a zero-weight cycle: the host reports it); a flagged source
+//     adds nothing.
 // A vertex's sigma, masks and sum share one 32-byte record (bc_node): b and c
 // touch one sector a vertex for them. No atomics on the sums: a slot belongs to
 // one group and a vertex to one work-item within a level. bc_sum adds the slots
@@ -34,6 +37,11 @@
 
 #ifndef BC_WG
 #define BC_WG 256
+#endif
+// BC_WIDE=0: no wide pass here (the host's long double is not x86's extended
+// format): a source whose float64 counts overflow is flagged for the host.
+#ifndef BC_WIDE
+#define BC_WIDE 1
 #endif
 
 // A vertex's record in a slot (32 bytes; the host sizes the slots by it).
@@ -74,6 +82,212 @@ void fixed_add(__global ulong* a, const double x) {
 // The lowest set bit of m (m != 0), its position.
 #define LOW_BIT(m) (31 - (int)clz((m) & (0u - (m))))
 
+// A vertex's tight edges in its list's order, EDGES at a time (the loads of a
+// chunk issued together): from its mask (bit j: position begin + j) where the
+// list has at most MASK_EDGES edges, else each edge tested again against the row.
+typedef struct {
+  int k, end, begin;
+  uint m;         // the mask's bits left (lists of at most MASK_EDGES edges)
+  value_t dv;     // d(v) (longer lists)
+} tight_edges;
+
+tight_edges tight_from(const int begin, const int end, const uint mask, __global const value_t* restrict d,
+                       const int v) {
+  tight_edges it;
+  it.begin = begin;
+  it.end = end;
+  const bool masked = end - begin <= MASK_EDGES;
+  it.m = masked ? mask : 0u;
+  it.k = masked ? end : begin;
+  it.dv = masked ? 0 : d[v];
+  return it;
+}
+
+// The next chunk of v's list: x[j] a vertex (the neighbour, or v itself past the
+// list), t[j] whether its edge is tight; false once the list is done. in: v's
+// in-edges (ids in_src, weights through in_edge; tight where d(x) + w == d(v)),
+// else its out-edges (ids col, weights w; d(v) + w == d(x)).
+bool tight_chunk(tight_edges* it, __global const int* restrict ids, __global const int* restrict in_edge,
+                 __global const value_t* restrict w, __global const value_t* restrict d, const value_t inf,
+                 const int v, const int in, int* x, int* t) {
+  if (it->m) {
+    uint m = it->m;
+#pragma unroll
+    for (int j = 0; j < EDGES; ++j) {
+      t[j] = m != 0;
+      x[j] = ids[it->begin + (t[j] ? LOW_BIT(m) : 0)];
+      m &= m - 1;
+    }
+    it->m = m;
+    return true;
+  }
+  if (it->k >= it->end) return false;
+  value_t wk[EDGES], dx[EDGES];
+#pragma unroll
+  for (int j = 0; j < EDGES; ++j) {
+    const int k = it->k + j;
+    x[j] = k < it->end ? ids[k] : v;
+    wk[j] = k < it->end ? w[in ? in_edge[k] : k] : 0;
+  }
+#pragma unroll
+  for (int j = 0; j < EDGES; ++j) dx[j] = d[x[j]];
+#pragma unroll
+  for (int j = 0; j < EDGES; ++j)
+    t[j] = x[j] != v && (in ? TIGHT(dx[j], wk[j], it->dv) : TIGHT(it->dv, wk[j], dx[j]));
+  it->k += EDGES;
+  return true;
+}
+
+// Counts past float64 (betweenness.hpp "Sigma beyond float64"): the host's long
+// double pass, x86's 80-bit extended arithmetic, in software: a value m 2^(e - 63)
+// with m in [2^63, 2^64) (64 significant bits), or m == 0 (zero); add, multiply
+// and divide round to nearest, ties to even, as the x87 unit does. The exponent
+// is not bounded here; the kernel keeps counts below 2^(WIDE_MAX_EXP + 1), where
+// every value the pass forms (counts, coefficients >= 1 / count, shares and
+// dependencies) is a normal extended number: the x87 results bit for bit. A
+// source past that is flagged for the host (its long double or scaled pass).
+typedef struct {
+  ulong m;
+  int e;
+} wide_t;
+
+#define WIDE_MAX_EXP 16000
+
+wide_t wide_one(void) {
+  wide_t r;
+  r.m = 1ul << 63;
+  r.e = 0;
+  return r;
+}
+
+// m (top bit set) with the bits below it: `low` (its top bit worth half an ulp)
+// and `sticky` (any bit below those), rounded to nearest even.
+wide_t wide_round(ulong m, const ulong low, const int sticky, int e) {
+  const ulong mid = 1ul << 63;
+  if (low > mid || (low == mid && (sticky || (m & 1)))) {
+    m += 1;
+    if (m == 0) {
+      m = mid;
+      e += 1;
+    }
+  }
+  wide_t r;
+  r.m = m;
+  r.e = e;
+  return r;
+}
+
+wide_t wide_add(wide_t a, wide_t b) {
+  if (b.m == 0) return a;
+  if (a.m == 0) return b;
+  if (a.e < b.e) {
+    const wide_t c = a;
+    a = b;
+    b = c;
+  }
+  const int sh = a.e - b.e;
+  ulong bm = 0, low = 0;
+  int sticky = 0;
+  if (sh == 0) {
+    bm = b.m;
+  } else if (sh < 64) {
+    bm = b.m >> sh;
+    low = b.m << (64 - sh);
+  } else if (sh == 64) {
+    low = b.m;
+  } else if (sh < 128) {
+    low = b.m >> (sh - 64);
+    sticky = (b.m << (128 - sh)) != 0;
+  } else {
+    sticky = 1;
+  }
+  ulong m = a.m + bm;
+  int e = a.e;
+  if (m < a.m) {  // carried out: one more bit above
+    sticky |= (int)(low & 1);
+    low = (low >> 1) | (m << 63);
+    m = (m >> 1) | (1ul << 63);
+    e += 1;
+  }
+  return wide_round(m, low, sticky, e);
+}
+
+wide_t wide_mul(const wide_t a, const wide_t b) {
+  if (a.m == 0 || b.m == 0) {
+    wide_t z;
+    z.m = 0;
+    z.e = 0;
+    return z;
+  }
+  ulong hi = mul_hi(a.m, b.m), lo = a.m * b.m;
+  int e = a.e + b.e;
+  if (hi >> 63) {
+    e += 1;
+  } else {
+    hi = (hi << 1) | (lo >> 63);
+    lo <<= 1;
+  }
+  return wide_round(hi, lo, 0, e);
+}
+
+// a / b, b != 0: 64 quotient bits by restoring division, a guard bit and the
+// remainder as the sticky bit.
+wide_t wide_div(const wide_t a, const wide_t b) {
+  if (a.m == 0) return a;
+  ulong rem = a.m;
+  int top = 0;  // the remainder's 65th bit
+  int e = a.e - b.e;
+  if (rem < b.m) {  // a quotient below 1: twice the dividend
+    top = 1;
+    rem <<= 1;
+    e -= 1;
+  }
+  ulong q = 0;
+  for (int i = 0; i < 64; ++i) {
+    const int bit = top || rem >= b.m;
+    if (bit) rem -= b.m;
+    q = (q << 1) | (ulong)bit;
+    top = (int)(rem >> 63);
+    rem <<= 1;
+  }
+  const int guard = top || rem >= b.m;
+  if (guard) rem -= b.m;
+  return wide_round(q, guard ? 1ul << 63 : 0, rem != 0, e);
+}
+
+// To float64, rounded to nearest even (x87's conversion); values below float64's
+// normal range give 0: a dependency there is below the fixed point's 2^-64
+// whatever its rounding.
+double wide_double(const wide_t a) {
+  if (a.m == 0 || a.e < -1022) return 0.0;
+  ulong mant = a.m >> 11;
+  const ulong r = a.m & 0x7ff;
+  int e = a.e;
+  if (r > 0x400 || (r == 0x400 && (mant & 1))) {
+    mant += 1;
+    if (mant >> 53) {
+      mant >>= 1;
+      e += 1;
+    }
+  }
+  if (e > 1023) return INFINITY;
+  return as_double(((ulong)(e + 1023) << 52) | (mant & 0xfffffffffffffUL));
+}
+
+// A vertex's wide count or coefficient: its significand in the record's sigma
+// (as bits), its exponent in the in-degree (free once Kahn's order is done).
+wide_t wide_at(__global const bc_node* node, __global const int* indeg, const int v) {
+  wide_t r;
+  r.m = *(__global const ulong*)&node[v].sigma;
+  r.e = indeg[v];
+  return r;
+}
+
+void wide_put(__global bc_node* node, __global int* indeg, const int v, const wide_t x) {
+  *(__global ulong*)&node[v].sigma = x.m;
+  indeg[v] = x.e;
+}
+
 __kernel __attribute__((reqd_work_group_size(BC_WG, 1, 1)))
 void bc_sources(const int n, __global const int* restrict off, __global const int* restrict col,
                 __global const value_t* restrict w, __global const int* restrict in_off,
@@ -88,13 +302,14 @@ void bc_sources(const int n, __global const int* restrict off, __global const in
   __global bc_node* node = node_all + g * un;
   __global int* order = order_all + g * un;
   __global int* level = level_all + g * (un + 1);
-  __local int l_reached, l_over, l_tail, l_lo, l_hi;
+  __local int l_reached, l_over, l_wide_over, l_tail, l_lo, l_hi;
   for (int r = (int)g; r < count; r += (int)get_num_groups(0)) {
     const int s = src[r];
     __global const value_t* d = rows + (size_t)r * un;
     if (lid == 0) {
       l_reached = 0;
       l_over = 0;
+      l_wide_over = 0;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     // a. in-degrees pulled, and the tight edges' masks
@@ -167,6 +382,7 @@ void bc_sources(const int n, __global const int* restrict off, __global const in
       l_hi = 1;
     }
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    int x[EDGES], t[EDGES];
     for (;;) {
       const int lo = l_lo, hi = l_hi;
       if (lo == hi) break;
@@ -177,91 +393,29 @@ void bc_sources(const int n, __global const int* restrict off, __global const in
         double sum = 1.0;
         if (u != s) {
           sum = 0;
-          const int begin = in_off[u], end = in_off[u + 1];
-          if (end - begin <= MASK_EDGES) {
-            for (uint m = im; m;) {
-              int p[EDGES];
-              bool t[EDGES];
+          for (tight_edges it = tight_from(in_off[u], in_off[u + 1], im, d, u);
+               tight_chunk(&it, in_src, in_edge, w, d, inf, u, 1, x, t);) {
+            double sp[EDGES];
 #pragma unroll
-              for (int j = 0; j < EDGES; ++j) {
-                t[j] = m != 0;
-                p[j] = in_src[begin + (t[j] ? LOW_BIT(m) : 0)];
-                m &= m - 1;
-              }
-              double sp[EDGES];
+            for (int j = 0; j < EDGES; ++j) sp[j] = node[x[j]].sigma;
 #pragma unroll
-              for (int j = 0; j < EDGES; ++j) sp[j] = node[p[j]].sigma;
-#pragma unroll
-              for (int j = 0; j < EDGES; ++j)
-                if (t[j]) sum += sp[j];
-            }
-          } else {
-            const value_t du = d[u];
-            for (int k0 = begin; k0 < end; k0 += EDGES) {
-              int p[EDGES];
-              value_t dp[EDGES], wk[EDGES];
-              bool t[EDGES];
-#pragma unroll
-              for (int j = 0; j < EDGES; ++j) {
-                const int k = k0 + j;
-                p[j] = k < end ? in_src[k] : u;
-                wk[j] = k < end ? w[in_edge[k]] : 0;
-              }
-#pragma unroll
-              for (int j = 0; j < EDGES; ++j) dp[j] = d[p[j]];
-              double sp[EDGES];
-#pragma unroll
-              for (int j = 0; j < EDGES; ++j) {
-                t[j] = p[j] != u && TIGHT(dp[j], wk[j], du);
-                sp[j] = t[j] ? node[p[j]].sigma : 0.0;
-              }
-#pragma unroll
-              for (int j = 0; j < EDGES; ++j)
-                if (t[j]) sum += sp[j];
-            }
+            for (int j = 0; j < EDGES; ++j)
+              if (t[j]) sum += sp[j];
           }
         }
         nu->sigma = sum;
         over |= !(sum <= DBL_MAX);
-        const int begin = off[u], end = off[u + 1];
-        if (end - begin <= MASK_EDGES) {
-          for (uint m = om; m;) {
-            int x[EDGES];
-            bool t[EDGES];
+        for (tight_edges it = tight_from(off[u], off[u + 1], om, d, u);
+             tight_chunk(&it, col, in_edge, w, d, inf, u, 0, x, t);) {
 #pragma unroll
-            for (int j = 0; j < EDGES; ++j) {
-              t[j] = m != 0;
-              x[j] = col[begin + (t[j] ? LOW_BIT(m) : 0)];
-              m &= m - 1;
-            }
-#pragma unroll
-            for (int j = 0; j < EDGES; ++j)
-              if (t[j] && atomic_dec(&indeg[x[j]]) == 1) order[atomic_inc(&l_tail)] = x[j];
-          }
-        } else {
-          const value_t du = d[u];
-          for (int k0 = begin; k0 < end; k0 += EDGES) {
-            int x[EDGES];
-            value_t wk[EDGES], dx[EDGES];
-#pragma unroll
-            for (int j = 0; j < EDGES; ++j) {
-              const int k = k0 + j;
-              x[j] = k < end ? col[k] : u;
-              wk[j] = k < end ? w[k] : 0;
-            }
-#pragma unroll
-            for (int j = 0; j < EDGES; ++j) dx[j] = d[x[j]];
-#pragma unroll
-            for (int j = 0; j < EDGES; ++j)
-              if (x[j] != u && TIGHT(du, wk[j], dx[j]) && atomic_dec(&indeg[x[j]]) == 1)
-                order[atomic_inc(&l_tail)] = x[j];
-          }
+          for (int j = 0; j < EDGES; ++j)
+            if (t[j] && atomic_dec(&indeg[x[j]]) == 1) order[atomic_inc(&l_tail)] = x[j];
         }
       }
       barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
       ++levels;
       if (lid == 0) {
-        level[levels] = hi;  // global memory, read by every work-item in the backward pass
+        level[levels] = hi;  // global memory, read by every work-item in the later passes
         l_lo = hi;
         l_hi = l_tail;
       }
@@ -270,32 +424,61 @@ void bc_sources(const int n, __global const int* restrict off, __global const in
     if (over) l_over = 1;
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     const int tail = l_tail;
-    const int flag = tail != l_reached ? 2 : l_over ? 1 : 0;
-    if (lid == 0) flags[r] = flag;
-    if (flag) {
+    if (tail != l_reached) {  // the order stalled: a zero-weight cycle
+      if (lid == 0) flags[r] = 2;
       barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
       continue;
     }
-    // c. dependencies, levels back from the last
+    const int wide = l_over;
+    if (wide) {
+      // b'. float64 overflowed: the counts again in the wide arithmetic, level by
+      // level over the same order, pulled in the same order
+      int wide_over = !BC_WIDE;
+      for (int l = 0; BC_WIDE && l < levels; ++l) {
+        const int a = level[l], b = level[l + 1];
+        for (int i = a + lid; i < b; i += BC_WG) {
+          const int u = order[i];
+          wide_t sum = wide_one();
+          if (u != s) {
+            sum.m = 0;
+            for (tight_edges it = tight_from(in_off[u], in_off[u + 1], node[u].in_mask, d, u);
+                 tight_chunk(&it, in_src, in_edge, w, d, inf, u, 1, x, t);) {
+              wide_t sp[EDGES];
+#pragma unroll
+              for (int j = 0; j < EDGES; ++j) sp[j] = wide_at(node, indeg, x[j]);
+#pragma unroll
+              for (int j = 0; j < EDGES; ++j)
+                if (t[j]) sum = wide_add(sum, sp[j]);
+            }
+          }
+          wide_over |= sum.e > WIDE_MAX_EXP;
+          wide_put(node, indeg, u, sum);
+        }
+        barrier(CLK_GLOBAL_MEM_FENCE);
+      }
+      if (wide_over) l_wide_over = 1;
+      barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+      if (l_wide_over) {  // past the wide range here: the host's pass
+        if (lid == 0) flags[r] = 1;
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+        continue;
+      }
+    }
+    if (lid == 0) flags[r] = 0;
+    // c. dependencies, levels back from the last (float64, or wide: the host's
+    // long double pass, each dependency rounded to float64 for the sum)
     for (int l = levels - 1; l >= 0; --l) {
       const int a = level[l], b = level[l + 1];
       for (int i = a + lid; i < b; i += BC_WG) {
         const int v = order[i];
         __global bc_node* nv = node + v;
-        const double sv = nv->sigma;
         const uint om = nv->out_mask;
-        double delta = 0;
-        const int begin = off[v], end = off[v + 1];
-        if (end - begin <= MASK_EDGES) {
-          for (uint m = om; m;) {
-            int x[EDGES];
-            bool t[EDGES];
-#pragma unroll
-            for (int j = 0; j < EDGES; ++j) {
-              t[j] = m != 0;
-              x[j] = col[begin + (t[j] ? LOW_BIT(m) : 0)];
-              m &= m - 1;
-            }
+        double part;
+        if (!wide) {
+          const double sv = nv->sigma;
+          double delta = 0;
+          for (tight_edges it = tight_from(off[v], off[v + 1], om, d, v);
+               tight_chunk(&it, col, in_edge, w, d, inf, v, 0, x, t);) {
             double cx[EDGES];
 #pragma unroll
             for (int j = 0; j < EDGES; ++j) cx[j] = node[x[j]].sigma;
@@ -303,33 +486,26 @@ void bc_sources(const int n, __global const int* restrict off, __global const in
             for (int j = 0; j < EDGES; ++j)
               if (t[j]) delta += sv * cx[j];
           }
+          nv->sigma = (1 + delta) / sv;
+          part = endpoints ? delta + 1 : delta;
         } else {
-          const value_t dv = d[v];
-          for (int k0 = begin; k0 < end; k0 += EDGES) {
-            int x[EDGES];
-            value_t wk[EDGES], dx[EDGES];
-            bool t[EDGES];
-            double cx[EDGES];
+          const wide_t sv = wide_at(node, indeg, v);
+          wide_t delta;
+          delta.m = 0;
+          delta.e = 0;
+          for (tight_edges it = tight_from(off[v], off[v + 1], om, d, v);
+               tight_chunk(&it, col, in_edge, w, d, inf, v, 0, x, t);) {
+            wide_t cx[EDGES];
 #pragma unroll
-            for (int j = 0; j < EDGES; ++j) {
-              const int k = k0 + j;
-              x[j] = k < end ? col[k] : v;
-              wk[j] = k < end ? w[k] : 0;
-            }
-#pragma unroll
-            for (int j = 0; j < EDGES; ++j) dx[j] = d[x[j]];
-#pragma unroll
-            for (int j = 0; j < EDGES; ++j) {
-              t[j] = x[j] != v && TIGHT(dv, wk[j], dx[j]);
-              cx[j] = t[j] ? node[x[j]].sigma : 0.0;
-            }
+            for (int j = 0; j < EDGES; ++j) cx[j] = wide_at(node, indeg, x[j]);
 #pragma unroll
             for (int j = 0; j < EDGES; ++j)
-              if (t[j]) delta += sv * cx[j];
+              if (t[j]) delta = wide_add(delta, wide_mul(sv, cx[j]));
           }
+          wide_put(node, indeg, v, wide_div(wide_add(wide_one(), delta), sv));
+          part = wide_double(endpoints ? wide_add(delta, wide_one()) : delta);
         }
-        nv->sigma = (1 + delta) / sv;
-        if (v != s) fixed_add(&nv->hi, endpoints ? delta + 1 : delta);
+        if (v != s) fixed_add(&nv->hi, part);
       }
       barrier(CLK_GLOBAL_MEM_FENCE);
     }

@@ -65,10 +65,13 @@
 // sums) betweenness_rows runs steps 1-3 on the device beside the rows
 // (opencl_betweenness.cpp): the rows never leave it, each work-group a source
 // at a time in its own slot of scratch, its 64.64 sums per slot added up on the
-// device and then on the host. A source whose float64 counts overflow or whose
-// order stalls (a zero-weight cycle) is flagged there and run again through this
-// sink on the host (its wide pass, or its error), so every backend still gives
-// the same bits.
+// device and then on the host. A source whose float64 counts overflow takes the
+// long double pass there too, in software extended arithmetic (64-bit
+// significands, round to nearest even: x86's results bit for bit) where the
+// host's long double is that format and the counts stay below 2^16001 (every
+// value of the pass a normal number); a source past that, or whose order stalls
+// (a zero-weight cycle), is flagged there and run again through this sink on the
+// host (its wide pass, or its error), so every backend still gives the same bits.
 //
 // Limits: weights must be >= 0 (a negative one is a UsageError); a tight
 // zero-weight cycle makes the number of shortest paths infinite (UsageError,
@@ -210,8 +213,9 @@ class BetweennessEngine {
   // (its kernels on the same distances: the same bits).
   virtual bool betweenness_figures() const = 0;
   // sources[0..count) over the prepared graph: their sums added into `sums` (n
-  // values), flags[r] of source r: 1 its float64 counts overflowed, 2 its order
-  // stalled (a zero-weight cycle); a flagged source adds nothing. With `rows`
+  // values), flags[r] of source r: 1 its counts passed the device's wide range
+  // (float64 where the device has no wide pass), 2 its order stalled (a
+  // zero-weight cycle); a flagged source adds nothing. With `rows`
   // and `cols` (betweenness_figures(); every vertex a source, in order): row r's
   // figures to rows[r] and column v's (harmonic too) to cols[v], as
   // run_all_figures(true, rows, cols) gives them.

@@ -78,7 +78,7 @@ RunStats bc_rows(SsspSolver<T>& solver, const Csr<T>& g, BetweennessSink<T>& sin
     if (flags[static_cast<size_t>(r)]) again.push_back(sources[static_cast<size_t>(r)]);
   sink.add_sums(sums, count - static_cast<int64_t>(again.size()));
   if (!again.empty()) {
-    // Counts past float64 (the wide pass) or a zero-weight cycle (its error):
+    // Counts past the device's wide range (the host's wide pass) or a zero-weight cycle (its error):
     // those sources' rows into a sink on the host, its sums added.
     BetweennessSink<T> wide(g, again, sink.endpoints(), false, sink.threads());
     const RunStats more = solver.solve_rows(g, again, wide, false);
@@ -87,7 +87,7 @@ RunStats bc_rows(SsspSolver<T>& solver, const Csr<T>& g, BetweennessSink<T>& sin
   }
   if (note)
     *note = std::to_string(count - static_cast<int64_t>(again.size())) + " sources on the device, " +
-            std::to_string(again.size()) + " on the host (counts past float64)";
+            std::to_string(again.size()) + " on the host (counts past the device's wide range)";
   st.relaxations = sssp_relaxations(count, g.m());
   st.total = total.seconds();
   return st;

@@ -6,6 +6,7 @@
 // a flag a source) come back.
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 
 #include "sparse/opencl_sssp_engine.hpp"
 #include "util/cancel.hpp"
@@ -66,7 +67,12 @@ bool OpenClSsspEngine<T>::prepare_betweenness(const Csr<T>& g, const InEdges& in
     if (!d.bc()) {
       const std::string what = "BC_WG=" + std::to_string(d.bc_wg);
       core.check_group(what, {d.bc_wg}, 0);
-      BuiltProgram bp = core.build_separate("betweenness.cl", {{"BC_WG", static_cast<int>(d.bc_wg)}}, d.defines);
+      // The device's wide pass gives the host's long double bits where those are
+      // x86's 80-bit extended format (betweenness.hpp); elsewhere the host's.
+      constexpr bool extended = std::numeric_limits<long double>::digits == 64 &&
+                                std::numeric_limits<long double>::max_exponent == 16384;
+      BuiltProgram bp = core.build_separate(
+          "betweenness.cl", {{"BC_WG", static_cast<int>(d.bc_wg)}, {"BC_WIDE", extended ? 1 : 0}}, d.defines);
       cl::Buffer one(core.context(), CL_MEM_READ_WRITE, 64);
       d.bc = core.kernel("bc_sources", what, {d.bc_wg}, [&](cl::Kernel& k) {
         set_args(k, 1, one, one, one, one, one, one, one, 0, one, T(0), 0, one, one, one, one, one);
