@@ -9,6 +9,10 @@
 #   PLAN=groups: bc_sources' groups (OCL_SP_BC_GROUPS), once each (528 three times)
 #   PLAN=more: the variant kept (BEST, its environment) on the 316 x 316 grid, and the
 #   baseline and this binary on the 100 x 100 grid and a random graph (degree 20, n = 10^4)
+#   PLAN=onepass: the 316 x 316 grid, baseline and this binary (and this binary with the
+#   kernels of k_old/, OCL_SP_KERNEL_DIR, when there), 3 runs each; then the 1000 x 1000
+#   grid's sampled betweenness (--sources: SAMPLE sources spread evenly, default 3960,
+#   counts past float64 from nearly every one) with this binary and the baseline, once
 cd "$(dirname "$0")"
 export OCL_SP_CACHE_DIR=/tmp/c
 [ "$(nproc)" -gt 16 ] && export OMP_NUM_THREADS=16
@@ -19,7 +23,7 @@ one() {  # LABEL BIN ENVS ARGS...: one run, a JSON line
   local label=$1 bin=$2 envs=$3; shift 3
   local csv=/tmp/$label.csv
   local t0=$(date +%s.%N)
-  timeout 170 env $envs ./$bin "$@" --stats $csv --betweenness --json --quiet > $O/last.json 2>$O/last.err
+  timeout ${TO:-170} env $envs ./$bin "$@" --stats $csv --betweenness --json --quiet > $O/last.json 2>$O/last.err
   local rc=$?
   local t1=$(date +%s.%N)
   python3 - "$label" "$rc" "$t0" "$t1" "$csv" "$(./$bin --version | sed -n 2p)" "$DEV" "${envs:+$envs }ocl_sp $*" <<'PY' >> $O/betweenness.jsonl
@@ -48,6 +52,16 @@ G316="--generator grid --n 99856 --algo sssp --device nvidia"
 if [ "${PLAN:-main}" = groups ]; then
   # bc_sources' groups (OCL_SP_BC_GROUPS; 132 compute units on the H100)
   for g in 528 396 660 792 528 528 264; do one grid316-new-groups$g ocl_sp "OCL_SP_BC_GROUPS=$g" $G316; done
+elif [ "${PLAN:-main}" = onepass ]; then
+  runs grid316-base ocl_sp_base "" 3 $G316
+  runs grid316-new ocl_sp "" 3 $G316
+  [ -d k_old ] && runs grid316-new-oldkernel ocl_sp "OCL_SP_KERNEL_DIR=$PWD/k_old" 3 $G316
+  python3 -c "
+k = ${SAMPLE:-3960}; n = 10**6
+print('\n'.join(str((2 * i + 1) * n // (2 * k)) for i in range(k)))" > /tmp/sample.txt
+  G1000="--generator grid --n 1000000 --algo sssp --device nvidia --sources @/tmp/sample.txt"
+  TO=280 one grid1000-sample-new ocl_sp "" $G1000
+  TO=280 one grid1000-sample-base ocl_sp_base "" $G1000
 elif [ "${PLAN:-main}" = main ]; then
   runs grid316-base ocl_sp_base "" 3 $G316
   runs grid316-new ocl_sp "" 3 $G316
