@@ -12,7 +12,9 @@
 #   PLAN=onepass: the 316 x 316 grid, baseline and this binary (and this binary with the
 #   kernels of k_old/, OCL_SP_KERNEL_DIR, when there), 3 runs each; then the 1000 x 1000
 #   grid's sampled betweenness (--sources: SAMPLE sources spread evenly, default 3960,
-#   counts past float64 from nearly every one) with this binary and the baseline, once
+#   the generator's weights) with this binary and the baseline, once
+#   PLAN=wide: the 1000 x 1000 grid's sample alone, with W1000 (e.g. "--weights 1:1":
+#   unit weights, counts past float64 from most sources) and SAMPLE
 cd "$(dirname "$0")"
 export OCL_SP_CACHE_DIR=/tmp/c
 [ "$(nproc)" -gt 16 ] && export OMP_NUM_THREADS=16
@@ -52,16 +54,19 @@ G316="--generator grid --n 99856 --algo sssp --device nvidia"
 if [ "${PLAN:-main}" = groups ]; then
   # bc_sources' groups (OCL_SP_BC_GROUPS; 132 compute units on the H100)
   for g in 528 396 660 792 528 528 264; do one grid316-new-groups$g ocl_sp "OCL_SP_BC_GROUPS=$g" $G316; done
-elif [ "${PLAN:-main}" = onepass ]; then
-  runs grid316-base ocl_sp_base "" 3 $G316
-  runs grid316-new ocl_sp "" 3 $G316
-  [ -d k_old ] && runs grid316-new-oldkernel ocl_sp "OCL_SP_KERNEL_DIR=$PWD/k_old" 3 $G316
+elif [ "${PLAN:-main}" = onepass ] || [ "${PLAN:-main}" = wide ]; then
+  if [ "$PLAN" = onepass ]; then
+    runs grid316-base ocl_sp_base "" 3 $G316
+    runs grid316-new ocl_sp "" 3 $G316
+    [ -d k_old ] && runs grid316-new-oldkernel ocl_sp "OCL_SP_KERNEL_DIR=$PWD/k_old" 3 $G316
+  fi
   python3 -c "
 k = ${SAMPLE:-3960}; n = 10**6
 print('\n'.join(str((2 * i + 1) * n // (2 * k)) for i in range(k)))" > /tmp/sample.txt
-  G1000="--generator grid --n 1000000 --algo sssp --device nvidia --sources @/tmp/sample.txt"
-  TO=280 one grid1000-sample-new ocl_sp "" $G1000
-  TO=280 one grid1000-sample-base ocl_sp_base "" $G1000
+  G1000="--generator grid --n 1000000 ${W1000:-} --algo sssp --device nvidia --sources @/tmp/sample.txt"
+  tag=$(printf '%s' "${W1000:-}" | tr -c 'a-z0-9' '-')
+  TO=280 one grid1000$tag-sample${SAMPLE:-3960}-new ocl_sp "" $G1000
+  TO=280 one grid1000$tag-sample${SAMPLE:-3960}-base ocl_sp_base "" $G1000
 elif [ "${PLAN:-main}" = main ]; then
   runs grid316-base ocl_sp_base "" 3 $G316
   runs grid316-new ocl_sp "" 3 $G316
