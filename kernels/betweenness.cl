@@ -288,6 +288,29 @@ void wide_put(__global bc_node* node, __global int* indeg, const int v, const wi
   indeg[v] = x.e;
 }
 
+// The wide values of v's tight neighbours (tight_chunk's `in`: over its
+// in-edges, else its out-edges) added up from 0 in the list's order, each
+// multiplied by `by` first where `times`: a count pulled (the predecessors'
+// counts) or a dependency (sigma(v) times each successor's coefficient).
+wide_t wide_sum(tight_edges it, __global const int* restrict ids, __global const int* restrict in_edge,
+                __global const value_t* restrict w, __global const value_t* restrict d, const value_t inf,
+                const int v, const int in, __global const bc_node* node, __global const int* indeg,
+                const int times, const wide_t by) {
+  wide_t sum;
+  sum.m = 0;
+  sum.e = 0;
+  int x[EDGES], t[EDGES];
+  while (tight_chunk(&it, ids, in_edge, w, d, inf, v, in, x, t)) {
+    wide_t y[EDGES];
+#pragma unroll
+    for (int j = 0; j < EDGES; ++j) y[j] = wide_at(node, indeg, x[j]);
+#pragma unroll
+    for (int j = 0; j < EDGES; ++j)
+      if (t[j]) sum = wide_add(sum, times ? wide_mul(by, y[j]) : y[j]);
+  }
+  return sum;
+}
+
 __kernel __attribute__((reqd_work_group_size(BC_WG, 1, 1)))
 void bc_sources(const int n, __global const int* restrict off, __global const int* restrict col,
                 __global const value_t* restrict w, __global const int* restrict in_off,
@@ -438,19 +461,9 @@ void bc_sources(const int n, __global const int* restrict off, __global const in
         const int a = level[l], b = level[l + 1];
         for (int i = a + lid; i < b; i += BC_WG) {
           const int u = order[i];
-          wide_t sum = wide_one();
-          if (u != s) {
-            sum.m = 0;
-            for (tight_edges it = tight_from(in_off[u], in_off[u + 1], node[u].in_mask, d, u);
-                 tight_chunk(&it, in_src, in_edge, w, d, inf, u, 1, x, t);) {
-              wide_t sp[EDGES];
-#pragma unroll
-              for (int j = 0; j < EDGES; ++j) sp[j] = wide_at(node, indeg, x[j]);
-#pragma unroll
-              for (int j = 0; j < EDGES; ++j)
-                if (t[j]) sum = wide_add(sum, sp[j]);
-            }
-          }
+          const wide_t sum = u == s ? wide_one()
+                                    : wide_sum(tight_from(in_off[u], in_off[u + 1], node[u].in_mask, d, u), in_src,
+                                               in_edge, w, d, inf, u, 1, node, indeg, 0, wide_one());
           wide_over |= sum.e > WIDE_MAX_EXP;
           wide_put(node, indeg, u, sum);
         }
@@ -490,18 +503,8 @@ void bc_sources(const int n, __global const int* restrict off, __global const in
           part = endpoints ? delta + 1 : delta;
         } else {
           const wide_t sv = wide_at(node, indeg, v);
-          wide_t delta;
-          delta.m = 0;
-          delta.e = 0;
-          for (tight_edges it = tight_from(off[v], off[v + 1], om, d, v);
-               tight_chunk(&it, col, in_edge, w, d, inf, v, 0, x, t);) {
-            wide_t cx[EDGES];
-#pragma unroll
-            for (int j = 0; j < EDGES; ++j) cx[j] = wide_at(node, indeg, x[j]);
-#pragma unroll
-            for (int j = 0; j < EDGES; ++j)
-              if (t[j]) delta = wide_add(delta, wide_mul(sv, cx[j]));
-          }
+          const wide_t delta =
+              wide_sum(tight_from(off[v], off[v + 1], om, d, v), col, in_edge, w, d, inf, v, 0, node, indeg, 1, sv);
           wide_put(node, indeg, v, wide_div(wide_add(wide_one(), delta), sv));
           part = wide_double(endpoints ? wide_add(delta, wide_one()) : delta);
         }
