@@ -421,8 +421,7 @@ void bc_sources(const int n, __global const int* restrict off, __global const in
             double sp[EDGES];
 #pragma unroll
             for (int j = 0; j < EDGES; ++j) sp[j] = node[x[j]].sigma;
-#pragma unroll
-            for (int j = 0; j < EDGES; ++j)
+            for (int j = 0; j < EDGES; ++j)  // (no unroll pragma: amdgcn's clang refuses it here)
               if (t[j]) sum += sp[j];
           }
         }
@@ -430,7 +429,7 @@ void bc_sources(const int n, __global const int* restrict off, __global const in
         over |= !(sum <= DBL_MAX);
         for (tight_edges it = tight_from(off[u], off[u + 1], om, d, u);
              tight_chunk(&it, col, in_edge, w, d, inf, u, 0, x, t);) {
-#pragma unroll
+          // (no unroll pragma: clang cannot unroll it with the atomics)
           for (int j = 0; j < EDGES; ++j)
             if (t[j] && atomic_dec(&indeg[x[j]]) == 1) order[atomic_inc(&l_tail)] = x[j];
         }
@@ -495,8 +494,7 @@ void bc_sources(const int n, __global const int* restrict off, __global const in
             double cx[EDGES];
 #pragma unroll
             for (int j = 0; j < EDGES; ++j) cx[j] = node[x[j]].sigma;
-#pragma unroll
-            for (int j = 0; j < EDGES; ++j)
+            for (int j = 0; j < EDGES; ++j)  // (no unroll pragma: amdgcn's clang refuses it here)
               if (t[j]) delta += sv * cx[j];
           }
           nv->sigma = (1 + delta) / sv;
