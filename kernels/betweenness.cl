@@ -275,17 +275,26 @@ double wide_double(const wide_t a) {
 }
 
 // A vertex's wide count or coefficient: its significand in the record's sigma
-// (as bits), its exponent in the in-degree (free once Kahn's order is done).
+// (as bits), its exponent in the in-degree (free once Kahn's order is done), or
+// with -DWIDE_EXP_IN_MASK=1 in the record's in-edge mask (read for the last
+// time when the vertex pulls its own wide count: one sector a neighbour instead
+// of two; experiments, not measured yet: docs/performance/betweenness.md).
+#ifndef WIDE_EXP_IN_MASK
+#define WIDE_EXP_IN_MASK 0
+#endif
 wide_t wide_at(__global const bc_node* node, __global const int* indeg, const int v) {
   wide_t r;
   r.m = *(__global const ulong*)&node[v].sigma;
-  r.e = indeg[v];
+  r.e = WIDE_EXP_IN_MASK ? (int)node[v].in_mask : indeg[v];
   return r;
 }
 
 void wide_put(__global bc_node* node, __global int* indeg, const int v, const wide_t x) {
   *(__global ulong*)&node[v].sigma = x.m;
-  indeg[v] = x.e;
+  if (WIDE_EXP_IN_MASK)
+    node[v].in_mask = (uint)x.e;
+  else
+    indeg[v] = x.e;
 }
 
 // The wide values of v's tight neighbours (tight_chunk's `in`: over its

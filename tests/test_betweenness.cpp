@@ -704,6 +704,14 @@ TEST_CASE("betweenness: counts past float64 rounded in sums of unequal terms, th
   CHECK(*std::max_element(r.vertex.begin(), r.vertex.end()) > 0);
   const Result ends = all_backends_agree(g, some, true, false);
   CHECK(!same_bits(ends.vertex, r.vertex));
+  // the experiment's layout (exponents in the records' in-edge masks): the same bits
+  const ocl_sp_test::EnvGuard layout("OCL_SP_EXTRA_BUILD_OPTIONS", std::string("-DWIDE_EXP_IN_MASK=1"));
+  for (bool endpoints : {false, true}) {
+    std::string where;
+    CHECK(same_bits(run_vertex<int32_t>(spec(Algo::sssp, {{"LANES", 8}, {"BATCH", 16}}), g, some, endpoints, &where),
+                    endpoints ? ends.vertex : r.vertex));
+    CHECK(where.find(" on the device, 0 on the host") != std::string::npos);
+  }
 }
 
 

@@ -14,7 +14,8 @@
 #   grid's sampled betweenness (--sources: SAMPLE sources spread evenly, default 3960,
 #   the generator's weights) with this binary and the baseline, once
 #   PLAN=wide: the 1000 x 1000 grid's sample alone, with W1000 (e.g. "--weights 1:1":
-#   unit weights, counts past float64 from most sources) and SAMPLE
+#   unit weights, counts past float64 from most sources) and SAMPLE; WIDE_EXP=1 adds
+#   this binary with -DWIDE_EXP_IN_MASK=1 (the wide exponents in the records' masks)
 cd "$(dirname "$0")"
 export OCL_SP_CACHE_DIR=/tmp/c
 [ "$(nproc)" -gt 16 ] && export OMP_NUM_THREADS=16
@@ -67,6 +68,9 @@ print('\n'.join(str((2 * i + 1) * n // (2 * k)) for i in range(k)))" > /tmp/samp
   tag=$(printf '%s' "${W1000:-}" | tr -c 'a-z0-9' '-')
   TO=280 one grid1000$tag-sample${SAMPLE:-3960}-new ocl_sp "" $G1000
   TO=280 one grid1000$tag-sample${SAMPLE:-3960}-base ocl_sp_base "" $G1000
+  # WIDE_EXP=1: this binary again with the wide exponents in the records' masks
+  [ "${WIDE_EXP:-0}" = 1 ] && TO=280 one grid1000$tag-sample${SAMPLE:-3960}-new-expmask ocl_sp \
+    "OCL_SP_EXTRA_BUILD_OPTIONS=-DWIDE_EXP_IN_MASK=1" $G1000
 elif [ "${PLAN:-main}" = main ]; then
   runs grid316-base ocl_sp_base "" 3 $G316
   runs grid316-new ocl_sp "" 3 $G316
