@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cl/cl.hpp"
@@ -394,6 +395,13 @@ TiledShape tiled_shape(const Tunables& t, size_t value_size);
 
 // n rounded up to a multiple of m.
 inline int64_t round_up(int64_t n, int64_t m) { return (n + m - 1) / m * m; }
+
+// A kernel's arguments 0, 1, ... in order.
+template <typename... A>
+void set_args(cl::Kernel& k, A&&... a) {
+  cl_uint i = 0;
+  (k.setArg(i++, std::forward<A>(a)), ...);
+}
 
 template <typename T>
 std::unique_ptr<Solver<T>> make_opencl_fw(const SolverSpec& spec);

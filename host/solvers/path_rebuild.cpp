@@ -18,7 +18,15 @@
 namespace ocl_sp::detail {
 
 template <typename T>
-void PathRebuild<T>::build(OpenClCore& core) {
+double PathRebuild<T>::build(OpenClCore& core) {
+  if (built_) return 0;
+  const Stopwatch b;
+  with_cl_errors("cannot set up the path rebuild on '" + core.device().name + "'", [&] { build_kernels(core); });
+  return b.seconds();
+}
+
+template <typename T>
+void PathRebuild<T>::build_kernels(OpenClCore& core) {
   const DeviceEntry& dev = core.device();
   // 256 work-items (8 teams of 32) where the device takes them, fewer elsewhere.
   wg_ = 256;
@@ -185,13 +193,7 @@ bool PathRebuild<T>::run(OpenClCore& core, const InputEdges<T>& edges, const Dis
   budget = budget / 10 * 9;  // room for the driver and the kernels' own memory
   const InputEdges<T> t = tight_edges(edges, d);
   const uint64_t csr = (static_cast<uint64_t>(n) + 1) * 8 + t.dst.size() * (4 + sizeof(T));
-  double setup = 0;
-  if (!built_)
-    with_cl_errors("cannot set up the path rebuild on '" + dev.name + "'", [&] {
-      const Stopwatch b;
-      build(core);
-      setup = b.seconds();
-    });
+  const double setup = build(core);
   const std::optional<Bands> z = plan_bands(core, n, budget, csr, dev_d == nullptr, 2);
   if (!z) return false;
   size_path_matrix(p, n);  // a no-op after size_path_matrix_async
@@ -231,13 +233,7 @@ bool PathRebuild<T>::run_on_device(OpenClCore& core, cl::Buffer& dev_w, cl::Buff
   const Stopwatch sw;
   const int64_t n = d.n();
   const DeviceEntry& dev = core.device();
-  double setup = 0;
-  if (!built_)
-    with_cl_errors("cannot set up the path rebuild on '" + dev.name + "'", [&] {
-      const Stopwatch b;
-      build(core);
-      setup = b.seconds();
-    });
+  const double setup = build(core);
   uint64_t budget = device_bytes ? std::min<uint64_t>(device_bytes, dev.global_mem) : dev.global_mem;
   const uint64_t held = 2 * static_cast<uint64_t>(ld) * static_cast<uint64_t>(ld) * sizeof(T);
   budget = budget > held ? (budget - held) / 10 * 9 : 0;
@@ -250,12 +246,7 @@ bool PathRebuild<T>::run_on_device(OpenClCore& core, cl::Buffer& dev_w, cl::Buff
   core.run_guarded("path rebuild on '" + dev.name + "' failed", [&] {
     // Counts per row (after the distance kernels, in order on the compute queue).
     cl::Buffer tc(ctx, CL_MEM_READ_WRITE, nb * 4), ec(ctx, CL_MEM_READ_WRITE, nb * 4);
-    count_.setArg(0, static_cast<cl_int>(n));
-    count_.setArg(1, static_cast<cl_ulong>(ld));
-    count_.setArg(2, dev_w);
-    count_.setArg(3, dev_d);
-    count_.setArg(4, tc);
-    count_.setArg(5, ec);
+    set_args(count_, static_cast<cl_int>(n), static_cast<cl_ulong>(ld), dev_w, dev_d, tc, ec);
     const size_t wg = static_cast<size_t>(wg_);
     core.launch(count_, cl::NDRange(nb * wg), cl::NDRange(wg));
     std::vector<int32_t> tcount(nb), ecount(nb);
@@ -279,13 +270,7 @@ bool PathRebuild<T>::run_on_device(OpenClCore& core, cl::Buffer& dev_w, cl::Buff
     cl::Buffer dst(ctx, CL_MEM_READ_WRITE, std::max<size_t>(1, static_cast<size_t>(tight)) * 4);
     cl::Buffer w(ctx, CL_MEM_READ_WRITE, std::max<size_t>(1, static_cast<size_t>(tight)) * sizeof(T));
     core.write(sb, 0, start.size() * 8, start.data(), true);
-    fill_.setArg(0, static_cast<cl_int>(n));
-    fill_.setArg(1, static_cast<cl_ulong>(ld));
-    fill_.setArg(2, dev_w);
-    fill_.setArg(3, dev_d);
-    fill_.setArg(4, sb);
-    fill_.setArg(5, dst);
-    fill_.setArg(6, w);
+    set_args(fill_, static_cast<cl_int>(n), static_cast<cl_ulong>(ld), dev_w, dev_d, sb, dst, w);
     core.launch(fill_, cl::NDRange(nb * wg), cl::NDRange(wg));
     // The distances come down (the download queue, through the matrix stager)
     // while the first sets' kernels run; the via / hops downloads follow them.

@@ -72,7 +72,10 @@ class PathRebuild {
                      PathMatrix& p, Stager& sg, const std::function<void()>& beside);
   void report(RunStats& st, const RunStats& part, int64_t n, int64_t tight, int64_t edges,
               const Bands& z, double setup, const char* where, double seconds) const;
-  void build(OpenClCore& core);
+  // The kernels built once (errors named for the device); the seconds it took,
+  // 0 once built.
+  double build(OpenClCore& core);
+  void build_kernels(OpenClCore& core);
   bool built_ = false;
   int wg_ = 256, vw_ = 32;
   std::string cache_;

@@ -271,12 +271,6 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     st.t_h += th;
   }
 
-  template <typename... A>
-  static void set_args(cl::Kernel& k, A&&... a) {
-    cl_uint i = 0;
-    (k.setArg(i++, std::forward<A>(a)), ...);
-  }
-
   // sssp_near_far's arguments for a batch of `count` sources (in d.src), rows
   // with the output's unreachable value when `final`; returns its work-group size.
   size_t solve_args(Device& d, int64_t count, bool final);
