@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <set>
 
@@ -202,5 +203,31 @@ TEST_SUITE("generator") {
       for (const Edge& e : g.edges) worst = std::max(worst, std::fabs(e.w));
       CHECK(worst <= static_cast<double>(generated_max_abs_weight(p)));
     }
+  }
+}
+
+TEST_SUITE("matrix") {
+  // Past 64 MiB the constructor first touches the pages on several threads, lets
+  // the vector zero them, then stores the fill value on several threads: every
+  // value is the fill, to the bit (a -0.0 fill is not the zeroed +0.0), and a
+  // zero fill leaves the zeros.
+  TEST_CASE("large matrices: every value is the fill, on every type") {
+    const auto all = [](const auto& m, auto want) {
+      for (const auto x : m.values())
+        if (std::memcmp(&x, &want, sizeof x) != 0) return false;
+      return true;
+    };
+    const DistMatrix<int32_t> a(4200);
+    CHECK(a.values().size() == size_t{4200} * 4200);
+    CHECK(all(a, ValueTraits<int32_t>::inf));
+    const DistMatrix<float> b(4150, -0.0f);
+    CHECK(all(b, -0.0f));
+    const DistMatrix<double> c(3000, 0.0);
+    CHECK(all(c, 0.0));
+    const DistMatrix<int64_t> d(2999, int64_t{-7});
+    CHECK(d.values().size() == size_t{2999} * 2999);
+    CHECK(all(d, int64_t{-7}));
+    const DistMatrix<int32_t> small(100, 5);
+    CHECK(all(small, 5));
   }
 }
