@@ -354,8 +354,8 @@ class Stager {
 // Staging chunk bytes: `fallback`, or OCL_SP_STAGE_BYTES when set (tests: many
 // small chunks).
 size_t stage_bytes(size_t fallback);
-// Chunks in flight of the matrix stager: `fallback`, or OCL_SP_STAGE_CHUNKS (2-16,
-// as the panel stager reads it) when set (comparisons).
+// Chunks in flight of a stager (matrix and panels): `fallback`, or
+// OCL_SP_STAGE_CHUNKS clamped to 2-16 when set (comparisons).
 size_t stage_chunks(size_t fallback);
 
 // Runs f, turning cl::Error into RuntimeError("<what>: <call>: CL_NAME (code)").

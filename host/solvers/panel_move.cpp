@@ -57,10 +57,7 @@ Stager& panel_stager(OpenClCore& core, int64_t p, size_t value_size) {
       1, std::min<size_t>(static_cast<size_t>(p), stage_bytes(kStageBytes) / row));
   // OCL_SP_STAGE_CHUNKS (2-16): another chunk count (comparisons: pinning costs
   // ~1.4-3 GB/s before the first copy; fewer chunks let the host run less ahead).
-  size_t chunks = kStagingBuffers;
-  if (const char* e = std::getenv("OCL_SP_STAGE_CHUNKS"); e && *e)
-    chunks = static_cast<size_t>(std::clamp(std::atoi(e), 2, 16));
-  return core.stager(OpenClCore::StageUse::kPanels, chunks, rows * row);
+  return core.stager(OpenClCore::StageUse::kPanels, stage_chunks(kStagingBuffers), rows * row);
 }
 
 template <typename T>

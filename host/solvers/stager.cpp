@@ -133,10 +133,8 @@ cl::Event Stager::move(OpenClCore::QueueId q, cl::Buffer& buf, const Rows& at, c
 }
 
 size_t stage_chunks(size_t fallback) {
-  if (const char* e = std::getenv("OCL_SP_STAGE_CHUNKS"); e && *e) {
-    const long long v = std::atoll(e);
-    if (v >= 2 && v <= 16) return static_cast<size_t>(v);
-  }
+  if (const char* e = std::getenv("OCL_SP_STAGE_CHUNKS"); e && *e)
+    return static_cast<size_t>(std::clamp(std::atoi(e), 2, 16));
   return fallback;
 }
 
