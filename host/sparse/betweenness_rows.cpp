@@ -16,12 +16,6 @@ namespace ocl_sp {
 
 namespace {
 
-// OCL_SP_STATS_ON_HOST=1: --stats reduced on the host (as solve_stats_rows reads it).
-bool stats_on_host() {
-  const char* e = std::getenv("OCL_SP_STATS_ON_HOST");
-  return e && *e == '1';
-}
-
 // betweenness_rows; with `stats` (every vertex a source) the stats' figures too
 // where the device gives them beside Brandes' passes (*stats_done then true).
 template <typename T>

@@ -55,6 +55,10 @@ class SsspEngine {
   virtual bool runs_beside_host() const { return false; }
 };
 
+// OCL_SP_STATS_ON_HOST=1: --stats reduced on the host even where the engine
+// reduces rows or columns (tests, comparisons).
+bool stats_on_host();
+
 // Optional capabilities: an engine opts into one by deriving from it as well, and
 // the solver asks for it with engine_capability<Cap>(engine) (null: not offered).
 

@@ -42,14 +42,12 @@ const Csr<T>* engine_graph(const Csr<T>& g, std::unique_ptr<Csr<T>>& keep) {
   return keep ? keep.get() : &g;
 }
 
-// OCL_SP_STATS_ON_HOST=1: --stats reduced on the host even where the engine
-// reduces rows or columns (tests, comparisons).
+}  // namespace
+
 bool stats_on_host() {
   const char* e = std::getenv("OCL_SP_STATS_ON_HOST");
   return e && *e == '1';
 }
-
-}  // namespace
 
 // Rows on to `next`, and each column's figures continued down them in source
 // order (every vertex a source, rows in order): column v's figures are those of
