@@ -205,20 +205,15 @@ void OpenClSsspEngine<T>::run_lanes_stats_in_turn(const int64_t* sources, int64_
     try {
       core.run_guarded("sssp on '" + core.device().name + "' failed", [&] {
         core.begin_solve();
-        size_t i = 0;  // this device's launches: j = k, k + nd, ...
-        for (size_t j = k; j < launches; j += nd, ++i) {
-          throw_if_cancelled();
-          LaneSet& s = d.sets[i % d.sets.size()];
-          const auto q = i % d.sets.size() ? detail::OpenClCore::kSide : detail::OpenClCore::kCompute;
-          collect_lanes(d, s);
-          const int64_t a = first[j], c = first[j + 1] - a;
-          enqueue_lanes(d, s, sources + a, c, true, false, q);
-          core.flush_all();
-          {  // launch j - 1's column sums are in `cols`
+        // Launch j's turn: launch j - 1's column sums (in `cols`) continued by
+        // its column kernel and read back, then handed to launch j + 1.
+        const auto take_turn = [&](size_t j, LaneSet& s, detail::OpenClCore::QueueId q) {
+          {
             std::unique_lock<std::mutex> lock(m);
             turn_cv.wait(lock, [&] { return turn == j || failed.load(); });
           }
           if (failed.load()) throw RuntimeError("sssp: another device failed");
+          const int64_t a = first[j], c = first[j + 1] - a;
           core.write_async(q, d.acc, 0, acc_bytes, cols, {});
           set_args(d.lanes_col, static_cast<cl_int>(n_), static_cast<cl_int>(c), lane_buf(s.dist, 0),
                    lane_buf(s.dist, 1), lane_buf(s.dist, 2), lane_buf(s.dist, 3), d.per_buf, s.slot_of,
@@ -233,6 +228,32 @@ void OpenClSsspEngine<T>::run_lanes_stats_in_turn(const int64_t* sources, int64_
           s.to = rows + a;
           read_lane_figures(d, s, q);
           core.flush_all();
+        };
+        // With two lane sets the device's next search is queued before it waits
+        // for its turn (the sets alternate, so the next search does not touch the
+        // distances the column kernel reads); with one, a launch's turn comes
+        // before the next search.
+        const size_t sets = d.sets.size();
+        size_t i = 0;  // this device's launches: j = k, k + nd, ...
+        size_t waiting = launches;  // a launch queued whose turn is still to come
+        for (size_t j = k; j < launches; j += nd, ++i) {
+          throw_if_cancelled();
+          LaneSet& s = d.sets[i % sets];
+          const auto q = i % sets ? detail::OpenClCore::kSide : detail::OpenClCore::kCompute;
+          if (sets == 1 && waiting < launches) take_turn(waiting, s, q), waiting = launches;
+          collect_lanes(d, s);
+          const int64_t a = first[j], c = first[j + 1] - a;
+          enqueue_lanes(d, s, sources + a, c, true, false, q);
+          core.flush_all();
+          if (waiting < launches) {
+            const size_t ip = i - 1;
+            take_turn(waiting, d.sets[ip % sets], ip % sets ? detail::OpenClCore::kSide : detail::OpenClCore::kCompute);
+          }
+          waiting = j;
+        }
+        if (waiting < launches) {
+          const size_t ip = i - 1;
+          take_turn(waiting, d.sets[ip % sets], ip % sets ? detail::OpenClCore::kSide : detail::OpenClCore::kCompute);
         }
         for (auto& s : d.sets) collect_lanes(d, s);
         account(d, static_cast<double>(first.back()) / static_cast<double>(nd) * (8.0 + sizeof(RowFigures)) +

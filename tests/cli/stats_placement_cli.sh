@@ -26,6 +26,12 @@ same pocl-split2 --device pocl --split 2 --algo sssp
 same pocl-split2-batch64 --device pocl --split 2 --algo sssp --param BATCH=64
 same pocl-split2-batch1024 --device pocl --split 2 --algo sssp --param BATCH=1024
 same pocl-batch256 --device pocl --algo sssp --param BATCH=256
+# Many launches a device and one lane set a device: the next search queued before a
+# launch's turn (two sets) or after it (one set), the sums in source order.
+same pocl-split2-batch16 --device pocl --split 2 --algo sssp --param BATCH=16
+check pocl-split2-one-set 0 env OCL_SP_LANE_SETS=1 "$BIN" "${G[@]}" --device pocl --split 2 --algo sssp \
+  --param BATCH=64 --stats "$T/one_set.csv" &&
+  expect pocl-split2-one-set-same-bytes cmp -s "$T/one_set.csv" "$T/serial.csv"
 # One source a group: each row's harmonic sum reduced on the device, added in
 # vertex order a chunk of the work-group's reads at a time (sssp.cl group_figures).
 same pocl-lanes1 --device pocl --algo sssp --param LANES=1
