@@ -28,7 +28,7 @@ PanelPlan plan_fw(int64_t n, size_t value_size, const std::vector<DeviceEntry>& 
 // The lexicographic path kernels (packed keys or the general ones) carry paths
 // through every relaxation; the rebuild runs the distance kernels and then
 // derives via and hops from the distances and the input's tight edges on the
-// device. Measured on an H100 (docs/performance/scale.md "Paths: the default
+// device. Measured on an H100 (docs/performance/paths.md "Paths: the default
 // route", "Paths: the tight edges on the device"): the single buffer beside a
 // device copy of the input, tight edges found there, took 0.229 / 3.48 / 12.9 s
 // of solve at n = 10 000 / 30 000 / 50 000 against 0.365 / 3.62 / 13.4 s for 4 x 4

@@ -39,7 +39,7 @@ cl_ulong union_length(std::vector<std::pair<cl_ulong, cl_ulong>>& spans, cl_ulon
 // copies the other; from kLargeMatrix on four of 32 MiB (128 MiB pinned, ~50-90
 // ms, done while the graph is made where the solver knows n): two DMAs stay
 // queued while the host copies, 26-30 GB/s down on an H100 against 11-14 GB/s
-// with two of 8 MiB (docs/performance/scale.md "Paths: the tight edges on the
+// with two of 8 MiB (docs/performance/paths.md "Paths: the tight edges on the
 // device"). Matrices below kStageMin go straight from pageable memory.
 constexpr size_t kMatrixStageBytes = 8u << 20;
 constexpr size_t kMatrixStageChunks = 2;

@@ -23,7 +23,7 @@ struct Rates {
 // thread; PoCL runs both kernels far below its peak.
 Rates rates(Backend backend, const std::string& kind) {
   const double threads = backend == Backend::serial ? 1.0 : omp_get_max_threads();
-  // Host work (docs/performance/scale.md "auto"): the H100's n = 10 000 solve is
+  // Host work (docs/performance/paths.md "auto"): the H100's n = 10 000 solve is
   // 0.133 s against 0.075 s of kernels (400 MB each way at ~12 GB/s); a row of n
   // distances costs a device ~5e10 values/s to fill and reduce, a host thread ~1e9.
   if (backend == Backend::opencl && kind == "gpu") return {1.2e13, 4.0e10, "GPU", 1.2e10, 5.0e10};
