@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <cstring>
+#include <memory>
 #include <cstdlib>
 #include <iostream>
 #include <mutex>
@@ -14,6 +16,7 @@
 #include "sparse/opencl_sssp_engine.hpp"
 #include "util/cancel.hpp"
 #include "util/errors.hpp"
+#include "util/parallel_copy.hpp"
 
 namespace ocl_sp::detail {
 
@@ -185,7 +188,7 @@ void OpenClSsspEngine<T>::run_lanes_stats_in_turn(const int64_t* sources, int64_
                                                   RowFigures* rows, RowFigures* cols, RunStats& st) {
   // Launch j: sources [first[j], first[j + 1]) on device j mod D, each device's
   // own batch long; launch j's column kernel starts from the sums launch j - 1
-  // left in `cols` (zero for the first), and leaves its own there.
+  // left (zero for the first), and leaves its own; the last ones go to `cols`.
   const size_t nd = devices_.size();
   std::vector<int64_t> first{0};
   for (size_t j = 0; first.back() < count; ++j)
@@ -193,6 +196,11 @@ void OpenClSsspEngine<T>::run_lanes_stats_in_turn(const int64_t* sources, int64_
   const size_t launches = first.size() - 1;
   const size_t acc_bytes = static_cast<size_t>(n_) * sizeof(RowFigures);
   std::fill(cols, cols + n_, RowFigures{});
+  // The sums travel through each device's pinned copy (its DMA at the link's
+  // rate: the chain of turns is one copy each way and a column kernel a launch,
+  // hundreds of launches at n = 10^6); `latest` is the copy the last turn left.
+  std::vector<std::unique_ptr<detail::PinnedBuffer>> hand(nd);
+  const void* latest = nullptr;
   std::mutex m;
   std::condition_variable turn_cv;
   size_t turn = 0;  // the launch whose column kernel may run next
@@ -205,23 +213,35 @@ void OpenClSsspEngine<T>::run_lanes_stats_in_turn(const int64_t* sources, int64_
     try {
       core.run_guarded("sssp on '" + core.device().name + "' failed", [&] {
         core.begin_solve();
-        // Launch j's turn: launch j - 1's column sums (in `cols`) continued by
-        // its column kernel and read back, then handed to launch j + 1.
+        hand[k] = std::make_unique<detail::PinnedBuffer>(core.context(), core.queue(), std::max<size_t>(acc_bytes, 1));
+        // Launch j's turn: launch j - 1's column sums (`latest`, or zeros) copied
+        // into this device's pinned buffer, continued by launch j's column kernel,
+        // read back there and handed to launch j + 1.
         const auto take_turn = [&](size_t j, LaneSet& s, detail::OpenClCore::QueueId q) {
+          const void* from = nullptr;
           {
             std::unique_lock<std::mutex> lock(m);
             turn_cv.wait(lock, [&] { return turn == j || failed.load(); });
+            from = latest;
           }
           if (failed.load()) throw RuntimeError("sssp: another device failed");
+          void* mine = hand[k]->data();
+          if (from != mine) {
+            if (from)
+              parallel_copy(mine, from, acc_bytes);
+            else
+              std::memset(mine, 0, acc_bytes);
+          }
           const int64_t a = first[j], c = first[j + 1] - a;
-          core.write_async(q, d.acc, 0, acc_bytes, cols, {});
+          core.write_async(q, d.acc, 0, acc_bytes, mine, {});
           set_args(d.lanes_col, static_cast<cl_int>(n_), static_cast<cl_int>(c), lane_buf(s.dist, 0),
                    lane_buf(s.dist, 1), lane_buf(s.dist, 2), lane_buf(s.dist, 3), d.per_buf, s.slot_of,
                    static_cast<cl_int>(col_harmonic), d.acc);
           core.launch_after(d.lanes_col, cl::NDRange(cg), cl::NDRange(kColumnWg), {}, q);
-          core.read_async(q, d.acc, 0, acc_bytes, cols, {}).wait();
+          core.read_async(q, d.acc, 0, acc_bytes, mine, {}).wait();
           {
             std::lock_guard<std::mutex> lock(m);
+            latest = mine;
             turn = j + 1;
           }
           turn_cv.notify_all();
@@ -265,6 +285,7 @@ void OpenClSsspEngine<T>::run_lanes_stats_in_turn(const int64_t* sources, int64_
       throw;
     }
   });
+  if (latest) parallel_copy(cols, latest, acc_bytes);
 }
 
 // OCL_SP_EXTRA_BUILD_OPTIONS=-DLANE_COUNTERS with OCL_SP_LANE_COUNTERS=1
