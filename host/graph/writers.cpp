@@ -30,23 +30,32 @@ auto bits_of(T v) {
   return b;
 }
 
-// Values little-endian into a stream: on a little-endian host straight from a's
-// memory (the stream's buffer passes large blocks through); elsewhere converted in
-// chunks, so a 1.6 GB matrix never needs a second copy.
-template <typename T>
-void write_le(std::ostream& out, const T* a, size_t count) {
+// count values of a as little-endian bytes, handed to put(bytes, size, first
+// value) at most kChunk values at a time: on a little-endian host straight from
+// a's memory in one piece, elsewhere converted in chunks (a 1.6 GB matrix never
+// needs a second copy).
+template <typename T, typename Put>
+void le_pieces(const T* a, size_t count, size_t chunk, Put&& put) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  out.write(reinterpret_cast<const char*>(a), static_cast<std::streamsize>(count * sizeof(T)));
+  (void)chunk;
+  put(reinterpret_cast<const char*>(a), count * sizeof(T), size_t{0});
 #else
-  constexpr size_t kChunk = 1 << 16;
-  std::vector<char> buf(sizeof(T) * std::min(count, kChunk));
+  std::vector<char> buf(sizeof(T) * std::min(count, chunk));
   for (size_t done = 0; done < count;) {
-    const size_t k = std::min(kChunk, count - done);
+    const size_t k = std::min(chunk, count - done);
     to_le(a + done, k, buf.data());
-    out.write(buf.data(), static_cast<std::streamsize>(sizeof(T) * k));
+    put(buf.data(), k * sizeof(T), done);
     done += k;
   }
 #endif
+}
+
+// Values little-endian into a stream (the stream's buffer passes large blocks
+// through).
+template <typename T>
+void write_le(std::ostream& out, const T* a, size_t count) {
+  le_pieces(a, count, size_t{1} << 16,
+            [&](const char* p, size_t bytes, size_t) { out.write(p, static_cast<std::streamsize>(bytes)); });
 }
 
 // NumPy format 1.0: magic, version, uint16 header length, then a Python dict
@@ -152,18 +161,8 @@ uint64_t matrix_file_bytes(OutputFormat fmt, int64_t rows, int64_t cols) {
 
 template <typename T>
 void write_values_at(AtomicOutput& out, uint64_t off, const T* a, size_t count) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  out.write_at(off, reinterpret_cast<const char*>(a), count * sizeof(T));
-#else
-  constexpr size_t kChunk = size_t{1} << 20;
-  std::vector<char> buf(sizeof(T) * std::min(count, kChunk));
-  for (size_t done = 0; done < count;) {
-    const size_t k = std::min(kChunk, count - done);
-    to_le(a + done, k, buf.data());
-    out.write_at(off + done * sizeof(T), buf.data(), k * sizeof(T));
-    done += k;
-  }
-#endif
+  le_pieces(a, count, size_t{1} << 20,
+            [&](const char* p, size_t bytes, size_t first) { out.write_at(off + first * sizeof(T), p, bytes); });
 }
 template void write_values_at<int32_t>(AtomicOutput&, uint64_t, const int32_t*, size_t);
 template void write_values_at<float>(AtomicOutput&, uint64_t, const float*, size_t);

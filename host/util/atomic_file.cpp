@@ -415,10 +415,18 @@ bool same_file(const OutputTarget& a, const OutputTarget& b) {
   return a.resolved == b.resolved && a.kind == OutputTarget::Kind::file;
 }
 
-void write_output(const OutputTarget& target, const std::function<void(std::ostream&)>& fill) {
+namespace {
+// The one way a whole file is written: opened beside its target, filled,
+// committed (renamed over it); an exception leaves the old file and no temporary.
+void fill_and_commit(const OutputTarget& target, const std::function<void(AtomicOutput&)>& fill) {
   AtomicOutput out(target);
-  fill(out.stream());
+  fill(out);
   out.commit();
+}
+}  // namespace
+
+void write_output(const OutputTarget& target, const std::function<void(std::ostream&)>& fill) {
+  fill_and_commit(target, [&](AtomicOutput& out) { fill(out.stream()); });
 }
 
 void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& fill) {
@@ -433,9 +441,7 @@ void write_file_atomically_to(const std::string& path, const std::function<void(
     // At write time a bad path is a failure of the run (exit 1), not of the usage.
     throw RuntimeError(std::string("cannot write: ") + e.what());
   }
-  AtomicOutput out(t);
-  fill(out);
-  out.commit();
+  fill_and_commit(t, fill);
 }
 
 }  // namespace ocl_sp
