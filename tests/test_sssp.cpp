@@ -229,32 +229,6 @@ TEST_CASE("sssp rows: chosen sources in their order, repeats allowed") {
   }
 }
 
-TEST_CASE("auto: sparse graphs go to sssp, dense ones to fw") {
-  CHECK(choose_algo(10000, 40000, 10000, Backend::openmp, "").algo == Algo::sssp);
-  CHECK(choose_algo(2000, 400000, 2000, Backend::openmp, "").algo == Algo::fw);
-  CHECK(choose_algo(100000, 2000000, 100000, Backend::opencl, "gpu").algo == Algo::sssp);
-  CHECK(choose_algo(5000, 2500000, 5000, Backend::opencl, "gpu").algo == Algo::fw);
-  const AutoChoice c = choose_algo(10000, 40000, 10000, Backend::serial, "");
-  CHECK(c.why.find("sssp") == 0);
-  CHECK(c.sssp_seconds < c.fw_seconds);
-  CHECK(c.long_solve.empty());
-}
-
-TEST_CASE("auto: each source's row counts, and a solve past an hour says so") {
-  // 10^8 vertices and one arc: sssp still does 10^8 rows of 10^8 distances.
-  const AutoChoice huge = choose_algo(100000000, 1, 100000000, Backend::opencl, "gpu");
-  CHECK(huge.sssp_seconds > 24 * 3600.0);
-  CHECK(huge.long_solve.find("estimated at") != std::string::npos);
-  CHECK(huge.long_solve.find("hours") != std::string::npos);
-  // The same graph's rows dominate its edges: the row term is in the estimate.
-  const AutoChoice few = choose_algo(100000000, 1, 10, Backend::opencl, "gpu");
-  CHECK(few.sssp_seconds > 10 * 1e8 / 1e11);
-  CHECK(few.long_solve.empty());
-  // fw on a GPU pays its copies: n = 10 000 is more than n^3 / rate.
-  const AutoChoice fw = choose_algo(10000, 50000000, 10000, Backend::opencl, "gpu");
-  CHECK(fw.fw_seconds > 1e12 / 1.2e13 * 1.5);
-}
-
 TEST_CASE("sssp CPU queues: Dial's buckets (small weights, wrap-around) and the radix heap") {
   // Weights from {0, 1, 63, 64, 4000, 4095}: 4096 buckets, gaps across the bitmap's
   // words and around the ring; then the same graph scaled past the bucket limit.

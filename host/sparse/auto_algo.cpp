@@ -3,7 +3,10 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdio>
+
+#include "sparse/sssp_plan.hpp"
 
 namespace ocl_sp {
 
@@ -18,15 +21,12 @@ struct Rates {
                       // edges (setting it up, handing it on or reducing it)
 };
 
-// Measured medians (docs/performance/sparse.md "auto"): H100 fw 13 T relax/s at n = 10 000;
-// the 2-core CI machine's OpenMP fw ~1e11 relax/s and Dijkstra ~1.5e8 edges/s per
-// thread; PoCL runs both kernels far below its peak.
-Rates rates(Backend backend, const std::string& kind) {
+// CPU backends and OpenCL CPU devices (docs/performance/sparse.md "auto"): the 2-core
+// CI machine's OpenMP fw ~1e11 relax/s and Dijkstra ~1.5e8 edges/s per thread; PoCL
+// runs both kernels far below its peak; a row of n distances costs a host thread
+// ~1e9 values/s to set up and hand on.
+Rates rates(Backend backend) {
   const double threads = backend == Backend::serial ? 1.0 : omp_get_max_threads();
-  // Host work (docs/performance/paths.md "auto"): the H100's n = 10 000 solve is
-  // 0.133 s against 0.075 s of kernels (400 MB each way at ~12 GB/s); a row of n
-  // distances costs a device ~5e10 values/s to fill and reduce, a host thread ~1e9.
-  if (backend == Backend::opencl && kind == "gpu") return {1.2e13, 4.0e10, "GPU", 1.2e10, 5.0e10};
   if (backend == Backend::opencl)
     return {1.5e10 * threads, 3.0e7 * threads, "OpenCL CPU device", 1.0e10, 1.0e9 * threads};
   if (backend == Backend::openmp) return {5.0e10 * threads, 1.5e8 * threads, "OpenMP", 0, 1.0e9 * threads};
@@ -35,26 +35,72 @@ Rates rates(Backend backend, const std::string& kind) {
 
 std::string seconds(double s) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, s < 1 ? "%.3g s" : "%.3g s", s);
+  std::snprintf(buf, sizeof buf, "%.3g s", s);
   return buf;
 }
 
 }  // namespace
 
+// GPUs: the whole solve as the report's "solve" counts it, from the components
+// bench/auto_choice.sh measured on an H100 (docs/performance/paths.md "auto
+// against the faster of fw and sssp").
+GpuEstimate gpu_estimate(int64_t n, int64_t m, int64_t sources) {
+  GpuEstimate e;
+  const double nn = static_cast<double>(n), mm = static_cast<double>(m), s = static_cast<double>(sources);
+  // fw: n^3 relaxations, each of the n pivots' rounds a latency of its own
+  // (n = 2 000: 2.0 ms of kernels against 0.6 ms of relaxations), and the
+  // matrix up and down at the rate of the way it goes (solvers/opencl_queue.cpp:
+  // pageable below 16 MiB, two pinned chunks of 8 MiB below 256 MiB, four of
+  // 32 MiB from there on; chunks pinned while the graph is made).
+  e.fw_kernels = nn * nn * nn / kGpuFwRelaxPerSecond + nn * kGpuFwPivotSeconds;
+  const double matrix = nn * nn * 4.0;
+  const double copy = matrix < kGpuPageableBytes ? kGpuCopyPageable
+                      : matrix < kGpuLargeMatrixBytes ? kGpuCopyChunks
+                                                      : kGpuCopyLargeChunks;
+  e.fw_copies = 2.0 * matrix / copy;
+  // sssp: each source examines its m edges and handles its n vertices (queues,
+  // buckets, its row); rows in lanes (mean degree <= kSsspLanesRowsDegree, the
+  // engine's choice) share a vertex's work among the sources of a group. Where the
+  // rows of a wave of resident groups fill the L2, relaxations miss it.
+  const bool lanes = n > 0 && mm / nn <= kSsspLanesRowsDegree;
+  const double row = nn * 4.0;
+  const double wave = kGpuResidentGroups * row;
+  const double cache = 1.0 + kGpuRowsMissPenalty * std::clamp((wave - kGpuL2Bytes / 4) / (kGpuL2Bytes / 2), 0.0, 1.0);
+  e.sssp_kernels = (s * mm / kGpuEdgesPerSecond + s * nn / (lanes ? kGpuLanesVerticesPerSecond : kGpuVerticesPerSecond)) * cache;
+  // The rows come back through two pinned host slots, pinned inside the solve:
+  // a launch's rows (a source a group) or a part of 64 MiB (lanes), fewer where
+  // the sources are fewer; the rate covers the pinning and the last slot handed on.
+  const double slot = lanes ? std::min(static_cast<double>(kGpuLanePartBytes), s * row)
+                            : std::min(s, kGpuSlotRows) * row;
+  e.sssp_slots = 2.0 * slot / kGpuPinBytesPerSecond;
+  return e;
+}
+
 AutoChoice choose_algo(int64_t n, int64_t m, int64_t sources, Backend backend,
                        const std::string& device_kind) {
-  const Rates r = rates(backend, device_kind);
   AutoChoice c;
   const double nn = static_cast<double>(n);
-  c.fw_seconds = nn * nn * nn / r.fw + (r.copy > 0 ? 2.0 * nn * nn * 4.0 / r.copy : 0.0);
-  c.sssp_seconds = static_cast<double>(sources) * static_cast<double>(m) / r.sssp +
-                   static_cast<double>(sources) * nn / r.values;
+  std::string basis, parts;
+  if (backend == Backend::opencl && device_kind == "gpu") {
+    const GpuEstimate e = gpu_estimate(n, m, sources);
+    c.fw_seconds = e.fw_kernels + e.fw_copies;
+    c.sssp_seconds = e.sssp_kernels + e.sssp_slots;
+    basis = "GPU";
+    parts = "; fw kernels " + seconds(e.fw_kernels) + " + copies " + seconds(e.fw_copies) + ", sssp kernels " +
+            seconds(e.sssp_kernels) + " + row slots " + seconds(e.sssp_slots);
+  } else {
+    const Rates r = rates(backend);
+    c.fw_seconds = nn * nn * nn / r.fw + (r.copy > 0 ? 2.0 * nn * nn * 4.0 / r.copy : 0.0);
+    c.sssp_seconds = static_cast<double>(sources) * static_cast<double>(m) / r.sssp +
+                     static_cast<double>(sources) * nn / r.values;
+    basis = r.basis;
+  }
   c.algo = c.sssp_seconds < c.fw_seconds ? Algo::sssp : Algo::fw;
   c.why = std::string(to_string(c.algo)) + ": estimated " +
           seconds(c.algo == Algo::sssp ? c.sssp_seconds : c.fw_seconds) + " against " +
           (c.algo == Algo::sssp ? "fw " + seconds(c.fw_seconds) : "sssp " + seconds(c.sssp_seconds)) +
-          " (n = " + std::to_string(n) + ", m = " + std::to_string(m) + ", " + r.basis +
-          " rates, host work included)";
+          " (n = " + std::to_string(n) + ", m = " + std::to_string(m) + ", " + basis +
+          " rates, host work included" + parts + ")";
   const double chosen = c.algo == Algo::sssp ? c.sssp_seconds : c.fw_seconds;
   if (chosen > kLongSolveSeconds) {
     char hours[32];
