@@ -9,7 +9,8 @@
 #
 #   bash bench/auto_choice.sh OCL_SP OUT [CASES]
 #
-# CASES: a file of lines "label<TAB>runs<TAB>ocl_sp arguments" (default: the
+# CASES: a file of lines "label<TAB>runs<TAB>ocl_sp arguments", # comments,
+# ROADS standing for the unpacked road graphs' folder (default: the
 # built-in list below: the random / grid / geometric generators near where fw
 # and sssp cross at n = 2 000 - 30 000, and the road graphs of bench/data/roads,
 # unpacked to $TMPDIR). BUDGET (seconds, default 600): cases not started by then
@@ -53,6 +54,11 @@ random_10000_d96	3	--generator random --degree 96 --n 10000
 random_30000_d32	2	--generator random --degree 32 --n 30000
 random_30000_d96	2	--generator random --degree 96 --n 30000
 EOF
+fi
+# A given case file: comments (#) dropped, ROADS the folder of the road graphs.
+if [ "$CASES" != "$TMP/cases.txt" ]; then
+  grep -v '^#' "$CASES" | sed "s|ROADS|$TMP|g" > "$TMP/given.txt"
+  CASES=$TMP/given.txt
 fi
 START=$(date +%s)
 # solve LABEL RUN ALGO ARGS...: one process, its report appended to runs.jsonl.
