@@ -57,7 +57,7 @@ TEST_CASE("auto on a GPU: sssp pays its row slots where fw's matrix is small") {
 
 namespace {
 // bench/results/nvidia-h100/auto/auto-choice-first/summary.csv: whole solves
-// (the report's "solve", medians of 3, 2 at n = 30 000) on one H100.
+// (the report's "solve", medians of 3, 2 from n = 20 000 on) on one H100.
 struct Measured {
   const char* name;
   int64_t n, m;
@@ -86,6 +86,13 @@ constexpr Measured kMeasured[] = {
     {"random_10000_d96", 10000, 958658, 0.1104, 0.1985},
     {"random_30000_d32", 30000, 961628, 2.1438, 0.8198},
     {"random_30000_d96", 30000, 2881321, 2.0888, 1.7322},
+    // auto-choice-confirm/summary.csv: near the crossings the estimates draw.
+    {"grid_88", 7744, 30624, 0.0742, 0.0842},
+    {"grid_90", 8100, 32040, 0.0860, 0.0721},
+    {"grid_92", 8464, 33488, 0.0693, 0.0790},
+    {"random_7000_d12", 7000, 83998, 0.0565, 0.0526},
+    {"random_20000_d64", 20000, 1279174, 0.6729, 0.5142},
+    {"random_30000_d128", 30000, 3842092, 2.0816, 1.8054},
 };
 }  // namespace
 
