@@ -81,6 +81,14 @@ MIN64_BY_CAS(local_min64, __local)
 // Scratch per source, 6 x n ints: two near queues, two far piles, and per vertex
 // the round that queued it last (its tag; -1: none) and its far flag.
 #define SCRATCH_ROWS 6
+// A launch's queues span up to four buffers (one buffer holds at most the
+// device's largest allocation: at n = 2^24 a source's queues are 400 MB, so one
+// buffer of an H100 holds 50): per_buf groups a buffer, group g's SCRATCH_ROWS x
+// n ints in buffer g / per_buf (both near-far kernels; sssp_lanes' distances the
+// same way).
+#define PICK_BUFFER(g, b0, b1, b2, b3) \
+  ((g) < per_buf ? (b0) : (g) < 2 * per_buf ? (b1) : (g) < 3 * per_buf ? (b2) : (b3))
+#define GROUP_SCRATCH(g) (PICK_BUFFER(g, s0, s1, s2, s3) + (size_t)((g) % per_buf) * SCRATCH_ROWS * n)
 
 // A near-far group's state (both near-far kernels) over its scratch rows sc:
 // near queues, far piles, the 2n ints of tags and far flags (each kernel's
@@ -131,12 +139,13 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void sssp_near_far(const int n, __global const int* off, __global const int* col,
                    __global const value_t* w, __global const int* sources, const int count,
                    const value_t delta, const int vw_log, volatile __global bits_t* dist_all,
-                   __global int* scratch, const bits_t out_inf) {
+                   __global int* s0, __global int* s1, __global int* s2, __global int* s3, const int per_buf,
+                   const bits_t out_inf) {
   const int g = get_group_id(0);
   if (g >= count) return;  // the whole group returns: no barrier is skipped by half of it
   const int lid = get_local_id(0);
   volatile __global bits_t* dist = dist_all + (size_t)g * n;
-  NEAR_FAR_STATE(scratch + (size_t)g * SCRATCH_ROWS * n)
+  NEAR_FAR_STATE(GROUP_SCRATCH(g))
 
   for (int i = lid; i < n; i += WG) {
     dist[i] = RAW_INF_BITS;
@@ -270,11 +279,7 @@ typedef int4 bits4_t;
 // device's largest allocation): per_buf groups each, group g's LANES x n values
 // in buffer g / per_buf.
 #define LANE_BUFFERS(Q) Q d0, Q d1, Q d2, Q d3, const int per_buf
-#define PICK_BUFFER(g, b0, b1, b2, b3) \
-  ((g) < per_buf ? (b0) : (g) < 2 * per_buf ? (b1) : (g) < 3 * per_buf ? (b2) : (b3))
 #define GROUP_DIST(g) (PICK_BUFFER(g, d0, d1, d2, d3) + (size_t)((g) % per_buf) * n * LANES)
-// The solve's queues the same way: SCRATCH_ROWS x n ints a group, buffer g / per_buf.
-#define GROUP_SCRATCH(g) (PICK_BUFFER(g, s0, s1, s2, s3) + (size_t)((g) % per_buf) * SCRATCH_ROWS * n)
 
 // split + delta without leaving the type (integers saturate at the unreachable
 // value, floats step past split when delta is below its precision).

@@ -4,7 +4,7 @@
 // batch, disconnected graphs, zero and negative weights, duplicate edges and
 // self-loops; float32 the same bits on every sssp backend and within 1e-5 of fw;
 // negative cycles with the cycle named; paths; rows for chosen sources; auto; the
-// CPU queues; batches in flight. Lanes: test_sssp_lanes.cpp; --stats: test_sssp_stats.cpp.
+// CPU queues; batches in flight; a launch's queues over several buffers. Lanes: test_sssp_lanes.cpp; --stats: test_sssp_stats.cpp.
 #include <doctest/doctest.h>
 
 #include "test_sssp_common.hpp"
@@ -135,6 +135,64 @@ TEST_CASE("sssp: tunables and batches smaller than the sources on PoCL") {
   }
   CHECK_THROWS_AS(make_solver<int32_t>(spec(Algo::sssp, {{"WG", 48}})), UsageError);
   CHECK_THROWS_AS(make_solver<int32_t>(spec(Algo::sssp, {{"TM", 4}})), UsageError);
+}
+
+TEST_CASE("sssp a source a group: a launch's queues over several buffers, the same bytes at every seam") {
+  // sssp_near_far's queues in up to four buffers (sssp.cl GROUP_SCRATCH; at most
+  // K sources a buffer, OCL_SP_SOURCES_PER_BUFFER, and at least a quarter of the
+  // launch): launches of 16 sources in buffers of 5, 5, 5, 1 (150 sources: a last
+  // launch of 6 in two buffers) or 7, 7, 2 or 4 x 4, of 32 in 4 x 8, and one
+  // buffer (PoCL's largest allocation holds them), one device and split in two. int32 rows equal fw's, float32 rows the serial
+  // engine's bits, and --stats --sources' figures (reduced on the device) the
+  // serial engine's, for 150 sources (negative weights: Johnson's raw rows) and a
+  // list with repeats (the weights' magnitudes: rows as the output writes them).
+  const auto g = ocl_sp_test::random_graph<int32_t>(150, 3);
+  const auto want = fw_reference(g);
+  DistMatrix<int32_t> pos = g;
+  for (int32_t& x : pos.values())
+    if (x != ValueTraits<int32_t>::inf) x = std::abs(x);
+  const auto want_pos = fw_reference(pos);
+  const Csr<int32_t> c = csr_from_matrix(pos);
+  REQUIRE(csr_from_matrix(g).has_negative_weight());
+  REQUIRE(!c.has_negative_weight());
+  const auto gf = ocl_sp_test::random_graph<float>(97, 41, true);
+  const Csr<float> cf = csr_from_matrix(gf);
+  const auto serial_f = rows_of(cpu_spec(Backend::serial), cf, {}).first;
+  const std::vector<int64_t> list = {149, 3, 77, 3, 0, 120, 64, 65, 66, 12, 149};
+  StatsSink<int32_t> ref(c.n, list);
+  std::vector<std::string> notes;
+  make_sssp_solver<int32_t>(cpu_spec(Backend::serial))->solve_stats_rows(c, list, ref, ref, notes);
+  for (const std::string per_buffer : {"5", "7", "1", ""}) {
+    setenv("OCL_SP_SOURCES_PER_BUFFER", per_buffer.c_str(), 1);
+    for (const int batch : {16, 32}) {
+      for (const int split : {1, 2}) {
+        CAPTURE(per_buffer);
+        CAPTURE(batch);
+        CAPTURE(split);
+        SolverSpec s = spec(Algo::sssp, {{"LANES", 1}, {"BATCH", batch}, {"WG", 64}});
+        s.split = split;
+        DistMatrix<int32_t> d = g;
+        make_solver<int32_t>(s)->solve(d, nullptr);
+        CHECK(d == want);
+        const auto [rows, placement] = rows_of(s, c, list);
+        CHECK(placement.find("a source a group") != std::string::npos);
+        std::vector<int32_t> fw;
+        for (int64_t r : list) fw.insert(fw.end(), want_pos.data() + r * c.n, want_pos.data() + (r + 1) * c.n);
+        CHECK(rows == fw);
+        CHECK(rows_of(s, cf, {}).first == serial_f);
+        StatsSink<int32_t> got(c.n, list);
+        notes.clear();
+        make_sssp_solver<int32_t>(s)->solve_stats_rows(c, list, got, got, notes);
+        const VertexStats &a = got.vertices(), &b = ref.vertices();
+        CHECK(a.reach == b.reach);
+        CHECK(a.eccentricity == b.eccentricity);
+        CHECK(a.sum_from == b.sum_from);
+        CHECK(a.closeness == b.closeness);
+        CHECK(a.harmonic == b.harmonic);
+      }
+    }
+  }
+  unsetenv("OCL_SP_SOURCES_PER_BUFFER");
 }
 
 TEST_CASE("sssp float32: the same bits on every backend, within 1e-5 of fw") {

@@ -295,7 +295,28 @@ TEST_CASE("sssp plan: bucket widths, batches and lanes groups within the device'
   CHECK(p.percent_lanes == doctest::Approx(6400.0 / (3.996 * 3.996)));
   CHECK(p.percent == doctest::Approx(16000.0 / (3.996 * 3.996)));
   CHECK(p.vw_log == 2);  // a virtual warp of 4: the mean degree
-  CHECK(p.batch_sources == (20ll << 30) / (1000000 * 24));  // the queues' largest allocation, under 132 x 2 x 4
+  // A source a group: the queues in up to four buffers, so a launch is the wanted
+  // 132 x 2 x 4 sources, not the 894 of one buffer (the largest allocation).
+  CHECK(p.batch_sources == 132 * 2 * 4);
+  // The 2^24-vertex geometric graph in int64 (532 MB a source: 400 MB of queues,
+  // 134 MB of distances): the device's memory bounds a launch (141 sources), not
+  // one buffer of queues (53) nor the distances' one buffer (160).
+  SsspGraphShape geo;
+  geo.n = int64_t{1} << 24;
+  geo.m = 118340736;
+  geo.mean_weight = 50.5;
+  geo.value_bytes = 8;
+  const SsspPlan big = plan_sssp(geo, h100, t, 8, 128);
+  CHECK(big.per_source == (uint64_t{1} << 24) * (8 + 24) + 4);
+  CHECK(big.batch_sources == static_cast<int64_t>(((80ull << 30) * 9 / 10 - big.graph_bytes) / big.per_source));
+  CHECK(big.batch_sources == 141);
+  // A largest allocation of 4 GiB: int64 distances' one buffer holds 32 rows,
+  // four buffers of queues 40 sources; int32 rows 64, so the queues bound it.
+  SsspDeviceShape narrow = h100;
+  narrow.max_alloc = 4ull << 30;
+  CHECK(plan_sssp(geo, narrow, t, 8, 128).batch_sources == 32);
+  geo.value_bytes = 4;
+  CHECK(plan_sssp(geo, narrow, t, 8, 128).batch_sources == 4 * 10);
   // Room for every resident group: 128 stays; BATCH and LANE_WG as given; a
   // device with room for one source but no group of lanes.
   SsspGraphShape small = grid;

@@ -80,7 +80,8 @@ OpenClSsspEngine<T>::OpenClSsspEngine(const SolverSpec& spec) {
       core.build(kSsspFiles, {{"WG", d.t.at("WG")}, {"LANES", lanes_}, {"LANE_WG", lane_wg}}, defines);
       const ProbeBuffers pb(core.context(), lanes_);
       d.kernel = core.kernel("sssp_near_far", what, {local}, [&](cl::Kernel& k) {
-        set_args(k, 1, pb.off, pb.one, pb.one, pb.off, 1, T(1), 0, pb.dist, pb.one, kRawInf<T>);
+        set_args(k, 1, pb.off, pb.one, pb.one, pb.off, 1, T(1), 0, pb.dist, pb.one, pb.one, pb.one, pb.one, 1,
+                 kRawInf<T>);
       });
       use_lane_wg(d, d.lane_wg);
       d.lanes_rows = core.kernel("sssp_lanes_rows", what, {kLaneRowsWg}, [&](cl::Kernel& k) {

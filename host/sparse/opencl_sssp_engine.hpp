@@ -100,7 +100,11 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     int lay_at = 0;
     std::vector<std::pair<const char*, cl::Event>> kernel_events;  // not yet counted in a wait()
     double slot_tk = 0;  // kernel seconds counted in wait() since slots() (several devices: T_k their max)
-    cl::Buffer off, col, w, src, dist, scratch, fig, acc;  // acc: column figures
+    cl::Buffer off, col, w, src, dist, fig, acc;  // acc: column figures
+    // A source a group: the launch's queues in up to kSsspLaneBuffers buffers of
+    // source_per_buf sources each (sssp.cl GROUP_SCRATCH).
+    std::vector<cl::Buffer> scratch;
+    int source_per_buf = 1;
     // Pull rounds of sssp_lanes (PULL, kernels/sssp_pull.cl): the graph's in-edges,
     // the queue size from which a round pulls (0: never), the __local bytes of its
     // bitmap and tile (sssp_pull_local_bytes; 4 without), and the __local bytes

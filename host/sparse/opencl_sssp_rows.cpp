@@ -238,7 +238,8 @@ void OpenClSsspEngine<T>::release(Device& d, Slot& sl) {
 template <typename T>
 size_t OpenClSsspEngine<T>::solve_args(Device& d, int64_t count, bool final) {
   set_args(d.kernel, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count), d.delta,
-           static_cast<cl_int>(d.vw_log), d.dist, d.scratch, out_inf(final));
+           static_cast<cl_int>(d.vw_log), d.dist, lane_buf(d.scratch, 0), lane_buf(d.scratch, 1),
+           lane_buf(d.scratch, 2), lane_buf(d.scratch, 3), static_cast<cl_int>(d.source_per_buf), out_inf(final));
   return static_cast<size_t>(d.t.at("WG"));
 }
 
@@ -256,7 +257,7 @@ void OpenClSsspEngine<T>::set_mode(Device& d, bool lanes, size_t sets, bool rows
   auto& core = *d.core;
   d.dist = cl::Buffer();
   d.sets.clear();
-  d.scratch = cl::Buffer();
+  d.scratch.clear();
   d.fig = cl::Buffer();
   d.rows = cl::Buffer();
   d.mode = -1;
@@ -303,7 +304,20 @@ void OpenClSsspEngine<T>::set_mode(Device& d, bool lanes, size_t sets, bool rows
       d.launch_first = d.next_first = -1;
     } else {
       d.dist = cl::Buffer(ctx, CL_MEM_READ_WRITE, std::max<size_t>(b * un, 1) * sizeof(T));
-      d.scratch = cl::Buffer(ctx, CL_MEM_READ_WRITE, std::max<size_t>(b * un, 1) * 4 * kSsspScratchRows);
+      // The queues in up to kSsspLaneBuffers buffers (the plan's batch fits them):
+      // at n = 2^24 a source's are 400 MB, and one buffer of an H100 (20 GB) would
+      // hold 50 of the ~130 sources its memory holds.
+      const uint64_t queues = std::max<uint64_t>(un * 4 * kSsspScratchRows, 1);
+      uint64_t per_buf = std::min<uint64_t>(b, d.max_alloc / queues);
+      // OCL_SP_SOURCES_PER_BUFFER=K: at most K sources a buffer (tests of the
+      // buffers' seams on devices whose largest allocation is roomy).
+      if (const char* e = std::getenv("OCL_SP_SOURCES_PER_BUFFER"); e && std::atoi(e) > 0)
+        per_buf = std::min<uint64_t>(per_buf, static_cast<uint64_t>(std::atoi(e)));
+      per_buf = std::max<uint64_t>({per_buf, 1, (b + kSsspLaneBuffers - 1) / kSsspLaneBuffers});
+      d.source_per_buf = static_cast<int>(per_buf);
+      const size_t sources = std::max<size_t>(b, 1);
+      for (size_t s = 0; s < sources; s += per_buf)
+        d.scratch.emplace_back(ctx, CL_MEM_READ_WRITE, std::min<size_t>(sources - s, per_buf) * queues);
       if (reduces_) d.fig = cl::Buffer(ctx, CL_MEM_READ_WRITE, b * sizeof(RowFigures));
     }
   });

@@ -114,8 +114,11 @@ SsspPlan plan_sssp(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tu
   p.graph_bytes = ((un + 1) * 4 + static_cast<uint64_t>(g.m) * (4 + g.value_bytes)) * (p.pull > 0 ? 2 : 1);
   p.per_source = un * g.value_bytes + queues + 4;
   const uint64_t room = dev.budget * 9 / 10 > p.graph_bytes ? dev.budget * 9 / 10 - p.graph_bytes : 0;
-  const int64_t by_memory =
-      static_cast<int64_t>(std::min<uint64_t>(room / p.per_source, dev.max_alloc / std::max<uint64_t>(queues, 1)));
+  // A source a group: the launch's distances one buffer (the rows are read from
+  // it), its queues up to kSsspLaneBuffers buffers.
+  const int64_t by_memory = static_cast<int64_t>(
+      std::min<uint64_t>({room / p.per_source, kSsspLaneBuffers * (dev.max_alloc / std::max<uint64_t>(queues, 1)),
+                          dev.max_alloc / std::max<uint64_t>(un * g.value_bytes, 1)}));
   // Lanes: a group of `lanes` sources shares one set of queues; the distances
   // and queues of a launch are up to kSsspLaneBuffers buffers of at most
   // max_alloc each, a buffer holding whole groups.
