@@ -231,6 +231,13 @@ RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& 
   if (max_batch_ > 0 && !reduce) batch = std::min(batch, max_batch_);  // host rows' memory
   batch = std::max<int64_t>(1, batch);
   if (reduce) {
+    // Launches of equal size, as few as the batch allows (1 000 sources a batch of
+    // 141: 8 launches of 125, not 7 of 141 and one of 13): a launch lasts about
+    // as long as its slowest search, and a smaller one leaves fewer groups
+    // sharing a compute unit.
+    const int64_t listed = static_cast<int64_t>(sources.size());
+    const int64_t launches = std::max<int64_t>(1, (listed + batch - 1) / batch);
+    batch = std::max<int64_t>(1, (listed + launches - 1) / launches);
     const bool harmonic = figures->figures_need_harmonic();
     std::vector<RowFigures> fig(static_cast<size_t>(batch));
     for (size_t first = 0; first < sources.size(); first += static_cast<size_t>(batch)) {
