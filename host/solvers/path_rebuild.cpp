@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <future>
 #include <vector>
 
@@ -16,6 +17,17 @@
 #include "util/timer.hpp"
 
 namespace ocl_sp::detail {
+
+namespace {
+// An integer environment variable, `fallback` when unset or not a number.
+int env_int(const char* name, int fallback) {
+  const char* e = std::getenv(name);
+  if (!e || !*e) return fallback;
+  char* end = nullptr;
+  const long v = std::strtol(e, &end, 10);
+  return end && *end == 0 ? static_cast<int>(std::clamp<long>(v, -1000000, 1000000)) : fallback;
+}
+}  // namespace
 
 template <typename T>
 double PathRebuild<T>::build(OpenClCore& core) {
@@ -28,9 +40,10 @@ double PathRebuild<T>::build(OpenClCore& core) {
 template <typename T>
 void PathRebuild<T>::build_kernels(OpenClCore& core) {
   const DeviceEntry& dev = core.device();
-  // 256 work-items (8 teams of 32) where the device takes them, fewer elsewhere.
-  wg_ = 256;
-  while (wg_ > 32 && static_cast<size_t>(wg_) > dev.max_work_group) wg_ /= 2;
+  // 256 work-items (8 teams of 32) where the device takes them, fewer elsewhere;
+  // OCL_SP_REBUILD_WG (a power of two from 32) for comparisons.
+  wg_ = std::clamp(env_int("OCL_SP_REBUILD_WG", 256), 32, 1024);
+  while (wg_ > 32 && (static_cast<size_t>(wg_) > dev.max_work_group || (wg_ & (wg_ - 1)) != 0)) wg_ /= 2;
   vw_ = std::min(32, wg_);
   core.check_group("path rebuild WG=" + std::to_string(wg_), {static_cast<size_t>(wg_)},
                    64 + 2ull * static_cast<size_t>(wg_) * 4);
@@ -52,9 +65,12 @@ std::optional<typename PathRebuild<T>::Bands> PathRebuild<T>::plan_bands(
     int64_t most_sets) const {
   const DeviceEntry& dev = core.device();
   const uint64_t nn = static_cast<uint64_t>(n);
-  // Persistent groups: 8 per compute unit (2 on CPUs), each with its queue of n.
-  const uint64_t groups_max =
-      std::max<uint64_t>(1, uint64_t{dev.compute_units} * (core.is_gpu() ? 8 : 2));
+  // Persistent groups: 8 per compute unit (2 on CPUs), each with its queue of n;
+  // OCL_SP_REBUILD_GROUPS=G per compute unit for comparisons (fewer groups, fewer
+  // distance rows read at random at once).
+  const uint64_t groups_max = std::max<uint64_t>(
+      1, uint64_t{dev.compute_units} *
+             static_cast<uint64_t>(std::clamp(env_int("OCL_SP_REBUILD_GROUPS", core.is_gpu() ? 8 : 2), 1, 64)));
   const uint64_t row_bytes = nn * (8 + (host_rows ? sizeof(T) : 0));  // one band row, all buffers
   const uint64_t fixed = csr + groups_max * nn * 4;
   if (fixed + 2 * row_bytes > budget) return std::nullopt;
@@ -172,9 +188,10 @@ void PathRebuild<T>::report(RunStats& st, const RunStats& part, int64_t n, int64
   char buf[300];
   std::snprintf(buf, sizeof buf,
                 "paths_rebuild.cl WG=%d: rebuilt on the device from the distances, %lld of %lld "
-                "edges are shortest paths (found %s), bands of %lld rows%s, %.3f s",
+                "edges are shortest paths (found %s), bands of %lld rows in %lld groups%s, %.3f s",
                 wg_, static_cast<long long>(tight), static_cast<long long>(edges), where,
-                static_cast<long long>(z.band), z.words ? "" : " (no __local bitmap)", seconds);
+                static_cast<long long>(z.band), static_cast<long long>(z.groups), z.words ? "" : " (no __local bitmap)",
+                seconds);
   st.paths_kernels = buf;
 }
 
