@@ -6,7 +6,7 @@
 # every variant in each round (interleaved). Reports to OUT/runs.jsonl, a line per
 # solve to stdout (solve, T_k, the rebuild's kernel seconds, the report's paths line).
 #
-#   bash bench/paths_rebuild_groups.sh OCL_SP OUT [N] [RUNS] ["WG:G ..."]
+#   bash bench/paths_rebuild_groups.sh OCL_SP OUT [N] [RUNS] ["WG:G ... | default"]
 set -uo pipefail
 B=$1 O=$2 N=${3:-30000} RUNS=${4:-2} VARIANTS=${5:-"256:8 1024:2 512:2 256:4 1024:1"}
 mkdir -p "$O"
@@ -33,10 +33,14 @@ print("%-12s solve %.3f s, T_k %.3f s, rebuild_paths %.3f s | %s" % (sys.argv[1]
 ' "$label"
 }
 one warmup OCL_SP_X=0 -- --n 3000 --paths > /dev/null
-for v in $VARIANTS; do one "warm-$v" OCL_SP_REBUILD_WG=${v%%:*} OCL_SP_REBUILD_GROUPS=${v##*:} -- --n 3000 --paths > /dev/null; done
+# shape VARIANT: the environment of a variant ("default": none).
+shape() { [ "$1" = default ] && echo OCL_SP_X=0 || echo "OCL_SP_REBUILD_WG=${1%%:*} OCL_SP_REBUILD_GROUPS=${1##*:}"; }
+# shellcheck disable=SC2046
+for v in $VARIANTS; do one "warm-$v" $(shape "$v") -- --n 3000 --paths > /dev/null; done
 for ((r = 1; r <= RUNS; r++)); do
   one distances OCL_SP_X=0 -- --n "$N"
   for v in $VARIANTS; do
-    one "paths-$v" OCL_SP_REBUILD_WG=${v%%:*} OCL_SP_REBUILD_GROUPS=${v##*:} -- --n "$N" --paths
+    # shellcheck disable=SC2046
+    one "paths-$v" $(shape "$v") -- --n "$N" --paths
   done
 done

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <numeric>
@@ -297,6 +298,35 @@ TEST_SUITE("panel_engine") {
     PathMatrix p;
     RunStats st;
     CHECK_FALSE(rebuild.run(core, input_edges(w), d, p, st, 1000));
+  }
+
+  // GPUs rebuild in groups of 1024 (OCL_SP_REBUILD_WG / OCL_SP_REBUILD_GROUPS set the
+  // shape for comparisons): the same via and hops in any shape, the report says which.
+  TEST_CASE("PoCL: the path rebuild in other group shapes equals the host's recovery") {
+    OpenClCore core(spec(Algo::fw), ValueType::int32);
+    const std::vector<std::pair<const char*, const char*>> shapes = {{"1024", "1"}, {"64", "3"}, {"512", "2"}};
+    for (const auto& [wg, groups] : shapes) {
+      ::setenv("OCL_SP_REBUILD_WG", wg, 1);
+      ::setenv("OCL_SP_REBUILD_GROUPS", groups, 1);
+      PathRebuild<int32_t> rebuild;  // the shape is read when its kernels are built
+      for (int64_t n : {int64_t{37}, int64_t{333}, int64_t{1100}}) {
+        const DistMatrix<int32_t> w = graph<int32_t>(n, kSeed + 5 * n);
+        DistMatrix<int32_t> d = w;
+        fw_serial(d, nullptr);
+        const PathMatrix host = host_recovered(w, d);
+        PathMatrix p;
+        RunStats st;
+        INFO("WG=" << wg << ", groups " << groups << " per compute unit, n = " << n);
+        REQUIRE(rebuild.run(core, input_edges(w), d, p, st, 0));
+        CHECK(p.hops == host.hops);
+        CHECK(p.via == host.via);
+        CHECK(st.paths_kernels.find(std::string("WG=") + wg + ":") != std::string::npos);
+        const int64_t want = std::min<int64_t>(n, core.device().compute_units * std::atoi(groups));
+        CHECK(st.paths_kernels.find(" in " + std::to_string(want) + " groups") != std::string::npos);
+      }
+    }
+    ::unsetenv("OCL_SP_REBUILD_WG");
+    ::unsetenv("OCL_SP_REBUILD_GROUPS");
   }
 
   // The tight edges found on the device (run_on_device): from the input and the

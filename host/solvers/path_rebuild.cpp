@@ -40,9 +40,14 @@ double PathRebuild<T>::build(OpenClCore& core) {
 template <typename T>
 void PathRebuild<T>::build_kernels(OpenClCore& core) {
   const DeviceEntry& dev = core.device();
-  // 256 work-items (8 teams of 32) where the device takes them, fewer elsewhere;
-  // OCL_SP_REBUILD_WG (a power of two from 32) for comparisons.
-  wg_ = std::clamp(env_int("OCL_SP_REBUILD_WG", 256), 32, 1024);
+  // GPUs: groups of 1024 work-items (32 teams of 32 on one source's frontier),
+  // CPUs 256, fewer where the device takes fewer; OCL_SP_REBUILD_WG (a power of
+  // two from 32) for comparisons. H100, n = 30 000 (docs/performance/paths.md
+  // "the rebuild kernel's groups"): rebuild_paths 0.887 s in 1 056 groups of 256
+  // (their 127 MB of distance rows read at random from the HBM at its peak,
+  // 3.2 TB/s), 0.654 s in 264 groups of 1024 (32 MB of rows, within the L2),
+  // 0.833 s in 264 groups of 512, 1.03 s in 528 of 256; n = 10 000 45 -> 27 ms.
+  wg_ = std::clamp(env_int("OCL_SP_REBUILD_WG", core.is_gpu() ? 1024 : 256), 32, 1024);
   while (wg_ > 32 && (static_cast<size_t>(wg_) > dev.max_work_group || (wg_ & (wg_ - 1)) != 0)) wg_ /= 2;
   vw_ = std::min(32, wg_);
   core.check_group("path rebuild WG=" + std::to_string(wg_), {static_cast<size_t>(wg_)},
@@ -65,12 +70,13 @@ std::optional<typename PathRebuild<T>::Bands> PathRebuild<T>::plan_bands(
     int64_t most_sets) const {
   const DeviceEntry& dev = core.device();
   const uint64_t nn = static_cast<uint64_t>(n);
-  // Persistent groups: 8 per compute unit (2 on CPUs), each with its queue of n;
-  // OCL_SP_REBUILD_GROUPS=G per compute unit for comparisons (fewer groups, fewer
-  // distance rows read at random at once).
+  // Persistent groups, each with its queue of n: 2048 work-items per compute unit
+  // on GPUs (2 groups of 1024), 2 groups on CPUs; OCL_SP_REBUILD_GROUPS=G per
+  // compute unit for comparisons.
+  const int per_cu = core.is_gpu() ? std::max(1, 2048 / wg_) : 2;
   const uint64_t groups_max = std::max<uint64_t>(
       1, uint64_t{dev.compute_units} *
-             static_cast<uint64_t>(std::clamp(env_int("OCL_SP_REBUILD_GROUPS", core.is_gpu() ? 8 : 2), 1, 64)));
+             static_cast<uint64_t>(std::clamp(env_int("OCL_SP_REBUILD_GROUPS", per_cu), 1, 64)));
   const uint64_t row_bytes = nn * (8 + (host_rows ? sizeof(T) : 0));  // one band row, all buffers
   const uint64_t fixed = csr + groups_max * nn * 4;
   if (fixed + 2 * row_bytes > budget) return std::nullopt;
