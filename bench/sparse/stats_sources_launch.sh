@@ -7,6 +7,7 @@
 # BASE_S) ends before LIMIT_S. T_k / solve / per-kernel seconds and the launches from
 # --json, the wall and peak RSS from /usr/bin/time -v, md5 of every stats file.
 # Everything under $R (log.txt, runs.jsonl, *.err, md5.txt).
+# VARIANTS (below): this build's tunables at 2^24 instead of the pairs.
 # Usage (device tool): bash carry-NAME/stats_sources_launch.sh
 set -uo pipefail
 H=${H:-$(cd "$(dirname "$0")" && pwd)}
@@ -23,12 +24,12 @@ export OCL_SP_CACHE_DIR=/tmp/ocl_sp_cache
 START=$(date +%s)
 elapsed() { echo $(( $(date +%s) - START )); }
 log() { echo "$@" | tee -a "$R/log.txt"; }
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a "$R/log.txt"
+command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a "$R/log.txt"
 
 # one BINARY LABEL COMMIT ARGS...: a run, a line in log.txt and runs.jsonl.
 one() {
   local bin=$1 l=$2 c=$3; shift 3
-  OCL_SP_PROFILE=1 /usr/bin/time -v timeout 100 "$bin" "$@" --device nvidia --stats /tmp/launch_stats.csv --json \
+  OCL_SP_PROFILE=1 /usr/bin/time -v timeout 100 "$bin" "$@" --device "${DEVICE:-nvidia}" --stats /tmp/launch_stats.csv --json \
     > "$R/$l.json" 2> "$R/$l.err"
   local md5; md5=$(md5sum < /tmp/launch_stats.csv | cut -c1-32)
   echo "$l $md5" >> "$R/md5.txt"
@@ -54,8 +55,22 @@ open(r + '/runs.jsonl', 'a').write(json.dumps({
 PY
 }
 
-G21="--generator geometric --n 2097152 --type int64 --sources 0-999"
-G24="--generator geometric --n 16777216 --sources 0-999"
+G21=${G21:-"--generator geometric --n 2097152 --type int64 --sources 0-999"}
+G24=${G24:-"--generator geometric --n 16777216 --sources 0-999"}
+# VARIANTS="LABEL=PARAM[,PARAM] ...": instead of the pairs, this build once a
+# variant (--param PARAM each) after its warm-up, e.g. "delta200=DELTA=200 vw16=VW=16".
+if [ -n "${VARIANTS:-}" ]; then
+  one "$H/ocl_sp" warm21-new "$COMMIT" $G21
+  for v in $VARIANTS; do
+    [ $(( $(elapsed) + NEW_S )) -lt "$LIMIT_S" ] || break
+    label=${v%%=*}; params=()
+    IFS=, read -ra ps <<< "${v#*=}"
+    for p in "${ps[@]}"; do [ -n "$p" ] && params+=(--param "$p"); done
+    one "$H/ocl_sp" "geo24-$label" "$COMMIT" $G24 "${params[@]}"
+  done
+  log "done at $(elapsed) s"
+  exit 0
+fi
 one "$H/ocl_sp" warm21-new "$COMMIT" $G21
 one "$H/ocl_sp.base" warm21-base "$BASE_COMMIT" $G21
 log "warm-ups done at $(elapsed) s"
