@@ -207,10 +207,10 @@ TEST_SUITE("generator") {
 }
 
 TEST_SUITE("matrix") {
-  // Past 64 MiB the constructor first touches the pages on several threads, lets
-  // the vector zero them, then stores the fill value on several threads: every
-  // value is the fill, to the bit (a -0.0 fill is not the zeroed +0.0), and a
-  // zero fill leaves the zeros.
+  // Past 64 MiB the constructor (assign_touched) first touches the pages on
+  // several threads, then stores the fill value: every value is the fill, to the
+  // bit (a -0.0 fill is not the touched pages' +0.0), and a zero fill leaves the
+  // zeros.
   TEST_CASE("large matrices: every value is the fill, on every type") {
     const auto all = [](const auto& m, auto want) {
       for (const auto x : m.values())
@@ -229,5 +229,20 @@ TEST_SUITE("matrix") {
     CHECK(all(d, int64_t{-7}));
     const DistMatrix<int32_t> small(100, 5);
     CHECK(all(small, 5));
+  }
+  // An MPI rank's local matrix is assigned in place (init_local): a vector that
+  // held other values, smaller or already large enough, holds only the fill.
+  TEST_CASE("assign_touched: a used vector refilled, larger and smaller") {
+    std::vector<int32_t> v(1000, 3);
+    const size_t big = (size_t{64} << 20) / sizeof(int32_t) + 5;
+    assign_touched(v, big, int32_t{9});
+    REQUIRE(v.size() == big);
+    CHECK(std::all_of(v.begin(), v.end(), [](int32_t x) { return x == 9; }));
+    v[17] = 4;
+    assign_touched(v, big - 3, int32_t{-1});  // capacity already there: no new pages
+    REQUIRE(v.size() == big - 3);
+    CHECK(std::all_of(v.begin(), v.end(), [](int32_t x) { return x == -1; }));
+    assign_touched(v, 10, int32_t{2});
+    CHECK(v == std::vector<int32_t>(10, 2));
   }
 }

@@ -101,37 +101,43 @@ decltype(auto) visit_type(ValueType t, F&& f) {
   return f(int32_t{});
 }
 
+// v = count copies of fill. Large vectors (64 MiB and up) have their pages first
+// touched by all threads (page faults and the kernel's zeroing in parallel, huge
+// pages where the kernel offers them on request), then filled; one thread
+// faulting in 400 MB took ~150 ms of the whole n = 10 000 solve
+// (docs/performance/startup.md), and an MPI rank's 10 GB local matrix seconds.
+template <typename T>
+void assign_touched(std::vector<T>& v, size_t count, T fill) {
+  if (count * sizeof(T) >= (size_t{64} << 20) && v.capacity() < count) {
+    std::vector<T>().swap(v);
+    v.reserve(count);
+    char* p = reinterpret_cast<char*>(v.data());
+    const size_t bytes = count * sizeof(T);
+#ifdef __linux__
+    {  // a hint on the whole pages inside: failure changes nothing
+      const uintptr_t lo = (reinterpret_cast<uintptr_t>(p) + 4095) & ~uintptr_t{4095};
+      const uintptr_t hi = (reinterpret_cast<uintptr_t>(p) + bytes) & ~uintptr_t{4095};
+      if (hi > lo) ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
+    }
+#endif
+    constexpr size_t kPiece = size_t{2} << 20;
+    const int64_t pieces = static_cast<int64_t>((bytes + kPiece - 1) / kPiece);
+    [[maybe_unused]] const int threads = copy_threads(bytes);
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (int64_t i = 0; i < pieces; ++i) {
+      const size_t off = static_cast<size_t>(i) * kPiece;
+      std::memset(p + off, 0, std::min(kPiece, bytes - off));
+    }
+  }
+  v.assign(count, fill);
+}
+
 template <typename T>
 class DistMatrix {
  public:
   DistMatrix() = default;
   explicit DistMatrix(int64_t n, T fill = ValueTraits<T>::inf) : n_(n) {
-    const size_t count = static_cast<size_t>(n * n);
-    // Large matrices: the pages are first touched by all threads (page faults and
-    // the kernel's zeroing in parallel, huge pages where the kernel offers them
-    // on request), then filled; one thread faulting in 400 MB took ~150 ms of the
-    // whole n = 10 000 solve (docs/performance/startup.md).
-    if (count * sizeof(T) >= (size_t{64} << 20)) {
-      a_.reserve(count);
-      char* p = reinterpret_cast<char*>(a_.data());
-      const size_t bytes = count * sizeof(T);
-#ifdef __linux__
-      {  // a hint on the whole pages inside: failure changes nothing
-        const uintptr_t lo = (reinterpret_cast<uintptr_t>(p) + 4095) & ~uintptr_t{4095};
-        const uintptr_t hi = (reinterpret_cast<uintptr_t>(p) + bytes) & ~uintptr_t{4095};
-        if (hi > lo) ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
-      }
-#endif
-      constexpr size_t kPiece = size_t{2} << 20;
-      const int64_t pieces = static_cast<int64_t>((bytes + kPiece - 1) / kPiece);
-      [[maybe_unused]] const int threads = copy_threads(bytes);
-#pragma omp parallel for schedule(static) num_threads(threads)
-      for (int64_t i = 0; i < pieces; ++i) {
-        const size_t off = static_cast<size_t>(i) * kPiece;
-        std::memset(p + off, 0, std::min(kPiece, bytes - off));
-      }
-    }
-    a_.assign(count, fill);
+    assign_touched(a_, static_cast<size_t>(n * n), fill);
   }
   // Adopts n x n values (row-major) without copying them.
   DistMatrix(int64_t n, std::vector<T>&& values) : n_(n), a_(std::move(values)) {}

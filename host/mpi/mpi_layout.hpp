@@ -79,7 +79,7 @@ void copy_values(T* dst, const T* src, int64_t count) {
 // The local matrix initialised as padding: INF, 0 on the padding vertices' diagonal.
 template <typename T>
 void init_local(const Layout& lay, std::vector<T>& d) {
-  d.assign(lay.local_elems(), ValueTraits<T>::inf);
+  assign_touched(d, static_cast<size_t>(lay.local_elems()), ValueTraits<T>::inf);
   const int64_t mc = lay.mc();
   for (size_t li = 0; li < lay.rows.size(); ++li) {
     const int64_t i = lay.rows[li];
