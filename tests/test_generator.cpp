@@ -3,6 +3,7 @@
 // thread count, density, weight ranges, validation, and --negative graphs that
 // have negative edges but no negative cycle.
 #include <doctest/doctest.h>
+#include <algorithm>
 
 #include <cmath>
 #include <cstring>
