@@ -52,6 +52,32 @@ typedef struct {
   ulong hi, lo;     // the 64.64 sum: integer part, fraction
 } bc_node;
 
+// Layout and scheduling switches (the same sums in the same order whatever they
+// are; docs/performance/betweenness.md measures them):
+//  BC_PRED: a chunk's ids and neighbours' sigma loaded for its tight edges only
+//    (else every slot of the chunk loads, the idle ones the list's first edge);
+//  BC_CNT: Kahn's in-edge counter in the record's sigma field (free until the
+//    vertex pulls its sigma) instead of its own array: the atomic that releases
+//    a vertex brings its record to the cache the next level reads it from;
+//  BC_NEXT: a level's vertices, masks and offsets handed to the next level in
+//    local memory (the first BC_NEXT of them) by the work-items that release
+//    them, loaded beside the releasing atomic (no order, record or offsets read
+//    after the barrier);
+//  BC_PIPE: the dependencies' pass loads the next level's vertex (order two
+//    levels ahead, record and offsets one level ahead) while it works on this one.
+#ifndef BC_PRED
+#define BC_PRED 0
+#endif
+#ifndef BC_CNT
+#define BC_CNT 0
+#endif
+#ifndef BC_NEXT
+#define BC_NEXT 0
+#endif
+#ifndef BC_PIPE
+#define BC_PIPE 0
+#endif
+
 // Edge masks cover the first MASK_EDGES edges (at most 32); a vertex with more
 // tests its edges again (-DMASK_EDGES=0: every vertex, experiments).
 #ifndef MASK_EDGES
@@ -115,7 +141,8 @@ bool tight_chunk(tight_edges* it, __global const int* restrict ids, __global con
 #pragma unroll
     for (int j = 0; j < EDGES; ++j) {
       t[j] = m != 0;
-      x[j] = ids[it->begin + (t[j] ? LOW_BIT(m) : 0)];
+      const int k = it->begin + (t[j] ? LOW_BIT(m) : 0);
+      x[j] = BC_PRED ? (t[j] ? ids[k] : v) : ids[k];
       m &= m - 1;
     }
     it->m = m;
@@ -320,6 +347,26 @@ wide_t wide_sum(tight_edges it, __global const int* restrict ids, __global const
   return sum;
 }
 
+// Kahn's in-edge counter of v: its own array, or the record's sigma field (BC_CNT).
+#if BC_CNT
+#define CNT(v) ((__global int*)(node + (v)))
+#else
+#define CNT(v) (indeg + (v))
+#endif
+
+// The fixed-point value (hi, lo) in registers plus x, as fixed_add; false where
+// x adds nothing (nothing to store).
+bool fixed_add_regs(ulong* hi, ulong* lo, const double x) {
+  if (!(x > 0)) return false;
+  const ulong h = (ulong)x;
+  const double frac = x - (double)h;
+  const ulong f = (ulong)(frac * 18446744073709551616.0);
+  const ulong l = *lo + f;
+  *lo = l;
+  *hi += h + (l < f ? 1 : 0);
+  return true;
+}
+
 __kernel __attribute__((reqd_work_group_size(BC_WG, 1, 1)))
 void bc_sources(const int n, __global const int* restrict off, __global const int* restrict col,
                 __global const value_t* restrict w, __global const int* restrict in_off,
@@ -335,6 +382,12 @@ void bc_sources(const int n, __global const int* restrict off, __global const in
   __global int* order = order_all + g * un;
   __global int* level = level_all + g * (un + 1);
   __local int l_reached, l_over, l_wide_over, l_tail, l_lo, l_hi;
+#if BC_NEXT
+  // the next level's first BC_NEXT vertices (two buffers: this level's, the next's)
+  __local int l_nu[2][BC_NEXT];
+  __local uint2 l_nm[2][BC_NEXT];
+  __local int4 l_no[2][BC_NEXT];
+#endif
   for (int r = (int)g; r < count; r += (int)get_num_groups(0)) {
     const int s = src[r];
     __global const value_t* d = rows + (size_t)r * un;
@@ -391,13 +444,13 @@ void bc_sources(const int n, __global const int* restrict off, __global const in
           }
         }
       }
-      indeg[v] = c;
+      *CNT(v) = c;
       node[v].in_mask = im;
       node[v].out_mask = om;
     }
     if (reached) atomic_add(&l_reached, reached);
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-    if (indeg[s] != 0) {  // s on a zero-weight cycle
+    if (*CNT(s) != 0) {  // s on a zero-weight cycle
       if (lid == 0) flags[r] = 2;
       barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
       continue;
@@ -412,35 +465,85 @@ void bc_sources(const int n, __global const int* restrict off, __global const in
       l_tail = 1;
       l_lo = 0;
       l_hi = 1;
+#if BC_NEXT
+      l_nu[0][0] = s;
+      l_nm[0][0] = (uint2)(node[s].in_mask, node[s].out_mask);
+      l_no[0][0] = (int4)(in_off[s], in_off[s + 1], off[s], off[s + 1]);
+#endif
     }
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     int x[EDGES], t[EDGES];
     for (;;) {
       const int lo = l_lo, hi = l_hi;
       if (lo == hi) break;
+#if BC_NEXT
+      const int cur = levels & 1;
+#endif
       for (int i = lo + lid; i < hi; i += BC_WG) {
-        const int u = order[i];
+        int u;
+        uint im, om;
+        int ib, ie, ob, oe;
+#if BC_NEXT
+        if (i - lo < BC_NEXT) {
+          u = l_nu[cur][i - lo];
+          const uint2 mm = l_nm[cur][i - lo];
+          const int4 o = l_no[cur][i - lo];
+          im = mm.x;
+          om = mm.y;
+          ib = o.x;
+          ie = o.y;
+          ob = o.z;
+          oe = o.w;
+        } else
+#endif
+        {
+          u = order[i];
+          im = node[u].in_mask;
+          om = node[u].out_mask;
+          ib = in_off[u];
+          ie = in_off[u + 1];
+          ob = off[u];
+          oe = off[u + 1];
+        }
         __global bc_node* nu = node + u;
-        const uint im = nu->in_mask, om = nu->out_mask;
         double sum = 1.0;
         if (u != s) {
           sum = 0;
-          for (tight_edges it = tight_from(in_off[u], in_off[u + 1], im, d, u);
+          for (tight_edges it = tight_from(ib, ie, im, d, u);
                tight_chunk(&it, in_src, in_edge, w, d, inf, u, 1, x, t);) {
             double sp[EDGES];
 #pragma unroll
-            for (int j = 0; j < EDGES; ++j) sp[j] = node[x[j]].sigma;
+            for (int j = 0; j < EDGES; ++j) sp[j] = BC_PRED ? (t[j] ? node[x[j]].sigma : 0.0) : node[x[j]].sigma;
             for (int j = 0; j < EDGES; ++j)  // (no unroll pragma: amdgcn's clang refuses it here)
               if (t[j]) sum += sp[j];
           }
         }
         nu->sigma = sum;
         over |= !(sum <= DBL_MAX);
-        for (tight_edges it = tight_from(off[u], off[u + 1], om, d, u);
+        for (tight_edges it = tight_from(ob, oe, om, d, u);
              tight_chunk(&it, col, in_edge, w, d, inf, u, 0, x, t);) {
           // (no unroll pragma: clang cannot unroll it with the atomics)
-          for (int j = 0; j < EDGES; ++j)
-            if (t[j] && atomic_dec(&indeg[x[j]]) == 1) order[atomic_inc(&l_tail)] = x[j];
+          for (int j = 0; j < EDGES; ++j) {
+            if (!t[j]) continue;
+            const int xj = x[j];
+#if BC_NEXT
+            // the successor's masks and offsets loaded beside the atomic (used
+            // only by the work-item that releases it)
+            const uint2 mm = (uint2)(node[xj].in_mask, node[xj].out_mask);
+            const int4 o = (int4)(in_off[xj], in_off[xj + 1], off[xj], off[xj + 1]);
+#endif
+            if (atomic_dec(CNT(xj)) == 1) {
+              const int pos = atomic_inc(&l_tail);
+              order[pos] = xj;
+#if BC_NEXT
+              if (pos - hi < BC_NEXT) {
+                l_nu[cur ^ 1][pos - hi] = xj;
+                l_nm[cur ^ 1][pos - hi] = mm;
+                l_no[cur ^ 1][pos - hi] = o;
+              }
+#endif
+            }
+          }
         }
       }
       barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
@@ -488,34 +591,104 @@ void bc_sources(const int n, __global const int* restrict off, __global const in
     if (lid == 0) flags[r] = 0;
     // c. dependencies, levels back from the last (float64, or wide: the host's
     // long double pass, each dependency rounded to float64 for the sum)
+#if BC_PIPE
+    // (float64) the vertex at lid of level l - 1: its id loaded at level l + 1,
+    // its record and offsets at level l; used at level l - 1
+    int p_id = -1, p_v = -1, p_ob = 0, p_oe = 0;
+    bc_node p_rec;
+    p_rec.sigma = 0;
+    p_rec.in_mask = p_rec.out_mask = 0;
+    p_rec.hi = p_rec.lo = 0;
+    if (!wide && levels >= 1) {
+      const int a = level[levels - 1];
+      if (a + lid < level[levels]) {
+        p_v = order[a + lid];
+        p_rec = node[p_v];
+        p_ob = off[p_v];
+        p_oe = off[p_v + 1];
+      }
+      if (levels >= 2) {
+        const int a2 = level[levels - 2];
+        if (a2 + lid < a) p_id = order[a2 + lid];
+      }
+    }
+#endif
     for (int l = levels - 1; l >= 0; --l) {
       const int a = level[l], b = level[l + 1];
+#if BC_PIPE
+      const int c_v = p_v, c_ob = p_ob, c_oe = p_oe;
+      const bc_node c_rec = p_rec;
+      if (!wide) {
+        p_v = p_id;
+        if (p_v >= 0) {
+          p_rec = node[p_v];
+          p_ob = off[p_v];
+          p_oe = off[p_v + 1];
+        }
+        p_id = -1;
+        if (l >= 2) {
+          const int a2 = level[l - 2];
+          if (a2 + lid < level[l - 1]) p_id = order[a2 + lid];
+        }
+      }
+#endif
       for (int i = a + lid; i < b; i += BC_WG) {
-        const int v = order[i];
-        __global bc_node* nv = node + v;
-        const uint om = nv->out_mask;
         double part;
+        int v;
         if (!wide) {
-          const double sv = nv->sigma;
+          uint om;
+          double sv;
+          int ob, oe;
+          ulong fh = 0, fl = 0;
+#if BC_PIPE
+          const int piped = i == a + lid;
+          if (piped) {
+            v = c_v;
+            om = c_rec.out_mask;
+            sv = c_rec.sigma;
+            fh = c_rec.hi;
+            fl = c_rec.lo;
+            ob = c_ob;
+            oe = c_oe;
+          } else
+#endif
+          {
+            v = order[i];
+            om = node[v].out_mask;
+            sv = node[v].sigma;
+            ob = off[v];
+            oe = off[v + 1];
+          }
           double delta = 0;
-          for (tight_edges it = tight_from(off[v], off[v + 1], om, d, v);
+          for (tight_edges it = tight_from(ob, oe, om, d, v);
                tight_chunk(&it, col, in_edge, w, d, inf, v, 0, x, t);) {
             double cx[EDGES];
 #pragma unroll
-            for (int j = 0; j < EDGES; ++j) cx[j] = node[x[j]].sigma;
+            for (int j = 0; j < EDGES; ++j) cx[j] = BC_PRED ? (t[j] ? node[x[j]].sigma : 0.0) : node[x[j]].sigma;
             for (int j = 0; j < EDGES; ++j)  // (no unroll pragma: amdgcn's clang refuses it here)
               if (t[j]) delta += sv * cx[j];
           }
-          nv->sigma = (1 + delta) / sv;
+          node[v].sigma = (1 + delta) / sv;
           part = endpoints ? delta + 1 : delta;
+#if BC_PIPE
+          if (piped) {
+            if (v != s && fixed_add_regs(&fh, &fl, part)) {
+              node[v].hi = fh;
+              node[v].lo = fl;
+            }
+            continue;
+          }
+#endif
         } else {
+          v = order[i];
+          const uint om = node[v].out_mask;
           const wide_t sv = wide_at(node, indeg, v);
           const wide_t delta =
               wide_sum(tight_from(off[v], off[v + 1], om, d, v), col, in_edge, w, d, inf, v, 0, node, indeg, 1, sv);
           wide_put(node, indeg, v, wide_div(wide_add(wide_one(), delta), sv));
           part = wide_double(endpoints ? wide_add(delta, wide_one()) : delta);
         }
-        if (v != s) fixed_add(&nv->hi, part);
+        if (v != s) fixed_add(&node[v].hi, part);
       }
       barrier(CLK_GLOBAL_MEM_FENCE);
     }

@@ -13,6 +13,11 @@
 #   kernels of k_old/, OCL_SP_KERNEL_DIR, when there), 3 runs each; then the 1000 x 1000
 #   grid's sampled betweenness (--sources: SAMPLE sources spread evenly, default 3960,
 #   the generator's weights) with this binary and the baseline, once
+#   PLAN=variants: the 316 x 316 grid, baseline (3 runs, one more with OCL_SP_PROFILE=1:
+#   its phases in grid316-base-profile.err) and this binary once with each kernel build of
+#   VARIANTS (";"-separated OCL_SP_EXTRA_BUILD_OPTIONS, "" the default; a variant with
+#   "|ENV=VAL" after it runs with that environment too), each kernel built first on a
+#   small grid so that the run is warm
 #   PLAN=wide: the 1000 x 1000 grid's sample alone, with W1000 (e.g. "--weights 1:1":
 #   unit weights, counts past float64 from most sources) and SAMPLE; WIDE_EXP=1 adds
 #   this binary with -DWIDE_EXP_IN_MASK=1 (the wide exponents in the records' masks)
@@ -26,7 +31,7 @@ one() {  # LABEL BIN ENVS ARGS...: one run, a JSON line
   local label=$1 bin=$2 envs=$3; shift 3
   local csv=/tmp/$label.csv
   local t0=$(date +%s.%N)
-  timeout ${TO:-170} env $envs ./$bin "$@" --stats $csv --betweenness --json --quiet > $O/last.json 2>$O/last.err
+  eval "timeout ${TO:-170} env $envs ./$bin \"\$@\""  --stats $csv --betweenness --json --quiet > $O/last.json 2>$O/last.err
   local rc=$?
   local t1=$(date +%s.%N)
   python3 - "$label" "$rc" "$t0" "$t1" "$csv" "$(./$bin --version | sed -n 2p)" "$DEV" "${envs:+$envs }ocl_sp $*" <<'PY' >> $O/betweenness.jsonl
@@ -44,6 +49,7 @@ print(json.dumps({"label": label, "command": args + " --stats FILE --betweenness
                   "kernel_seconds": r.get("kernel_seconds"), "notes": r.get("notes"), "csv_md5": md5,
                   "err": open(o + "/last.err").read()[-300:], "driver": "bench/sparse/betweenness_run.sh"}))
 PY
+  case $label in *profile*) cp $O/last.err $O/$label.err ;; esac
   rm -f $O/last.json
 }
 runs() {  # LABEL BIN ENVS COUNT ARGS...: a warm-up (program build) and COUNT runs
@@ -55,6 +61,17 @@ G316="--generator grid --n 99856 --algo sssp --device nvidia"
 if [ "${PLAN:-main}" = groups ]; then
   # bc_sources' groups (OCL_SP_BC_GROUPS; 132 compute units on the H100)
   for g in 528 396 660 792 528 528 264; do one grid316-new-groups$g ocl_sp "OCL_SP_BC_GROUPS=$g" $G316; done
+elif [ "${PLAN:-main}" = variants ]; then
+  runs grid316-base ocl_sp_base "" 3 $G316
+  one grid316-base-profile ocl_sp_base "OCL_SP_PROFILE=1" $G316
+  IFS=';' read -ra VS <<< "${VARIANTS:-}"
+  for v in "${VS[@]}"; do
+    opts=${v%%|*}; more=""; [ "$opts" != "$v" ] && more=${v#*|}
+    tag=$(printf '%s' "$opts $more" | sed 's/-D//g; s/OCL_SP_//g' | tr -c 'A-Za-z0-9=' '-' | tr '=' '_')
+    envs="OCL_SP_EXTRA_BUILD_OPTIONS=\"$opts\" $more"
+    eval "env $envs ./ocl_sp --generator grid --n 100 --algo sssp --device nvidia --stats /tmp/w.csv --betweenness --quiet" >/dev/null 2>&1
+    one grid316-new-$tag ocl_sp "$envs" $G316
+  done
 elif [ "${PLAN:-main}" = onepass ] || [ "${PLAN:-main}" = wide ]; then
   if [ "$PLAN" = onepass ]; then
     runs grid316-base ocl_sp_base "" 3 $G316
