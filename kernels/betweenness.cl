@@ -63,6 +63,9 @@ typedef struct {
 //    local memory (the first BC_NEXT of them) by the work-items that release
 //    them, loaded beside the releasing atomic (no order, record or offsets read
 //    after the barrier);
+//  BC_DYN: a group takes its next source from a counter (flags[count], zero at
+//    the launch) when it is done with one, instead of every groups-th source:
+//    the launch's tail is a source, not the spread of the groups' shares;
 //  BC_PIPE: the dependencies' pass loads the next level's vertex (order two
 //    levels ahead, record and offsets one level ahead) while it works on this one.
 #ifndef BC_PRED
@@ -77,6 +80,21 @@ typedef struct {
 #ifndef BC_PIPE
 #define BC_PIPE 0
 #endif
+#ifndef BC_DYN
+#define BC_DYN 0
+#endif
+
+// The group's next source: every groups-th from its id, or (BC_DYN) the next one
+// nobody has taken (flags[count] counts them; every work-item of the group calls
+// it, *l_r the taken one).
+int bc_next(const int r, const int count, __global int* flags, __local int* l_r) {
+  if (!BC_DYN) return r < 0 ? (int)get_group_id(0) : r + (int)get_num_groups(0);
+  if (get_local_id(0) == 0) *l_r = atomic_inc(&flags[count]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int next = *l_r;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return next;
+}
 
 // Edge masks cover the first MASK_EDGES edges (at most 32); a vertex with more
 // tests its edges again (-DMASK_EDGES=0: every vertex, experiments).
@@ -381,14 +399,14 @@ void bc_sources(const int n, __global const int* restrict off, __global const in
   __global bc_node* node = node_all + g * un;
   __global int* order = order_all + g * un;
   __global int* level = level_all + g * (un + 1);
-  __local int l_reached, l_over, l_wide_over, l_tail, l_lo, l_hi;
+  __local int l_reached, l_over, l_wide_over, l_tail, l_lo, l_hi, l_r;
 #if BC_NEXT
   // the next level's first BC_NEXT vertices (two buffers: this level's, the next's)
   __local int l_nu[2][BC_NEXT];
   __local uint2 l_nm[2][BC_NEXT];
   __local int4 l_no[2][BC_NEXT];
 #endif
-  for (int r = (int)g; r < count; r += (int)get_num_groups(0)) {
+  for (int r = bc_next(-1, count, flags, &l_r); r < count; r = bc_next(r, count, flags, &l_r)) {
     const int s = src[r];
     __global const value_t* d = rows + (size_t)r * un;
     if (lid == 0) {

@@ -134,7 +134,7 @@ bool OpenClSsspEngine<T>::prepare_betweenness(const Csr<T>& g, const InEdges& in
       d.bc_out = cl::Buffer(ctx, CL_MEM_READ_WRITE, un * 16);
       const size_t b = static_cast<size_t>(std::max<int64_t>(d.batch, 1));
       d.bc_src = cl::Buffer(ctx, CL_MEM_READ_ONLY, b * 4);
-      d.bc_flags = cl::Buffer(ctx, CL_MEM_READ_WRITE, b * 4);
+      d.bc_flags = cl::Buffer(ctx, CL_MEM_READ_WRITE, (b + 1) * 4);
       RunStats upload;
       core.finish(upload);
       st.t_h += upload.t_h;
@@ -154,10 +154,10 @@ void OpenClSsspEngine<T>::run_betweenness(const int64_t* sources, int64_t count,
     set_mode(d, lanes_rows_, 1, lanes_rows_);
     // the batch of the mode now (source_count may have changed it since prepare)
     const size_t b = static_cast<size_t>(std::max<int64_t>(d.batch, 1));
-    if (d.bc_src.template getInfo<CL_MEM_SIZE>() < b * 4)
+    if (d.bc_flags.template getInfo<CL_MEM_SIZE>() < (b + 1) * 4)
       d.core->run_guarded("betweenness: cannot allocate its batch on '" + d.core->device().name + "'", [&] {
         d.bc_src = cl::Buffer(d.core->context(), CL_MEM_READ_ONLY, b * 4);
-        d.bc_flags = cl::Buffer(d.core->context(), CL_MEM_READ_WRITE, b * 4);
+        d.bc_flags = cl::Buffer(d.core->context(), CL_MEM_READ_WRITE, (b + 1) * 4);
       });
   }
   const size_t un = static_cast<size_t>(n_);
@@ -211,6 +211,8 @@ void OpenClSsspEngine<T>::run_betweenness(const int64_t* sources, int64_t count,
         set_args(d.bc, static_cast<cl_int>(n_), d.off, d.col, d.w, d.in_off, d.in_src, d.in_edge, *rows,
                  static_cast<cl_int>(c), d.bc_src, inf, static_cast<cl_int>(endpoints), d.bc_indeg, d.bc_node,
                  d.bc_order, d.bc_level, d.bc_flags);
+        // flags[c]: the sources taken so far (a build with BC_DYN takes them in turn)
+        core.queue(q).enqueueFillBuffer(d.bc_flags, cl_int{0}, static_cast<size_t>(c) * 4, 4);
         const size_t groups = static_cast<size_t>(std::min<int64_t>(d.bc_groups, c));
         core.launch(d.bc, cl::NDRange(groups * d.bc_wg), cl::NDRange(d.bc_wg));
         flag.resize(static_cast<size_t>(c));
