@@ -59,29 +59,22 @@ typedef struct {
 //  BC_CNT: Kahn's in-edge counter in the record's sigma field (free until the
 //    vertex pulls its sigma) instead of its own array: the atomic that releases
 //    a vertex brings its record to the cache the next level reads it from;
-//  BC_NEXT: a level's vertices, masks and offsets handed to the next level in
-//    local memory (the first BC_NEXT of them) by the work-items that release
-//    them, loaded beside the releasing atomic (no order, record or offsets read
-//    after the barrier);
 //  BC_DYN: a group takes its next source from a counter (flags[count], zero at
 //    the launch) when it is done with one, instead of every groups-th source:
 //    the launch's tail is a source, not the spread of the groups' shares;
 //  BC_PIPE: the dependencies' pass loads the next level's vertex (order two
 //    levels ahead, record and offsets one level ahead) while it works on this one.
 #ifndef BC_PRED
-#define BC_PRED 0
+#define BC_PRED 1
 #endif
 #ifndef BC_CNT
-#define BC_CNT 0
-#endif
-#ifndef BC_NEXT
-#define BC_NEXT 0
+#define BC_CNT 1
 #endif
 #ifndef BC_PIPE
 #define BC_PIPE 0
 #endif
 #ifndef BC_DYN
-#define BC_DYN 0
+#define BC_DYN 1
 #endif
 
 // The group's next source: every groups-th from its id, or (BC_DYN) the next one
@@ -400,12 +393,6 @@ void bc_sources(const int n, __global const int* restrict off, __global const in
   __global int* order = order_all + g * un;
   __global int* level = level_all + g * (un + 1);
   __local int l_reached, l_over, l_wide_over, l_tail, l_lo, l_hi, l_r;
-#if BC_NEXT
-  // the next level's first BC_NEXT vertices (two buffers: this level's, the next's)
-  __local int l_nu[2][BC_NEXT];
-  __local uint2 l_nm[2][BC_NEXT];
-  __local int4 l_no[2][BC_NEXT];
-#endif
   for (int r = bc_next(-1, count, flags, &l_r); r < count; r = bc_next(r, count, flags, &l_r)) {
     const int s = src[r];
     __global const value_t* d = rows + (size_t)r * un;
@@ -483,46 +470,16 @@ void bc_sources(const int n, __global const int* restrict off, __global const in
       l_tail = 1;
       l_lo = 0;
       l_hi = 1;
-#if BC_NEXT
-      l_nu[0][0] = s;
-      l_nm[0][0] = (uint2)(node[s].in_mask, node[s].out_mask);
-      l_no[0][0] = (int4)(in_off[s], in_off[s + 1], off[s], off[s + 1]);
-#endif
     }
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     int x[EDGES], t[EDGES];
     for (;;) {
       const int lo = l_lo, hi = l_hi;
       if (lo == hi) break;
-#if BC_NEXT
-      const int cur = levels & 1;
-#endif
       for (int i = lo + lid; i < hi; i += BC_WG) {
-        int u;
-        uint im, om;
-        int ib, ie, ob, oe;
-#if BC_NEXT
-        if (i - lo < BC_NEXT) {
-          u = l_nu[cur][i - lo];
-          const uint2 mm = l_nm[cur][i - lo];
-          const int4 o = l_no[cur][i - lo];
-          im = mm.x;
-          om = mm.y;
-          ib = o.x;
-          ie = o.y;
-          ob = o.z;
-          oe = o.w;
-        } else
-#endif
-        {
-          u = order[i];
-          im = node[u].in_mask;
-          om = node[u].out_mask;
-          ib = in_off[u];
-          ie = in_off[u + 1];
-          ob = off[u];
-          oe = off[u + 1];
-        }
+        const int u = order[i];
+        const uint im = node[u].in_mask, om = node[u].out_mask;
+        const int ib = in_off[u], ie = in_off[u + 1], ob = off[u], oe = off[u + 1];
         __global bc_node* nu = node + u;
         double sum = 1.0;
         if (u != s) {
@@ -544,22 +501,9 @@ void bc_sources(const int n, __global const int* restrict off, __global const in
           for (int j = 0; j < EDGES; ++j) {
             if (!t[j]) continue;
             const int xj = x[j];
-#if BC_NEXT
-            // the successor's masks and offsets loaded beside the atomic (used
-            // only by the work-item that releases it)
-            const uint2 mm = (uint2)(node[xj].in_mask, node[xj].out_mask);
-            const int4 o = (int4)(in_off[xj], in_off[xj + 1], off[xj], off[xj + 1]);
-#endif
             if (atomic_dec(CNT(xj)) == 1) {
               const int pos = atomic_inc(&l_tail);
               order[pos] = xj;
-#if BC_NEXT
-              if (pos - hi < BC_NEXT) {
-                l_nu[cur ^ 1][pos - hi] = xj;
-                l_nm[cur ^ 1][pos - hi] = mm;
-                l_no[cur ^ 1][pos - hi] = o;
-              }
-#endif
             }
           }
         }

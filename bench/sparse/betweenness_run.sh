@@ -17,7 +17,8 @@
 #   its phases in grid316-base-profile.err) and this binary once with each kernel build of
 #   VARIANTS (";"-separated OCL_SP_EXTRA_BUILD_OPTIONS, "" the default; a variant with
 #   "|ENV=VAL" after it runs with that environment too), each kernel built first on a
-#   small grid so that the run is warm
+#   small grid so that the run is warm; NEW=K: this binary's default K times after the
+#   baseline (and a warm-up); PROFILE=0: no profiled run
 #   PLAN=wide: the 1000 x 1000 grid's sample alone, with W1000 (e.g. "--weights 1:1":
 #   unit weights, counts past float64 from most sources) and SAMPLE; WIDE_EXP=1 adds
 #   this binary with -DWIDE_EXP_IN_MASK=1 (the wide exponents in the records' masks)
@@ -63,7 +64,8 @@ if [ "${PLAN:-main}" = groups ]; then
   for g in 528 396 660 792 528 528 264; do one grid316-new-groups$g ocl_sp "OCL_SP_BC_GROUPS=$g" $G316; done
 elif [ "${PLAN:-main}" = variants ]; then
   runs grid316-base ocl_sp_base "" 3 $G316
-  one grid316-base-profile ocl_sp_base "OCL_SP_PROFILE=1" $G316
+  [ "${NEW:-0}" -gt 0 ] && runs grid316-new ocl_sp "" $NEW $G316
+  [ "${PROFILE:-1}" = 1 ] && one grid316-base-profile ocl_sp_base "OCL_SP_PROFILE=1" $G316
   IFS=';' read -ra VS <<< "${VARIANTS:-}"
   for v in "${VS[@]}"; do
     opts=${v%%|*}; more=""; [ "$opts" != "$v" ] && more=${v#*|}
