@@ -28,7 +28,9 @@
 //     order stalled (a zero-weight cycle: the host reports it); a flagged source
 //     adds nothing.
 // A vertex's sigma, masks and sum share one 32-byte record (bc_node): b and c
-// touch one sector a vertex for them. No atomics on the sums: a slot belongs to
+// touch one sector a vertex for them; Kahn's in-edge counter lives in its sigma
+// field until the vertex pulls its sigma, and the wide pass's exponent in its
+// in-edge mask once the vertex's own wide count is pulled. No atomics on the sums: a slot belongs to
 // one group and a vertex to one work-item within a level. bc_sum adds the slots
 // up (integer adds with carry: any order gives the same sum). Portable OpenCL C
 // 1.2 with cl_khr_fp64; no contraction (the host's a * b + c is two roundings).
@@ -62,16 +64,11 @@ typedef struct {
 //  BC_DYN: a group takes its next source from a counter (flags[count], zero at
 //    the launch) when it is done with one, instead of every groups-th source:
 //    the launch's tail is a source, not the spread of the groups' shares;
-//  BC_PIPE: the dependencies' pass loads the next level's vertex (order two
-//    levels ahead, record and offsets one level ahead) while it works on this one.
 #ifndef BC_PRED
 #define BC_PRED 1
 #endif
 #ifndef BC_CNT
 #define BC_CNT 1
-#endif
-#ifndef BC_PIPE
-#define BC_PIPE 0
 #endif
 #ifndef BC_DYN
 #define BC_DYN 1
@@ -313,12 +310,12 @@ double wide_double(const wide_t a) {
 }
 
 // A vertex's wide count or coefficient: its significand in the record's sigma
-// (as bits), its exponent in the in-degree (free once Kahn's order is done), or
-// with -DWIDE_EXP_IN_MASK=1 in the record's in-edge mask (read for the last
-// time when the vertex pulls its own wide count: one sector a neighbour instead
-// of two; experiments, not measured yet: docs/performance/betweenness.md).
+// (as bits), its exponent in the record's in-edge mask (read for the last time
+// when the vertex pulls its own wide count): one sector a neighbour (H100, unit
+// grid 1000 x 1000, 792 sources: bc_sources 0.63 -> 0.43 s; docs/performance/
+// betweenness.md); -DWIDE_EXP_IN_MASK=0: in the in-degree array (experiments).
 #ifndef WIDE_EXP_IN_MASK
-#define WIDE_EXP_IN_MASK 0
+#define WIDE_EXP_IN_MASK 1
 #endif
 wide_t wide_at(__global const bc_node* node, __global const int* indeg, const int v) {
   wide_t r;
@@ -364,19 +361,6 @@ wide_t wide_sum(tight_edges it, __global const int* restrict ids, __global const
 #else
 #define CNT(v) (indeg + (v))
 #endif
-
-// The fixed-point value (hi, lo) in registers plus x, as fixed_add; false where
-// x adds nothing (nothing to store).
-bool fixed_add_regs(ulong* hi, ulong* lo, const double x) {
-  if (!(x > 0)) return false;
-  const ulong h = (ulong)x;
-  const double frac = x - (double)h;
-  const ulong f = (ulong)(frac * 18446744073709551616.0);
-  const ulong l = *lo + f;
-  *lo = l;
-  *hi += h + (l < f ? 1 : 0);
-  return true;
-}
 
 __kernel __attribute__((reqd_work_group_size(BC_WG, 1, 1)))
 void bc_sources(const int n, __global const int* restrict off, __global const int* restrict col,
@@ -553,76 +537,17 @@ void bc_sources(const int n, __global const int* restrict off, __global const in
     if (lid == 0) flags[r] = 0;
     // c. dependencies, levels back from the last (float64, or wide: the host's
     // long double pass, each dependency rounded to float64 for the sum)
-#if BC_PIPE
-    // (float64) the vertex at lid of level l - 1: its id loaded at level l + 1,
-    // its record and offsets at level l; used at level l - 1
-    int p_id = -1, p_v = -1, p_ob = 0, p_oe = 0;
-    bc_node p_rec;
-    p_rec.sigma = 0;
-    p_rec.in_mask = p_rec.out_mask = 0;
-    p_rec.hi = p_rec.lo = 0;
-    if (!wide && levels >= 1) {
-      const int a = level[levels - 1];
-      if (a + lid < level[levels]) {
-        p_v = order[a + lid];
-        p_rec = node[p_v];
-        p_ob = off[p_v];
-        p_oe = off[p_v + 1];
-      }
-      if (levels >= 2) {
-        const int a2 = level[levels - 2];
-        if (a2 + lid < a) p_id = order[a2 + lid];
-      }
-    }
-#endif
     for (int l = levels - 1; l >= 0; --l) {
       const int a = level[l], b = level[l + 1];
-#if BC_PIPE
-      const int c_v = p_v, c_ob = p_ob, c_oe = p_oe;
-      const bc_node c_rec = p_rec;
-      if (!wide) {
-        p_v = p_id;
-        if (p_v >= 0) {
-          p_rec = node[p_v];
-          p_ob = off[p_v];
-          p_oe = off[p_v + 1];
-        }
-        p_id = -1;
-        if (l >= 2) {
-          const int a2 = level[l - 2];
-          if (a2 + lid < level[l - 1]) p_id = order[a2 + lid];
-        }
-      }
-#endif
       for (int i = a + lid; i < b; i += BC_WG) {
         double part;
         int v;
         if (!wide) {
-          uint om;
-          double sv;
-          int ob, oe;
-          ulong fh = 0, fl = 0;
-#if BC_PIPE
-          const int piped = i == a + lid;
-          if (piped) {
-            v = c_v;
-            om = c_rec.out_mask;
-            sv = c_rec.sigma;
-            fh = c_rec.hi;
-            fl = c_rec.lo;
-            ob = c_ob;
-            oe = c_oe;
-          } else
-#endif
-          {
-            v = order[i];
-            om = node[v].out_mask;
-            sv = node[v].sigma;
-            ob = off[v];
-            oe = off[v + 1];
-          }
+          v = order[i];
+          const uint om = node[v].out_mask;
+          const double sv = node[v].sigma;
           double delta = 0;
-          for (tight_edges it = tight_from(ob, oe, om, d, v);
+          for (tight_edges it = tight_from(off[v], off[v + 1], om, d, v);
                tight_chunk(&it, col, in_edge, w, d, inf, v, 0, x, t);) {
             double cx[EDGES];
 #pragma unroll
@@ -632,15 +557,6 @@ void bc_sources(const int n, __global const int* restrict off, __global const in
           }
           node[v].sigma = (1 + delta) / sv;
           part = endpoints ? delta + 1 : delta;
-#if BC_PIPE
-          if (piped) {
-            if (v != s && fixed_add_regs(&fh, &fl, part)) {
-              node[v].hi = fh;
-              node[v].lo = fl;
-            }
-            continue;
-          }
-#endif
         } else {
           v = order[i];
           const uint om = node[v].out_mask;

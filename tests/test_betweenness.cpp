@@ -435,22 +435,21 @@ TEST_CASE("betweenness: vertices on both sides of the kernel's 32-edge masks, co
   CHECK(same_bits(r.vertex, want));
 }
 
-TEST_CASE("betweenness: the kernel's build options give the same bits (loads, counters, sources taken, pipelined levels)") {
+TEST_CASE("betweenness: the kernel's build options give the same bits (loads, counters, sources taken)") {
   // bc_sources' layout and scheduling options (kernels/betweenness.cl: BC_PRED,
-  // BC_CNT, BC_DYN on by default, BC_PIPE off) change which loads are made, where
-  // Kahn's counters live, which group takes which source and when a level's
-  // vertex is loaded, never a sum or its order: the layered graph of the masks'
-  // test (counts past 2^53, degrees on both sides of 32) the same bits with each
-  // off or on, in launches of 16 sources (the counter of sources taken zeroed for
-  // each) and work-groups of 32 (levels of 36: a work-item takes two vertices of
-  // a level, one loaded ahead and one not).
+  // BC_CNT, BC_DYN, on by default) change which loads are made, where Kahn's
+  // counters live and which group takes which source, never a sum or its order:
+  // the layered graph of the masks' test (counts past 2^53, degrees on both sides
+  // of 32) the same bits with each off, in launches of 16 sources (the counter of
+  // sources taken zeroed for each) and work-groups of 32 (levels of 36: a
+  // work-item takes two vertices of a level).
   const Graph e = layered(12, 36, 3, 30, 6);
   const Csr<int32_t> g = build_csr<int32_t>(e);
   std::vector<int64_t> all(static_cast<size_t>(g.n));
   for (int64_t v = 0; v < g.n; ++v) all[static_cast<size_t>(v)] = v;
   const Result want = all_backends_agree(g, all, false, false);
   const ocl_sp_test::EnvGuard wg("OCL_SP_BC_WG", std::string("32"));
-  for (const char* options : {"-DBC_PRED=0 -DBC_CNT=0 -DBC_DYN=0", "-DBC_PIPE=1", "-DBC_PRED=0 -DBC_PIPE=1"}) {
+  for (const char* options : {"-DBC_PRED=0 -DBC_CNT=0 -DBC_DYN=0", "-DBC_PRED=0", "-DBC_CNT=0", "-DBC_DYN=0"}) {
     CAPTURE(options);
     const ocl_sp_test::EnvGuard build("OCL_SP_EXTRA_BUILD_OPTIONS", std::string(options));
     std::string where;
@@ -729,8 +728,10 @@ TEST_CASE("betweenness: counts past float64 rounded in sums of unequal terms, th
   CHECK(*std::max_element(r.vertex.begin(), r.vertex.end()) > 0);
   const Result ends = all_backends_agree(g, some, true, false);
   CHECK(!same_bits(ends.vertex, r.vertex));
-  // the experiment's layout (exponents in the records' in-edge masks): the same bits
-  const ocl_sp_test::EnvGuard layout("OCL_SP_EXTRA_BUILD_OPTIONS", std::string("-DWIDE_EXP_IN_MASK=1"));
+  // the other layout (exponents in the in-degree array, not the records' in-edge
+  // masks; and the in-edge counters there too): the same bits
+  const ocl_sp_test::EnvGuard layout("OCL_SP_EXTRA_BUILD_OPTIONS",
+                                     std::string("-DWIDE_EXP_IN_MASK=0 -DBC_CNT=0"));
   for (bool endpoints : {false, true}) {
     std::string where;
     CHECK(same_bits(run_vertex<int32_t>(spec(Algo::sssp, {{"LANES", 8}, {"BATCH", 16}}), g, some, endpoints, &where),

@@ -16,8 +16,10 @@ namespace ocl_sp::detail {
 
 namespace {
 
-// A slot of scratch: indeg (int), the order (int), the level boundaries (n + 1
-// ints) and a 32-byte record (betweenness.cl's bc_node: sigma/coeff, the tight
+// A slot of scratch: indeg (int; the in-edge counters and wide exponents of
+// the kernel's experimental layouts, BC_CNT=0 and WIDE_EXP_IN_MASK=0), the
+// order (int), the level boundaries (n + 1 ints) and a 32-byte record
+// (betweenness.cl's bc_node: sigma/coeff and by default Kahn's counter, the tight
 // edges' masks, the 64.64 sum) a vertex.
 constexpr uint64_t kNodeBytes = 32;
 // Work-items of bc_sources a GPU compute unit runs at once (prepare_betweenness).
