@@ -9,7 +9,7 @@ committed under bench/data/roads/:
 - san_joaquin.gr.gz: San Joaquin County (TG.cedge: 18 263 intersections, 23 874
   segments), both ways, length x 10 rounded (at least 1): its lengths are small
   (median 17, 155 under 1).
-- road_grid_K.gr.gz: the road-like grid of bench/python_networkx.py (K x K
+- road_grid_K.gr.gz: the road-like grid of bench/road_grid.py (K x K
   lattice, undirected, lengths 1..100, 10 % of the streets missing, the largest
   component, fixed seed), vertices renumbered 1..n in ascending order.
 
@@ -41,20 +41,10 @@ def cedge(path, n, scale, comment, out):
     write_gr(out, n, arcs, comment)
 
 
-def road_grid(side, seed, out, missing=0.1):
-    # bench/python_networkx.py road_grid (that module needs the ocl_sp package)
-    import networkx as nx
+def road_grid_gr(side, seed, out, missing=0.1):
+    from road_grid import road_grid  # bench/road_grid.py (networkx)
 
-    rng = np.random.default_rng(seed)
-    G = nx.Graph()
-    G.add_nodes_from(range(side * side))
-    for r in range(side):
-        for c in range(side):
-            v = r * side + c
-            for u in ((v + 1) if c + 1 < side else None, (v + side) if r + 1 < side else None):
-                if u is not None and rng.random() >= missing:
-                    G.add_edge(v, u, weight=int(rng.integers(1, 101)))
-    G = G.subgraph(max(nx.connected_components(G), key=len)).copy()
+    G = road_grid(side, seed, missing)
     ids = {v: i for i, v in enumerate(sorted(G.nodes))}
     arcs = []
     for u, v, d in sorted(G.edges(data=True)):
@@ -74,7 +64,7 @@ def main():
           ["San Joaquin County road network (TG.cedge, same source), both ways", "lengths x 10 rounded, at least 1"],
           os.path.join(a.out, "san_joaquin.gr.gz"))
     for side, seed in ((45, 2), (84, 1), (100, 3)):
-        road_grid(side, seed, os.path.join(a.out, f"road_grid_{side}.gr.gz"))
+        road_grid_gr(side, seed, os.path.join(a.out, f"road_grid_{side}.gr.gz"))
 
 
 if __name__ == "__main__":

@@ -34,20 +34,7 @@ import networkx as nx
 import numpy as np
 
 from ocl_sp import networkx_backend as nb
-
-
-def road_grid(side, seed, missing=0.1):
-    rng = np.random.default_rng(seed)
-    G = nx.Graph()
-    G.add_nodes_from(range(side * side))
-    for r in range(side):
-        for c in range(side):
-            v = r * side + c
-            for u in ((v + 1) if c + 1 < side else None, (v + side) if r + 1 < side else None):
-                if u is not None and rng.random() >= missing:
-                    G.add_edge(v, u, weight=int(rng.integers(1, 101)))
-    # keep the largest component (every length finite, as a road network)
-    return G.subgraph(max(nx.connected_components(G), key=len)).copy()
+from road_grid import road_grid
 
 
 def nx_func(name):
