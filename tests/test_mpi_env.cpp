@@ -5,10 +5,15 @@
 // devices to its ranks.
 #include <doctest/doctest.h>
 
+#include <stdlib.h>
+
 #include <algorithm>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "mpi/mpi_env.hpp"
+#include "util/env.hpp"
 #include "util/errors.hpp"
 
 using namespace ocl_sp;
@@ -90,5 +95,31 @@ TEST_SUITE("mpi_env") {
     // More ranks than CPUs: at least one thread; a rank out of range: one.
     CHECK(mpi::shared_host_threads({c0, c0, c0}, 2) == 1);
     CHECK(mpi::shared_host_threads({c0}, 3) == 1);
+  }
+  // The launchers' rank variables and the OCL_SP_* sizes share one reader: a
+  // whole decimal integer inside its range, else the fallback.
+  TEST_CASE("env_int: whole numbers in range, the fallback otherwise") {
+    const char* k = "OCL_SP_TEST_ENV_INT";
+    ::unsetenv(k);
+    CHECK(env_int(k, 7, 0, 100) == 7);
+    for (const auto& [text, want] : std::vector<std::pair<const char*, int>>{
+             {"", 7}, {"12", 12}, {"0", 0}, {"100", 100}, {"101", 7}, {"-1", 7}, {"3x", 7}, {"x3", 7}, {"1.5", 7}}) {
+      ::setenv(k, text, 1);
+      INFO("value '" << text << "'");
+      CHECK(env_int(k, 7, 0, 100) == want);
+    }
+    ::setenv(k, "-5", 1);
+    CHECK(env_int(k, 7, -10, 10) == -5);
+    const char* was = std::getenv("OMPI_COMM_WORLD_SIZE");  // kept for a run under mpirun
+    const std::string before = was ? was : "";
+    ::setenv("OMPI_COMM_WORLD_SIZE", "16777216", 1);  // past the rank reader's 2^24 - 1
+    CHECK(mpi::launched_world_size() == 1);
+    ::setenv("OMPI_COMM_WORLD_SIZE", "4", 1);
+    CHECK(mpi::launched_world_size() == 4);
+    if (was)
+      ::setenv("OMPI_COMM_WORLD_SIZE", before.c_str(), 1);
+    else
+      ::unsetenv("OMPI_COMM_WORLD_SIZE");
+    ::unsetenv(k);
   }
 }

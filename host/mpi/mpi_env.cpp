@@ -6,19 +6,15 @@
 #include <cstdlib>
 #include <limits>
 
+#include "util/env.hpp"
 #include "util/errors.hpp"
 
 namespace ocl_sp::mpi {
 
 namespace {
 
-int env_int(const char* name, int fallback) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) return fallback;
-  char* end = nullptr;
-  const long x = std::strtol(v, &end, 10);
-  return end && *end == '\0' && x >= 0 && x < (1 << 24) ? static_cast<int>(x) : fallback;
-}
+// A launcher's rank or size variable: fallback (-1) unless it is a count.
+int env_int(const char* name, int fallback) { return ocl_sp::env_int(name, fallback, 0, (1 << 24) - 1); }
 
 }  // namespace
 

@@ -13,21 +13,12 @@
 #include <vector>
 
 #include "graph/paths.hpp"
+#include "util/env.hpp"
 #include "util/parallel_copy.hpp"
 #include "util/timer.hpp"
 
 namespace ocl_sp::detail {
 
-namespace {
-// An integer environment variable, `fallback` when unset or not a number.
-int env_int(const char* name, int fallback) {
-  const char* e = std::getenv(name);
-  if (!e || !*e) return fallback;
-  char* end = nullptr;
-  const long v = std::strtol(e, &end, 10);
-  return end && *end == 0 ? static_cast<int>(std::clamp<long>(v, -1000000, 1000000)) : fallback;
-}
-}  // namespace
 
 template <typename T>
 double PathRebuild<T>::build(OpenClCore& core) {
@@ -47,7 +38,7 @@ void PathRebuild<T>::build_kernels(OpenClCore& core) {
   // (their 127 MB of distance rows read at random from the HBM at its peak,
   // 3.2 TB/s), 0.654 s in 264 groups of 1024 (32 MB of rows, within the L2),
   // 0.833 s in 264 groups of 512, 1.03 s in 528 of 256; n = 10 000 45 -> 27 ms.
-  wg_ = std::clamp(env_int("OCL_SP_REBUILD_WG", core.is_gpu() ? 1024 : 256), 32, 1024);
+  wg_ = std::clamp(env_int("OCL_SP_REBUILD_WG", core.is_gpu() ? 1024 : 256, 1, 1 << 20), 32, 1024);
   while (wg_ > 32 && (static_cast<size_t>(wg_) > dev.max_work_group || (wg_ & (wg_ - 1)) != 0)) wg_ /= 2;
   vw_ = std::min(32, wg_);
   core.check_group("path rebuild WG=" + std::to_string(wg_), {static_cast<size_t>(wg_)},
@@ -76,7 +67,7 @@ std::optional<typename PathRebuild<T>::Bands> PathRebuild<T>::plan_bands(
   const int per_cu = core.is_gpu() ? std::max(1, 2048 / wg_) : 2;
   const uint64_t groups_max = std::max<uint64_t>(
       1, uint64_t{dev.compute_units} *
-             static_cast<uint64_t>(std::clamp(env_int("OCL_SP_REBUILD_GROUPS", per_cu), 1, 64)));
+             static_cast<uint64_t>(std::clamp(env_int("OCL_SP_REBUILD_GROUPS", per_cu, 1, 1 << 20), 1, 64)));
   const uint64_t row_bytes = nn * (8 + (host_rows ? sizeof(T) : 0));  // one band row, all buffers
   const uint64_t fixed = csr + groups_max * nn * 4;
   if (fixed + 2 * row_bytes > budget) return std::nullopt;
