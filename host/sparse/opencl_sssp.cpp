@@ -89,7 +89,7 @@ OpenClSsspEngine<T>::OpenClSsspEngine(const SolverSpec& spec) {
                  kRawInf<T>);
       });
       if (fp64) {
-        const size_t fig_wg = std::min<size_t>(local, 256);  // sssp.cl FIG_WG
+        const size_t fig_wg = std::min<size_t>(local, 256);  // sssp_figures.cl FIG_WG
         d.figures = core.kernel("sssp_row_figures", what, {fig_wg}, [&](cl::Kernel& k) {
           set_args(k, 1, 1, pb.dist, 1, pb.fig);
         });

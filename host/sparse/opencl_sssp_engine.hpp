@@ -31,8 +31,9 @@ namespace ocl_sp::detail {
 
 constexpr size_t kColumnWg = 64;  // work-items a group of sssp_lanes_column_figures
 constexpr size_t kLaneRowsWg = 256;  // work-items a group of sssp_lanes_rows
-// sssp_lanes and its pull rounds: one program (OpenClCore::build).
-constexpr const char* kSsspFiles = "sssp.cl+sssp_pull.cl";
+// The searches, sssp_lanes's pull rounds and the figure kernels: one program
+// (OpenClCore::build).
+constexpr const char* kSsspFiles = "sssp.cl+sssp_pull.cl+sssp_figures.cl";
 // __local bytes sssp_lanes holds besides its set and the pull rounds' memory (its
 // counters, the far pile's minimum), with room to spare.
 constexpr size_t kLanesLocalRest = 1u << 10;

@@ -116,7 +116,7 @@ int64_t OpenClSsspEngine<T>::enqueue_lanes(Device& d, LaneSet& s, const int64_t*
   const int64_t groups = lanes_args(d, s, count);
   core.launch_after(d.lanes, cl::NDRange(static_cast<size_t>(groups) * d.lane_wg), cl::NDRange(d.lane_wg), {}, q);
   if (figures) {
-    const size_t fwg = std::min<size_t>(static_cast<size_t>(d.t.at("WG")), 256);  // sssp.cl FIG_WG
+    const size_t fwg = std::min<size_t>(static_cast<size_t>(d.t.at("WG")), 256);  // sssp_figures.cl FIG_WG
     set_args(d.lanes_fig, static_cast<cl_int>(n_), static_cast<cl_int>(count), lane_buf(s.dist, 0),
              lane_buf(s.dist, 1), lane_buf(s.dist, 2), lane_buf(s.dist, 3), d.per_buf,
              static_cast<cl_int>(harmonic), s.fig);
@@ -129,7 +129,7 @@ int64_t OpenClSsspEngine<T>::enqueue_lanes(Device& d, LaneSet& s, const int64_t*
 // s.to in source order.
 template <typename T>
 void OpenClSsspEngine<T>::read_lane_figures(Device& d, LaneSet& s, detail::OpenClCore::QueueId q) {
-  static_assert(sizeof(RowFigures) == 4 * sizeof(double), "sssp.cl writes 4 doubles a row");
+  static_assert(sizeof(RowFigures) == 4 * sizeof(double), "sssp_figures.cl writes 4 doubles a row");
   s.by_slot.resize(s.slot_host.size());
   s.read = d.core->read_async(q, s.fig, s.by_slot.size() * sizeof(RowFigures), s.by_slot.data(), {});
   s.pending = true;

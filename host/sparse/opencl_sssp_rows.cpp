@@ -358,7 +358,7 @@ void OpenClSsspEngine<T>::run_on(Device& d, const int64_t* sources, int64_t coun
         core.download_rows(out, static_cast<size_t>(count), static_cast<size_t>(n_) * sizeof(T), d.dist);
         bytes += static_cast<double>(count) * static_cast<double>(n_) * sizeof(T);
       } else {
-        const size_t fwg = std::min<size_t>(static_cast<size_t>(d.t.at("WG")), 256);  // sssp.cl FIG_WG
+        const size_t fwg = std::min<size_t>(static_cast<size_t>(d.t.at("WG")), 256);  // sssp_figures.cl FIG_WG
         set_args(d.figures, static_cast<cl_int>(n_), static_cast<cl_int>(count), d.dist,
                  static_cast<cl_int>(harmonic), d.fig);
         core.launch(d.figures, cl::NDRange(static_cast<size_t>(count) * fwg), cl::NDRange(fwg));

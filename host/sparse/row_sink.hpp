@@ -11,7 +11,7 @@
 namespace ocl_sp {
 
 // What --stats keeps of a row (stats_sink.hpp), when an engine can reduce rows
-// where they are computed (kernels/sssp.cl sssp_row_figures): the entries that
+// where they are computed (kernels/sssp_figures.cl sssp_row_figures): the entries that
 // are finite (reach), the largest, their sum and the sum of their reciprocals
 // (zeros skipped; only when asked for).
 struct RowFigures {

@@ -17,7 +17,7 @@ namespace ocl_sp {
 constexpr int kSsspScratchRows = 6;        // sssp.cl SCRATCH_ROWS: a source's (or group's) queues, n ints each
 constexpr uint64_t kSsspLaneBuffers = 4;   // sssp.cl LANE_BUFFERS, GROUP_SCRATCH: a launch's lane distances,
                                            // or its queues a source a group, in up to 4 buffers
-// Rows in lanes: a launch's rows in source order (sssp.cl sssp_lanes_rows) take a
+// Rows in lanes: a launch's rows in source order (sssp_figures.cl sssp_lanes_rows) take a
 // device buffer of their own and a pinned host slot each of two; at most this
 // many bytes (H100, 316 x 316 grid: a wave of 2 112 groups of 8 is 6.7 GB).
 constexpr uint64_t kSsspLaneRowsBytes = uint64_t{8} << 30;

@@ -33,7 +33,7 @@ check pocl-split2-one-set 0 env OCL_SP_LANE_SETS=1 "$BIN" "${G[@]}" --device poc
   --param BATCH=64 --stats "$T/one_set.csv" &&
   expect pocl-split2-one-set-same-bytes cmp -s "$T/one_set.csv" "$T/serial.csv"
 # One source a group: each row's harmonic sum reduced on the device, added in
-# vertex order a chunk of the work-group's reads at a time (sssp.cl group_figures).
+# vertex order a chunk of the work-group's reads at a time (sssp_figures.cl group_figures).
 same pocl-lanes1 --device pocl --algo sssp --param LANES=1
 # A directed graph, int64 and int32: the rows' figures (with the harmonic sums of
 # the reversed graph's rows, n not a multiple of the work-group's chunk) and the

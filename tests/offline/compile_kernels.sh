@@ -89,9 +89,10 @@ declare -A fp64_only
 fp64_only[betweenness.cl]=1
 tunables[betweenness.cl]="BC_WG=64 BC_WG=256"
 tunables[sssp.cl]="WG=32 WG=64,LANE_SET=12 WG=256 WG=1024,LANE_SET=10"  # LANE_SET: the lanes' __local set
-# Files the host builds after another one in the same program ("sssp.cl+sssp_pull.cl").
+# Files the host builds after another one in the same program
+# ("sssp.cl+sssp_pull.cl+sssp_figures.cl").
 declare -A appended
-appended[sssp.cl]=sssp_pull.cl
+appended[sssp.cl]="sssp_pull.cl sssp_figures.cl"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
