@@ -19,7 +19,6 @@
 
 namespace ocl_sp::detail {
 
-
 template <typename T>
 double PathRebuild<T>::build(OpenClCore& core) {
   if (built_) return 0;

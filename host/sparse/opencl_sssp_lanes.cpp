@@ -254,27 +254,25 @@ void OpenClSsspEngine<T>::run_lanes_stats_in_turn(const int64_t* sources, int64_
         // distances the column kernel reads); with one, a launch's turn comes
         // before the next search.
         const size_t sets = d.sets.size();
+        // The device's i-th launch: lane set i mod sets, on queue i mod sets.
+        const auto queue_of = [&](size_t i) {
+          return i % sets ? detail::OpenClCore::kSide : detail::OpenClCore::kCompute;
+        };
         size_t i = 0;  // this device's launches: j = k, k + nd, ...
         size_t waiting = launches;  // a launch queued whose turn is still to come
         for (size_t j = k; j < launches; j += nd, ++i) {
           throw_if_cancelled();
           LaneSet& s = d.sets[i % sets];
-          const auto q = i % sets ? detail::OpenClCore::kSide : detail::OpenClCore::kCompute;
+          const auto q = queue_of(i);
           if (sets == 1 && waiting < launches) take_turn(waiting, s, q), waiting = launches;
           collect_lanes(d, s);
           const int64_t a = first[j], c = first[j + 1] - a;
           enqueue_lanes(d, s, sources + a, c, true, false, q);
           core.flush_all();
-          if (waiting < launches) {
-            const size_t ip = i - 1;
-            take_turn(waiting, d.sets[ip % sets], ip % sets ? detail::OpenClCore::kSide : detail::OpenClCore::kCompute);
-          }
+          if (waiting < launches) take_turn(waiting, d.sets[(i - 1) % sets], queue_of(i - 1));
           waiting = j;
         }
-        if (waiting < launches) {
-          const size_t ip = i - 1;
-          take_turn(waiting, d.sets[ip % sets], ip % sets ? detail::OpenClCore::kSide : detail::OpenClCore::kCompute);
-        }
+        if (waiting < launches) take_turn(waiting, d.sets[(i - 1) % sets], queue_of(i - 1));
         for (auto& s : d.sets) collect_lanes(d, s);
         account(d, static_cast<double>(first.back()) / static_cast<double>(nd) * (8.0 + sizeof(RowFigures)) +
                        2.0 * static_cast<double>(acc_bytes) * static_cast<double>(i));
