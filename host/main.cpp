@@ -10,6 +10,7 @@
 #include "util/build_info.hpp"
 #include "util/cancel.hpp"
 #include "util/errors.hpp"
+#include "util/print_error.hpp"
 
 int main(int argc, char** argv) {
   using namespace ocl_sp;
@@ -38,33 +39,32 @@ int main(int argc, char** argv) {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
       if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-      if (!quiet_usage) std::cerr << "error: " << e.what() << "\nRun 'ocl_sp --help' for usage.\n";
+      if (!quiet_usage) print_error(std::string(e.what()) + "\nRun 'ocl_sp --help' for usage.");
       return kExitUsage;
     }
     for (auto& c : commands)
       if (c.app && c.app->parsed()) return c.run();
     return solve.run();
   } catch (const CancelledError& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    print_error(e.what());
     return 128 + (cancel_flag().load() ? cancel_flag().load() : 2);
   } catch (const NegativeCycleError& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    print_error(e.what());
     return kExitNegativeCycle;
   } catch (const UsageError& e) {
-    if (!quiet_usage) std::cerr << "error: " << e.what() << "\n";
+    if (!quiet_usage) print_error(e.what());
     return kExitUsage;
   } catch (const RuntimeError& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    print_error(e.what());
     return kExitRuntime;
   } catch (const cl::Error& e) {
-    std::cerr << "error: OpenCL call " << e.what() << " failed: " << cl_error_name(e.err())
-              << "\n";
+    print_error(std::string("OpenCL call ") + e.what() + " failed: " + cl_error_name(e.err()));
     return kExitRuntime;
   } catch (const std::bad_alloc&) {
-    std::cerr << "error: out of host memory\n";
+    print_error("out of host memory");
     return kExitRuntime;
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    print_error(e.what());
     return kExitRuntime;
   }
 }

@@ -38,6 +38,7 @@
 #include "util/fast_exit.hpp"
 #include "util/cancel.hpp"
 #include "util/errors.hpp"
+#include "util/print_error.hpp"
 #include "util/progress.hpp"
 #include "util/strings.hpp"
 #include "util/sysinfo.hpp"
@@ -405,7 +406,7 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
   }
   profile("after the solve (verify, output, report)", phase.seconds());
   if (rep.verify == "FAILED") {
-    std::cerr << "error: verification failed: " << rep.verify_detail << "\n";
+    print_error("verification failed: " + rep.verify_detail);
     return kExitRuntime;
   }
   if (profiling()) {

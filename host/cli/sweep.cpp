@@ -24,6 +24,7 @@
 #include "tuning/tuning_store.hpp"
 #include "util/atomic_file.hpp"
 #include "util/errors.hpp"
+#include "util/print_error.hpp"
 #include "util/strings.hpp"
 #include "util/sysinfo.hpp"
 #include "util/timer.hpp"
@@ -362,11 +363,11 @@ int run_typed(const SweepOptions& o) {
     std::cout << "wrote " << o.json << " (json)\n";
   }
   if (any_wrong) {
-    std::cerr << "error: some configurations gave wrong results (status 'wrong' above)\n";
+    print_error("some configurations gave wrong results (status 'wrong' above)");
     return kExitRuntime;
   }
   if (any_algo_empty) {
-    std::cerr << "error: an algorithm had no configuration that ran correctly\n";
+    print_error("an algorithm had no configuration that ran correctly");
     return kExitRuntime;
   }
   return kExitOk;

@@ -19,6 +19,7 @@
 
 #include "mpi/mpi_env.hpp"
 #include "util/errors.hpp"
+#include "util/print_error.hpp"
 
 #ifndef OCL_SP_HAVE_MPI
 
@@ -328,7 +329,7 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
   }
   MPI_Allreduce(&neg, &neg_all, 1, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
   if (neg_all != LLONG_MAX) {
-    if (s.rank == 0) std::cerr << "error: " << NegativeCycleError(neg_all).what() << std::endl;
+    if (s.rank == 0) print_error(NegativeCycleError(neg_all).what());
     return kExitNegativeCycle;
   }
 
@@ -486,7 +487,7 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
   // 9. Report (rank 0 only).
   if (s.rank == 0) {
     print_report(o, rep, lay, s.size, target && target->is_stdout(), ValueTraits<T>::name());
-    if (failed) std::cerr << "error: verification failed: " << rep.verify_detail << std::endl;
+    if (failed) print_error("verification failed: " + rep.verify_detail);
   }
   int code = failed ? kExitRuntime : kExitOk, worst = 0;
   MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);

@@ -17,6 +17,7 @@
 #include "util/host_threads.hpp"
 #include "util/cancel.hpp"
 #include "util/errors.hpp"
+#include "util/print_error.hpp"
 
 namespace ocl_sp::mpi {
 
@@ -101,8 +102,7 @@ int agree(Outcome& out, const Session& s) {
   int mine = out.code ? s.rank : INT_MAX, first = INT_MAX;
   MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (first == s.rank && out.error) {
-    std::cerr << "error: " << (s.rank ? "rank " + std::to_string(s.rank) + ": " : std::string())
-              << message_of(out.error) << std::endl;
+    print_error((s.rank ? "rank " + std::to_string(s.rank) + ": " : std::string()) + message_of(out.error));
   }
   return worst;
 }
@@ -110,8 +110,7 @@ int agree(Outcome& out, const Session& s) {
 // Inside the rounds: a peer may wait in a broadcast for this rank, so a failure
 // ends the job at once.
 [[noreturn]] void abort_job(const Session& s, std::exception_ptr e) {
-  std::cerr << "error: rank " << s.rank << ": " << message_of(e) << " (aborting all ranks)"
-            << std::endl;
+  print_error("rank " + std::to_string(s.rank) + ": " + message_of(e) + " (aborting all ranks)");
   MPI_Abort(MPI_COMM_WORLD, exit_code_of(e));
   std::abort();
 }

@@ -13,6 +13,7 @@
 #include "report/report.hpp"
 #include "util/atomic_file.hpp"
 #include "util/errors.hpp"
+#include "util/print_error.hpp"
 
 namespace ocl_sp {
 
@@ -438,8 +439,8 @@ std::string outcome_line(const std::vector<ResultRow>& rows, const std::string& 
 int outcome_exit_code(const std::vector<ResultRow>& rows) {
   auto by = count_status(rows);
   if (!by["wrong"] && !by["failed"]) return kExitOk;
-  std::cerr << "error: " << by["wrong"] << " configuration(s) gave wrong results and "
-            << by["failed"] << " failed (see the status lines)\n";
+  print_error(std::to_string(by["wrong"]) + " configuration(s) gave wrong results and " +
+              std::to_string(by["failed"]) + " failed (see the status lines)");
   return kExitRuntime;
 }
 

@@ -10,6 +10,19 @@ check help 0 "$BIN" --help && expect help-mentions-n grep -q -- "--input" "$T/ou
 check bad-flag 2 "$BIN" --frobnicate && expect bad-flag-msg err_starts
 check no-graph 2 "$BIN" --backend serial && expect no-graph-msg err_starts
 check both-sources 2 "$BIN" --n 5 --input x.bin --backend serial
+# An error message is one write of its whole line (stderr on a packet socket: each
+# write() one packet), so a launcher that forwards output as it reads it (mpirun)
+# never splits it with a line of its own.
+expect error-one-write "$PY" -c "
+import socket, subprocess, sys
+for args in (['--backend', 'serial'], ['--frobnicate'], ['--n', '5', '--algo', 'dijkstra', '--backend', 'serial']):
+    a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    p = subprocess.Popen(['$BIN'] + args, stdout=subprocess.DEVNULL, stderr=b)
+    b.close()
+    first = a.recv(65536).decode()
+    assert p.wait() == 2, args
+    assert first.startswith('error: ') and first.endswith('\\n') and len(first) > 12, (args, first)
+"
 check bad-algo 2 "$BIN" --n 5 --algo dijkstra --backend serial && expect bad-algo-msg err_starts
 check bad-n 2 "$BIN" --n 0 --backend serial
 check bad-weights 2 "$BIN" --n 5 --weights 9:1 --backend serial
