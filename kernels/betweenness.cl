@@ -73,6 +73,12 @@ typedef struct {
 #ifndef BC_DYN
 #define BC_DYN 1
 #endif
+// BC_INDEG: the host gave every group an in-degree array of n ints (indeg_all);
+// without it the argument is a stub and only the default layouts (BC_CNT=1,
+// WIDE_EXP_IN_MASK=1, which need no such array) build.
+#ifndef BC_INDEG
+#define BC_INDEG 0
+#endif
 
 // The group's next source: every groups-th from its id, or (BC_DYN) the next one
 // nobody has taken (flags[count] counts them; every work-item of the group calls
@@ -317,6 +323,9 @@ double wide_double(const wide_t a) {
 #ifndef WIDE_EXP_IN_MASK
 #define WIDE_EXP_IN_MASK 1
 #endif
+#if (!BC_CNT || !WIDE_EXP_IN_MASK) && !BC_INDEG
+#error "BC_CNT=0 and WIDE_EXP_IN_MASK=0 keep values in the in-degree array: set OCL_SP_BC_INDEG=1"
+#endif
 wide_t wide_at(__global const bc_node* node, __global const int* indeg, const int v) {
   wide_t r;
   r.m = *(__global const ulong*)&node[v].sigma;
@@ -372,7 +381,7 @@ void bc_sources(const int n, __global const int* restrict off, __global const in
   const int lid = get_local_id(0);
   const size_t g = get_group_id(0);
   const size_t un = (size_t)n;
-  __global int* indeg = indeg_all + g * un;
+  __global int* indeg = indeg_all + (BC_INDEG ? g * un : 0);
   __global bc_node* node = node_all + g * un;
   __global int* order = order_all + g * un;
   __global int* level = level_all + g * (un + 1);

@@ -449,6 +449,7 @@ TEST_CASE("betweenness: the kernel's build options give the same bits (loads, co
   for (int64_t v = 0; v < g.n; ++v) all[static_cast<size_t>(v)] = v;
   const Result want = all_backends_agree(g, all, false, false);
   const ocl_sp_test::EnvGuard wg("OCL_SP_BC_WG", std::string("32"));
+  const ocl_sp_test::EnvGuard indeg("OCL_SP_BC_INDEG", std::string("1"));  // BC_CNT=0 keeps counters there
   for (const char* options : {"-DBC_PRED=0 -DBC_CNT=0 -DBC_DYN=0", "-DBC_PRED=0", "-DBC_CNT=0", "-DBC_DYN=0"}) {
     CAPTURE(options);
     const ocl_sp_test::EnvGuard build("OCL_SP_EXTRA_BUILD_OPTIONS", std::string(options));
@@ -732,6 +733,7 @@ TEST_CASE("betweenness: counts past float64 rounded in sums of unequal terms, th
   // masks; and the in-edge counters there too): the same bits
   const ocl_sp_test::EnvGuard layout("OCL_SP_EXTRA_BUILD_OPTIONS",
                                      std::string("-DWIDE_EXP_IN_MASK=0 -DBC_CNT=0"));
+  const ocl_sp_test::EnvGuard indeg("OCL_SP_BC_INDEG", std::string("1"));
   for (bool endpoints : {false, true}) {
     std::string where;
     CHECK(same_bits(run_vertex<int32_t>(spec(Algo::sssp, {{"LANES", 8}, {"BATCH", 16}}), g, some, endpoints, &where),

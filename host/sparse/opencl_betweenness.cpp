@@ -5,26 +5,31 @@
 // scratch; at the end bc_sum adds the slots up and only n fixed-point sums (and
 // a flag a source) come back.
 #include <algorithm>
+#include <climits>
 #include <cstdlib>
 #include <limits>
 
 #include "sparse/opencl_sssp_engine.hpp"
 #include "util/cancel.hpp"
+#include "util/env.hpp"
 #include "util/errors.hpp"
 
 namespace ocl_sp::detail {
 
 namespace {
 
-// A slot of scratch: indeg (int; the in-edge counters and wide exponents of
-// the kernel's experimental layouts, BC_CNT=0 and WIDE_EXP_IN_MASK=0), the
-// order (int), the level boundaries (n + 1 ints) and a 32-byte record
-// (betweenness.cl's bc_node: sigma/coeff and by default Kahn's counter, the tight
-// edges' masks, the 64.64 sum) a vertex.
+// A slot of scratch: the order (int), the level boundaries (n + 1 ints) and a
+// 32-byte record (betweenness.cl's bc_node: sigma/coeff and Kahn's counter, the
+// tight edges' masks, the 64.64 sum) a vertex; with OCL_SP_BC_INDEG=1 also an
+// in-degree array (int: the in-edge counters and wide exponents of the kernel's
+// experimental layouts, -DBC_CNT=0 and -DWIDE_EXP_IN_MASK=0, which need it).
 constexpr uint64_t kNodeBytes = 32;
 // Work-items of bc_sources a GPU compute unit runs at once (prepare_betweenness).
 constexpr size_t kBcItemsPerUnit = 768;
-uint64_t bc_slot_bytes(int64_t n) { return static_cast<uint64_t>(n) * (12 + kNodeBytes) + 4; }
+bool bc_indeg() { return env_flag("OCL_SP_BC_INDEG"); }
+uint64_t bc_slot_bytes(int64_t n) {
+  return static_cast<uint64_t>(n) * ((bc_indeg() ? 12 : 8) + kNodeBytes) + 4;
+}
 
 }  // namespace
 
@@ -61,11 +66,11 @@ bool OpenClSsspEngine<T>::prepare_betweenness(const Csr<T>& g, const InEdges& in
     auto& core = *d.core;
     const bool gpu = core.is_gpu();
     // OCL_SP_BC_WG=K: work-groups of K items (experiments, docs/performance/betweenness.md).
-    size_t wg = gpu ? 256 : 64;
-    if (const char* e = std::getenv("OCL_SP_BC_WG"); e && std::atoi(e) >= 32 && std::atoi(e) <= 1024)
-      wg = static_cast<size_t>(std::atoi(e));
-    if (d.bc_wg != wg) d.bc = cl::Kernel();
+    const size_t wg = static_cast<size_t>(env_int("OCL_SP_BC_WG", gpu ? 256 : 64, 32, 1024));
+    const bool indeg = bc_indeg();
+    if (d.bc_wg != wg || d.bc_with_indeg != indeg) d.bc = cl::Kernel();
     d.bc_wg = wg;
+    d.bc_with_indeg = indeg;
     if (!d.bc()) {
       const std::string what = "BC_WG=" + std::to_string(d.bc_wg);
       core.check_group(what, {d.bc_wg}, 0);
@@ -74,7 +79,9 @@ bool OpenClSsspEngine<T>::prepare_betweenness(const Csr<T>& g, const InEdges& in
       constexpr bool extended = std::numeric_limits<long double>::digits == 64 &&
                                 std::numeric_limits<long double>::max_exponent == 16384;
       BuiltProgram bp = core.build_separate(
-          "betweenness.cl", {{"BC_WG", static_cast<int>(d.bc_wg)}, {"BC_WIDE", extended ? 1 : 0}}, d.defines);
+          "betweenness.cl",
+          {{"BC_WG", static_cast<int>(d.bc_wg)}, {"BC_WIDE", extended ? 1 : 0}, {"BC_INDEG", indeg ? 1 : 0}},
+          d.defines);
       cl::Buffer one(core.context(), CL_MEM_READ_WRITE, 64);
       d.bc = core.kernel("bc_sources", what, {d.bc_wg}, [&](cl::Kernel& k) {
         set_args(k, 1, one, one, one, one, one, one, one, 0, one, T(0), 0, one, one, one, one, one);
@@ -88,8 +95,7 @@ bool OpenClSsspEngine<T>::prepare_betweenness(const Csr<T>& g, const InEdges& in
     // betweenness.md). OCL_SP_BC_GROUPS=K: K groups (experiments).
     uint64_t target = static_cast<uint64_t>(core.device().compute_units) *
                       (gpu ? std::max<size_t>(1, kBcItemsPerUnit / d.bc_wg) : 1);
-    if (const char* e = std::getenv("OCL_SP_BC_GROUPS"); e && std::atoi(e) >= 1)
-      target = static_cast<uint64_t>(std::atoi(e));
+    if (const int k = env_int("OCL_SP_BC_GROUPS", 0, 1, INT_MAX)) target = static_cast<uint64_t>(k);
     uint64_t groups = std::max<uint64_t>(1, target);
     if (d.budget / 4 > in_bytes) groups = std::min(groups, (d.budget / 4 - in_bytes) / slot);
     else groups = 0;
@@ -129,7 +135,7 @@ bool OpenClSsspEngine<T>::prepare_betweenness(const Csr<T>& g, const InEdges& in
         core.write(d.in_src, 0, src.size() * 4, src.data(), false);
         core.write(d.in_edge, 0, edge.size() * 4, edge.data(), false);
       }
-      d.bc_indeg = cl::Buffer(ctx, CL_MEM_READ_WRITE, G * un * 4);
+      d.bc_indeg = cl::Buffer(ctx, CL_MEM_READ_WRITE, d.bc_with_indeg ? G * un * 4 : 4);
       d.bc_order = cl::Buffer(ctx, CL_MEM_READ_WRITE, G * un * 4);
       d.bc_level = cl::Buffer(ctx, CL_MEM_READ_WRITE, G * (un + 1) * 4);
       d.bc_node = cl::Buffer(ctx, CL_MEM_READ_WRITE, G * un * kNodeBytes);

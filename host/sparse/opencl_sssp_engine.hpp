@@ -14,6 +14,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <climits>
 #include <exception>
 #include <map>
 #include <memory>
@@ -26,6 +27,7 @@
 #include "sparse/sssp.hpp"
 #include "sparse/sssp_plan.hpp"
 #include "sparse/stats_sink.hpp"
+#include "util/env.hpp"
 
 namespace ocl_sp::detail {
 
@@ -142,6 +144,7 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     cl::Buffer in_off, in_src, in_edge, bc_indeg, bc_node, bc_order, bc_level, bc_out, bc_src, bc_flags;
     int64_t bc_groups = 0;
     size_t bc_wg = 0;
+    bool bc_with_indeg = false;  // bc was built with BC_INDEG (OCL_SP_BC_INDEG)
   };
 
  public:
@@ -381,9 +384,8 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   // 64 MiB to 1 GiB read the 316 x 316 grid's 40 GB in the same 0.84 s);
   // OCL_SP_LANE_PART_MIB=M (experiments; at most kSlotBytes).
   const uint64_t lane_part_bytes_ = [] {
-    const char* e = std::getenv("OCL_SP_LANE_PART_MIB");
-    const int mib = e ? std::atoi(e) : 0;
-    return mib > 0 ? std::min<uint64_t>(static_cast<uint64_t>(mib) << 20, kSlotBytes) : uint64_t{64} << 20;
+    const int mib = env_int("OCL_SP_LANE_PART_MIB", 64, 1, INT_MAX);
+    return std::min<uint64_t>(static_cast<uint64_t>(mib) << 20, kSlotBytes);
   }();
   std::string chosen_;  // "VW 4, buckets 1006% of the mean weight"
   int pull_shown_ = 0;  // the first device's pull rounds (SsspPlan::pull; 0: none), for placement()

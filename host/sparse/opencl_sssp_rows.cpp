@@ -2,10 +2,12 @@
 // figures of a batch of sources on one device, the two pinned slots that keep a
 // batch in flight while the host hands on the last, and the buffers of each mode.
 #include <algorithm>
+#include <climits>
 #include <cstdlib>
 #include <stdexcept>
 
 #include "sparse/opencl_sssp_engine.hpp"
+#include "util/env.hpp"
 #include "util/errors.hpp"
 
 namespace ocl_sp::detail {
@@ -275,8 +277,8 @@ void OpenClSsspEngine<T>::set_mode(Device& d, bool lanes, size_t sets, bool rows
       uint64_t per_buf = std::min<uint64_t>(groups, d.max_alloc / d.lane_buffer_unit);
       // OCL_SP_LANE_GROUPS_PER_BUFFER=K: at most K groups a buffer (tests of the
       // buffers' seams on devices whose largest allocation is roomy).
-      if (const char* e = std::getenv("OCL_SP_LANE_GROUPS_PER_BUFFER"); e && std::atoi(e) > 0)
-        per_buf = std::min<uint64_t>(per_buf, static_cast<uint64_t>(std::atoi(e)));
+      if (const int k = env_int("OCL_SP_LANE_GROUPS_PER_BUFFER", 0, 1, INT_MAX))
+        per_buf = std::min<uint64_t>(per_buf, static_cast<uint64_t>(k));
       per_buf = std::max<uint64_t>({per_buf, 1, (groups + kSsspLaneBuffers - 1) / kSsspLaneBuffers});
       d.per_buf = static_cast<int>(per_buf);
       d.sets.resize(sets);
@@ -299,8 +301,8 @@ void OpenClSsspEngine<T>::set_mode(Device& d, bool lanes, size_t sets, bool rows
       const uint64_t part = lane_part_bytes_;
       const uint64_t parts = std::max<uint64_t>(1, (b * un * sizeof(T) + part - 1) / part);
       d.slot_batch = static_cast<int64_t>(std::max<uint64_t>(1, b / parts));
-      if (const char* e = std::getenv("OCL_SP_LANE_SLOT_SOURCES"); e && std::atoi(e) > 0)
-        d.slot_batch = std::min<int64_t>(d.slot_batch, std::atoi(e));
+      if (const int k = env_int("OCL_SP_LANE_SLOT_SOURCES", 0, 1, INT_MAX))
+        d.slot_batch = std::min<int64_t>(d.slot_batch, k);
       d.launch_first = d.next_first = -1;
     } else {
       d.dist = cl::Buffer(ctx, CL_MEM_READ_WRITE, std::max<size_t>(b * un, 1) * sizeof(T));
@@ -311,8 +313,8 @@ void OpenClSsspEngine<T>::set_mode(Device& d, bool lanes, size_t sets, bool rows
       uint64_t per_buf = std::min<uint64_t>(b, d.max_alloc / queues);
       // OCL_SP_SOURCES_PER_BUFFER=K: at most K sources a buffer (tests of the
       // buffers' seams on devices whose largest allocation is roomy).
-      if (const char* e = std::getenv("OCL_SP_SOURCES_PER_BUFFER"); e && std::atoi(e) > 0)
-        per_buf = std::min<uint64_t>(per_buf, static_cast<uint64_t>(std::atoi(e)));
+      if (const int k = env_int("OCL_SP_SOURCES_PER_BUFFER", 0, 1, INT_MAX))
+        per_buf = std::min<uint64_t>(per_buf, static_cast<uint64_t>(k));
       per_buf = std::max<uint64_t>({per_buf, 1, (b + kSsspLaneBuffers - 1) / kSsspLaneBuffers});
       d.source_per_buf = static_cast<int>(per_buf);
       const size_t sources = std::max<size_t>(b, 1);
