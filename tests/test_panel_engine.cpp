@@ -89,6 +89,20 @@ TEST_SUITE("panel_engine") {
     CHECK(p.device_bytes == panel * static_cast<uint64_t>((p.q + 1) / 2 * p.q + 2 * p.q + 1));
   }
 
+  TEST_CASE("plan: panel rows shared by device weight, interleaved, within each device's cap") {
+    CHECK(share_panel_rows({1, 1, 1}, {}, 7) == std::vector<int>{0, 1, 2, 0, 1, 2, 0});
+    // 1 : 3 -> 2 of 8 rows to the first device, spread out, not in a block
+    const std::vector<int> w13 = share_panel_rows({1, 3}, {}, 8);
+    CHECK(std::count(w13.begin(), w13.end(), 0) == 2);
+    CHECK(w13 == std::vector<int>{1, 0, 1, 1, 1, 0, 1, 1});
+    // the fast device's memory holds 3 rows: the rest go to the slow one
+    const std::vector<int> capped = share_panel_rows({1, 3}, {8, 3}, 8);
+    CHECK(std::count(capped.begin(), capped.end(), 1) == 3);
+    CHECK(std::count(capped.begin(), capped.end(), 0) == 5);
+    CHECK(share_panel_rows({1000, 1}, {}, 3) == std::vector<int>{0, 0, 0});
+    CHECK(share_panel_rows({2}, {}, 1) == std::vector<int>{0});
+  }
+
   TEST_CASE("plan: a process grid (MPI) gets resident panels, 4 to 8 per rank and dimension") {
     const PanelGrid g{2, 3};
     // Panels of one rank: ceil(q/2) x ceil(q/3) own, two sets (round parity) of

@@ -21,6 +21,7 @@
 // (panel_ooc.hpp), on several in step (round()).
 #include "solvers/panel_engine.hpp"
 #include "solvers/panel_ooc.hpp"
+#include "solvers/panel_sync.hpp"
 
 #include <algorithm>
 #include <condition_variable>
@@ -40,108 +41,6 @@
 namespace ocl_sp::detail {
 
 namespace {
-
-// A barrier for the device threads that gives up when one of them failed.
-class Barrier {
- public:
-  explicit Barrier(int n) : n_(n) {}
-  void wait() {
-    std::unique_lock<std::mutex> lock(m_);
-    if (failed_) throw CancelledError();
-    const long gen = gen_;
-    if (++count_ == n_) {
-      count_ = 0;
-      ++gen_;
-      cv_.notify_all();
-      return;
-    }
-    cv_.wait(lock, [&] { return gen_ != gen || failed_; });
-    if (gen_ == gen) throw CancelledError();  // another thread failed
-  }
-  void fail() {
-    std::lock_guard<std::mutex> lock(m_);
-    failed_ = true;
-    cv_.notify_all();
-  }
-
- private:
-  int n_, count_ = 0;
-  long gen_ = 0;
-  bool failed_ = false;
-  std::mutex m_;
-  std::condition_variable cv_;
-};
-
-// Several devices, resident: how many of each round's pivot and row panels have
-// reached host memory (in the order of send_order()), posted by the row's owner
-// and awaited by the others, and how many devices have read them all from there;
-// gives up when a device thread failed.
-class Board {
- public:
-  explicit Board(int64_t rounds)
-      : count_(static_cast<size_t>(rounds), 0), read_(static_cast<size_t>(rounds), 0),
-        made_(static_cast<size_t>(rounds)), copies_(static_cast<size_t>(rounds)) {}
-  // One context over the devices: row r's panels posted at once as the events
-  // of the launches that finished them (in send order), no host copy.
-  void post_made(int64_t r, const std::vector<cl::Event>& made) {
-    {
-      std::lock_guard<std::mutex> lock(m_);
-      made_[static_cast<size_t>(r)] = made;
-      count_[static_cast<size_t>(r)] = static_cast<int64_t>(made.size());
-    }
-    cv_.notify_all();
-  }
-  std::vector<cl::Event> made(int64_t r) {
-    std::lock_guard<std::mutex> lock(m_);
-    return made_[static_cast<size_t>(r)];
-  }
-  // The copies a reader made of row r (one context), for its owner to wait on.
-  std::vector<cl::Event> copies(int64_t r) {
-    std::lock_guard<std::mutex> lock(m_);
-    return copies_[static_cast<size_t>(r)];
-  }
-  void post(int64_t r, int64_t panels) {
-    {
-      std::lock_guard<std::mutex> lock(m_);
-      count_[static_cast<size_t>(r)] = panels;
-    }
-    cv_.notify_all();
-  }
-  void wait(int64_t r, int64_t panels) {
-    std::unique_lock<std::mutex> lock(m_);
-    cv_.wait(lock, [&] { return failed_ || count_[static_cast<size_t>(r)] >= panels; });
-    if (count_[static_cast<size_t>(r)] < panels) throw CancelledError();
-  }
-  void read(int64_t r, const std::vector<cl::Event>& copies = {}) {
-    {
-      std::lock_guard<std::mutex> lock(m_);
-      ++read_[static_cast<size_t>(r)];
-      auto& c = copies_[static_cast<size_t>(r)];
-      c.insert(c.end(), copies.begin(), copies.end());
-    }
-    cv_.notify_all();
-  }
-  void wait_read(int64_t r, int readers) {
-    std::unique_lock<std::mutex> lock(m_);
-    cv_.wait(lock, [&] { return failed_ || read_[static_cast<size_t>(r)] >= readers; });
-    if (read_[static_cast<size_t>(r)] < readers) throw CancelledError();
-  }
-  void fail() {
-    {
-      std::lock_guard<std::mutex> lock(m_);
-      failed_ = true;
-    }
-    cv_.notify_all();
-  }
-
- private:
-  std::vector<int64_t> count_;
-  std::vector<int> read_;
-  std::vector<std::vector<cl::Event>> made_, copies_;
-  bool failed_ = false;
-  std::mutex m_;
-  std::condition_variable cv_;
-};
 
 template <typename T>
 class FwPanels {
@@ -317,80 +216,17 @@ class FwPanels {
   int owner(int64_t i) const { return owner_[static_cast<size_t>(i)]; }
   size_t own_index(int64_t i) const { return own_index_[static_cast<size_t>(i)]; }
 
-  // Relative speeds: OCL_SP_DEVICE_WEIGHTS ("1,3"), else equal for devices of one
-  // kind (same name up to a sub-device suffix, same compute units), else a probe:
-  // one (min,+) GEMM of S x S panels per device, S = min(P, 1024), timed by its
-  // profiling event after a warm-up launch.
-  std::vector<double> device_weights() {
-    const size_t d = devs_.size();
-    std::vector<double> w(d, 1.0);
-    if (d == 1) return w;
-    const char* e = std::getenv("OCL_SP_DEVICE_WEIGHTS");
-    const bool probe = e && std::string(e) == "probe";  // tests: probe devices of one kind too
-    if (e && *e && !probe) {
-      std::string list = e;
-      size_t k = 0, pos = 0;
-      while (k < d && pos <= list.size()) {
-        const size_t comma = list.find(',', pos);
-        const double v = std::atof(list.substr(pos, comma - pos).c_str());
-        if (v > 0) w[k] = v;
-        ++k;
-        if (comma == std::string::npos) break;
-        pos = comma + 1;
-      }
-      return w;
-    }
-    const auto kind = [](const DeviceEntry& x) {
-      return x.name.substr(0, x.name.find(" [part ")) + "/" + std::to_string(x.compute_units);
-    };
-    bool same = true;
-    for (const auto& ds : devs_) same &= kind(ds->core->device()) == kind(devs_[0]->core->device());
-    if (same && !probe) return w;
-    const int64_t s = std::min<int64_t>(p_, 1024);
-    for (size_t k = 0; k < d; ++k) {
-      Dev& ds = *devs_[k];
-      with_cl_errors("cannot probe '" + ds.core->device().name + "'", [&] {
-        const size_t b = static_cast<size_t>(s * s) * sizeof(T);
-        cl::Buffer a(ds.core->context(), CL_MEM_READ_WRITE, b), c(ds.core->context(), CL_MEM_READ_WRITE, b);
-        const std::vector<T> inf(static_cast<size_t>(s * s), ValueTraits<T>::inf);
-        ds.core->queue(OpenClCore::kCompute).enqueueWriteBuffer(a, CL_TRUE, 0, b, inf.data());
-        ds.core->queue(OpenClCore::kCompute).enqueueWriteBuffer(c, CL_TRUE, 0, b, inf.data());
-        ds.dev->gemm_acc(c, a, a, s, s);
-        cl::Event ev = ds.dev->gemm_acc(c, a, a, s, s);
-        ev.wait();
-        const double t = static_cast<double>(ev.getProfilingInfo<CL_PROFILING_COMMAND_END>() -
-                                             ev.getProfilingInfo<CL_PROFILING_COMMAND_START>()) * 1e-9;
-        w[k] = t > 0 ? 1.0 / t : 1.0;
-        ds.core->begin_solve();  // the probe is not part of the solve's accounting
-      });
-    }
-    return w;
-  }
-
-  // Panel rows to devices in proportion to their weights, interleaved (smooth
-  // weighted round robin: equal weights give row i to device i mod D), never more
-  // rows than a device's memory holds (plan.max_rows).
+  // Panel rows to devices in proportion to their speeds (share_panel_rows).
   void share_rows() {
-    const size_t d = devs_.size();
-    weights_ = device_weights();
-    double total = 0;
-    for (double x : weights_) total += x;
-    std::vector<double> credit(d, 0.0);
-    owner_.assign(static_cast<size_t>(q_), 0);
+    std::vector<PanelDevice*> devs;
+    for (const auto& ds : devs_) devs.push_back(ds->dev);
+    weights_ = panel_device_weights<T>(devs, p_);
+    owner_ = share_panel_rows(weights_, plan_.max_rows, q_);
     own_index_.assign(static_cast<size_t>(q_), 0);
     for (int64_t i = 0; i < q_; ++i) {
-      size_t best = d;
-      for (size_t k = 0; k < d; ++k) {
-        credit[k] += weights_[k];
-        const int64_t cap = k < plan_.max_rows.size() ? plan_.max_rows[k] : q_;
-        if (static_cast<int64_t>(devs_[k]->rows.size()) >= cap) continue;
-        if (best == d || credit[k] > credit[best]) best = k;
-      }
-      if (best == d) best = static_cast<size_t>(i) % d;  // cannot happen with a valid plan
-      credit[best] -= total;
-      owner_[static_cast<size_t>(i)] = static_cast<int>(best);
-      own_index_[static_cast<size_t>(i)] = devs_[best]->rows.size();
-      devs_[best]->rows.push_back(i);
+      auto& rows = devs_[static_cast<size_t>(owner_[static_cast<size_t>(i)])]->rows;
+      own_index_[static_cast<size_t>(i)] = rows.size();
+      rows.push_back(i);
     }
   }
 

@@ -130,6 +130,19 @@ cl::Event download_panel(Stager& st, OpenClCore::QueueId q, cl::Buffer& src, Dis
                          int64_t p, int64_t pi, int64_t pj, const std::vector<cl::Event>& wait,
                          bool* changed = nullptr);
 
+// Relative speeds of the devices (panel_share.cpp): OCL_SP_DEVICE_WEIGHTS
+// ("1,3"), else equal for devices of one kind (same name up to a sub-device
+// suffix, same compute units), else a probe ("probe" forces it): one (min,+) GEMM
+// of S x S panels per device, S = min(p, 1024), timed by its profiling event
+// after a warm-up launch.
+template <typename T>
+std::vector<double> panel_device_weights(const std::vector<PanelDevice*>& devices, int64_t p);
+// The owner of each of q panel rows: in proportion to the weights, interleaved
+// (smooth weighted round robin: equal weights give row i to device i mod D), never
+// more rows than max_rows[k] to device k (the plan's; missing entries: no cap).
+std::vector<int> share_panel_rows(const std::vector<double>& weights, const std::vector<int64_t>& max_rows,
+                                  int64_t q);
+
 // Runs blocked FW over the panel plan on the given devices (one host thread
 // each), replacing d by the distances. NegativeCycleError as the other solvers;
 // CancelledError when a stop was requested. Fills the placement fields of st and
