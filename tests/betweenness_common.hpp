@@ -20,11 +20,13 @@
 #include "cl/device.hpp"
 #include "cl/program.hpp"
 #include "test_opencl_common.hpp"
+#include "test_sssp_common.hpp"
 #include "util/errors.hpp"
 
 namespace ocl_sp_bc_test {
 
 using namespace ocl_sp;
+using ocl_sp_test::sssp::cpu_spec;
 
 // Random graph in three parts (part 2 unreachable from the others), weights in
 // [low, high] (small ranges: many equal shortest paths), symmetric if undirected.
@@ -89,16 +91,9 @@ std::vector<double> reference(const DistMatrix<T>& adj, bool endpoints) {
   return bc;
 }
 
-inline SolverSpec cpu(Backend b) {
-  SolverSpec s;
-  s.algo = Algo::sssp;
-  s.backend = b;
-  return s;
-}
-
 inline std::vector<std::pair<std::string, SolverSpec>> backends() {
-  std::vector<std::pair<std::string, SolverSpec>> out = {{"serial", cpu(Backend::serial)},
-                                                         {"openmp", cpu(Backend::openmp)}};
+  std::vector<std::pair<std::string, SolverSpec>> out = {{"serial", cpu_spec(Backend::serial)},
+                                                         {"openmp", cpu_spec(Backend::openmp)}};
   SolverSpec cl = spec(Algo::sssp, {{"BATCH", 16}});
   out.push_back({"pocl", cl});
   cl.split = 2;

@@ -100,7 +100,7 @@ TEST_CASE("betweenness: sampled sources add only their own dependencies") {
   // the same sources one at a time, summed: the same values
   std::vector<double> sum(static_cast<size_t>(g.n), 0.0);
   for (int64_t s : all_but) {
-    const Result one = run<int32_t>(cpu(Backend::serial), g, {s}, false, 1);
+    const Result one = run<int32_t>(cpu_spec(Backend::serial), g, {s}, false, 1);
     for (size_t i = 0; i < sum.size(); ++i) sum[i] += one.vertex[i];
   }
   check_close(sampled.vertex, sum);
@@ -119,7 +119,7 @@ TEST_CASE("betweenness: zero weights count every shortest path; zero cycles and 
   Graph c = e;
   c.edges.push_back({1, 0, 0});  // 0 <-> 1 at zero cost: infinitely many shortest walks
   const Csr<int32_t> gc = build_csr<int32_t>(c);
-  auto solver = make_sssp_solver<int32_t>(cpu(Backend::serial));
+  auto solver = make_sssp_solver<int32_t>(cpu_spec(Backend::serial));
   BetweennessSink<int32_t> sink(gc, {}, false, false, 1);
   CHECK_THROWS_AS(solver->solve_rows(gc, {}, sink, false), UsageError);
   Graph neg = e;

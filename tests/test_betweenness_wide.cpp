@@ -117,11 +117,11 @@ TEST_CASE("betweenness: the diamond chain's closed forms are the definition's") 
   const auto adj = to_matrix<int32_t>(e);
   const Csr<int32_t> g = build_csr<int32_t>(e);
   check_close(reference(adj, false), c.all());
-  check_close(run<int32_t>(cpu(Backend::serial), g, {}, false, 1).vertex, c.all());
+  check_close(run<int32_t>(cpu_spec(Backend::serial), g, {}, false, 1).vertex, c.all());
   for (int64_t j : {int64_t{0}, int64_t{2}, c.k()}) {
     CAPTURE(j);
     check_close(
-        run<int32_t>(cpu(Backend::serial), g, {c.hub[static_cast<size_t>(j)]}, false, 1).vertex,
+        run<int32_t>(cpu_spec(Backend::serial), g, {c.hub[static_cast<size_t>(j)]}, false, 1).vertex,
         c.from_hub(j));
   }
 }
@@ -131,7 +131,7 @@ TEST_CASE("betweenness: path counts past float64's range, exact in long double")
   // every value a multiple of 1/2, so exact: the sums equal the closed form's bits.
   const Chain c(std::vector<int>(1100, 2));
   const Csr<int32_t> g = build_csr<int32_t>(c.graph());
-  const Result all = run<int32_t>(cpu(Backend::openmp), g, {}, false, 0);
+  const Result all = run<int32_t>(cpu_spec(Backend::openmp), g, {}, false, 0);
   CHECK(same_bits(all.vertex, c.all()));
   // sources at both ends (counts past float64) and in the middle (within), on
   // every backend: the same bits
@@ -143,7 +143,7 @@ TEST_CASE("betweenness: path counts past float64's range, exact in long double")
     const auto d = c.from_hub(j);
     for (size_t i = 0; i < want.size(); ++i) want[i] += d[i];
   }
-  const Result mid = run<int32_t>(cpu(Backend::serial), g, {c.first[3]}, false, 1);
+  const Result mid = run<int32_t>(cpu_spec(Backend::serial), g, {c.first[3]}, false, 1);
   for (size_t i = 0; i < want.size(); ++i) want[i] += mid.vertex[i];
   CHECK(same_bits(r.vertex, want));
 }
@@ -162,7 +162,7 @@ TEST_CASE("betweenness: counts past float64 with rounding (widths 3 and 2), ever
   for (int64_t v = 0; v < c.n; v += 97) some.push_back(v);
   some.push_back(c.n - 1);
   all_backends_agree(g, some, true, false);
-  const Result r = run<int32_t>(cpu(Backend::openmp), g, {}, false, 0);
+  const Result r = run<int32_t>(cpu_spec(Backend::openmp), g, {}, false, 0);
   check_close(r.vertex, c.all());
   // the shares leaving v add up to v's dependencies plus its own n - 1 pairs
   std::vector<double> out(static_cast<size_t>(g.n), 0.0);
@@ -174,7 +174,7 @@ TEST_CASE("betweenness: counts past float64 with rounding (widths 3 and 2), ever
           doctest::Approx(r.vertex[static_cast<size_t>(v)] + static_cast<double>(g.n - 1))
               .epsilon(1e-12));
   // endpoints: each vertex also counts its n - 1 pairs as a source and as a target
-  const Result ends = run<int32_t>(cpu(Backend::openmp), g, {}, true, 0);
+  const Result ends = run<int32_t>(cpu_spec(Backend::openmp), g, {}, true, 0);
   for (int64_t v = 0; v < g.n; ++v)
     CHECK(ends.vertex[static_cast<size_t>(v)] ==
           doctest::Approx(r.vertex[static_cast<size_t>(v)] + 2.0 * static_cast<double>(g.n - 1))
@@ -189,8 +189,8 @@ TEST_CASE("betweenness: counts past long double's range in the scaled form") {
   const Chain c(std::vector<int>(16400, 2));
   const Csr<int32_t> g = build_csr<int32_t>(c.graph());
   const std::vector<int64_t> some = {c.hub[0], c.hub[8200], c.hub[16400]};
-  const Result one = run<int32_t>(cpu(Backend::serial), g, some, false, 1);
-  const Result many = run<int32_t>(cpu(Backend::openmp), g, some, false, 0);
+  const Result one = run<int32_t>(cpu_spec(Backend::serial), g, some, false, 1);
+  const Result many = run<int32_t>(cpu_spec(Backend::openmp), g, some, false, 0);
   std::vector<double> want(static_cast<size_t>(c.n), 0.0);
   for (int64_t j : {0, 8200, 16400}) {
     const auto d = c.from_hub(j);
