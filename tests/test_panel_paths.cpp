@@ -443,18 +443,21 @@ TEST_SUITE("panel_engine") {
     auto sf = make_opencl_solver<float>(spec(Algo::fw));
     DistMatrix<float> f = ocl_sp_test::random_graph<float>(60, kSeed, true);
     PathMatrix p;
-    CHECK(sf->solve(f, &p).paths_kernels.find("rebuilt") == std::string::npos);
+    CHECK(sf->solve(f, &p).paths_kernels.rfind("route: path kernels", 0) == 0);
   }
 
 }
 
 // The --paths route (choose_paths_route): panels with the device rebuild from
-// kPanelPathsMinN on and wherever the distances already run on panels, one pass
-// of the path kernels below it and for inexact (floating) weights, and the
-// OCL_SP_PATHS_REBUILD overrides; every choice says why.
+// kPanelPathsMinN on and wherever the distances already run on panels, the single
+// buffer's rebuild below it and for float weights (which fall back to the path
+// kernels where the sums could round), and the OCL_SP_PATHS_REBUILD overrides;
+// every choice says why.
 TEST_CASE("choose_paths_route: the fastest route by n, exactness and the override") {
+  // Exact sums below kPanelPathsMinN: the single buffer's rebuild (its via is every
+  // placement's), with or without room for a copy of the input.
   const auto small = choose_paths_route(kPanelPathsMinN - 1, true, true, "");
-  CHECK(small.route == PathsRoute::lexicographic);
+  CHECK(small.route == PathsRoute::single_rebuild);
   CHECK(small.panel == 0);
   const auto big = choose_paths_route(kPanelPathsMinN, true, true, "");
   CHECK(big.route == PathsRoute::panels_rebuild);
@@ -463,22 +466,27 @@ TEST_CASE("choose_paths_route: the fastest route by n, exactness and the overrid
   CHECK(beside.route == PathsRoute::single_rebuild);
   CHECK(beside.panel == 0);
   CHECK(choose_paths_route(kPanelPathsMinN - 1, true, true, "", true).route ==
-        PathsRoute::lexicographic);
-  CHECK(choose_paths_route(50000, true, false, "", true).route == PathsRoute::lexicographic);
+        PathsRoute::single_rebuild);
+  CHECK(choose_paths_route(1, true, true, "").route == PathsRoute::single_rebuild);
+  CHECK(choose_paths_route(50000, true, false, "", true).route == PathsRoute::single_rebuild);
   CHECK(choose_paths_route(300, false, true, "", true).route == PathsRoute::panels_rebuild);
   CHECK(big.panel % kFwPanelMultiple == 0);
   CHECK(big.panel * 4 >= kPanelPathsMinN);  // 4 x 4 panels
   CHECK((big.panel - kFwPanelMultiple) * 4 < kPanelPathsMinN);
   CHECK(choose_paths_route(30000, true, true, "").panel == 7552);
-  // Floats: the rebuild's sums may be inexact, whatever n.
-  CHECK(choose_paths_route(50000, true, false, "").route == PathsRoute::lexicographic);
+  // Floats: the single buffer's rebuild, which takes the path kernels itself where
+  // the sums could round (no forced panels: those refuse inexact sums).
+  CHECK(choose_paths_route(50000, true, false, "").route == PathsRoute::single_rebuild);
+  CHECK(choose_paths_route(50000, true, false, "").panel == 0);
   // Already on panels (past one buffer, --panel): the panels' rebuild, no forced edge.
   const auto panels = choose_paths_route(300, false, true, "");
   CHECK(panels.route == PathsRoute::panels_rebuild);
   CHECK(panels.panel == 0);
   CHECK(choose_paths_route(300, true, true, "1").route == PathsRoute::single_rebuild);
-  CHECK(choose_paths_route(300, true, false, "1").route == PathsRoute::lexicographic);
+  CHECK(choose_paths_route(300, true, false, "1").route == PathsRoute::single_rebuild);
+  CHECK(choose_paths_route(300, true, false, "0").route == PathsRoute::lexicographic);
   CHECK(choose_paths_route(50000, true, true, "0").route == PathsRoute::lexicographic);
+  CHECK(choose_paths_route(300, true, true, "0").route == PathsRoute::lexicographic);
   for (const auto& c : {small, big, beside, panels}) CHECK_FALSE(c.why.empty());
   CHECK(std::string(to_string(PathsRoute::panels_rebuild)) == "panels, rebuilt on the device");
 }

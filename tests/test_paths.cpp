@@ -348,6 +348,9 @@ TEST_SUITE("paths") {
         {Algo::fw_naive, {}, ValueType::int32},
         {Algo::fw_naive, {}, ValueType::float32},
     };
+    // fw's default route for exact sums rebuilds the paths from the distances
+    // (test_panel_paths.cpp); these cases are about the path kernels themselves.
+    const ocl_sp_test::EnvGuard kernels("OCL_SP_PATHS_REBUILD", std::string("0"));
     uint64_t salt = 11;
     for (const auto& c : cases) {
       const std::string label = std::string("opencl ") + to_string(c.algo) + " " + to_string(c.t) +
@@ -370,7 +373,9 @@ TEST_SUITE("paths") {
   TEST_CASE("OpenCL fw: packed keys where weights are small non-negative integers, else general") {
     // fw with paths runs kernels/fw_paths_packed.cl for int32 and integral float32
     // graphs without negative weights, kernels/paths.cl otherwise, and reruns the
-    // latter when a shortest distance outgrows the packed keys' exact range.
+    // latter when a shortest distance outgrows the packed keys' exact range (the
+    // path kernels' route: by default exact sums take the rebuild).
+    const ocl_sp_test::EnvGuard kernels("OCL_SP_PATHS_REBUILD", std::string("0"));
     auto si = make_opencl_solver<int32_t>(spec(Algo::fw));
     // (float32 with the tiles of the case above: its programs come from the cache)
     auto sf = make_opencl_solver<float>(spec(Algo::fw, {{"BLOCK", 16}, {"WPT", 4}}));
@@ -465,6 +470,7 @@ TEST_SUITE("paths") {
   }
 
   TEST_CASE("OpenCL: the path program is built lazily and distance-only solves are unchanged") {
+    const ocl_sp_test::EnvGuard kernels("OCL_SP_PATHS_REBUILD", std::string("0"));  // the path kernels' route
     auto s = make_opencl_solver<int32_t>(spec(Algo::fw));
     const DistMatrix<int32_t> g = random_graph<int32_t>(65, Kind::negative, base_seed() + 5);
     DistMatrix<int32_t> d0 = g;

@@ -10,11 +10,13 @@
 #include <sys/mman.h>
 #endif
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 
 #include "cpu/cpu_solvers.hpp"
 #include "graph/matrix.hpp"
+#include "solvers/panel_paths.hpp"
 #include "util/errors.hpp"
 #include "util/sysinfo.hpp"
 
@@ -179,6 +181,27 @@ class AlignedBuffer {
 };
 
 // ---- path reconstruction (paths_cpu.cpp) ------------------------------------
+// With exact sums (integer types; float weights that are integers with exact path
+// lengths) the solvers compute the distances alone (`distances`: the solve without
+// paths), then the path matrix from the distances' tight edges (recover_paths):
+// a function of the graph and its distances, the same bytes as every other
+// backend, placement and algorithm gives (docs/usage.md "Paths"). Where float sums
+// could round, `lexicographic` (the functions below). Returns what the solve does.
+template <typename T, typename Distances, typename Lexicographic>
+auto solve_with_paths(DistMatrix<T>& d, PathMatrix& p, bool parallel, Distances&& distances,
+                      Lexicographic&& lexicographic) {
+  std::optional<detail::InputEdges<T>> edges = detail::exact_input_edges(d);
+  if (!edges) return lexicographic();
+  if constexpr (std::is_void_v<decltype(distances())>) {
+    distances();
+    detail::recover_paths(*edges, d, p, parallel);
+  } else {
+    auto r = distances();
+    detail::recover_paths(*edges, d, p, parallel);
+    return r;
+  }
+}
+
 // The solvers of cpu_solvers.hpp call these when given a PathMatrix: relaxations in
 // the lexicographic (distance, hops) order, via = the k of the last improvement.
 constexpr int32_t kHopsCap = PathMatrix::hops_cap;

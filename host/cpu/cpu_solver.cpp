@@ -73,9 +73,11 @@ class CpuSolver final : public Solver<T> {
       const double nn = static_cast<double>(d.n()) * static_cast<double>(d.n());
       stats.paths = true;
       stats.paths_bytes = nn * 4 * (algo_ == Algo::squaring ? 3 : 2);
-      stats.paths_kernels = algo_ == Algo::squaring ? "lexicographic squaring"
-                            : parallel              ? "lexicographic blocked fw"
-                                                    : "lexicographic fw";
+      // Exact sums: the distances, then the paths from their tight edges (the
+      // same bytes on every backend); float sums that could round: lexicographic.
+      stats.paths_kernels = std::string("the distances, then breadth-first searches over their tight edges; where "
+                                        "float sums could round, lexicographic ") +
+                            (algo_ == Algo::squaring ? "squaring" : parallel ? "blocked fw" : "fw");
       check_host_memory(static_cast<uint64_t>(stats.paths_bytes), "the path matrices");
     }
     const Stopwatch compute;

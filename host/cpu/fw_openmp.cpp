@@ -173,9 +173,13 @@ void fw_openmp(DistMatrix<T>& d, PathMatrix* paths, int block, CpuIsa isa) {
   if (block < 0) throw UsageError("block edge must be positive (0 = default)");
   if (isa > best_cpu_isa())
     throw UsageError(std::string("this CPU cannot run the ") + to_string(isa) + " kernels");
-  // With paths: the blocked lexicographic FW of paths_cpu.cpp (its own block edge
-  // unless one is given; scalar loops the compiler vectorises, one copy per ISA).
-  if (paths) return cpu_detail::fw_openmp_paths(d, *paths, block);
+  // With paths: the distances, then the paths from their tight edges; where float
+  // sums could round, the blocked lexicographic FW of paths_cpu.cpp (its own block
+  // edge unless one is given; scalar loops the compiler vectorises, one copy per ISA).
+  if (paths)
+    return cpu_detail::solve_with_paths(
+        d, *paths, true, [&] { fw_openmp(d, nullptr, block, isa); },
+        [&] { cpu_detail::fw_openmp_paths(d, *paths, block); });
   const int64_t n = d.n();
   if (n == 0) return;
   // One tile when the graph is smaller than a block: no rows of padding.

@@ -40,7 +40,9 @@ OCL_SP_CLONES void relax_row_clone(double* d_i, double a, const double* d_k, int
 
 template <typename T>
 void fw_serial(DistMatrix<T>& d, PathMatrix* paths) {
-  if (paths) return cpu_detail::fw_serial_paths(d, *paths);
+  if (paths)
+    return cpu_detail::solve_with_paths(
+        d, *paths, false, [&] { fw_serial(d, nullptr); }, [&] { cpu_detail::fw_serial_paths(d, *paths); });
   const int64_t n = d.n();
   T* m = d.data();
   for (int64_t e = 0; e < n * n; ++e) m[e] = snorm(m[e]);

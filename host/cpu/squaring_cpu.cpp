@@ -155,7 +155,10 @@ bool diagonal_negative(const T* m, int64_t n, int64_t ld) {
 
 template <typename T>
 int squaring_serial(DistMatrix<T>& d, PathMatrix* paths) {
-  if (paths) return squaring_paths(d, *paths, false);
+  if (paths)
+    return cpu_detail::solve_with_paths(
+        d, *paths, false, [&] { return squaring_serial(d, nullptr); },
+        [&] { return squaring_paths(d, *paths, false); });
   const int64_t n = d.n();
   const int max_p = max_products(n, has_negative_weights(d));
   check_host_memory(2 * d.values().size() * sizeof(T),
@@ -196,7 +199,10 @@ template <typename T>
 int squaring_openmp(DistMatrix<T>& d, PathMatrix* paths, CpuIsa isa) {
   if (isa > best_cpu_isa())
     throw UsageError(std::string("this CPU cannot run the ") + to_string(isa) + " kernels");
-  if (paths) return squaring_paths(d, *paths, true);
+  if (paths)
+    return cpu_detail::solve_with_paths(
+        d, *paths, true, [&] { return squaring_openmp(d, nullptr, isa); },
+        [&] { return squaring_paths(d, *paths, true); });
   const int64_t n = d.n();
   const int max_p = max_products(n, has_negative_weights(d));
   const int64_t ld = round_up(std::max<int64_t>(n, 1), kRowAlign);

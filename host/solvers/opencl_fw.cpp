@@ -284,6 +284,7 @@ class OpenClFw final : public Solver<T> {
     const int64_t n = d.n();
     double setup = 0;
     std::string fell_back;
+    const auto input = PathKernels::keep_input(d);
     if (n > 0) {
       if (const auto kl = packed_layout(d)) {
         if (!packed_.built())
@@ -293,6 +294,7 @@ class OpenClFw final : public Solver<T> {
         // run_packed leaves d alone unless it succeeds: the rerun starts from it.
         if (run_packed(d, p, *kl, st)) {
           packed_.fill_stats(st, round_up(n, 64), 2, setup);
+          PathKernels::repair(input, d, p, st);
           st.relaxations = relaxation_count(Algo::fw, n, 0);
           st.total = sw.seconds();
           return st;
@@ -314,7 +316,6 @@ class OpenClFw final : public Solver<T> {
       return st;
     }
     core_.check_memory(n, ld, 3);  // d, hop, via
-    const auto input = PathKernels::keep_input(d);
     core_.run_guarded("fw with paths on '" + core_.device().name + "' failed", [&] {
       RunStats part;
       core_.begin_solve();
@@ -446,9 +447,9 @@ class OpenClFw final : public Solver<T> {
     return st;
   }
 
-  // OCL_SP_PATHS_REBUILD (comparisons): "1" rebuilds the single buffer's paths
-  // too, "0" recovers the panels' paths on the host; unset, the panels' paths are
-  // rebuilt on the device and the single buffer runs its path kernels.
+  // OCL_SP_PATHS_REBUILD (comparisons, tests): "0" runs the single buffer's path
+  // kernels and recovers the panels' paths on the host; unset (or "1"), exact sums
+  // are rebuilt on the device and float sums that could round run the path kernels.
   static std::string rebuild_mode() {
     const char* env = std::getenv("OCL_SP_PATHS_REBUILD");
     return env ? env : "";
@@ -479,11 +480,8 @@ class OpenClFw final : public Solver<T> {
         profile("paths: input edges (beside the solve)", scan.seconds());
       });
     } else {
-      try {
-        edges = input_edges(d);
-      } catch (const UsageError&) {  // inexact float32 sums: not for the rebuild
-        return std::nullopt;
-      }
+      edges = exact_input_edges(d);  // float sums that could round: not for the rebuild
+      if (!edges) return std::nullopt;
     }
     std::future<void> sized = size_path_matrix_async(p, d.n());  // while the distances run
     RunStats st;
@@ -688,17 +686,21 @@ PathsChoice choose_paths_route(int64_t n, bool single, bool exact, const std::st
     c.why = "the distances run on panels (the matrix is past one buffer or --panel asked for them)";
     return c;
   }
-  if (mode == "1") {
-    c.route = exact ? PathsRoute::single_rebuild : PathsRoute::lexicographic;
-    c.why = exact ? "OCL_SP_PATHS_REBUILD=1" : "OCL_SP_PATHS_REBUILD=1, but the rebuild needs exact sums";
-    return c;
-  }
   if (mode == "0") {
     c.why = "OCL_SP_PATHS_REBUILD=0";
     return c;
   }
   if (!exact) {
-    c.why = "floating-point weights: the rebuild needs exact sums";
+    // The rebuild where the float weights are integers with exact sums (its search
+    // needs them), else the path kernels (solve_paths_rebuilt falls back).
+    c.route = PathsRoute::single_rebuild;
+    c.why = "float weights: distance kernels, then the path matrix rebuilt from the distances where "
+            "the sums are exact, else the path kernels";
+    return c;
+  }
+  if (mode == "1") {
+    c.route = PathsRoute::single_rebuild;
+    c.why = "OCL_SP_PATHS_REBUILD=1";
     return c;
   }
   if (n >= kPanelPathsMinN && two_fit) {
@@ -715,7 +717,12 @@ PathsChoice choose_paths_route(int64_t n, bool single, bool exact, const std::st
             ": distance kernels on 4 x 4 panels, then the path matrix rebuilt on the device";
     return c;
   }
-  c.why = "fastest for n < " + std::to_string(kPanelPathsMinN) + ": one pass of the path kernels";
+  // Below that the path kernels were as fast, but their via names whichever equally
+  // good vertex the blocking met first: the rebuild's is the one every placement,
+  // backend and algorithm gives (the smallest predecessor on a fewest-edge path).
+  c.route = PathsRoute::single_rebuild;
+  c.why = "exact sums: distance kernels in one buffer, then the path matrix rebuilt from the distances "
+          "(the same via on every placement)";
   return c;
 }
 

@@ -33,7 +33,8 @@ PanelPlan plan_fw(int64_t n, size_t value_size, const std::vector<DeviceEntry>& 
 // device copy of the input, tight edges found there, took 0.229 / 3.48 / 12.9 s
 // of solve at n = 10 000 / 30 000 / 50 000 against 0.365 / 3.62 / 13.4 s for 4 x 4
 // panels with the rebuild (which beat the packed keys at 10 000 and the path
-// kernels' 29 s at 30 000).
+// kernels' 29 s at 30 000). Below kPanelPathsMinN exact sums take the single
+// buffer's rebuild too: its via is the one every placement and backend gives.
 enum class PathsRoute { panels_rebuild, single_rebuild, lexicographic };
 const char* to_string(PathsRoute r);
 constexpr int64_t kPanelPathsMinN = 10000;
@@ -47,7 +48,8 @@ struct PathsChoice {
 // "1" the single buffer's rebuild, "0" no rebuild: lexicographic kernels, host
 // recovery beyond one buffer); two_fit: a second ld x ld matrix (the input kept
 // beside the distances) fits the device: the single buffer's rebuild with the
-// tight edges found on the device, else 4 x 4 panels, from kPanelPathsMinN on.
+// tight edges found on the device, else 4 x 4 panels, from kPanelPathsMinN on;
+// below it the single buffer's rebuild (edges scanned on the host without room).
 PathsChoice choose_paths_route(int64_t n, bool single, bool exact, const std::string& mode,
                                bool two_fit = false);
 

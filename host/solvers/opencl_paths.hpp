@@ -13,8 +13,19 @@
 
 #include "graph/paths.hpp"
 #include "solvers/opencl_base.hpp"
+#include "solvers/panel_paths.hpp"
 
 namespace ocl_sp::detail {
+
+// What a path solve keeps of its input: the edges where sums are exact (the path
+// matrix is then recovered from the distances, the same bytes on every backend
+// and placement), else, for float weights whose sums could round, the matrix for
+// repair_paths.
+template <typename T>
+struct PathInput {
+  std::optional<InputEdges<T>> edges;
+  std::optional<DistMatrix<T>> w;
+};
 
 class PathKernels {
  public:
@@ -42,20 +53,29 @@ class PathKernels {
   // Reads the top-left n x n of hop and via into p.
   static void download(OpenClCore& core, int64_t n, int64_t ld, cl::Buffer& hop, cl::Buffer& via,
                        PathMatrix& p);
-  // float32: repair_paths (graph/paths.hpp) against the input `w` that the caller
-  // kept (nullopt for int32, whose sums are exact); notes a repair in st.
+  // Exact sums: the path matrix recovered from the distances (recover_paths: the
+  // kernels' hops, and via the smallest predecessor, as every placement gives it);
+  // float sums that could round: repair_paths (graph/paths.hpp) against the input,
+  // noting a repair in st.
   template <typename T>
-  static void repair(const std::optional<DistMatrix<T>>& w, const DistMatrix<T>& d, PathMatrix& p,
-                     RunStats& st) {
-    if (!w) return;
-    if (const int64_t fixed = repair_paths(*w, d, p))
+  static void repair(const PathInput<T>& in, const DistMatrix<T>& d, PathMatrix& p, RunStats& st) {
+    if (in.edges) {
+      recover_paths(*in.edges, d, p);
+      st.paths_kernels += "; via then from the distances' tight edges (the same on every backend)";
+      return;
+    }
+    if (!in.w) return;
+    if (const int64_t fixed = repair_paths(*in.w, d, p))
       st.paths_kernels += "; float rounding: " + std::to_string(fixed) + " hop counts recounted";
   }
-  // The input a float solve keeps for repair(); nothing for the integers.
+  // What a path solve keeps for repair() (PathInput), taken before it runs.
   template <typename T>
-  static std::optional<DistMatrix<T>> keep_input(const DistMatrix<T>& d) {
-    if constexpr (std::is_floating_point_v<T>) return d;
-    return std::nullopt;
+  static PathInput<T> keep_input(const DistMatrix<T>& d) {
+    PathInput<T> in;
+    in.edges = exact_input_edges(d);
+    if constexpr (std::is_floating_point_v<T>)
+      if (!in.edges) in.w = d;
+    return in;
   }
   // RunStats.paths*: extra device bytes (`buffers` int32 ld x ld matrices), what
   // ran ("paths.cl BLOCK=32 WPT=8"), the cache status and this solve's build seconds.

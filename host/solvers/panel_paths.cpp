@@ -185,13 +185,24 @@ void recover_row(const InputEdges<T>& t, int64_t i, const T* di, int32_t* hops, 
 }
 
 template <typename T>
-int64_t recover_paths(const InputEdges<T>& e, const DistMatrix<T>& d, PathMatrix& p) {
+std::optional<InputEdges<T>> exact_input_edges(const DistMatrix<T>& w) {
+  try {
+    return input_edges(w);
+  } catch (const UsageError&) {
+    return std::nullopt;
+  } catch (const RuntimeError&) {
+    return std::nullopt;
+  }
+}
+
+template <typename T>
+int64_t recover_paths(const InputEdges<T>& e, const DistMatrix<T>& d, PathMatrix& p, bool parallel) {
   const int64_t n = d.n();
   size_path_matrix(p, n);
   // The edges that are shortest paths themselves: the only ones any search needs.
   const InputEdges<T> t = tight_edges(e, d);
   // One breadth-first search per source over its tight edges.
-#pragma omp parallel
+#pragma omp parallel if (parallel)
   {
     std::vector<int32_t> queue;
 #pragma omp for schedule(dynamic, 16)
@@ -205,10 +216,14 @@ template InputEdges<int32_t> input_edges(const DistMatrix<int32_t>&);
 template InputEdges<float> input_edges(const DistMatrix<float>&);
 template InputEdges<double> input_edges(const DistMatrix<double>&);
 template InputEdges<int64_t> input_edges(const DistMatrix<int64_t>&);
-template int64_t recover_paths(const InputEdges<int32_t>&, const DistMatrix<int32_t>&, PathMatrix&);
-template int64_t recover_paths(const InputEdges<float>&, const DistMatrix<float>&, PathMatrix&);
-template int64_t recover_paths(const InputEdges<double>&, const DistMatrix<double>&, PathMatrix&);
-template int64_t recover_paths(const InputEdges<int64_t>&, const DistMatrix<int64_t>&, PathMatrix&);
+template int64_t recover_paths(const InputEdges<int32_t>&, const DistMatrix<int32_t>&, PathMatrix&, bool);
+template std::optional<InputEdges<int32_t>> exact_input_edges(const DistMatrix<int32_t>&);
+template int64_t recover_paths(const InputEdges<float>&, const DistMatrix<float>&, PathMatrix&, bool);
+template std::optional<InputEdges<float>> exact_input_edges(const DistMatrix<float>&);
+template int64_t recover_paths(const InputEdges<double>&, const DistMatrix<double>&, PathMatrix&, bool);
+template std::optional<InputEdges<double>> exact_input_edges(const DistMatrix<double>&);
+template int64_t recover_paths(const InputEdges<int64_t>&, const DistMatrix<int64_t>&, PathMatrix&, bool);
+template std::optional<InputEdges<int64_t>> exact_input_edges(const DistMatrix<int64_t>&);
 template void recover_row(const InputEdges<int32_t>&, int64_t, const int32_t*, int32_t*, int32_t*,
                           std::vector<int32_t>&);
 template void recover_row(const InputEdges<float>&, int64_t, const float*, int32_t*, int32_t*,

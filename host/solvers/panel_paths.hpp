@@ -14,6 +14,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -63,6 +64,12 @@ struct InputEdges {
 template <typename T>
 InputEdges<T> input_edges(const DistMatrix<T>& w);
 
+// input_edges(w) where its sums are exact; nullopt where float weights could
+// round (UsageError above) or the edges do not fit host memory: the solvers then
+// record the paths their own (lexicographic) way.
+template <typename T>
+std::optional<InputEdges<T>> exact_input_edges(const DistMatrix<T>& w);
+
 // The edges of e that are shortest paths themselves under the solved distances d
 // (w(k,j) = d(k,j)): the only ones a search for paths needs (the host's and the
 // device's, solvers/path_rebuild.hpp).
@@ -80,7 +87,10 @@ void recover_row(const InputEdges<T>& t, int64_t i, const T* di, int32_t* hops, 
 // edges: via and hops exactly as docs/usage.md "Paths" defines them, via the smallest k
 // of the level before (the CPU twin of kernels/paths_rebuild.cl, same bytes).
 // Returns the number of edges that are shortest paths themselves (the ones searched).
+// A function of the graph and its distances alone, so every algorithm, backend and
+// placement whose distances are exact gives the same bytes (docs/usage.md "Paths").
+// parallel = false: one search at a time (the serial backend).
 template <typename T>
-int64_t recover_paths(const InputEdges<T>& e, const DistMatrix<T>& d, PathMatrix& p);
+int64_t recover_paths(const InputEdges<T>& e, const DistMatrix<T>& d, PathMatrix& p, bool parallel = true);
 
 }  // namespace ocl_sp::detail

@@ -1,7 +1,8 @@
 // Shortest-path trees from distance rows: for source s, the breadth-first search
 // over the tight edges (d(s,u) + w(u,v) == d(s,v), in the type's own arithmetic)
 // gives every reachable v a predecessor on a shortest path with the fewest edges
-// among shortest paths. That yields the documented path matrix (matrix.hpp:
+// among shortest paths: the smallest such (recover_paths picks the same, so a
+// path matrix does not depend on the algorithm). That yields the documented path matrix (matrix.hpp:
 // via(s,v) = the predecessor, -1 for the direct edge; hops = the edge count), and,
 // for float32 after Johnson's reweighting, the path whose weights are then summed
 // in path order.

@@ -79,8 +79,10 @@ check paths-panel-negcycle 3 "$BIN" --input "$T/cyc.edges" "${D[@]}" --panel 128
 expect paths-panel-negcycle-no-file test ! -e "$T/cycvia.npy"
 
 # --paths: the report (JSON paths_kernels, text paths line) opens with the route
-# and why: below the panel threshold one pass of the path kernels, panels where
-# --panel asks, the single buffer's rebuild under OCL_SP_PATHS_REBUILD=1.
+# and why: below the panel threshold the single buffer's rebuild (exact sums; float
+# weights too where they are integers), panels where --panel asks, the path
+# kernels (packed keys where they fit) under OCL_SP_PATHS_REBUILD=0 and for float
+# weights whose sums could round.
 route() {  # NAME WANT ARGS...: --json run, paths_kernels starts with "route: WANT"
   local name=$1 want=$2; shift 2
   check "route-$name" 0 "$@" --paths --json || return
@@ -88,12 +90,15 @@ route() {  # NAME WANT ARGS...: --json run, paths_kernels starts with "route: WA
 import json, sys; r = json.load(open('$T/out')); k = r['paths_kernels']
 sys.exit(0 if k.startswith('route: $want') else 'paths_kernels: ' + k)"
 }
-route packed "packed keys (fastest for n < 10000" "$BIN" --n 300 "${D[@]}"
+route single "single buffer, rebuilt on the device (exact sums" "$BIN" --n 300 "${D[@]}"
 route panels "panels, rebuilt on the device (the distances run on panels" "$BIN" --n 300 "${D[@]}" --panel 128
 route rebuild "single buffer, rebuilt on the device (OCL_SP_PATHS_REBUILD=1)" env OCL_SP_PATHS_REBUILD=1 "$BIN" --n 300 "${D[@]}"
-route float "packed keys (floating-point weights" "$BIN" --n 300 "${D[@]}" --type float32
+route packed "packed keys (OCL_SP_PATHS_REBUILD=0)" env OCL_SP_PATHS_REBUILD=0 "$BIN" --n 300 "${D[@]}"
+route float "single buffer, rebuilt on the device (float weights" "$BIN" --n 300 "${D[@]}" --type float32
+printf '0 1 0.5\n1 2 0.25\n0 2 1.5\n2 0 0.125\n' >"$T/frac.edges"
+route float-frac "path kernels (float weights" "$BIN" --input "$T/frac.edges" "${D[@]}" --type float32
 check route-text 0 "$BIN" --n 300 "${D[@]}" --paths
-expect route-text-line grep -q "paths     via + hops matrices (route: packed keys (fastest for n < 10000" "$T/out"
+expect route-text-line grep -q "paths     via + hops matrices (route: single buffer, rebuilt on the device (exact sums" "$T/out"
 
 # Refusals: exit 2 for usage, exit 1 for memory, before any work.
 check dev-twice 2 "$BIN" --n 50 --device pocl,pocl && expect dev-twice-msg grep -q "named twice" "$T/err"

@@ -122,6 +122,44 @@ check device-edges-negcycle 3 env OCL_SP_PATHS_REBUILD=1 "$BIN" --input "$T/negc
   --paths-output "$T/negdev.npy"
 expect device-edges-negcycle-nofile test ! -e "$T/negdev.npy"
 
+# One via matrix for one graph: exact sums (int32, int64, float32 holding
+# integers) give the same via bytes on every backend and placement (serial,
+# OpenMP, PoCL, PoCL split in two, panels, the path kernels' route, mpirun ranks)
+# and for every algorithm: the smallest predecessor on a fewest-edge shortest
+# path. n = 301 (no multiple of a tile or panel), weights 0:2 (zero-weight cycles,
+# many equal paths) and 1:3 with negative edges.
+use_mpi
+for case in "--weights 0:2" "--weights 1:3 --negative"; do
+  tag=$(echo "$case" | tr -c 'a-z0-9\n' '-')
+  ref="$T/ref$tag.bin"
+  # shellcheck disable=SC2086
+  check "via-ref$tag" 0 "$BIN" --n 301 $case --backend serial --paths-output "$ref" --quiet || continue
+  k=0
+  while IFS= read -r run; do
+    k=$((k + 1))
+    # shellcheck disable=SC2086
+    check "via-same$tag-$k" 0 $run --n 301 $case --paths-output "$T/via$k.bin" --quiet </dev/null &&
+      expect "via-same$tag-$k: $run" cmp -s "$ref" "$T/via$k.bin"
+  done <<RUNS  # (mpirun would forward the list on stdin to rank 0: </dev/null above)
+$BIN --backend openmp
+$BIN --device pocl
+$BIN --device pocl --split 2
+$BIN --device pocl --panel 128
+env OCL_SP_PATHS_REBUILD=0 $BIN --device pocl
+$BIN --device pocl --type int64
+$BIN --backend openmp --type float32
+$BIN --device pocl --split 2 --type float32
+$BIN --algo fw-naive --device pocl
+$BIN --algo squaring --backend serial
+$BIN --algo squaring --device pocl
+$BIN --algo sssp --backend openmp
+$BIN --algo sssp --device pocl --split 2
+${MPI[*]} -np 2 $BIN --backend openmp
+${MPI[*]} -np 3 $BIN --device pocl
+${MPI[*]} -np 2 $BIN --algo sssp --backend openmp
+RUNS
+done
+
 check help 0 "$BIN" --help
 expect help-paths grep -q -- "--paths-output" "$T/out"
 expect help-convention grep -q -- "-1 when the path is the single edge" "$T/out"
