@@ -49,7 +49,6 @@ namespace {
 std::string mpi_unsupported(const SolveOptions& o) {
   std::vector<std::string> no;
   if (o.split > 1) no.push_back("--split");
-  if (o.betweenness) no.push_back("--betweenness");
   if (!o.device_memory.empty()) no.push_back("--device-memory");
   if (o.wg || o.block || !o.params.empty()) no.push_back("--wg/--block/--param");
   std::string s;
@@ -108,6 +107,7 @@ int run_mpi(const SolveOptions& o, const Stopwatch& wall) {
   m.sources = o.sources;
   m.targets = o.targets;
   m.stats = o.stats;
+  m.betweenness = o.betweenness;
   // The single-process solve's refusals (run_typed), before any work.
   m.check_rows = [&o] { check_rows_options(o); };
   m.unsupported = mpi_unsupported(o);

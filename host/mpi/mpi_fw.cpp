@@ -137,6 +137,8 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
                        std::to_string(grid.first * grid.second) + " ranks, but the job has " +
                        std::to_string(s.size) + " (mpirun -np " +
                        std::to_string(grid.first * grid.second) + ", or another --grid)");
+    if (o.betweenness)
+      throw UsageError("--betweenness runs on the multi-source engine: --algo sssp or auto");
     if (parse_algo(o.algo) != Algo::fw)
       throw UsageError("--algo " + o.algo + ": the distributed solve (" + std::to_string(s.size) +
                        " MPI ranks) runs blocked Floyd-Warshall (--algo fw) or the multi-source "

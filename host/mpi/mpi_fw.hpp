@@ -44,6 +44,9 @@ struct MpiSolveOptions {
   // combinations and file names, run on rank 0 before any work.
   std::string sources, targets, stats;
   std::function<void()> check_rows;
+  // --betweenness (with --stats; the multi-source engine only): each rank's
+  // sources' Brandes passes, their exact 64.64 sums added on rank 0.
+  bool betweenness = false;
   // Options the distributed solve does not take (named in the refusal).
   std::string unsupported;
   // The multi-source engine under mpirun (mpi_sssp.hpp): the options it does not

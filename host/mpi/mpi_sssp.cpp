@@ -18,6 +18,7 @@
 #include "graph/csr.hpp"
 #include "graph/io.hpp"
 #include "mpi/mpi_backend.hpp"
+#include "mpi/mpi_betweenness.hpp"
 #include "mpi/mpi_env.hpp"
 #include "mpi/mpi_output.hpp"
 #include "mpi/mpi_paths.hpp"
@@ -26,6 +27,7 @@
 #include "report/json.hpp"
 #include "report/report.hpp"
 #include "sparse/auto_algo.hpp"
+#include "sparse/betweenness.hpp"
 #include "sparse/sssp.hpp"
 #include "sparse/stats_sink.hpp"
 #include "sparse/stream_sink.hpp"
@@ -370,7 +372,7 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
                        " MPI ranks)");
     if (!o.sssp_unsupported.empty())
       throw UsageError(o.sssp_unsupported + " not supported by --algo sssp under mpirun (" +
-                       std::to_string(s.size) + " MPI ranks: distances, --sources/--targets and --stats); " +
+                       std::to_string(s.size) + " MPI ranks: distances, --sources/--targets, --stats, --betweenness and --paths); " +
                        "--algo fw takes them");
     opencl = check_backend_and_graph(o);
     if (!o.paths_output.empty() && o.paths_output == o.output)
@@ -416,7 +418,10 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
 
   // 3. The output's rows and columns, this rank's share, its devices and solver.
   std::vector<int64_t> sel_rows, sel_cols;
-  if (int code = select_vertices(o.sources, o.targets, n, s, sel_rows, sel_cols)) return code;
+  // With --betweenness, --sources is the sample of its estimate, not a selection
+  // of rows: the figures stay every vertex's (as one process writes them).
+  const std::string row_spec = o.betweenness ? std::string() : o.sources;
+  if (int code = select_vertices(row_spec, o.targets, n, s, sel_rows, sel_cols)) return code;
   rep.selected = !sel_rows.empty();
   const int64_t nr = rep.selected ? static_cast<int64_t>(sel_rows.size()) : n;
   const int64_t nc = rep.selected ? static_cast<int64_t>(sel_cols.size()) : n;
@@ -438,7 +443,7 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
     spec.algo = Algo::sssp;
     spec.backend = opencl ? Backend::opencl : Backend::openmp;
     if (opencl) spec.device = rank_devices(o.device, launched_local_rank(), launched_local_size());
-    const int64_t max_batch = plan_streamed_memory<T>(spec, n, csr.m(), stats, false);
+    const int64_t max_batch = plan_streamed_memory<T>(spec, n, csr.m(), stats, o.betweenness);
     solver = make_sssp_solver<T>(spec);
     solver->set_max_batch(max_batch);
     device_name = solver->info().device;
@@ -638,6 +643,43 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
     solve_s += t.seconds();
   }
 
+  // 5c. --betweenness: this rank's sources' Brandes passes (every rank checks
+  // the graph: negative weights are refused on all at once), their exact sums
+  // added on rank 0 (mpi_betweenness.hpp).
+  std::vector<double> bc;
+  if (o.betweenness) {
+    const Stopwatch t;
+    // The sample (--sources) dealt as the rows are; without one, every vertex:
+    // this rank's rows' sources.
+    std::vector<int64_t> sample, unused, mine_b = mine_src;
+    if (!o.sources.empty()) {
+      if (int code = select_vertices(o.sources, std::string(), n, s, sample, unused)) return code;
+      const SourceDeal bd(static_cast<int64_t>(sample.size()), s.size);
+      mine_b.clear();
+      for (size_t i = 0; i < sample.size(); ++i)
+        if (bd.owner(static_cast<int64_t>(i)) == s.rank) mine_b.push_back(sample[i]);
+    }
+    std::optional<BetweennessSink<T>> bsink;
+    std::string where = "no sources on this rank";
+    out.step([&] {
+      bsink.emplace(csr, mine_b, false, false, 0);
+      if (mine_b.empty()) return;
+      const RunStats b = betweenness_rows(*solver, csr, *bsink, &where);
+      st.t_k += b.t_k;
+      st.relaxations += b.relaxations;
+      throw_if_cancelled();
+    });
+    if (int code = agree(out, s)) return code;
+    const int64_t k = static_cast<int64_t>(sample.size());
+    bc = reduce_betweenness(bsink->vertex_fixed(), n, k, s);
+    solve_s += t.seconds();
+    if (s.rank == 0)
+      rep.notes.push_back((k == 0 ? std::string("betweenness: exact, every vertex a source")
+                                  : "betweenness: estimated from " + std::to_string(k) +
+                                        " sources (scaled by n / k, as networkx's k)") +
+                          "; each rank's sources, their exact sums added on rank 0 (rank 0: " + where + ")");
+  }
+
   // 6. --stats: the figures to rank 0 in vertex order, its file.
   if (stats) {
     const Stopwatch t;
@@ -659,7 +701,9 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
         sink.figures(0, nr, cols_all.data());
       }
       rep.graph_stats = sink.summary();
-      write_stats_file(o.stats, sink.vertices(), rep.graph_stats);
+      VertexStats v = sink.vertices();
+      if (o.betweenness) v.betweenness = std::move(bc);
+      write_stats_file(o.stats, v, rep.graph_stats);
       rep.stats_output = o.stats;
     });
     if (int code = agree(out, s)) return code;
@@ -688,6 +732,11 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
 int choose_algorithm(const MpiSolveOptions& o, const Session& s, AlgoChoice& c) {
   c = AlgoChoice();
   const std::string a = lower(o.algo);
+  if (a == "auto" && o.betweenness) {  // as the single process: betweenness comes from its rows
+    c.algo = "sssp";
+    c.why = "--betweenness: sssp (betweenness comes from the multi-source engine's rows)";
+    return 0;
+  }
   // Not auto, or no graph to estimate (the solve refuses the options later).
   if (a != "auto" || o.generated == !o.input.empty()) {
     c.algo = a == "auto" ? "fw" : a;

@@ -408,14 +408,19 @@ void BetweennessSink<T>::rows(int64_t first, int64_t count, int64_t n, const T* 
 }
 
 template <typename T>
+std::vector<Fixed> BetweennessSink<T>::vertex_fixed() const {
+  std::vector<Fixed> out(static_cast<size_t>(g_.n));
+  for (const auto& part : vertex_)
+    if (!part.empty())
+      for (size_t i = 0; i < out.size(); ++i) out[i].add(part[i]);
+  return out;
+}
+
+template <typename T>
 std::vector<double> BetweennessSink<T>::vertex_sums() const {
-  std::vector<double> out(static_cast<size_t>(g_.n));
-  for (size_t i = 0; i < out.size(); ++i) {
-    Fixed total;
-    for (const auto& part : vertex_)
-      if (!part.empty()) total.add(part[i]);
-    out[i] = total.value();
-  }
+  const std::vector<Fixed> f = vertex_fixed();
+  std::vector<double> out(f.size());
+  for (size_t i = 0; i < out.size(); ++i) out[i] = f[i].value();
   return out;
 }
 

@@ -149,6 +149,9 @@ class BetweennessSink final : public RowSink<T> {
   // edges was asked for).
   std::vector<double> vertex_sums() const;
   std::vector<double> edge_sums() const;
+  // The vertex sums as they are kept: exact 64.64 values (add_sums takes them
+  // back), for sums over sources split across processes.
+  std::vector<Fixed> vertex_fixed() const;
   int64_t sources_done() const { return done_; }
   // Sums computed elsewhere (the OpenCL kernel's, or another sink's over other
   // sources of the same graph) added in: exact, any order.
