@@ -20,15 +20,19 @@ void tight_tree(const Csr<T>& g, int64_t s, const T* d, T unreached, int32_t* pr
     const T du = d[u];
     for (int64_t e = g.off[u]; e < g.off[u + 1]; ++e) {
       const int32_t v = g.col[e];
-      if ((hops[v] >= 0 && hops[v] != hops[u] + 1) || d[v] == unreached) continue;
+      if (hops[v] >= 0) {
+        // Reached: a smaller predecessor of the level before takes its place (the
+        // smallest, as fw's recover_paths picks). Most reached neighbours lie on
+        // this level or the one before: the hop test rules them out first.
+        if (hops[v] == hops[u] + 1 && u < pred[v] && du + g.w[e] == d[v]) pred[v] = u;
+        continue;
+      }
+      if (d[v] == unreached) continue;
       const T nd = du + g.w[e];
-      if (nd != d[v]) continue;
-      if (hops[v] < 0) {
+      if (nd == d[v]) {
         hops[v] = hops[u] + 1;
         pred[v] = u;
         q.push_back(v);
-      } else if (u < pred[v]) {
-        pred[v] = u;  // the smallest predecessor of the level before, as fw's recover_paths
       }
     }
   }
