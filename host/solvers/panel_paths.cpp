@@ -75,7 +75,37 @@ template <typename T>
 InputEdges<T> input_edges(const DistMatrix<T>& w) {
   InputEdges<T> e;
   const int64_t n = w.n();
-  // One read of the matrix; each row gathered without branches (every entry is
+  // Float weights: their edges (the finite entries off the diagonal) checked for
+  // exact sums before anything is gathered, so a graph whose sums could round is
+  // refused (or, through exact_input_edges, left to the path kernels) without
+  // allocating its edges.
+  if constexpr (std::is_floating_point_v<T>) {
+    double largest = 0;
+    bool integral = true;
+    const int threads = copy_threads(static_cast<size_t>(n) * static_cast<size_t>(n) * sizeof(T));
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1) reduction(max : largest) reduction(&& : integral)
+    for (int64_t u = 0; u < n; ++u) {
+      const T* row = w.data() + u * n;
+      for (int64_t v = 0; v < n; ++v) {
+        if (v == u || row[v] == ValueTraits<T>::inf) continue;
+        const double x = static_cast<double>(row[v]);
+        largest = std::max(largest, std::fabs(x));
+        integral = integral && std::floor(x) == x;
+      }
+    }
+    constexpr int digits = std::numeric_limits<T>::digits;  // 24 or 53
+    if (!integral ||
+        largest * static_cast<double>(std::max<int64_t>(n - 1, 1)) >= std::ldexp(1.0, digits))
+      throw UsageError(
+          std::string("--paths beyond one device buffer recovers the paths from exact ") +
+          ValueTraits<T>::name() + " sums: the weights must be integers and n x the largest "
+          "|weight| below 2^" + std::to_string(digits) + " (here " +
+          std::string(integral ? "path lengths could reach " +
+                                     std::to_string(static_cast<long long>(largest * (n - 1)))
+                               : "a weight is not an integer") +
+          "); use an integer --type, or a smaller n that fits one buffer");
+  }
+  // The edges in one read of the matrix, each row gathered without branches (every entry is
   // written, the end advances on edges only): memory speed whatever the density.
   gather_rows(
       n, e, [n](int64_t) { return n; },
@@ -96,29 +126,6 @@ InputEdges<T> input_edges(const DistMatrix<T>& w) {
                           "the input's " + std::to_string(edges) +
                               " edges kept to recover --paths beyond one device buffer");
       });
-  if constexpr (std::is_floating_point_v<T>) {
-    double largest = 0;
-    bool integral = true;
-    const int64_t m = static_cast<int64_t>(e.w.size());
-    const int threads = copy_threads(static_cast<size_t>(m) * sizeof(T));
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1) reduction(max : largest) reduction(&& : integral)
-    for (int64_t x = 0; x < m; ++x) {
-      const double v = static_cast<double>(e.w[static_cast<size_t>(x)]);
-      largest = std::max(largest, std::fabs(v));
-      integral = integral && std::floor(v) == v;
-    }
-    constexpr int digits = std::numeric_limits<T>::digits;  // 24 or 53
-    if (!integral ||
-        largest * static_cast<double>(std::max<int64_t>(n - 1, 1)) >= std::ldexp(1.0, digits))
-      throw UsageError(
-          std::string("--paths beyond one device buffer recovers the paths from exact ") +
-          ValueTraits<T>::name() + " sums: the weights must be integers and n x the largest "
-          "|weight| below 2^" + std::to_string(digits) + " (here " +
-          std::string(integral ? "path lengths could reach " +
-                                     std::to_string(static_cast<long long>(largest * (n - 1)))
-                               : "a weight is not an integer") +
-          "); use an integer --type, or a smaller n that fits one buffer");
-  }
   return e;
 }
 
