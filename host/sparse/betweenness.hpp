@@ -228,6 +228,8 @@ class BetweennessEngine {
   // Bytes of device memory the sources' scratch and the in-edges hold now: from
   // prepare_betweenness until the engine's next prepare releases them.
   virtual uint64_t scratch_bytes() const = 0;
+  // The sources each device took in the last run_betweenness (one entry a device).
+  virtual std::vector<int64_t> betweenness_shares() const = 0;
 };
 
 // Checks that g can be given to BetweennessSink (UsageError: a negative weight).

@@ -79,9 +79,18 @@ RunStats bc_rows(SsspSolver<T>& solver, const Csr<T>& g, BetweennessSink<T>& sin
     sink.add_sums(wide);
     st.add_pass(more);  // total and relaxations are set below for the whole call
   }
-  if (note)
-    *note = std::to_string(count - static_cast<int64_t>(again.size())) + " sources on the device, " +
+  if (note) {
+    // Several devices: each one's share of the sources ("on 2 devices (a + b)").
+    const std::vector<int64_t> shares = dev->betweenness_shares();
+    std::string on = "on the device";
+    if (shares.size() > 1) {
+      on = "on " + std::to_string(shares.size()) + " devices (";
+      for (size_t i = 0; i < shares.size(); ++i) on += (i ? " + " : "") + std::to_string(shares[i]);
+      on += ")";
+    }
+    *note = std::to_string(count - static_cast<int64_t>(again.size())) + " sources " + on + ", " +
             std::to_string(again.size()) + " on the host (counts past the device's wide range)";
+  }
   st.relaxations = sssp_relaxations(count, g.m());
   st.total = total.seconds();
   return st;

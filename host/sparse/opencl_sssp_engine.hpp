@@ -222,6 +222,7 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   void run_betweenness(const int64_t* sources, int64_t count, bool endpoints, std::vector<Fixed>& sums,
                        std::vector<uint8_t>& flags, RunStats& st, RowFigures* rows, RowFigures* cols) override;
   uint64_t scratch_bytes() const override;
+  std::vector<int64_t> betweenness_shares() const override { return shares_; }
 
  private:
   // A batch left in flight (an exception in the solver) finishes before the
@@ -241,14 +242,21 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     });
   }
   // The same with each device's whole share [lo, hi) to `share(device, lo, hi)`.
+  // Shares in proportion to the devices' batches in the mode set now (not to
+  // batch(), which for rows in lanes is one slot part: the first device would
+  // take every source).
   template <typename F>
   void deal_shares(int64_t count, RunStats& st, const F& share) {
-    const int64_t total = batch(n_);
+    int64_t total = 0;
+    for (const auto& d : devices_) total += std::max<int64_t>(d.batch, 1);
     std::vector<int64_t> first(devices_.size() + 1, 0);
     for (size_t i = 0; i < devices_.size(); ++i)
       first[i + 1] = first[i] + (i + 1 == devices_.size()
                                      ? count - first[i]
-                                     : std::min(count - first[i], (count * devices_[i].batch + total - 1) / total));
+                                     : std::min(count - first[i],
+                                                (count * std::max<int64_t>(devices_[i].batch, 1) + total - 1) / total));
+    shares_.assign(devices_.size(), 0);
+    for (size_t i = 0; i < devices_.size(); ++i) shares_[i] = first[i + 1] - first[i];
     std::vector<std::exception_ptr> errors(devices_.size());
     auto work = [&](size_t i) {
       try {
@@ -398,6 +406,7 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   std::string lanes_rows_reason_;  // why (the placement line)
   std::string placement() const;   // the report's placement line
   bool lanes_stats_ = true;   // --stats in one pass (LANES != 1, doubles)
+  std::vector<int64_t> shares_;  // the sources each device took in the last deal_shares
   bool lanes_fit_ = true;     // a group of lanes fits every device (the prepared graph)
   SolverInfo info_;
   int64_t n_ = 0;

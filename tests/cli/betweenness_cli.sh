@@ -95,6 +95,9 @@ same_column() {  # same_column LABEL ARGS...: the column's bytes on every backen
     # shellcheck disable=SC2086
     check "$label $run" 0 "$BIN" "$@" --algo sssp $run --stats "$T/gen.$tag.csv" --betweenness
     [ "$run" = "--device pocl" ] && expect "$label: on the device" grep -q "sources on the device, 0 on the host" "$T/out"
+    # two devices: each takes its share of the sources
+    [ "$run" = "--device pocl --split 2" ] && expect "$label: on both devices" \
+      grep -Eq "sources on 2 devices \([1-9][0-9]* \+ [1-9][0-9]*\), 0 on the host" "$T/out"
     col=$(head -1 "$T/gen.$tag.csv" | tr , '\n' | grep -nx betweenness | cut -d: -f1)
     cut -d, -f"${col:-0}" "$T/gen.$tag.csv" > "$T/gen.$tag.col"
   done
