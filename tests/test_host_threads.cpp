@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "graph/matrix.hpp"
 #include "util/host_threads.hpp"
 #include "util/parallel_copy.hpp"
 
@@ -102,5 +103,29 @@ TEST_CASE("host pool: a limit set on one thread sizes the loops of every thread"
   set_host_pool(0);  // no limit: OpenMP's pool again
   CHECK(host_pool() == 64);
   CHECK(work_threads(512 * MiB) == 64);
+  omp_set_num_threads(before);
+}
+
+TEST_CASE("any_negative: one negative value anywhere among many pieces, on any pool") {
+  // 5 pieces of 2 MiB and a partial one: the value at the first, a piece's edge,
+  // the last place; none; -0.0 is not below zero.
+  const int before = omp_get_max_threads();
+  for (int pool : {1, 4}) {
+    omp_set_num_threads(pool);
+    std::vector<int32_t> v(5 * (MiB / 2) + 77, 7);
+    CHECK_FALSE(any_negative(v));
+    for (size_t at : {size_t{0}, MiB / 2 - 1, MiB / 2, 3 * (MiB / 2) + 5, v.size() - 1}) {
+      CAPTURE(at);
+      v[at] = -1;
+      CHECK(any_negative(v));
+      v[at] = 7;
+    }
+    std::vector<double> f(MiB / 8 + 3, 1.5);
+    f[MiB / 8] = -0.0;
+    CHECK_FALSE(any_negative(f));
+    f.back() = -1e-300;
+    CHECK(any_negative(f));
+    CHECK_FALSE(any_negative(std::vector<int64_t>{}));
+  }
   omp_set_num_threads(before);
 }

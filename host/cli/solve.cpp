@@ -344,11 +344,9 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
     // cycle itself (graph/negative_cycle.hpp): kept for that only when the graph
     // has a negative edge and the copy fits with room for the solve (otherwise a
     // negative cycle is reported with the solver's vertex alone).
+    // The memory test first: past it (n = 150 000 and up) the matrix is not scanned.
     const uint64_t matrix_bytes = static_cast<uint64_t>(d.n()) * d.n() * sizeof(T);
-    if (o.verify ||
-        (std::any_of(d.values().begin(), d.values().end(), [](T w) { return w < 0; }) &&
-         host_memory_available() / 4 >= matrix_bytes))
-      input = d;
+    if (o.verify || (host_memory_available() / 4 >= matrix_bytes && any_negative(d.values()))) input = d;
     try {
       const int64_t n = d.n();
       auto r = api::internal_errors([&] {
