@@ -22,6 +22,11 @@
 #   PLAN=wide: the 1000 x 1000 grid's sample alone, with W1000 (e.g. "--weights 1:1":
 #   unit weights, counts past float64 from most sources) and SAMPLE; WIDE_EXP=1 adds
 #   this binary with -DWIDE_EXP_IN_MASK=1 (the wide exponents in the records' masks)
+#   PLAN=exact: the 1000 x 1000 grid's exact betweenness (every source, W1000 weights),
+#   this binary once after a warm-up on the 10 x 10 grid (TO seconds, default 570)
+#   PLAN=openmp: the 1000 x 1000 grid's spread sample (SAMPLE sources) on the OpenMP
+#   engine (the host's cores, at most 16), once, and the 316 x 316 grid's on the H100 and
+#   OpenMP once each, for the ratio of the two engines
 cd "$(dirname "$0")"
 export OCL_SP_CACHE_DIR=/tmp/c
 [ "$(nproc)" -gt 16 ] && export OMP_NUM_THREADS=16
@@ -90,6 +95,19 @@ print('\n'.join(str((2 * i + 1) * n // (2 * k)) for i in range(k)))" > /tmp/samp
   # WIDE_EXP=1: this binary again with the wide exponents in the records' masks
   [ "${WIDE_EXP:-0}" = 1 ] && TO=280 one grid1000$tag-sample${SAMPLE:-3960}-new-expmask ocl_sp \
     "OCL_SP_EXTRA_BUILD_OPTIONS=-DWIDE_EXP_IN_MASK=1" $G1000
+elif [ "${PLAN:-main}" = exact ]; then
+  tag=$(printf '%s' "${W1000:-}" | tr -c 'a-z0-9' '-')
+  one grid10-warmup ocl_sp "" --generator grid --n 100 --algo sssp --device nvidia
+  TO=${TO:-570} one grid1000$tag-exact ocl_sp "" --generator grid --n 1000000 ${W1000:-} --algo sssp --device nvidia
+elif [ "${PLAN:-main}" = openmp ]; then
+  python3 -c "
+k = ${SAMPLE:-3960}; n = 10**6
+print('\n'.join(str((2 * i + 1) * n // (2 * k)) for i in range(k)))" > /tmp/sample.txt
+  tag=$(printf '%s' "${W1000:-}" | tr -c 'a-z0-9' '-')
+  TO=280 one grid1000$tag-sample${SAMPLE:-3960}-openmp ocl_sp "" --generator grid --n 1000000 ${W1000:-} \
+    --algo sssp --device openmp --sources @/tmp/sample.txt
+  TO=280 one grid1000$tag-sample${SAMPLE:-3960}-h100 ocl_sp "" --generator grid --n 1000000 ${W1000:-} \
+    --algo sssp --device nvidia --sources @/tmp/sample.txt
 elif [ "${PLAN:-main}" = main ]; then
   runs grid316-base ocl_sp_base "" 3 $G316
   runs grid316-new ocl_sp "" 3 $G316
