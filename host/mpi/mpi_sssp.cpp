@@ -102,12 +102,11 @@ class HeldRows final : public RowSink<T> {
   int64_t nc_;
 };
 
-// Each row's figures (stats_sink.hpp), as a StatsSink takes them. Without the
-// harmonic sum, from an engine that reduces rows where it computes them (reach,
-// largest and integer sums are exact in any order). With it, from the rows on the
-// host, summed in the row's order: the order of one process's one-pass column
-// sums (each column down the sources in order), which an engine's tree over a
-// row would not give.
+// Each row's figures (stats_sink.hpp), as a StatsSink takes them: from an engine
+// that reduces rows where it computes them (its sums in vertex order: the bits of
+// the host's continue_figures, the harmonic sum's too, which for a symmetric graph
+// are one process's column sums down the sources in order), else from the rows
+// on the host. `host_rows` counts the rows that came to the host.
 template <typename T>
 class FigureRows final : public RowSink<T>, public FigureSink {
  public:
@@ -115,13 +114,15 @@ class FigureRows final : public RowSink<T>, public FigureSink {
   void rows(int64_t first, int64_t count, int64_t n, const T* d, const int32_t*, const int32_t*) override {
 #pragma omp parallel for schedule(static) if (count > 1 && count * n >= 65536)
     for (int64_t r = 0; r < count; ++r) f[static_cast<size_t>(first + r)] = row_figures(d + r * n, n, harmonic_);
+    host_rows += count;
   }
-  bool takes_figures() const override { return !harmonic_; }
+  bool takes_figures() const override { return true; }
   bool figures_need_harmonic() const override { return harmonic_; }
   void figures(int64_t first, int64_t count, const RowFigures* x) override {
     std::copy(x, x + count, f.begin() + first);
   }
   std::vector<RowFigures> f;
+  int64_t host_rows = 0;
 
  private:
   bool harmonic_;
@@ -466,6 +467,7 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
   // 4. This rank's rows into `rows_sink` (null: none kept) and, with --stats, its
   // rows' figures (distances from its sources, and to them unless symmetric).
   std::vector<RowFigures> from_f, to_f;
+  int64_t stats_host_rows = 0;  // this rank's --stats rows that came to the host
   RunStats st;
   double solve_s = 0;
   const auto compute = [&](RowSink<T>* rows_sink, bool paths) {
@@ -482,12 +484,14 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
     st = solver->solve_rows(csr, mine_src, sink, paths);
     if (stats) {
       from_f = std::move(fig->f);
+      stats_host_rows += fig->host_rows;
       if (!symmetric && !ring) {
         FigureRows<T> back(static_cast<int64_t>(mine_src.size()), true);
         const RunStats b = solver->solve_rows(rev, mine_src, back, false);
         st.t_k += b.t_k;
         st.relaxations += b.relaxations;
         to_f = std::move(back.f);
+        stats_host_rows += back.host_rows;
       }
     }
     throw_if_cancelled();
@@ -713,6 +717,14 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
                           "from rank to rank in source order (float distances)");
     else if (!symmetric)
       rep.notes.push_back("stats: a second pass over the reversed graph (distances to each vertex)");
+    // Where the figures were made: every rank's devices (no row to the host) or not.
+    const long long mine_host = static_cast<long long>(stats_host_rows);
+    long long host_rows = 0;
+    MPI_Reduce(&mine_host, &host_rows, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (s.rank == 0 && !ring)
+      rep.notes.push_back(host_rows == 0 ? std::string("stats: rows reduced where they were computed (only their "
+                                                       "figures gathered)")
+                                         : "stats: " + std::to_string(host_rows) + " rows reduced on the hosts");
   }
 
   // 7. Per-rank figures to rank 0, the report.

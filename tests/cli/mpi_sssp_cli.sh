@@ -93,6 +93,17 @@ check ref-pocl-one-pass 0 "$BIN" --n 300 --degree 5 --seed 11 --algo sssp --devi
 expect ref-pocl-is-one-pass grep -q "reduced on the device in one pass" "$T/out"
 run pocl-one-pass-np2 0 2 --n 300 --degree 5 --seed 11 --algo sssp --device pocl --stats "$T/mp1.csv" &&
   same pocl-one-pass-np2 "$T/rp1.csv" "$T/mp1.csv"
+# ... with each rank's rows (both passes, harmonic sums included) reduced on its
+# device: no row comes to a host
+expect pocl-one-pass-np2-on-device grep -q "stats: rows reduced where they were computed" "$T/out"
+# A symmetric graph: each row's harmonic sum on the device is its column's, down
+# the sources in order
+run pocl-sym-np2 0 2 --n 400 --generator geometric --degree 4 --algo sssp --device pocl --stats "$T/mps.csv" &&
+  same pocl-sym-np2 "$T/rsymi.csv" "$T/mps.csv"
+expect pocl-sym-np2-on-device grep -q "stats: rows reduced where they were computed" "$T/out"
+# Negative edges (potentials to undo): the rows of both passes reach the hosts
+run pocl-negative-np2 0 2 "${G[@]}" --algo sssp --device pocl --stats "$T/mp.csv" && same pocl-negative-np2 "$T/rp.csv" "$T/mp.csv"
+expect pocl-negative-np2-host grep -q "stats: 600 rows reduced on the hosts" "$T/out"  # both passes
 # Fractional weights (directed, and the same edges both ways): closeness and
 # harmonic are the forward rows' distances added in source order, as one process
 # (and its device's one pass) adds them: the ranks continue the columns' figures
