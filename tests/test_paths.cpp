@@ -469,6 +469,38 @@ TEST_SUITE("paths") {
     run(*make_opencl_solver<float>(spec(Algo::fw_naive)), "opencl fw-naive");
   }
 
+  TEST_CASE("OpenCL squaring and fw-naive: exact sums take the distance kernels and the host's search") {
+    // Their path kernels' via would be replaced by the tight-edge search anyway:
+    // with exact sums they are skipped, and the path matrices are the serial
+    // solver's bytes; OCL_SP_PATHS_REBUILD=0 keeps the path kernels (the same bytes).
+    const uint64_t seed = base_seed() + 91;
+    INFO("seed " << seed);
+    for (Algo a : {Algo::squaring, Algo::fw_naive})
+      for (Kind kind : {Kind::ties, Kind::negative}) {
+        CAPTURE(to_string(a));
+        const DistMatrix<int32_t> g = random_graph<int32_t>(70, kind, seed);
+        DistMatrix<int32_t> want = g;
+        PathMatrix pw;
+        make_solver<int32_t>(cpu_spec(Algo::fw, Backend::serial))->solve(want, &pw);
+        auto s = make_opencl_solver<int32_t>(spec(a));
+        DistMatrix<int32_t> d = g;
+        PathMatrix p;
+        const RunStats st = s->solve(d, &p);
+        CHECK(d == want);
+        CHECK(st.paths);
+        CHECK(st.paths_kernels.rfind("distance kernels, then via and hops", 0) == 0);
+        CHECK(p.via == pw.via);
+        CHECK(p.hops == pw.hops);
+        const ocl_sp_test::EnvGuard kernels("OCL_SP_PATHS_REBUILD", std::string("0"));
+        DistMatrix<int32_t> d2 = g;
+        PathMatrix p2;
+        const RunStats st2 = s->solve(d2, &p2);
+        CHECK(st2.paths_kernels.find("paths.cl") != std::string::npos);
+        CHECK(d2 == want);
+        CHECK(p2.via == pw.via);
+      }
+  }
+
   TEST_CASE("OpenCL: the path program is built lazily and distance-only solves are unchanged") {
     const ocl_sp_test::EnvGuard kernels("OCL_SP_PATHS_REBUILD", std::string("0"));  // the path kernels' route
     auto s = make_opencl_solver<int32_t>(spec(Algo::fw));

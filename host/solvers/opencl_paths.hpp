@@ -4,6 +4,7 @@
 // the first solve that asks for paths, hop / via buffers, initialisation on the
 // device, download into a PathMatrix and the RunStats fields.
 #pragma once
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <optional>
@@ -14,6 +15,8 @@
 #include "graph/paths.hpp"
 #include "solvers/opencl_base.hpp"
 #include "solvers/panel_paths.hpp"
+#include "util/sysinfo.hpp"
+#include "util/timer.hpp"
 
 namespace ocl_sp::detail {
 
@@ -67,6 +70,31 @@ class PathKernels {
     if (!in.w) return;
     if (const int64_t fixed = repair_paths(*in.w, d, p))
       st.paths_kernels += "; float rounding: " + std::to_string(fixed) + " hop counts recounted";
+  }
+  // Exact sums, unless OCL_SP_PATHS_REBUILD=0: `distances()` (the solver's own
+  // distance-only solve, RunStats), then hops and via from the distances' tight
+  // edges on the host (recover_paths: what repair() would put in place of the path
+  // kernels' anyway, so those kernels are skipped). nullopt, d untouched, where the
+  // sums could round (fractional float weights) or OCL_SP_PATHS_REBUILD=0 keeps
+  // the path kernels (tests, comparisons).
+  template <typename T, typename Distances>
+  static std::optional<RunStats> distances_then_paths(DistMatrix<T>& d, PathMatrix& p, Distances&& distances) {
+    const char* env = std::getenv("OCL_SP_PATHS_REBUILD");
+    if (env && std::string(env) == "0") return std::nullopt;
+    std::optional<InputEdges<T>> edges = exact_input_edges(d);
+    if (!edges) return std::nullopt;
+    const double nn = static_cast<double>(d.n()) * static_cast<double>(d.n());
+    check_host_memory(static_cast<uint64_t>(nn * 8), "the path matrices (hops and via)");
+    const Stopwatch sw;
+    RunStats st = distances();
+    const Stopwatch search;
+    recover_paths(*edges, d, p, true);
+    st.paths = true;
+    st.paths_bytes = nn * 8;  // hops and via on the host
+    st.paths_kernels = "distance kernels, then via and hops from the distances' tight edges on the host (" +
+                       std::to_string(search.seconds()) + " s; the same on every backend)";
+    st.total = sw.seconds();
+    return st;
   }
   // What a path solve keeps for repair() (PathInput), taken before it runs.
   template <typename T>

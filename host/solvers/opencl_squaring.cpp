@@ -189,7 +189,10 @@ class OpenClSquaring final : public Solver<T> {
   }
 
   RunStats solve(DistMatrix<T>& d, PathMatrix* paths) override {
-    if (paths) return solve_paths(d, *paths);
+    if (paths) {
+      if (auto st = PathKernels::distances_then_paths(d, *paths, [&] { return solve(d, nullptr); })) return *st;
+      return solve_paths(d, *paths);
+    }
     Stopwatch sw;
     RunStats st;
     const int64_t n = d.n();
