@@ -101,16 +101,11 @@ std::vector<double> betweenness_column(SsspSolver<T>& solver, const Csr<T>& csr,
   }
   std::vector<double> b = sink.vertex_sums();
   const int64_t k = static_cast<int64_t>(sources.size());
-  const double scale = betweenness_scale(csr.n, true, true, k, false);
-  if (scale != 0)
-    for (double& x : b) x *= scale;
+  scale_betweenness_column(b, csr.n, k);
   const double seconds = phase.seconds();
   rep.stats.total += seconds;
-  rep.notes.push_back(
-      (k == 0 ? std::string("betweenness: exact, every vertex a source")
-              : "betweenness: estimated from " + std::to_string(k) +
-                    " sources (scaled by n / k, as networkx's k)") +
-      "; " + where + " (" + std::to_string(std::floor(seconds * 1e6) / 1e6) + " s)");
+  rep.notes.push_back(betweenness_note(k) + "; " + where + " (" + std::to_string(std::floor(seconds * 1e6) / 1e6) +
+                      " s)");
   profile("betweenness (rows, paths and dependencies)", seconds);
   return b;
 }

@@ -38,11 +38,8 @@ std::vector<double> reduce_betweenness(const std::vector<Fixed>& mine, int64_t n
   std::vector<double> out;
   if (s.rank != 0) return out;
   out.resize(static_cast<size_t>(n));
-  const double scale = betweenness_scale(n, true, true, k, false);
-  for (size_t i = 0; i < out.size(); ++i) {
-    out[i] = total[i].value();
-    if (scale != 0) out[i] *= scale;
-  }
+  for (size_t i = 0; i < out.size(); ++i) out[i] = total[i].value();
+  scale_betweenness_column(out, n, k);
   return out;
 }
 

@@ -678,10 +678,8 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
     bc = reduce_betweenness(bsink->vertex_fixed(), n, k, s);
     solve_s += t.seconds();
     if (s.rank == 0)
-      rep.notes.push_back((k == 0 ? std::string("betweenness: exact, every vertex a source")
-                                  : "betweenness: estimated from " + std::to_string(k) +
-                                        " sources (scaled by n / k, as networkx's k)") +
-                          "; each rank's sources, their exact sums added on rank 0 (rank 0: " + where + ")");
+      rep.notes.push_back(betweenness_note(k) + "; each rank's sources, their exact sums added on rank 0 (rank 0: " +
+                          where + ")");
   }
 
   // 6. --stats: the figures to rank 0 in vertex order, its file.

@@ -30,6 +30,17 @@ double betweenness_scale(int64_t n, bool normalized, bool directed, int64_t k, b
   return scale;
 }
 
+void scale_betweenness_column(std::vector<double>& b, int64_t n, int64_t k) {
+  const double scale = betweenness_scale(n, true, true, k, false);
+  if (scale != 0)
+    for (double& x : b) x *= scale;
+}
+
+std::string betweenness_note(int64_t k) {
+  return k == 0 ? std::string("betweenness: exact, every vertex a source")
+                : "betweenness: estimated from " + std::to_string(k) + " sources (scaled by n / k, as networkx's k)";
+}
+
 double edge_betweenness_scale(int64_t n, bool normalized, bool directed, int64_t k) {
   double scale = 0;
   const double nn = static_cast<double>(n);

@@ -94,6 +94,13 @@ namespace ocl_sp {
 double betweenness_scale(int64_t n, bool normalized, bool directed, int64_t k, bool endpoints);
 // networkx's _rescale_e (edge_betweenness_centrality) factor.
 double edge_betweenness_scale(int64_t n, bool normalized, bool directed, int64_t k);
+// The --stats betweenness column from the raw sums of an n-vertex graph, in place:
+// networkx's betweenness_centrality (normalized, directed as given; by n / k for
+// k sampled sources, 0: every vertex). The report's note for it opens with
+// betweenness_note(k): "betweenness: exact, every vertex a source" or
+// "betweenness: estimated from k sources (scaled by n / k, as networkx's k)".
+void scale_betweenness_column(std::vector<double>& b, int64_t n, int64_t k);
+std::string betweenness_note(int64_t k);
 
 // One exact 64.64 fixed-point value (x >= 0, below 2^63): to_fixed(x) and back.
 struct Fixed {
