@@ -493,6 +493,7 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
   }
   int code = failed ? kExitRuntime : kExitOk, worst = 0;
   MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (worst) s.reporter = 0;  // rank 0 printed it
   return worst;
 }
 
@@ -515,7 +516,7 @@ int run_solve(const MpiSolveOptions& o, const Stopwatch& wall) {
   } catch (...) {
     abort_job(s, std::current_exception());
   }
-  return code;
+  return s.exit_code(code);
 }
 
 }  // namespace ocl_sp::mpi

@@ -104,6 +104,7 @@ int agree(Outcome& out, const Session& s) {
   if (first == s.rank && out.error) {
     print_error((s.rank ? "rank " + std::to_string(s.rank) + ": " : std::string()) + message_of(out.error));
   }
+  s.reporter = first;  // the others exit 0 (Session::exit_code)
   return worst;
 }
 
