@@ -242,6 +242,21 @@ run usage-serial 2 2 --n 50 --backend serial
 # CLI11 rejects): the same on every rank, printed by rank 0 alone.
 run usage-no-graph 2 3 --backend openmp
 expect usage-no-graph-once test "$(grep -c '^error: no graph' "$T/err")" = 1
+# ... and only rank 0 exits with the code: a rank exiting non-zero first makes
+# mpirun end the job, which could cut rank 0 off before its line was read
+cat > "$T/rank_rc.sh" <<EOF2
+#!/usr/bin/env bash
+"$BIN" "\$@"
+rc=\$?
+echo "\${OMPI_COMM_WORLD_RANK:-x} \$rc" > "$T/rc.\${OMPI_COMM_WORLD_RANK:-x}"
+exit \$rc
+EOF2
+chmod +x "$T/rank_rc.sh"
+rm -f "$T"/rc.*
+check usage-rank-codes 2 "${MPI[@]}" -np 3 "$T/rank_rc.sh" --backend openmp
+expect usage-rank-codes-rank0 test "$(cat "$T/rc.0" 2>/dev/null)" = "0 2"
+# (a rank mpirun ended after rank 0 wrote no file; one that ran to its end, 0)
+expect usage-rank-codes-others test -z "$(cat "$T/rc.1" "$T/rc.2" 2>/dev/null | grep -v ' 0$')"
 run usage-n-and-input 2 2 --n 10 --input "$T/none.edges" --backend openmp
 expect usage-n-and-input-once test "$(grep -c '^error: give either --n or --input' "$T/err")" = 1
 run usage-weights 2 2 --n 10 --weights 5:1 --backend openmp
