@@ -40,9 +40,9 @@ class Session {
   int host_threads = 1;
   // The rank that printed the job's error (agree(); -1: none yet). Only that rank
   // exits with the error's code (exit_code): mpirun ends a job when the first rank
-  // exits non-zero and can drop what a rank still running had written (the line
-  // was missing from mpirun's stderr about once in 20-40 jobs under ASan, with a
-  // barrier after the write too); ranks that exit 0 let it finish and be read.
+  // exits non-zero and can drop what a rank still running had written (a usage
+  // error's line, main.cpp, was missing from mpirun's stderr about once in 20 jobs
+  // under ASan); ranks that exit 0 let it finish and be read.
   mutable int reporter = -1;
   int exit_code(int code) const { return code != 0 && reporter >= 0 && reporter != rank ? 0 : code; }
 };

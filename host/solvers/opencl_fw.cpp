@@ -380,7 +380,7 @@ class OpenClFw final : public Solver<T> {
     PanelPlan pl;
     if (n > 0) pl = plan(n);
     PathsChoice c = choose_paths_route(n, n == 0 || pl.placement == Placement::single_buffer,
-                                       std::is_integral_v<T>, rebuild_mode(), two_fit(n));
+                                       std::is_integral_v<T>, PathKernels::rebuild_mode(), two_fit(n));
     if (n > 0 && c.route == PathsRoute::panels_rebuild && c.panel > 0) {
       // Panels forced on a matrix that fits one buffer: where they do not fit as
       // resident panels, the single buffer's path kernels after all.
@@ -445,14 +445,6 @@ class OpenClFw final : public Solver<T> {
     st.relaxations = relaxation_count(Algo::fw, n, 0);
     st.total = sw.seconds();
     return st;
-  }
-
-  // OCL_SP_PATHS_REBUILD (comparisons, tests): "0" runs the single buffer's path
-  // kernels and recovers the panels' paths on the host; unset (or "1"), exact sums
-  // are rebuilt on the device and float sums that could round run the path kernels.
-  static std::string rebuild_mode() {
-    const char* env = std::getenv("OCL_SP_PATHS_REBUILD");
-    return env ? env : "";
   }
 
   // Paths in the single buffer from the fast distance kernels, then the path
@@ -613,7 +605,7 @@ class OpenClFw final : public Solver<T> {
     if (scanned.valid()) scanned.get();  // its error, if any
     sized.get();
     profile("paths: edges and path matrix ready (waited)", wait.seconds());
-    if (rebuild_mode() == "0" ||
+    if (PathKernels::rebuild_mode() == "0" ||
         !rebuild_.run(core_, edges, d, p, st, spec_.device_memory, nullptr, 0,
                       &panel_stager(core_, pl.p, sizeof(T))))
       recover_on_host(edges, d, p, st);

@@ -71,6 +71,15 @@ class PathKernels {
     if (const int64_t fixed = repair_paths(*in.w, d, p))
       st.paths_kernels += "; float rounding: " + std::to_string(fixed) + " hop counts recounted";
   }
+  // OCL_SP_PATHS_REBUILD ("" unset; comparisons, tests): "0" runs the path kernels
+  // (fw: the single buffer's, and the panels' paths recovered on the host; squaring
+  // and fw-naive: theirs, not the distances and the search); unset (or "1"), exact
+  // sums are rebuilt (fw, on the device) or recovered from the distances, and float
+  // sums that could round run the path kernels.
+  static std::string rebuild_mode() {
+    const char* env = std::getenv("OCL_SP_PATHS_REBUILD");
+    return env ? env : "";
+  }
   // Exact sums, unless OCL_SP_PATHS_REBUILD=0: `distances()` (the solver's own
   // distance-only solve, RunStats), then hops and via from the distances' tight
   // edges on the host (recover_paths: what repair() would put in place of the path
@@ -79,8 +88,7 @@ class PathKernels {
   // the path kernels (tests, comparisons).
   template <typename T, typename Distances>
   static std::optional<RunStats> distances_then_paths(DistMatrix<T>& d, PathMatrix& p, Distances&& distances) {
-    const char* env = std::getenv("OCL_SP_PATHS_REBUILD");
-    if (env && std::string(env) == "0") return std::nullopt;
+    if (rebuild_mode() == "0") return std::nullopt;
     std::optional<InputEdges<T>> edges = exact_input_edges(d);
     if (!edges) return std::nullopt;
     const double nn = static_cast<double>(d.n()) * static_cast<double>(d.n());
