@@ -183,6 +183,16 @@ TEST_SUITE("api") {
       const auto plain = s.all_pairs<int32_t>(dense<int32_t>(37, edges), false);
       CHECK(plain.via.empty());
       CHECK(plain.hops.empty());
+      // Options::hops = false: the same via matrix, no hops (on the device's route
+      // never read back), and path() still expands it.
+      ocl_sp::Options o = on(backend);
+      o.hops = false;
+      ocl_sp::Session lean(o);
+      const auto v = lean.all_pairs<int32_t>(dense<int32_t>(37, edges), true);
+      CHECK(v.distances == want.distances);
+      CHECK(v.via == r.via);
+      CHECK(v.hops.empty());
+      CHECK(v.path(0, 36) == r.path(0, 36));
     }
   }
 

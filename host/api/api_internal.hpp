@@ -148,6 +148,7 @@ namespace ocl_sp {
 // A Session over a SolverSpec the command line planned (panel plan, progress
 // line) rather than over public Options.
 struct SessionAccess {
-  static Session of(const SolverSpec& spec);
+  // hops: Options::hops (the command line wants them only to check the paths).
+  static Session of(const SolverSpec& spec, bool hops = true);
 };
 }  // namespace ocl_sp

@@ -333,6 +333,7 @@ struct Session::Impl {
     bool reused = false;
     Solver<T>& solver = dense<T>(&reused);
     PathMatrix paths;
+    paths.with_hops = options.hops;
     RunStats st;
     {
       ProgressHook hook(options.progress);
@@ -348,7 +349,7 @@ struct Session::Impl {
     r.distances = std::move(d.values());
     if (want_paths) {
       r.via = std::move(paths.via);
-      r.hops = std::move(paths.hops);
+      if (options.hops) r.hops = std::move(paths.hops);  // else a route's scratch, if any: freed
     }
     describe(r, solver.info(), st, reused);
     return r;
@@ -369,8 +370,9 @@ Session::Session(Options options) : impl_(std::make_unique<Impl>()) {
   });
 }
 Session::Session(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-Session SessionAccess::of(const SolverSpec& spec) {
+Session SessionAccess::of(const SolverSpec& spec, bool hops) {
   Session s(std::make_unique<Session::Impl>());
+  s.impl_->options.hops = hops;
   s.impl_->spec = spec;
   s.impl_->checked_input = true;
   s.impl_->options.algo = to_string(spec.algo);

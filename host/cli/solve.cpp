@@ -235,7 +235,7 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
   std::future<void> solver_ready;
   const auto start_solver = [&] {
     if (spec.backend == Backend::opencl) {
-      session = std::make_shared<Session>(SessionAccess::of(spec));
+      session = std::make_shared<Session>(SessionAccess::of(spec, o.verify));
       solver_ready = std::async(std::launch::async, [s = session] { s->prepare<T>(); });
     }
   };
@@ -334,7 +334,7 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
     rep.info = solver->info();
   } else {
     phase = Stopwatch();
-    if (!session) session = std::make_shared<Session>(SessionAccess::of(spec));
+    if (!session) session = std::make_shared<Session>(SessionAccess::of(spec, o.verify));
     api::internal_errors([&] {
       if (solver_ready.valid()) solver_ready.get();
       else session->prepare<T>();
@@ -364,6 +364,7 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
     }
   }
   rep.paths = want_paths;
+  rep.paths_hops = o.verify;  // hops only to check the paths
   phase = Stopwatch();
 
   if (o.verify) {

@@ -188,6 +188,10 @@ struct PathMatrix {
   int64_t n = 0;
   std::vector<int32_t> via;
   std::vector<int32_t> hops;
+  // False: the caller needs via alone (the command line without --verify). The
+  // device rebuild then neither sizes hops on the host nor reads them back (4 n^2
+  // bytes: 400 MB at n = 10 000); other routes may still fill them as scratch.
+  bool with_hops = true;
 };
 
 }  // namespace ocl_sp

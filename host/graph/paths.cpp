@@ -13,10 +13,12 @@
 
 namespace ocl_sp {
 
-void size_path_matrix(PathMatrix& p, int64_t n) {
+void size_path_matrix(PathMatrix& p, int64_t n, bool hops) {
   const size_t nn = static_cast<size_t>(n) * static_cast<size_t>(n);
   p.n = n;
+  if (!hops) std::vector<int32_t>().swap(p.hops);
   for (std::vector<int32_t>* v : {&p.via, &p.hops}) {
+    if (v == &p.hops && !hops) break;
     if (v->capacity() < nn) {
       std::vector<int32_t>().swap(*v);  // the old block goes first
       v->reserve(nn);
@@ -59,7 +61,9 @@ struct Fault {
 // Vertices of u -> v into `out` (u first, v last; empty when unreachable), with
 // `stack` as scratch: both are reused across calls so checking n^2 pairs does not
 // allocate per pair. Returns false (and where) on a via that does not shorten the
-// hop count, which is what would make a recursive expansion loop.
+// hop count, which is what would make a recursive expansion loop; without hops
+// (PathMatrix::with_hops false) on a segment count past 2 n (a path of at most
+// n - 1 edges splits into fewer segments than that).
 template <typename T>
 bool expand_into(const DistMatrix<T>& d, const PathMatrix& p, int64_t u, int64_t v,
                  std::vector<int64_t>& out, std::vector<std::pair<int64_t, int64_t>>& stack,
@@ -74,6 +78,8 @@ bool expand_into(const DistMatrix<T>& d, const PathMatrix& p, int64_t u, int64_t
   out.push_back(u);
   // Segments (i, j) still to expand, the leftmost on top.
   stack.assign(1, {u, v});
+  const bool hops = !p.hops.empty();
+  int64_t segments = 0;
   while (!stack.empty()) {
     const auto [i, j] = stack.back();
     stack.pop_back();
@@ -83,12 +89,12 @@ bool expand_into(const DistMatrix<T>& d, const PathMatrix& p, int64_t u, int64_t
       out.push_back(j);
       continue;
     }
-    if (k >= n) {
+    if (k >= n || (!hops && ++segments > 2 * n)) {
       fault = {i, j, k};
       return false;
     }
     const size_t ik = static_cast<size_t>(i * n + k), kj = static_cast<size_t>(k * n + j);
-    if (p.hops[ik] < 1 || p.hops[kj] < 1 || p.hops[ik] >= p.hops[ij] || p.hops[kj] >= p.hops[ij]) {
+    if (hops && (p.hops[ik] < 1 || p.hops[kj] < 1 || p.hops[ik] >= p.hops[ij] || p.hops[kj] >= p.hops[ij])) {
       fault = {i, j, k};
       return false;
     }
@@ -111,7 +117,7 @@ std::vector<int64_t> expand_path(const DistMatrix<T>& d, const PathMatrix& p, in
                                  int64_t v) {
   const int64_t n = d.n();
   if (u < 0 || v < 0 || u >= n || v >= n || p.n != n ||
-      p.via.size() != static_cast<size_t>(n * n) || p.hops.size() != p.via.size())
+      p.via.size() != static_cast<size_t>(n * n) || (!p.hops.empty() && p.hops.size() != p.via.size()))
     throw RuntimeError("path query outside the matrix");
   std::vector<int64_t> out;
   std::vector<std::pair<int64_t, int64_t>> stack;

@@ -13,8 +13,9 @@ namespace ocl_sp {
 // Sizes p.via and p.hops for n x n (contents unspecified), keeping memory that is
 // large enough. A fresh allocation of several MiB is advised as transparent huge
 // pages: at n = 10000 the two matrices are 800 MB, and first-touch faults of 4 KiB
-// pages would cost more than the GPU solve.
-void size_path_matrix(PathMatrix& p, int64_t n);
+// pages would cost more than the GPU solve. With hops false (the device rebuild
+// for a caller that wants via alone, PathMatrix::with_hops) p.hops is left empty.
+void size_path_matrix(PathMatrix& p, int64_t n, bool hops = true);
 
 // Path matrix of the right size with every pair "no path / direct": via = -1,
 // hops = 1 off the diagonal where d is finite, 0 on it (solvers start from this).

@@ -86,7 +86,7 @@ void print_human(std::ostream& out, const SolveReport& r) {
     const RunStats& st = r.stats;
     char mib[32];
     std::snprintf(mib, sizeof mib, "%.1f MiB", st.paths_bytes / (1024.0 * 1024.0));
-    out << "  paths     via + hops matrices (" << st.paths_kernels << ", +" << mib;
+    out << "  paths     " << (r.paths_hops ? "via + hops matrices (" : "via matrix (") << st.paths_kernels << ", +" << mib;
     if (st.paths_setup > 0)
       out << ", kernels built in " << format_seconds(st.paths_setup) << ", program cache "
           << st.paths_cache;

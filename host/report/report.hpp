@@ -31,6 +31,7 @@ struct SolveReport {
   std::string output;  // written file or empty
   // Path reconstruction (--paths, --query, --paths-output); the rest is in stats.
   bool paths = false;
+  bool paths_hops = true;  // the hops matrix was kept (--verify checks the paths with it)
   std::string paths_check = "not run";  // not run | ok | FAILED (--verify)
   std::string paths_check_detail;
   std::string paths_output;  // written path matrix or empty

@@ -154,8 +154,9 @@ void PathRebuild<T>::rebuild_bands(OpenClCore& core, const Bands& z, int64_t n, 
     };
     sg.download(OpenClCore::kDownload, vb[s], {rows, row, row}, into(p.via.data() + b * band * n),
                 {ke[s]});
-    sg.download(OpenClCore::kDownload, hb[s], {rows, row, row}, into(p.hops.data() + b * band * n),
-                {ke[s]});
+    if (p.with_hops)
+      sg.download(OpenClCore::kDownload, hb[s], {rows, row, row}, into(p.hops.data() + b * band * n),
+                  {ke[s]});
     sg.settle();  // the rows are in p and the set's buffers free again
   };
   // Rows move through pinned chunks, the host's side copied on all threads: while
@@ -172,7 +173,7 @@ void PathRebuild<T>::rebuild_bands(OpenClCore& core, const Bands& z, int64_t n, 
 template <typename T>
 void PathRebuild<T>::report(RunStats& st, const RunStats& part, int64_t n, int64_t tight,
                             int64_t edges, const Bands& z, double setup, const char* where,
-                            double seconds) const {
+                            double seconds, bool hops) const {
   st.t_k += part.t_k;
   st.t_h += part.t_h;
   st.kernel_launches += part.kernel_launches;
@@ -180,7 +181,7 @@ void PathRebuild<T>::report(RunStats& st, const RunStats& part, int64_t n, int64
   st.paths = true;
   st.paths_setup += setup;
   st.paths_cache = cache_;
-  st.paths_bytes = 2.0 * static_cast<double>(n) * static_cast<double>(n) * 4.0;
+  st.paths_bytes = (hops ? 2.0 : 1.0) * static_cast<double>(n) * static_cast<double>(n) * 4.0;
   char buf[300];
   std::snprintf(buf, sizeof buf,
                 "paths_rebuild.cl WG=%d: rebuilt on the device from the distances, %lld of %lld "
@@ -209,7 +210,7 @@ bool PathRebuild<T>::run(OpenClCore& core, const InputEdges<T>& edges, const Dis
   const double setup = build(core);
   const std::optional<Bands> z = plan_bands(core, n, budget, csr, dev_d == nullptr, 2);
   if (!z) return false;
-  size_path_matrix(p, n);  // a no-op after size_path_matrix_async
+  size_path_matrix(p, n, p.with_hops);  // a no-op after size_path_matrix_async
   profile("paths: tight edges, sizes", sw.seconds());
   RunStats part;
   core.run_guarded("path rebuild on '" + dev.name + "' failed", [&] {
@@ -235,7 +236,7 @@ bool PathRebuild<T>::run(OpenClCore& core, const InputEdges<T>& edges, const Dis
   profile("paths: rebuilt (" + std::to_string(bands) + " bands)", sw.seconds());
   st.bytes_moved += core.bytes_up() + core.bytes_down();
   report(st, part, n, static_cast<int64_t>(t.dst.size()), static_cast<int64_t>(edges.dst.size()),
-         *z, setup, "on the host", sw.seconds());
+         *z, setup, "on the host", sw.seconds(), p.with_hops);
   return true;
 }
 
@@ -300,7 +301,7 @@ bool PathRebuild<T>::run_on_device(OpenClCore& core, cl::Buffer& dev_w, cl::Buff
       profile("paths: distances downloaded beside the rebuild", down.seconds());
       const Stopwatch wait;
       if (before_paths) before_paths();
-      size_path_matrix(p, n);  // a no-op after size_path_matrix_async
+      size_path_matrix(p, n, p.with_hops);  // a no-op after size_path_matrix_async
       profile("paths: path matrix ready (waited)", wait.seconds());
     });
     core.finish(part);
@@ -314,7 +315,7 @@ bool PathRebuild<T>::run_on_device(OpenClCore& core, cl::Buffer& dev_w, cl::Buff
   }
   const int64_t bands = (n + z->band - 1) / z->band;
   profile("paths: rebuilt (" + std::to_string(bands) + " bands)", sw.seconds());
-  report(st, part, n, tight, edges, *z, setup, "on the device", sw.seconds());
+  report(st, part, n, tight, edges, *z, setup, "on the device", sw.seconds(), p.with_hops);
   return true;
 }
 
@@ -348,14 +349,19 @@ std::future<void> size_path_matrix_async(PathMatrix& p, int64_t n) {
   // via and hops on a thread each: one thread zero-fills ~3-4 GB/s, page faults
   // included, and the 800 MB of n = 10 000 took longer than its distances.
   const size_t nn = static_cast<size_t>(n) * static_cast<size_t>(n);
+  // Without hops (PathMatrix::with_hops) via alone, and hops' old block freed.
   return std::async(std::launch::async, [&p, n, nn] {
     lower_thread_priority();  // only idle cores zero the matrix
-    std::future<void> hops = std::async(std::launch::async, [&p, nn] {
-      lower_thread_priority();
-      size_vector(p.hops, nn);
-    });
+    std::future<void> hops;
+    if (p.with_hops)
+      hops = std::async(std::launch::async, [&p, nn] {
+        lower_thread_priority();
+        size_vector(p.hops, nn);
+      });
+    else
+      std::vector<int32_t>().swap(p.hops);
     size_vector(p.via, nn);
-    hops.get();
+    if (hops.valid()) hops.get();
     p.n = n;
   });
 }

@@ -71,7 +71,7 @@ class PathRebuild {
                      cl::Buffer& w, const DistMatrix<T>* host_rows, cl::Buffer* dev_d, int64_t ld,
                      PathMatrix& p, Stager& sg, const std::function<void()>& beside);
   void report(RunStats& st, const RunStats& part, int64_t n, int64_t tight, int64_t edges,
-              const Bands& z, double setup, const char* where, double seconds) const;
+              const Bands& z, double setup, const char* where, double seconds, bool hops) const;
   // The kernels built once (errors named for the device); the seconds it took,
   // 0 once built.
   double build(OpenClCore& core);

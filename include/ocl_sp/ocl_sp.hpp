@@ -90,6 +90,8 @@ struct Options {
   int64_t panel = 0;           // panel edge of the panel engine (fw); 0 = from memory
   int split = 1;               // sub-devices per OpenCL device
   bool paths = false;          // also compute the via matrix (Result::via, Result::path)
+  bool hops = true;            // with paths: Result::hops too; false leaves it empty, and the
+                               // GPUs' route then skips its download (4 n^2 bytes)
   // Called with the fraction done (0..1): twice a second from a helper thread while
   // the panel engine runs (large n, --panel, --device-memory, several devices), and
   // with 1 on the calling thread when the solve is done.
@@ -152,8 +154,9 @@ struct Result {
   Timings timings;
   double relaxations = 0;  // d = min(d, a + b) operations
   RunDetails details;
-  // With Options::paths: hops(i,j) = the number of edges of the recorded i -> j
-  // path of `via` (0 on the diagonal and for unreachable pairs). Empty otherwise.
+  // With Options::paths and Options::hops: hops(i,j) = the number of edges of the
+  // recorded i -> j path of `via` (0 on the diagonal and for unreachable pairs).
+  // Empty otherwise.
   std::vector<int32_t> hops;
 };
 

@@ -97,8 +97,15 @@ route packed "packed keys (OCL_SP_PATHS_REBUILD=0)" env OCL_SP_PATHS_REBUILD=0 "
 route float "single buffer, rebuilt on the device (float weights" "$BIN" --n 300 "${D[@]}" --type float32
 printf '0 1 0.5\n1 2 0.25\n0 2 1.5\n2 0 0.125\n' >"$T/frac.edges"
 route float-frac "path kernels (float weights" "$BIN" --input "$T/frac.edges" "${D[@]}" --type float32
-check route-text 0 "$BIN" --n 300 "${D[@]}" --paths
-expect route-text-line grep -q "paths     via + hops matrices (route: single buffer, rebuilt on the device (exact sums" "$T/out"
+check route-text 0 "$BIN" --n 300 "${D[@]}" --paths --query 0 17 --query 5 299
+# Without --verify only via is kept (hops are not read back: 4 n^2 bytes fewer);
+# --verify checks the paths with hops; the queries expand to the same vertices.
+expect route-text-line grep -q "paths     via matrix (route: single buffer, rebuilt on the device (exact sums.*, +0.3 MiB" "$T/out"
+grep -E '^path [0-9]' "$T/out" >"$T/q-lean"
+check route-text-verify 0 "$BIN" --n 300 "${D[@]}" --paths --query 0 17 --query 5 299 --verify
+expect route-text-verify-line grep -q "paths     via + hops matrices (route: single buffer, rebuilt on the device (exact sums.*, +0.7 MiB" "$T/out"
+grep -E '^path [0-9]' "$T/out" >"$T/q-verify"
+expect route-text-queries bash -c "[ -s '$T/q-lean' ] && cmp -s '$T/q-lean' '$T/q-verify'"
 
 # Refusals: exit 2 for usage, exit 1 for memory, before any work.
 check dev-twice 2 "$BIN" --n 50 --device pocl,pocl && expect dev-twice-msg grep -q "named twice" "$T/err"
