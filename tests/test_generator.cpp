@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <set>
@@ -245,5 +246,21 @@ TEST_SUITE("matrix") {
     CHECK(std::all_of(v.begin(), v.end(), [](int32_t x) { return x == -1; }));
     assign_touched(v, 10, int32_t{2});
     CHECK(v == std::vector<int32_t>(10, 2));
+  }
+  // The generator's matrix past 64 MiB: sized without a fill of its own
+  // (to_be_written), every value then written by the rows' threads; the same
+  // matrix as the edge list's, and as the earlier order (OCL_SP_MATRIX_FILL=assign).
+  TEST_CASE("generate_matrix past 64 MiB: the edge list's matrix, in either fill order") {
+    const DistMatrix<int32_t> z = DistMatrix<int32_t>::to_be_written(4100);
+    CHECK(z.values().size() == size_t{4100} * 4100);
+    const GeneratorParams p = params(4111, 3, 0.02, 1, 50);
+    const DistMatrix<int32_t> want = to_matrix<int32_t>(generate_random(p));
+    CHECK(generate_matrix<int32_t>(p, nullptr) == want);
+    ::setenv("OCL_SP_MATRIX_FILL", "assign", 1);
+    const DistMatrix<int32_t> old = generate_matrix<int32_t>(p, nullptr);
+    const DistMatrix<int64_t> wide(4100, int64_t{-3});
+    ::unsetenv("OCL_SP_MATRIX_FILL");
+    CHECK(old == want);
+    CHECK(std::all_of(wide.values().begin(), wide.values().end(), [](int64_t x) { return x == -3; }));
   }
 }

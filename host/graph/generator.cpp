@@ -180,7 +180,8 @@ DistMatrix<T> generate_matrix(const GeneratorParams& p, long long* edges) {
     return to_matrix<T>(g);
   }
   const RowModel model(p);
-  DistMatrix<T> m(p.n, ValueTraits<T>::inf);
+  // fill_rows writes every value (INF, the diagonal, the edges) on the threads.
+  DistMatrix<T> m = DistMatrix<T>::to_be_written(p.n);
   const long long count = model.fill_rows(0, p.n, m.data());
   if (edges) *edges = count;
   return m;

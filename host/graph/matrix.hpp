@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -101,35 +102,56 @@ decltype(auto) visit_type(ValueType t, F&& f) {
   return f(int32_t{});
 }
 
-// v = count copies of fill. Large vectors (64 MiB and up) have their pages first
+// v = count copies of fill (or, with fill_after false, count values the caller
+// overwrites: zeros). Large vectors (64 MiB and up) have their pages first
 // touched by all threads (page faults and the kernel's zeroing in parallel, huge
-// pages where the kernel offers them on request), then filled; one thread
-// faulting in 400 MB took ~150 ms of the whole n = 10 000 solve
-// (docs/performance/startup.md), and an MPI rank's 10 GB local matrix seconds.
+// pages where the kernel offers them on request); one thread faulting in 400 MB
+// took ~150 ms of the whole n = 10 000 solve (docs/performance/startup.md), and
+// an MPI rank's 10 GB local matrix seconds. Then the vector is sized by
+// resize's zeros, the one pass std::vector makes on one thread (a memset:
+// 75 GB/s on the 2-core EPYC where assign's loop of fill values ran 11 GB/s,
+// bench/floor/matrix_fill.cpp), and filled on the copy threads.
+// OCL_SP_MATRIX_FILL=assign keeps the earlier order (assign on one thread after
+// the touch) for comparisons.
 template <typename T>
-void assign_touched(std::vector<T>& v, size_t count, T fill) {
-  if (count * sizeof(T) >= (size_t{64} << 20) && v.capacity() < count) {
-    std::vector<T>().swap(v);
-    v.reserve(count);
-    char* p = reinterpret_cast<char*>(v.data());
-    const size_t bytes = count * sizeof(T);
-#ifdef __linux__
-    {  // a hint on the whole pages inside: failure changes nothing
-      const uintptr_t lo = (reinterpret_cast<uintptr_t>(p) + 4095) & ~uintptr_t{4095};
-      const uintptr_t hi = (reinterpret_cast<uintptr_t>(p) + bytes) & ~uintptr_t{4095};
-      if (hi > lo) ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
-    }
-#endif
-    constexpr size_t kPiece = size_t{2} << 20;
-    const int64_t pieces = static_cast<int64_t>((bytes + kPiece - 1) / kPiece);
-    [[maybe_unused]] const int threads = copy_threads(bytes);
-#pragma omp parallel for schedule(static) num_threads(threads)
-    for (int64_t i = 0; i < pieces; ++i) {
-      const size_t off = static_cast<size_t>(i) * kPiece;
-      std::memset(p + off, 0, std::min(kPiece, bytes - off));
-    }
+void assign_touched(std::vector<T>& v, size_t count, T fill, bool fill_after = true) {
+  const size_t bytes = count * sizeof(T);
+  if (bytes < (size_t{64} << 20) || v.capacity() >= count) {
+    v.assign(count, fill);
+    return;
   }
-  v.assign(count, fill);
+  std::vector<T>().swap(v);
+  v.reserve(count);
+  char* p = reinterpret_cast<char*>(v.data());
+#ifdef __linux__
+  {  // a hint on the whole pages inside: failure changes nothing
+    const uintptr_t lo = (reinterpret_cast<uintptr_t>(p) + 4095) & ~uintptr_t{4095};
+    const uintptr_t hi = (reinterpret_cast<uintptr_t>(p) + bytes) & ~uintptr_t{4095};
+    if (hi > lo) ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
+  }
+#endif
+  constexpr size_t kPiece = size_t{2} << 20;
+  const int64_t pieces = static_cast<int64_t>((bytes + kPiece - 1) / kPiece);
+  [[maybe_unused]] const int threads = copy_threads(bytes);
+#pragma omp parallel for schedule(static) num_threads(threads)
+  for (int64_t i = 0; i < pieces; ++i) {
+    const size_t off = static_cast<size_t>(i) * kPiece;
+    std::memset(p + off, 0, std::min(kPiece, bytes - off));
+  }
+  if (const char* e = std::getenv("OCL_SP_MATRIX_FILL"); e && std::strcmp(e, "assign") == 0) {
+    v.assign(count, fill);
+    return;
+  }
+  v.resize(count);
+  T zero{};
+  if (!fill_after || std::memcmp(&zero, &fill, sizeof(T)) == 0) return;
+  T* t = v.data();
+  constexpr size_t kValues = kPiece / sizeof(T);
+#pragma omp parallel for schedule(static) num_threads(threads)
+  for (int64_t i = 0; i < pieces; ++i) {
+    const size_t lo = static_cast<size_t>(i) * kValues;
+    std::fill(t + lo, t + std::min(count, lo + kValues), fill);
+  }
 }
 
 // Whether any of v's values is below zero: a pass over memory, in pieces on the
@@ -159,6 +181,14 @@ class DistMatrix {
   DistMatrix() = default;
   explicit DistMatrix(int64_t n, T fill = ValueTraits<T>::inf) : n_(n) {
     assign_touched(a_, static_cast<size_t>(n * n), fill);
+  }
+  // n x n values the caller writes every one of (the generator's rows): no fill
+  // pass of its own (zeros, the vector's one pass).
+  static DistMatrix to_be_written(int64_t n) {
+    DistMatrix m;
+    m.n_ = n;
+    assign_touched(m.a_, static_cast<size_t>(n * n), T{}, false);
+    return m;
   }
   // Adopts n x n values (row-major) without copying them.
   DistMatrix(int64_t n, std::vector<T>&& values) : n_(n), a_(std::move(values)) {}
