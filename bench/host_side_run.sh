@@ -5,15 +5,18 @@
 # ./ocl_sp beside this script; MATRIX_FILL: bench/floor/matrix_fill built with
 # g++ -O2 -fopenmp, default ./matrix_fill beside it):
 #   bench/host_side_run.sh fill   matrix_fill 64 GiB on 16 and on 64 threads, then the
-#                                 generator's n = 200 000 matrix (OpenMP backend, the run cut
+#                                 generator's n = GEN_N (200 000) matrix (OpenMP backend, the run cut
 #                                 once the graph is made) in the default order and with
 #                                 OCL_SP_MATRIX_FILL=assign, twice each, interleaved
 #   bench/host_side_run.sh paths  GPU 0: fw distances against --paths at n = 10 000 (3 rounds),
 #                                 30 000 (2) and 50 000 (1), interleaved, after warm-ups
-#   bench/host_side_run.sh ooc    fw n = 100 000 on GPUs 0-3: resident, then out of core on
-#                                 all four (--device-memory 8G), then the 316 x 316 grid's
+#   bench/host_side_run.sh ooc    fw n = 100 000 on every GPU: resident, then out of core on
+#                                 all of them (--device-memory 8G), then the 316 x 316 grid's
 #                                 --stats --betweenness on one GPU and under mpirun -np 2
 #                                 (GPUs 0-1), 3 rounds, the CSVs' md5
+#   bench/host_side_run.sh mpistats the grid's --stats --betweenness profiled (OCL_SP_PROFILE=1):
+#                                 one process on GPU 0, mpirun -np 1 and -np 2 (GPUs 0-1), and
+#                                 -np 2 with --stats alone
 # Everything lands in a tar, OUT/MODE.tgz (the device tool returns at most 8 files).
 set -u
 C=$(cd "$(dirname "$0")" && pwd)
@@ -27,11 +30,11 @@ timed() {  # LABEL ENV ARGS: one line through timed_runs.sh into $R/runs.tsv and
   cat "$R/one.tsv" >> "$R/runs.tsv"
   timeout "${TO:-300}" bash "$C/timed_runs.sh" "$B" "$R" "$R/one.tsv" >> "$R/log.txt" 2>&1
 }
-gen_only() {  # LABEL ENV: the n = 200 000 matrix made, the run cut after the graph's profile line
+gen_only() {  # LABEL ENV: the n = GEN_N matrix made, the run cut after the graph's profile line
   local label=$1 env=$2 t0
   t0=$(date +%s.%N)
   # shellcheck disable=SC2086
-  env OCL_SP_PROFILE=1 $env timeout 90 "$B" --backend openmp --n 200000 --host-memory 480G \
+  env OCL_SP_PROFILE=1 $env timeout 90 "$B" --backend openmp --n "${GEN_N:-200000}" --host-memory "${HM:-480G}" \
     > /dev/null 2> "$R/$label.err" &
   local pid=$!
   while kill -0 $pid 2>/dev/null && ! grep -q "profile: graph" "$R/$label.err"; do sleep 0.2; done
@@ -59,7 +62,8 @@ paths)
     done
   done ;;
 ooc)
-  export CUDA_VISIBLE_DEVICES=0,1,2,3
+  CUDA_VISIBLE_DEVICES=$(seq -s, 0 $(($(nvidia-smi -L | wc -l) - 1)))
+  export CUDA_VISIBLE_DEVICES
   timed - - "--device gpu:all --n 20000"
   timed fw100k-resident OCL_SP_PROFILE=1 "--device gpu:all --n 100000"
   timed fw100k-ooc-8g OCL_SP_PROFILE=1 "--device gpu:all --n 100000 --device-memory 8G"
@@ -79,7 +83,23 @@ ooc)
     done
   done
   md5sum "$R"/bc-*.csv >> "$R/bc.txt" ;;
-*) echo "usage: $0 fill|paths|ooc" >&2; exit 2 ;;
+mpistats)
+  export CUDA_VISIBLE_DEVICES=0,1
+  G=(--generator grid --n 99856 --algo sssp --stats)
+  M=(timeout 120 mpirun --allow-run-as-root --oversubscribe --bind-to none -x LD_LIBRARY_PATH -x OCL_SP_CACHE_DIR -x CUDA_VISIBLE_DEVICES -x OCL_SP_PROFILE)
+  "$B" --device nvidia --generator grid --n 10000 --algo sssp --stats /tmp/w.csv --betweenness --quiet
+  export OCL_SP_PROFILE=1
+  for v in one np1 np2 np2-stats; do
+    case $v in
+      one) timeout 120 "$B" --device nvidia "${G[@]}" "$R/$v.csv" --betweenness --json ;;
+      np1) "${M[@]}" -np 1 "$B" --device gpu "${G[@]}" "$R/$v.csv" --betweenness --json ;;
+      np2) "${M[@]}" -np 2 "$B" --device gpu "${G[@]}" "$R/$v.csv" --betweenness --json ;;
+      np2-stats) "${M[@]}" -np 2 "$B" --device gpu "${G[@]}" "$R/$v.csv" --json ;;
+    esac > "$R/$v.json" 2> "$R/$v.err" < /dev/null
+    echo "$v rc=$?" >> "$R/rc.txt"
+  done
+  md5sum "$R"/*.csv >> "$R/rc.txt" ;;
+*) echo "usage: $0 fill|paths|ooc|mpistats" >&2; exit 2 ;;
 esac
 rm -f "$R"/*.csv "$R/one.tsv"
 tar czf "$OUT/${1}.tgz" -C "$R" .

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <type_traits>
 
@@ -26,6 +27,7 @@
 #include "mpi/mpi_rows.hpp"
 #include "report/json.hpp"
 #include "report/report.hpp"
+#include "solvers/opencl_base.hpp"
 #include "sparse/auto_algo.hpp"
 #include "sparse/betweenness.hpp"
 #include "sparse/sssp.hpp"
@@ -35,6 +37,7 @@
 #include "util/errors.hpp"
 #include "util/strings.hpp"
 #include "util/sysinfo.hpp"
+#include "util/timer.hpp"
 
 namespace ocl_sp::mpi {
 
@@ -272,6 +275,7 @@ struct SsspReport {
   bool selected = false;
   std::vector<std::string> devices;
   std::vector<double> sources, solve, kernels, peak_rss;  // per rank
+  std::map<std::string, double> kernel_seconds;         // rank 0's, per kernel (OpenCL)
   double t_setup = 0, t_solve = 0, t_write = 0, t_stats = 0, wall = 0, relaxations = 0;
   GraphStats graph_stats;
   std::vector<std::string> notes;
@@ -294,6 +298,9 @@ void print_sssp_report(const MpiSolveOptions& o, const SsspReport& r, int ranks,
     j.field("chunk", r.chunk).field("n", r.n).field("edges", r.edges).field("type", type).field("source", r.source);
     j.field("backend", r.backend).array_field("rank_devices", r.devices).array_field("rank_sources", r.sources);
     j.array_field("rank_solve_s", r.solve).array_field("rank_kernel_s", r.kernels);
+    j.key("rank0_kernel_seconds").begin_object();
+    for (const auto& [k, t] : r.kernel_seconds) j.field(k, t);
+    j.end_object();
     j.field("setup_s", r.t_setup).field("solve_s", r.t_solve).field("write_s", r.t_write).field("total_s", r.wall);
     j.field("relaxations", r.relaxations).field("relaxations_per_s", rate).field("parallel_efficiency", eff);
     if (!r.output.empty()) j.field("output", r.output).field("output_mode", r.output_mode);
@@ -482,14 +489,16 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
     TeeSink<T> tee(sinks);
     RowSink<T>& sink = sinks.size() == 1 ? *sinks.front() : tee;
     st = solver->solve_rows(csr, mine_src, sink, paths);
+    profile("rank " + std::to_string(s.rank) + ": its rows (" + std::to_string(mine_src.size()) + " sources)",
+            t.seconds());
     if (stats) {
       from_f = std::move(fig->f);
       stats_host_rows += fig->host_rows;
       if (!symmetric && !ring) {
         FigureRows<T> back(static_cast<int64_t>(mine_src.size()), true);
-        const RunStats b = solver->solve_rows(rev, mine_src, back, false);
-        st.t_k += b.t_k;
-        st.relaxations += b.relaxations;
+        const Stopwatch tb;
+        st.add_pass(solver->solve_rows(rev, mine_src, back, false));
+        profile("rank " + std::to_string(s.rank) + ": the reversed graph's rows (--stats)", tb.seconds());
         to_f = std::move(back.f);
         stats_host_rows += back.host_rows;
       }
@@ -624,9 +633,7 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
         std::vector<int64_t> src(static_cast<size_t>(hi - lo));
         for (int64_t k = lo; k < hi; ++k) src[static_cast<size_t>(k - lo)] = k;
         HeldRows<T> keep(held, whole, n);
-        const RunStats b = solver->solve_rows(csr, src, keep, false);
-        st.t_k += b.t_k;
-        st.relaxations += b.relaxations;
+        st.add_pass(solver->solve_rows(csr, src, keep, false));
       });
       if (int code = agree(out, s)) return code;
       if (!mine) continue;
@@ -668,9 +675,8 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
     out.step([&] {
       bsink.emplace(csr, mine_b, false, false, 0);
       if (mine_b.empty()) return;
-      const RunStats b = betweenness_rows(*solver, csr, *bsink, &where);
-      st.t_k += b.t_k;
-      st.relaxations += b.relaxations;
+      st.add_pass(betweenness_rows(*solver, csr, *bsink, &where));
+      profile("rank " + std::to_string(s.rank) + ": betweenness (" + where + ")", t.seconds());
       throw_if_cancelled();
     });
     if (int code = agree(out, s)) return code;
@@ -730,6 +736,7 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
                       device_name, {&rep.sources, &rep.solve, &rep.kernels, &rep.peak_rss}, rep.devices);
   MPI_Reduce(&st.relaxations, &rep.relaxations, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   if (s.rank == 0) {
+    rep.kernel_seconds = st.kernel_seconds;
     for (double solve : rep.solve) rep.t_solve = std::max(rep.t_solve, solve);
     rep.wall = wall.seconds();
     print_sssp_report(o, rep, s.size, target && target->is_stdout(), ValueTraits<T>::name());
