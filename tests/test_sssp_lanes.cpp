@@ -2,7 +2,8 @@
 // opencl_sssp_lanes.cpp): sources side by side in a work-group equal fw and the
 // serial engine for every lane count, group size, buffer and slot seam; rows
 // transposed on the device and chosen by the mean degree; the output's unreachable
-// value written on the device; a group's sources a block of the graph; the plan.
+// value written on the device; a group's sources a block of the graph; the plan;
+// the plan of rows in 16 lanes of their own program (ROW_LANES).
 #include <doctest/doctest.h>
 
 #include "test_sssp_common.hpp"
@@ -465,6 +466,82 @@ TEST_CASE("sssp plan: pull rounds in the dense middle of shallow searches (PULL)
   cpu.gpu = false;
   given["LANE_WG"] = 0;
   CHECK(plan_sssp(shape(100000, 20, 5, 100000), cpu, given, 8, 64).lane_wg == 64);
+}
+
+TEST_CASE("sssp plan: rows of shallow searches in 16 lanes of their own program on GPUs (ROW_LANES)") {
+  // ROW_LANES=0 with LANES=0: 16 lanes in groups of 256, no pull rounds, where the
+  // mean degree passes 5 and searches are shallow on a GPU (random degree 20 at n =
+  // 10^5); not on the grid, a geometric graph, a CPU, nor where LANES is given.
+  // ROW_LANES as given on any device (groups of the built size on a CPU); LANE_WG
+  // and PULL 1-99 as given. The plan of that program: groups of 16 lanes, a wave
+  // of 132 x 8 groups of 256, the graph's in-edges counted where the LANES
+  // program pulls (SsspGraphShape::in_edges), no pull rounds of its own.
+  const SsspDeviceShape h100 = h100_shape();
+  const auto shape = [](int64_t n, double degree, int64_t levels, int64_t reached) {
+    SsspGraphShape g;
+    g.n = n;
+    g.m = static_cast<int64_t>(degree * static_cast<double>(n));
+    g.mean_weight = 50;
+    g.depth = {levels, reached};
+    return g;
+  };
+  const auto with = [](const Tunables& tt) {
+    Tunables t = default_sssp_tunables();
+    t["PULL"] = 0;
+    t["ROW_LANES"] = 0;
+    for (const auto& [k, v] : tt) t[k] = v;
+    return t;
+  };
+  CHECK(kSsspRowLanes == 16);
+  CHECK(kSsspRowLaneWg == 256);
+  const SsspGraphShape random5 = shape(100000, 20, 5, 100000);
+  CHECK(sssp_shallow_searches(random5));
+  const SsspRowProgram r = sssp_row_program(random5, h100, with({}), 128);
+  CHECK(r.lanes == 16);
+  CHECK(r.t.at("LANES") == 16);
+  CHECK(r.t.at("LANE_WG") == 256);
+  CHECK(r.t.at("PULL") == 100);
+  CHECK(r.t.at("ROW_LANES") == 0);
+  CHECK(sssp_row_program(shape(99856, 3.99, -1, 0), h100, with({}), 128).lanes == 0);      // the grid
+  CHECK(sssp_row_program(shape(100000, 7.06, 35, 3000), h100, with({}), 128).lanes == 0);  // geometric: deep
+  CHECK(sssp_row_program(shape(100000, 20, -1, 0), h100, with({}), 128).lanes == 0);       // not measured
+  CHECK(sssp_row_program(random5, h100, with({{"LANES", 8}}), 128).lanes == 0);
+  CHECK(sssp_row_program(random5, h100, with({{"LANES", 1}}), 128).lanes == 0);
+  SsspDeviceShape cpu = h100;
+  cpu.gpu = false;
+  CHECK(sssp_row_program(random5, cpu, with({}), 64).lanes == 0);
+  const SsspRowProgram forced = sssp_row_program(shape(99856, 3.99, -1, 0), cpu, with({{"ROW_LANES", 16}}), 64);
+  CHECK(forced.lanes == 16);
+  CHECK(forced.t.at("LANE_WG") == 64);
+  CHECK(sssp_row_program(random5, h100, with({{"ROW_LANES", 32}, {"LANES", 8}}), 128).lanes == 32);
+  CHECK(sssp_row_program(random5, h100, with({{"LANE_WG", 128}}), 128).t.at("LANE_WG") == 128);
+  CHECK(sssp_row_program(random5, h100, with({{"PULL", 30}}), 128).t.at("PULL") == 30);
+  CHECK(sssp_row_program(random5, h100, with({{"PULL", 100}}), 128).t.at("PULL") == 100);
+  SsspDeviceShape small_groups = h100;
+  small_groups.max_work_group = 128;
+  CHECK(sssp_row_program(random5, small_groups, with({}), 128).t.at("LANE_WG") == 128);
+  // The LANES program pulls there (its in-edges on the device); the rows' program
+  // counts them and does not pull.
+  const SsspPlan eight = plan_sssp(random5, h100, with({}), 8, 128);
+  REQUIRE(eight.pull == 50);
+  REQUIRE(eight.lanes_rows);
+  SsspGraphShape rows_shape = random5;
+  rows_shape.in_edges = true;
+  const SsspPlan p = plan_sssp(rows_shape, h100, r.t, r.lanes, 256);
+  CHECK(p.pull == 0);
+  CHECK(p.graph_bytes == eight.graph_bytes);
+  CHECK(p.graph_bytes == 2 * (100001ull * 4 + 2000000ull * 8));
+  CHECK(p.lane_wg == 256);
+  CHECK(p.lane_groups == 132 * 8);
+  CHECK(p.lane_groups_rows == 132 * 8);  // 6.8 GB of rows, within 8 GiB
+  CHECK(p.per_group == 100000ull * (16 * 4 + 24) + 16 * (4 + 32));
+  CHECK(p.lane_buffer_unit == 100000ull * 16 * 4);
+  CHECK(plan_sssp(random5, h100, r.t, r.lanes, 256).graph_bytes == 100001ull * 4 + 2000000ull * 8);
+  // ROW_LANES given: rows in lanes whatever the graph (the reason says so).
+  const SsspPlan asked = plan_sssp(shape(10000, 20, 4, 10000), h100, with({{"ROW_LANES", 16}}), 8, 128);
+  CHECK(asked.lanes_rows);
+  CHECK(asked.lanes_rows_reason == "ROW_LANES=16");
+  CHECK_FALSE(plan_sssp(shape(10000, 20, 4, 10000), h100, with({}), 8, 128).lanes_rows);
 }
 
 TEST_CASE("sssp plan: the search depth of generated graphs (shallow random, deep geometric and grid)") {
