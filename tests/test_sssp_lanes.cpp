@@ -3,7 +3,7 @@
 // serial engine for every lane count, group size, buffer and slot seam; rows
 // transposed on the device and chosen by the mean degree; the output's unreachable
 // value written on the device; a group's sources a block of the graph; the plan;
-// the plan of rows in 16 lanes of their own program (ROW_LANES).
+// rows in 16 lanes of their own program (ROW_LANES) and its plan.
 #include <doctest/doctest.h>
 
 #include "test_sssp_common.hpp"
@@ -50,7 +50,8 @@ TEST_CASE("sssp rows in lanes: transposed on the device, equal to fw and the ser
   // buffer (the buffers' seams); one device (pinned slots: a launch read back in
   // batches of at most 8 or 5 sources, OCL_SP_LANE_SLOT_SOURCES: the next launch's
   // search beside them; 5 not dividing 16: launches of 15) and split in two
-  // (run()). int32 rows equal fw's and the serial engine's byte for byte.
+  // (run()); 16 lanes in rows' own program (ROW_LANES=16, --stats' program 8).
+  // int32 rows equal fw's and the serial engine's byte for byte.
   DistMatrix<int32_t> neg = lattice(11);
   neg(0, 1) = -3;
   neg(40, 29) = -1;
@@ -63,7 +64,8 @@ TEST_CASE("sssp rows in lanes: transposed on the device, equal to fw and the ser
     setenv("OCL_SP_LANE_GROUPS_PER_BUFFER", per_buffer, 1);
     setenv("OCL_SP_LANE_SLOT_SOURCES", slot_sources, 1);
     for (const Tunables& t : {Tunables{}, Tunables{{"BATCH", 16}}, Tunables{{"LANES", 8}, {"BATCH", 16}},
-                              Tunables{{"LANES", 16}, {"BATCH", 32}, {"LANE_WG", 64}}}) {
+                              Tunables{{"LANES", 16}, {"BATCH", 32}, {"LANE_WG", 64}},
+                              Tunables{{"ROW_LANES", 16}, {"BATCH", 32}}}) {
       for (int split : {1, 2}) {
         SolverSpec s = spec(Algo::sssp, t);
         s.split = split;
@@ -79,6 +81,9 @@ TEST_CASE("sssp rows in lanes: transposed on the device, equal to fw and the ser
             const std::vector<int64_t> src = all ? std::vector<int64_t>{} : list;
             const auto [got, placement] = rows_of(s, c, src);
             CHECK(placement.find("sources a group, rows transposed on the device") != std::string::npos);
+            if (t.count("ROW_LANES"))
+              CHECK(placement.find("16 sources a group, rows transposed on the device (the rows' own program") !=
+                    std::string::npos);
             CHECK(got == rows_of(cpu_spec(Backend::serial), c, src).first);
             const DistMatrix<int32_t> want = fw_reference(g);
             std::vector<int32_t> fw;
@@ -141,6 +146,53 @@ TEST_CASE("sssp rows in lanes: chosen by the mean degree, forced by LANES; float
   };
   check_bits(0.0f);
   check_bits(0.0);
+}
+
+TEST_CASE("sssp rows in lanes: 16 a group in a program of their own (ROW_LANES), the bytes of serial and 8 lanes") {
+  // ROW_LANES=16 (the GPUs' default for shallow searches of a mean degree past 5;
+  // the lattices' seams in the test above): a random graph of degree ~12 (150
+  // vertices, not a multiple of 16), all rows and a list of 17 (repeats, out of
+  // order: one past a group of 16), alone and beside LANES=8 in batches of 32 with
+  // one group a buffer, on one device and split in two: int32 rows equal the serial
+  // engine's, float32 and float64 rows LANES=8's bits. The placement line names
+  // the program; ROW_LANES takes 4-32.
+  const Csr<int32_t> dense = csr_from_matrix(ocl_sp_test::random_graph<int32_t>(150, 9, false, 12.0));
+  std::vector<int64_t> list;
+  for (int64_t k = 0; k < 16; ++k) list.push_back((k * 37 + 11) % 150);
+  list.push_back(list[5]);
+  const Tunables alone{{"ROW_LANES", 16}}, beside{{"ROW_LANES", 16}, {"LANES", 8}, {"BATCH", 32}};
+  const auto same_rows = [&](const Tunables& t, int split, const std::vector<int64_t>& src) {
+    CAPTURE(to_string(t));
+    CAPTURE(split);
+    CAPTURE(src.size());
+    SolverSpec s = spec(Algo::sssp, t);
+    s.split = split;
+    const auto [got, placement] = rows_of(s, dense, src);
+    CHECK(placement.find("16 sources a group, rows transposed on the device (the rows' own program, groups of 64 "
+                         "work-items; 8 for figures): ROW_LANES=16)") != std::string::npos);
+    CHECK(got == rows_of(cpu_spec(Backend::serial), dense, src).first);
+  };
+  setenv("OCL_SP_LANE_GROUPS_PER_BUFFER", "1", 1);
+  same_rows(alone, 1, {});
+  same_rows(alone, 2, list);
+  same_rows(beside, 1, list);
+  same_rows(beside, 2, {});
+  unsetenv("OCL_SP_LANE_GROUPS_PER_BUFFER");
+  const auto check_bits = [&](auto zero) {
+    using T = decltype(zero);
+    const Csr<T> c = csr_from_matrix(ocl_sp_test::random_graph<T>(131, 17, true, 12.0));
+    for (int split : {1, 2}) {
+      CAPTURE(split);
+      SolverSpec sixteen = spec(Algo::sssp, {{"ROW_LANES", 16}}), eight = spec(Algo::sssp, {{"LANES", 8}});
+      sixteen.split = eight.split = split;
+      const auto a = rows_of(sixteen, c, list).first, b = rows_of(eight, c, list).first;
+      REQUIRE(a.size() == b.size());
+      CHECK(std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+    }
+  };
+  check_bits(0.0f);
+  check_bits(0.0);
+  CHECK_THROWS_AS(make_solver<int32_t>(spec(Algo::sssp, {{"ROW_LANES", 12}})), UsageError);
 }
 
 TEST_CASE("sssp rows: the device writes the output's unreachable value; the host's pass only where rows need it") {
@@ -270,6 +322,17 @@ SsspDeviceShape h100_shape() {
 // The engine's tunables as the defaults leave them (0: the plan chooses).
 Tunables default_sssp_tunables() {
   return {{"WG", 1024}, {"DELTA", 0}, {"BATCH", 0}, {"VW", 0}, {"LANES", 0}, {"LANE_WG", 0}};
+}
+
+// A graph of n vertices and mean degree `degree` (weights 50 on average) whose
+// breadth-first search from vertex 0 reached `reached` vertices in `levels` levels.
+SsspGraphShape shallow_shape(int64_t n, double degree, int64_t levels, int64_t reached) {
+  SsspGraphShape g;
+  g.n = n;
+  g.m = static_cast<int64_t>(degree * static_cast<double>(n));
+  g.mean_weight = 50;
+  g.depth = {levels, reached};
+  return g;
 }
 
 }  // namespace
@@ -416,14 +479,7 @@ TEST_CASE("sssp plan: pull rounds in the dense middle of shallow searches (PULL)
   // was not measured; PULL=1-50 as given on any graph, 100 never. The graph's
   // bytes count its in-edges where it pulls.
   const SsspDeviceShape h100 = h100_shape();
-  const auto shape = [](int64_t n, double degree, int64_t levels, int64_t reached) {
-    SsspGraphShape g;
-    g.n = n;
-    g.m = static_cast<int64_t>(degree * static_cast<double>(n));
-    g.mean_weight = 50;
-    g.depth = {levels, reached};
-    return g;
-  };
+  const auto shape = shallow_shape;
   const auto pull = [&](const SsspGraphShape& g, int given = 0) {
     Tunables t = default_sssp_tunables();
     t["PULL"] = given;
@@ -477,14 +533,7 @@ TEST_CASE("sssp plan: rows of shallow searches in 16 lanes of their own program 
   // of 132 x 8 groups of 256, the graph's in-edges counted where the LANES
   // program pulls (SsspGraphShape::in_edges), no pull rounds of its own.
   const SsspDeviceShape h100 = h100_shape();
-  const auto shape = [](int64_t n, double degree, int64_t levels, int64_t reached) {
-    SsspGraphShape g;
-    g.n = n;
-    g.m = static_cast<int64_t>(degree * static_cast<double>(n));
-    g.mean_weight = 50;
-    g.depth = {levels, reached};
-    return g;
-  };
+  const auto shape = shallow_shape;
   const auto with = [](const Tunables& tt) {
     Tunables t = default_sssp_tunables();
     t["PULL"] = 0;

@@ -30,7 +30,12 @@ std::vector<detail::TunableRule> sssp_rules() {
           {"PULL", {0, 1, 2, 5, 10, 20, 30, 50, 100},
            "lanes: a near round whose queue holds more than PULL % of the vertices runs over the "
            "in-edges (a pull round) where n bits fit __local memory; 0: 50 where the mean degree "
-           "is above 5 and searches are shallow, else never; 100: never"}};
+           "is above 5 and searches are shallow, else never; 100: never"},
+          {"ROW_LANES", {0, 4, 8, 16, 32},
+           "rows in lanes, this many sources a group in a program of their own (--stats and "
+           "betweenness keep LANES); 0: with LANES=0, 16 in groups of 256 without pull rounds on "
+           "GPUs where the mean degree is above 5 and searches are shallow, else LANES' program; "
+           "4-32: rows of every solve in lanes"}};
 }
 
 namespace {
