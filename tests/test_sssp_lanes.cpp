@@ -2,7 +2,8 @@
 // opencl_sssp_lanes.cpp): sources side by side in a work-group equal fw and the
 // serial engine for every lane count, group size, buffer and slot seam; rows
 // transposed on the device and chosen by the mean degree; the output's unreachable
-// value written on the device; a group's sources a block of the graph; the plan.
+// value written on the device; a group's sources a block of the graph; the plan;
+// rows in 16 lanes of their own program (ROW_LANES) and its plan.
 #include <doctest/doctest.h>
 
 #include "test_sssp_common.hpp"
@@ -49,7 +50,8 @@ TEST_CASE("sssp rows in lanes: transposed on the device, equal to fw and the ser
   // buffer (the buffers' seams); one device (pinned slots: a launch read back in
   // batches of at most 8 or 5 sources, OCL_SP_LANE_SLOT_SOURCES: the next launch's
   // search beside them; 5 not dividing 16: launches of 15) and split in two
-  // (run()). int32 rows equal fw's and the serial engine's byte for byte.
+  // (run()); 16 lanes in rows' own program (ROW_LANES=16, --stats' program 8).
+  // int32 rows equal fw's and the serial engine's byte for byte.
   DistMatrix<int32_t> neg = lattice(11);
   neg(0, 1) = -3;
   neg(40, 29) = -1;
@@ -62,7 +64,8 @@ TEST_CASE("sssp rows in lanes: transposed on the device, equal to fw and the ser
     setenv("OCL_SP_LANE_GROUPS_PER_BUFFER", per_buffer, 1);
     setenv("OCL_SP_LANE_SLOT_SOURCES", slot_sources, 1);
     for (const Tunables& t : {Tunables{}, Tunables{{"BATCH", 16}}, Tunables{{"LANES", 8}, {"BATCH", 16}},
-                              Tunables{{"LANES", 16}, {"BATCH", 32}, {"LANE_WG", 64}}}) {
+                              Tunables{{"LANES", 16}, {"BATCH", 32}, {"LANE_WG", 64}},
+                              Tunables{{"ROW_LANES", 16}, {"BATCH", 32}}}) {
       for (int split : {1, 2}) {
         SolverSpec s = spec(Algo::sssp, t);
         s.split = split;
@@ -78,6 +81,9 @@ TEST_CASE("sssp rows in lanes: transposed on the device, equal to fw and the ser
             const std::vector<int64_t> src = all ? std::vector<int64_t>{} : list;
             const auto [got, placement] = rows_of(s, c, src);
             CHECK(placement.find("sources a group, rows transposed on the device") != std::string::npos);
+            if (t.count("ROW_LANES"))
+              CHECK(placement.find("16 sources a group, rows transposed on the device (the rows' own program") !=
+                    std::string::npos);
             CHECK(got == rows_of(cpu_spec(Backend::serial), c, src).first);
             const DistMatrix<int32_t> want = fw_reference(g);
             std::vector<int32_t> fw;
@@ -140,6 +146,53 @@ TEST_CASE("sssp rows in lanes: chosen by the mean degree, forced by LANES; float
   };
   check_bits(0.0f);
   check_bits(0.0);
+}
+
+TEST_CASE("sssp rows in lanes: 16 a group in a program of their own (ROW_LANES), the bytes of serial and 8 lanes") {
+  // ROW_LANES=16 (the GPUs' default for shallow searches of a mean degree past 5;
+  // the lattices' seams in the test above): a random graph of degree ~12 (150
+  // vertices, not a multiple of 16), all rows and a list of 17 (repeats, out of
+  // order: one past a group of 16), alone and beside LANES=8 in batches of 32 with
+  // one group a buffer, on one device and split in two: int32 rows equal the serial
+  // engine's, float32 and float64 rows LANES=8's bits. The placement line names
+  // the program; ROW_LANES takes 4-32.
+  const Csr<int32_t> dense = csr_from_matrix(ocl_sp_test::random_graph<int32_t>(150, 9, false, 12.0));
+  std::vector<int64_t> list;
+  for (int64_t k = 0; k < 16; ++k) list.push_back((k * 37 + 11) % 150);
+  list.push_back(list[5]);
+  const Tunables alone{{"ROW_LANES", 16}}, beside{{"ROW_LANES", 16}, {"LANES", 8}, {"BATCH", 32}};
+  const auto same_rows = [&](const Tunables& t, int split, const std::vector<int64_t>& src) {
+    CAPTURE(to_string(t));
+    CAPTURE(split);
+    CAPTURE(src.size());
+    SolverSpec s = spec(Algo::sssp, t);
+    s.split = split;
+    const auto [got, placement] = rows_of(s, dense, src);
+    CHECK(placement.find("16 sources a group, rows transposed on the device (the rows' own program, groups of 64 "
+                         "work-items; 8 for figures): ROW_LANES=16)") != std::string::npos);
+    CHECK(got == rows_of(cpu_spec(Backend::serial), dense, src).first);
+  };
+  setenv("OCL_SP_LANE_GROUPS_PER_BUFFER", "1", 1);
+  same_rows(alone, 1, {});
+  same_rows(alone, 2, list);
+  same_rows(beside, 1, list);
+  same_rows(beside, 2, {});
+  unsetenv("OCL_SP_LANE_GROUPS_PER_BUFFER");
+  const auto check_bits = [&](auto zero) {
+    using T = decltype(zero);
+    const Csr<T> c = csr_from_matrix(ocl_sp_test::random_graph<T>(131, 17, true, 12.0));
+    for (int split : {1, 2}) {
+      CAPTURE(split);
+      SolverSpec sixteen = spec(Algo::sssp, {{"ROW_LANES", 16}}), eight = spec(Algo::sssp, {{"LANES", 8}});
+      sixteen.split = eight.split = split;
+      const auto a = rows_of(sixteen, c, list).first, b = rows_of(eight, c, list).first;
+      REQUIRE(a.size() == b.size());
+      CHECK(std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+    }
+  };
+  check_bits(0.0f);
+  check_bits(0.0);
+  CHECK_THROWS_AS(make_solver<int32_t>(spec(Algo::sssp, {{"ROW_LANES", 12}})), UsageError);
 }
 
 TEST_CASE("sssp rows: the device writes the output's unreachable value; the host's pass only where rows need it") {
@@ -269,6 +322,17 @@ SsspDeviceShape h100_shape() {
 // The engine's tunables as the defaults leave them (0: the plan chooses).
 Tunables default_sssp_tunables() {
   return {{"WG", 1024}, {"DELTA", 0}, {"BATCH", 0}, {"VW", 0}, {"LANES", 0}, {"LANE_WG", 0}};
+}
+
+// A graph of n vertices and mean degree `degree` (weights 50 on average) whose
+// breadth-first search from vertex 0 reached `reached` vertices in `levels` levels.
+SsspGraphShape shallow_shape(int64_t n, double degree, int64_t levels, int64_t reached) {
+  SsspGraphShape g;
+  g.n = n;
+  g.m = static_cast<int64_t>(degree * static_cast<double>(n));
+  g.mean_weight = 50;
+  g.depth = {levels, reached};
+  return g;
 }
 
 }  // namespace
@@ -415,14 +479,7 @@ TEST_CASE("sssp plan: pull rounds in the dense middle of shallow searches (PULL)
   // was not measured; PULL=1-50 as given on any graph, 100 never. The graph's
   // bytes count its in-edges where it pulls.
   const SsspDeviceShape h100 = h100_shape();
-  const auto shape = [](int64_t n, double degree, int64_t levels, int64_t reached) {
-    SsspGraphShape g;
-    g.n = n;
-    g.m = static_cast<int64_t>(degree * static_cast<double>(n));
-    g.mean_weight = 50;
-    g.depth = {levels, reached};
-    return g;
-  };
+  const auto shape = shallow_shape;
   const auto pull = [&](const SsspGraphShape& g, int given = 0) {
     Tunables t = default_sssp_tunables();
     t["PULL"] = given;
@@ -465,6 +522,75 @@ TEST_CASE("sssp plan: pull rounds in the dense middle of shallow searches (PULL)
   cpu.gpu = false;
   given["LANE_WG"] = 0;
   CHECK(plan_sssp(shape(100000, 20, 5, 100000), cpu, given, 8, 64).lane_wg == 64);
+}
+
+TEST_CASE("sssp plan: rows of shallow searches in 16 lanes of their own program on GPUs (ROW_LANES)") {
+  // ROW_LANES=0 with LANES=0: 16 lanes in groups of 256, no pull rounds, where the
+  // mean degree passes 5 and searches are shallow on a GPU (random degree 20 at n =
+  // 10^5); not on the grid, a geometric graph, a CPU, nor where LANES is given.
+  // ROW_LANES as given on any device (groups of the built size on a CPU); LANE_WG
+  // and PULL 1-99 as given. The plan of that program: groups of 16 lanes, a wave
+  // of 132 x 8 groups of 256, the graph's in-edges counted where the LANES
+  // program pulls (SsspGraphShape::in_edges), no pull rounds of its own.
+  const SsspDeviceShape h100 = h100_shape();
+  const auto shape = shallow_shape;
+  const auto with = [](const Tunables& tt) {
+    Tunables t = default_sssp_tunables();
+    t["PULL"] = 0;
+    t["ROW_LANES"] = 0;
+    for (const auto& [k, v] : tt) t[k] = v;
+    return t;
+  };
+  CHECK(kSsspRowLanes == 16);
+  CHECK(kSsspRowLaneWg == 256);
+  const SsspGraphShape random5 = shape(100000, 20, 5, 100000);
+  CHECK(sssp_shallow_searches(random5));
+  const SsspRowProgram r = sssp_row_program(random5, h100, with({}), 128);
+  CHECK(r.lanes == 16);
+  CHECK(r.t.at("LANES") == 16);
+  CHECK(r.t.at("LANE_WG") == 256);
+  CHECK(r.t.at("PULL") == 100);
+  CHECK(r.t.at("ROW_LANES") == 0);
+  CHECK(sssp_row_program(shape(99856, 3.99, -1, 0), h100, with({}), 128).lanes == 0);      // the grid
+  CHECK(sssp_row_program(shape(100000, 7.06, 35, 3000), h100, with({}), 128).lanes == 0);  // geometric: deep
+  CHECK(sssp_row_program(shape(100000, 20, -1, 0), h100, with({}), 128).lanes == 0);       // not measured
+  CHECK(sssp_row_program(random5, h100, with({{"LANES", 8}}), 128).lanes == 0);
+  CHECK(sssp_row_program(random5, h100, with({{"LANES", 1}}), 128).lanes == 0);
+  SsspDeviceShape cpu = h100;
+  cpu.gpu = false;
+  CHECK(sssp_row_program(random5, cpu, with({}), 64).lanes == 0);
+  const SsspRowProgram forced = sssp_row_program(shape(99856, 3.99, -1, 0), cpu, with({{"ROW_LANES", 16}}), 64);
+  CHECK(forced.lanes == 16);
+  CHECK(forced.t.at("LANE_WG") == 64);
+  CHECK(sssp_row_program(random5, h100, with({{"ROW_LANES", 32}, {"LANES", 8}}), 128).lanes == 32);
+  CHECK(sssp_row_program(random5, h100, with({{"LANE_WG", 128}}), 128).t.at("LANE_WG") == 128);
+  CHECK(sssp_row_program(random5, h100, with({{"PULL", 30}}), 128).t.at("PULL") == 30);
+  CHECK(sssp_row_program(random5, h100, with({{"PULL", 100}}), 128).t.at("PULL") == 100);
+  SsspDeviceShape small_groups = h100;
+  small_groups.max_work_group = 128;
+  CHECK(sssp_row_program(random5, small_groups, with({}), 128).t.at("LANE_WG") == 128);
+  // The LANES program pulls there (its in-edges on the device); the rows' program
+  // counts them and does not pull.
+  const SsspPlan eight = plan_sssp(random5, h100, with({}), 8, 128);
+  REQUIRE(eight.pull == 50);
+  REQUIRE(eight.lanes_rows);
+  SsspGraphShape rows_shape = random5;
+  rows_shape.in_edges = true;
+  const SsspPlan p = plan_sssp(rows_shape, h100, r.t, r.lanes, 256);
+  CHECK(p.pull == 0);
+  CHECK(p.graph_bytes == eight.graph_bytes);
+  CHECK(p.graph_bytes == 2 * (100001ull * 4 + 2000000ull * 8));
+  CHECK(p.lane_wg == 256);
+  CHECK(p.lane_groups == 132 * 8);
+  CHECK(p.lane_groups_rows == 132 * 8);  // 6.8 GB of rows, within 8 GiB
+  CHECK(p.per_group == 100000ull * (16 * 4 + 24) + 16 * (4 + 32));
+  CHECK(p.lane_buffer_unit == 100000ull * 16 * 4);
+  CHECK(plan_sssp(random5, h100, r.t, r.lanes, 256).graph_bytes == 100001ull * 4 + 2000000ull * 8);
+  // ROW_LANES given: rows in lanes whatever the graph (the reason says so).
+  const SsspPlan asked = plan_sssp(shape(10000, 20, 4, 10000), h100, with({{"ROW_LANES", 16}}), 8, 128);
+  CHECK(asked.lanes_rows);
+  CHECK(asked.lanes_rows_reason == "ROW_LANES=16");
+  CHECK_FALSE(plan_sssp(shape(10000, 20, 4, 10000), h100, with({}), 8, 128).lanes_rows);
 }
 
 TEST_CASE("sssp plan: the search depth of generated graphs (shallow random, deep geometric and grid)") {

@@ -107,13 +107,14 @@ bool OpenClSsspEngine<T>::prepare_betweenness(const Csr<T>& g, const InEdges& in
     d.bc_groups = static_cast<int64_t>(groups);
     reserve[i] = in_bytes + groups * slot + static_cast<uint64_t>(n) * 16;
   }
+  // Betweenness's rows (and the figures beside them) take the LANES program.
   if (!fits) {
-    prepare(g, st);
+    prepare_graph(g, st, false);
     return false;
   }
   for (size_t i = 0; i < devices_.size(); ++i) devices_[i].budget -= reserve[i];
   try {
-    prepare(g, st);
+    prepare_graph(g, st, false);
   } catch (...) {
     for (size_t i = 0; i < devices_.size(); ++i) devices_[i].budget += reserve[i];
     throw;
@@ -205,7 +206,7 @@ void OpenClSsspEngine<T>::run_betweenness(const int64_t* sources, int64_t count,
             core.launch_after(d.lanes_col, cl::NDRange(cg), cl::NDRange(kColumnWg), {}, q);
           }
           core.write(s.row_of, 0, s.row_host.size() * 4, s.row_host.data(), false);
-          core.launch(d.lanes_rows, cl::NDRange(lanes_rows_args(d, s, c)), cl::NDRange(kLaneRowsWg));
+          core.launch(lanes_of(d).rows, cl::NDRange(lanes_rows_args(d, s, c)), cl::NDRange(kLaneRowsWg));
           rows = &d.rows;
           inf = out_inf(final_rows_);
         } else {

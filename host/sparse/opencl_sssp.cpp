@@ -33,15 +33,17 @@ OpenClSsspEngine<T>::OpenClSsspEngine(const SolverSpec& spec) {
       // Lanes (H200, docs/performance/sparse.md "Sources side by side"): 8 sources a group
       // of 128 work-items beat 4, 16 and 32 sources, and groups of 256-1024.
       d.t = core.resolve(spec,
-                         {{"WG", wg}, {"DELTA", 0}, {"BATCH", 0}, {"VW", 0}, {"LANES", 0}, {"LANE_WG", 0}, {"PULL", 0}},
+                         {{"WG", wg}, {"DELTA", 0}, {"BATCH", 0}, {"VW", 0}, {"LANES", 0}, {"LANE_WG", 0}, {"PULL", 0},
+                          {"ROW_LANES", 0}},
                          sssp_rules());
       const size_t local = static_cast<size_t>(d.t.at("WG"));
       const int lanes_param = d.t.at("LANES");
       lanes_ = lanes_param >= 4 ? lanes_param : 8;
       const int lane_wg = d.t.at("LANE_WG") > 0 ? d.t.at("LANE_WG") : core.is_gpu() ? 128 : d.t.at("WG");
-      d.lane_wg = d.lane_wg_built = static_cast<size_t>(lane_wg);
+      d.lane_wg_built = static_cast<size_t>(lane_wg);
       lanes_param_ = lanes_param;
-      lanes_rows_ = lanes_param >= 4;
+      row_lanes_param_ = d.t.at("ROW_LANES");
+      lanes_rows_ = lanes_param >= 4 || row_lanes_param_ >= 4;
       if (lanes_param == 1) lanes_stats_ = false;
       const std::string what = "WG=" + std::to_string(local);
       core.check_group(what, {local}, 0);
@@ -76,18 +78,14 @@ OpenClSsspEngine<T>::OpenClSsspEngine(const SolverSpec& spec) {
       const size_t set_bytes = lane_set ? size_t{4} << lane_set : 0;
       d.pull_local = local_mem > set_bytes ? local_mem - set_bytes : 0;
       d.defines = defines;
-      core.check_group("LANE_WG=" + std::to_string(lane_wg), {d.lane_wg}, 0);
+      core.check_group("LANE_WG=" + std::to_string(lane_wg), {d.lane_wg_built}, 0);
       core.build(kSsspFiles, {{"WG", d.t.at("WG")}, {"LANES", lanes_}, {"LANE_WG", lane_wg}}, defines);
       const ProbeBuffers pb(core.context(), lanes_);
       d.kernel = core.kernel("sssp_near_far", what, {local}, [&](cl::Kernel& k) {
         set_args(k, 1, pb.off, pb.one, pb.one, pb.off, 1, T(1), 0, pb.dist, pb.one, pb.one, pb.one, pb.one, 1,
                  kRawInf<T>);
       });
-      use_lane_wg(d, d.lane_wg);
-      d.lanes_rows = core.kernel("sssp_lanes_rows", what, {kLaneRowsWg}, [&](cl::Kernel& k) {
-        set_args(k, 1, 1, static_cast<cl_int>(kLaneRowsWg), pb.lane, pb.lane, pb.lane, pb.lane, 1, pb.off, pb.dist,
-                 kRawInf<T>);
-      });
+      use_lanes(d, d.prog[0], lanes_, d.lane_wg_built);
       if (fp64) {
         const size_t fig_wg = std::min<size_t>(local, 256);  // sssp_figures.cl FIG_WG
         d.figures = core.kernel("sssp_row_figures", what, {fig_wg}, [&](cl::Kernel& k) {
@@ -128,7 +126,7 @@ OpenClSsspEngine<T>::~OpenClSsspEngine() {
 }
 
 template <typename T>
-void OpenClSsspEngine<T>::prepare(const Csr<T>& g, RunStats& st) {
+void OpenClSsspEngine<T>::prepare_graph(const Csr<T>& g, RunStats& st, bool rows_own) {
   for (auto& d : devices_) {
     settle_slots(d);
     release_betweenness(d);
@@ -148,8 +146,8 @@ void OpenClSsspEngine<T>::prepare(const Csr<T>& g, RunStats& st) {
   for (T x : g.w) mean += static_cast<double>(x);
   shape.mean_weight = g.m() ? mean / static_cast<double>(g.m()) : 1;
   // LANES=0 above the low degrees: how deep the searches go (rows in lanes pay on
-  // shallow ones), a breadth-first search that stops at half the vertices or past
-  // the shallow levels.
+  // shallow ones, in a program of their own on GPUs), a breadth-first search that
+  // stops at half the vertices or past the shallow levels.
   if (lanes_param_ == 0 && static_cast<double>(g.m()) > kSsspLanesRowsDegree * static_cast<double>(g.n))
     shape.depth = sssp_hop_depth(g.off.data(), g.col.data(), g.n, 0, sssp_shallow_levels(g.n), (g.n + 1) / 2);
   std::vector<cl_int> off(g.off.begin(), g.off.end());
@@ -159,7 +157,6 @@ void OpenClSsspEngine<T>::prepare(const Csr<T>& g, RunStats& st) {
   // that pulls.
   std::vector<cl_int> in_off, in_src;
   std::vector<T> in_w;
-  const size_t pull_bytes = static_cast<size_t>(sssp_pull_local_bytes(g.n, lanes_, sizeof(T)));
   const auto in_edges = [&] {
     if (!in_off.empty()) return;
     in_off.assign(static_cast<size_t>(g.n) + 1, 0);
@@ -175,9 +172,42 @@ void OpenClSsspEngine<T>::prepare(const Csr<T>& g, RunStats& st) {
         in_w[k] = g.w[static_cast<size_t>(e)];
       }
   };
-  // Rows in lanes: LANES >= 4 always, LANES=1 never, LANES=0 where every device's
-  // plan chooses them (a low mean degree, and room for the rows beside them).
-  bool rows_in_lanes = lanes_param_ >= 4 || lanes_param_ == 0;
+  // Rows in lanes: ROW_LANES or LANES >= 4 always, else LANES=1 never, LANES=0
+  // where every device's plan chooses them (a low mean degree, or shallow
+  // searches, and room for the rows beside them).
+  const bool rows_forced = lanes_param_ >= 4 || row_lanes_param_ >= 4;
+  bool rows_in_lanes = rows_forced || lanes_param_ == 0;
+  // A lanes program's pull rounds for plan p: a near round pulls once its queue
+  // holds more than p.pull % of the vertices, where its __local memory fits.
+  const auto plan_pull = [&](Device& d, LaneProgram& lp, const SsspPlan& p) {
+    const size_t bytes = static_cast<size_t>(sssp_pull_local_bytes(g.n, lp.lanes, sizeof(T)));
+    lp.pull_min = lp.pull = 0;
+    lp.pull_bytes = 4;
+    if (p.pull > 0 && g.n > 0 && bytes + kLanesLocalRest <= d.pull_local) {
+      lp.pull = p.pull;
+      lp.pull_min = static_cast<int>(static_cast<int64_t>(p.pull) * g.n / 100 + 1);
+      lp.pull_bytes = bytes;
+      in_edges();
+    }
+  };
+  // The plan's groups for a lanes program.
+  const auto plan_groups = [](LaneProgram& lp, const SsspPlan& p) {
+    lp.groups = p.lane_groups;
+    lp.groups_max = p.lane_groups_max;
+    lp.groups_rows = p.lane_groups_rows;
+    lp.buffer_unit = p.lane_buffer_unit;
+  };
+  // Forced rows in lanes whose group and rows do not fit: refused.
+  const auto too_big = [&](const Device& d, const SsspPlan& p, int lanes) {
+    return RuntimeError("sssp: n = " + std::to_string(n_) + " needs " +
+                        format_bytes(static_cast<double>(p.graph_bytes + p.per_group +
+                                                         static_cast<uint64_t>(lanes) * static_cast<uint64_t>(n_) *
+                                                             sizeof(T))) +
+                        " on '" + d.core->device().name + "' for one group of " + std::to_string(lanes) +
+                        " sources (" + (row_lanes_param_ >= 4 ? "ROW_LANES" : "LANES") +
+                        ") and their rows, which has " + format_bytes(static_cast<double>(d.budget)) +
+                        " to use; use fewer LANES, LANES=1, or --device-memory");
+  };
   for (auto& d : devices_) {
     const auto& dev = d.core->device();
     SsspDeviceShape ds;
@@ -197,34 +227,17 @@ void OpenClSsspEngine<T>::prepare(const Csr<T>& g, RunStats& st) {
         return static_cast<T>(width > 0 ? width : 1.0);
     };
     d.vw_log = p.vw_log;
-    // A near round pulls once its queue holds more than p.pull % of the vertices.
-    d.pull_min = 0;
-    d.pull_bytes = 4;
-    if (p.pull > 0 && g.n > 0 && pull_bytes + kLanesLocalRest <= d.pull_local) {
-      d.pull_min = static_cast<int>(static_cast<int64_t>(p.pull) * g.n / 100 + 1);
-      d.pull_bytes = pull_bytes;
-      in_edges();
-    }
+    plan_pull(d, d.prog[0], p);
     if (&d == &devices_.front())  // the report's placement line shows what runs
       chosen_ = "VW " + std::to_string(1 << p.vw_log) + ", buckets " +
                 std::to_string(static_cast<int>(std::lround(p.percent))) + "% of the mean weight";
-    if (&d == &devices_.front()) pull_shown_ = d.pull_min ? p.pull : 0;
     d.delta = width_of(p.percent);
     d.delta_lanes = width_of(p.percent_lanes);
     // Lanes that do not fit: --stats takes one source a group (two passes);
-    // rows asked for in lanes (LANES >= 4) are refused here.
-    if (p.lane_groups_max < 1 || (lanes_param_ >= 4 && p.lane_groups_rows < 1)) {
-      if (p.lane_groups_max < 1) lanes_fit_ = false;
-      if (lanes_param_ >= 4)
-        throw RuntimeError("sssp: n = " + std::to_string(n_) + " needs " +
-                           format_bytes(static_cast<double>(p.graph_bytes + p.per_group +
-                                                            static_cast<uint64_t>(lanes_) * static_cast<uint64_t>(n_) *
-                                                                sizeof(T))) +
-                           " on '" + dev.name + "' for one group of " + std::to_string(lanes_) +
-                           " sources (LANES) and their rows, which has " +
-                           format_bytes(static_cast<double>(d.budget)) +
-                           " to use; use fewer LANES, LANES=1, or --device-memory");
-    }
+    // rows asked for in lanes' program (LANES >= 4) are refused here.
+    if (p.lane_groups_max < 1) lanes_fit_ = false;
+    if (lanes_param_ >= 4 && row_lanes_param_ < 4 && (p.lane_groups_max < 1 || p.lane_groups_rows < 1))
+      throw too_big(d, p, lanes_);
     if (p.batch_sources < 1)
       throw RuntimeError("sssp: n = " + std::to_string(n_) + " needs " +
                          std::to_string((p.graph_bytes + p.per_source) >> 20) + " MiB on '" + dev.name +
@@ -232,20 +245,44 @@ void OpenClSsspEngine<T>::prepare(const Csr<T>& g, RunStats& st) {
                          " MiB to use; use --backend openmp or --device-memory");
     d.batch_sources = p.batch_sources;
     try {
-      use_lane_wg(d, p.lane_wg);
+      use_lanes(d, d.prog[0], lanes_, p.lane_wg);
     } catch (const UsageError&) {  // the larger group exceeds the kernel's limits there
-      d.lanes_by_wg.erase(p.lane_wg);
+      d.lanes_built.erase({lanes_, p.lane_wg});
       Tunables built = d.t;
       built["LANE_WG"] = static_cast<int>(d.lane_wg_built);
       p = plan_sssp(shape, ds, built, lanes_, d.lane_wg_built);
-      use_lane_wg(d, d.lane_wg_built);
+      use_lanes(d, d.prog[0], lanes_, d.lane_wg_built);
     }
-    d.lane_groups = p.lane_groups;
-    d.lane_groups_max = p.lane_groups_max;
-    d.lane_groups_rows = p.lane_groups_rows;
+    plan_groups(d.prog[0], p);
     rows_in_lanes = rows_in_lanes && p.lanes_rows;
     if (&d == &devices_.front() || !p.lanes_rows) lanes_rows_reason_ = p.lanes_rows_reason;
-    d.lane_buffer_unit = p.lane_buffer_unit;
+    // Rows in lanes in a program of their own (sssp_row_program: ROW_LANES, or 16
+    // lanes of 256 without pull rounds on GPUs for shallow searches): planned
+    // with the graph's in-edges where the LANES program pulls. Where its rows do
+    // not fit (or its group is too large for the device), rows take the LANES
+    // program, unless ROW_LANES was given.
+    d.rows_own = false;
+    const SsspRowProgram rp = sssp_row_program(shape, ds, d.t, d.lane_wg_built);
+    if (rows_own && p.lanes_rows && rp.lanes > 0) {
+      SsspGraphShape rows_shape = shape;
+      rows_shape.in_edges = d.prog[0].pull_min > 0;
+      const SsspPlan pr = plan_sssp(rows_shape, ds, rp.t, rp.lanes, static_cast<size_t>(rp.t.at("LANE_WG")));
+      if (pr.lane_groups_max >= 1 && pr.lane_groups_rows >= 1) {
+        try {
+          use_lanes(d, d.prog[1], rp.lanes, pr.lane_wg);
+          plan_groups(d.prog[1], pr);
+          plan_pull(d, d.prog[1], pr);
+          d.rows_own = true;
+        } catch (const UsageError&) {
+          d.lanes_built.erase({rp.lanes, pr.lane_wg});
+          if (row_lanes_param_ >= 4) throw;
+        }
+      } else if (row_lanes_param_ >= 4) {
+        throw too_big(d, pr, rp.lanes);
+      }
+    }
+    if (row_lanes_param_ >= 4 && !d.rows_own && (p.lane_groups_max < 1 || p.lane_groups_rows < 1))
+      throw too_big(d, p, lanes_);
     const uint64_t graph_bytes = p.graph_bytes;
     d.mode = -1;
     auto& core = *d.core;
@@ -262,7 +299,7 @@ void OpenClSsspEngine<T>::prepare(const Csr<T>& g, RunStats& st) {
       }
       d.src = cl::Buffer(ctx, CL_MEM_READ_ONLY, static_cast<size_t>(d.batch_sources) * 4);
       d.pull_off = d.pull_src = d.pull_w = cl::Buffer();
-      if (d.pull_min) {
+      if (d.prog[0].pull_min || (d.rows_own && d.prog[1].pull_min)) {
         d.pull_off = cl::Buffer(ctx, CL_MEM_READ_ONLY, in_off.size() * 4);
         d.pull_src = cl::Buffer(ctx, CL_MEM_READ_ONLY, std::max<size_t>(in_src.size(), 1) * 4);
         d.pull_w = cl::Buffer(ctx, CL_MEM_READ_ONLY, std::max<size_t>(in_w.size(), 1) * sizeof(T));
@@ -286,12 +323,13 @@ void OpenClSsspEngine<T>::prepare(const Csr<T>& g, RunStats& st) {
 
 template <typename T>
 void OpenClSsspEngine<T>::source_count(int64_t count, RunStats& st) {
-  if (lanes_param_ != 0 || !lanes_rows_graph_) return;
+  if (lanes_param_ != 0 || row_lanes_param_ >= 4 || !lanes_rows_graph_) return;
   // Fewer sources than a group of lanes on every compute unit leave units idle in
   // lanes, where a source a group spreads them over count groups.
-  int64_t units = 0;
-  for (const auto& d : devices_) units += static_cast<int64_t>(d.core->device().compute_units);
-  const int64_t fill = static_cast<int64_t>(lanes_) * std::max<int64_t>(units, 1);
+  int64_t fill = 0;
+  for (const auto& d : devices_)
+    fill += static_cast<int64_t>(rows_program(d).lanes) * static_cast<int64_t>(d.core->device().compute_units);
+  fill = std::max<int64_t>(fill, 1);
   const bool lanes = count >= fill;
   if (lanes != lanes_rows_) {
     lanes_rows_ = lanes;
@@ -300,49 +338,75 @@ void OpenClSsspEngine<T>::source_count(int64_t count, RunStats& st) {
   st.placement = placement();
   if (!lanes)
     st.placement.insert(st.placement.size() - 1, ", but " + std::to_string(count) + " sources fill fewer than " +
-                                                     std::to_string(fill) + " (" + std::to_string(lanes_) +
+                                                     std::to_string(fill) + " (" +
+                                                     std::to_string(rows_program(devices_[0]).lanes) +
                                                      " a compute unit)");
 }
 
 template <typename T>
 std::string OpenClSsspEngine<T>::placement() const {
+  // What the first device's rows take: "16 sources a group, rows transposed on the
+  // device (the rows' own program, groups of 256 work-items; 8 for figures)".
+  const Device& d0 = devices_[0];
+  const LaneProgram& rp = rows_program(d0);
+  const std::string own = d0.rows_own ? " (the rows' own program, groups of " + std::to_string(rp.wg) +
+                                            " work-items; " + std::to_string(lanes_) + " for figures)"
+                                      : std::string();
   return (devices_.size() > 1 ? "source batches on " + std::to_string(devices_.size()) + " devices"
                               : std::string("source batches")) +
          " (" + chosen_ + ", " +
-         (lanes_rows_ ? std::to_string(lanes_) + " sources a group, rows transposed on the device" +
-                            (pull_shown_ ? ", pull rounds past " + std::to_string(pull_shown_) + "% of the vertices"
+         (lanes_rows_ ? std::to_string(rp.lanes) + " sources a group, rows transposed on the device" + own +
+                            (rp.pull_min ? ", pull rounds past " + std::to_string(rp.pull) + "% of the vertices"
                                          : std::string())
                       : std::string("a source a group")) +
          ": " + lanes_rows_reason_ + ")";
 }
 
-// sssp_lanes for groups of `wg` work-items into d.lanes: the solver program's
-// (built for the resolved LANE_WG) or one built for `wg` on the first graph that
-// wants it (its own program and cache entry), kept for later graphs.
+// sssp_lanes and sssp_lanes_rows of `lanes` sources a group of `wg` work-items
+// into p: the solver program's (built for LANES and the resolved LANE_WG) or one
+// built for them on the first graph that wants it (its own program and cache
+// entry), kept for later graphs.
 template <typename T>
-void OpenClSsspEngine<T>::use_lane_wg(Device& d, size_t wg) {
-  d.lane_wg = wg;
+void OpenClSsspEngine<T>::use_lanes(Device& d, LaneProgram& p, int lanes, size_t wg) {
+  p.lanes = lanes;
+  p.wg = wg;
   auto& core = *d.core;
-  auto& k = d.lanes_by_wg[wg];
-  if (!k()) {
-    const std::string what = "LANE_WG=" + std::to_string(wg);
+  auto& [search, rows] = d.lanes_built[{lanes, wg}];
+  if (!search()) {
+    const std::string what = (lanes != lanes_ ? "LANES=" + std::to_string(lanes) + " " : std::string()) +
+                             "LANE_WG=" + std::to_string(wg);
     BuiltProgram bp;
-    if (wg != d.lane_wg_built) {  // the built size was checked before its build
+    const bool solver = lanes == lanes_ && wg == d.lane_wg_built;
+    if (!solver) {  // the built size was checked before its build
       core.check_group(what, {wg}, 0);
-      bp = core.build_separate(kSsspFiles,
-                               {{"WG", d.t.at("WG")}, {"LANES", lanes_}, {"LANE_WG", static_cast<int>(wg)}},
+      bp = core.build_separate(kSsspFiles, {{"WG", d.t.at("WG")}, {"LANES", lanes}, {"LANE_WG", static_cast<int>(wg)}},
                                d.defines);
     }
-    const ProbeBuffers pb(core.context(), lanes_);
-    k = core.kernel(
+    const cl::Program* from = bp.program() ? &bp.program : nullptr;
+    const ProbeBuffers pb(core.context(), lanes);
+    search = core.kernel(
         "sssp_lanes", what, {wg},
         [&](cl::Kernel& pk) {
           set_args(pk, 1, pb.off, pb.one, pb.one, pb.off, 1, T(1), pb.lane, pb.lane, pb.lane, pb.lane, 1, pb.one,
                    pb.one, pb.one, pb.one, pb.off, pb.one, pb.dist, 0, cl::Local(4));
         },
-        bp.program() ? &bp.program : nullptr);
+        from);
+    // sssp_lanes_rows does not depend on LANE_WG: the solver program's for its lanes.
+    const auto built = d.lanes_built.find({lanes_, d.lane_wg_built});
+    if (lanes == lanes_ && !solver && built != d.lanes_built.end()) {
+      rows = built->second.second;
+    } else {
+      rows = core.kernel(
+          "sssp_lanes_rows", what, {kLaneRowsWg},
+          [&](cl::Kernel& k) {
+            set_args(k, 1, 1, static_cast<cl_int>(kLaneRowsWg), pb.lane, pb.lane, pb.lane, pb.lane, 1, pb.off,
+                     pb.dist, kRawInf<T>);
+          },
+          from);
+    }
   }
-  d.lanes = k;
+  p.search = search;
+  p.rows = rows;
 }
 
 template class OpenClSsspEngine<int32_t>;

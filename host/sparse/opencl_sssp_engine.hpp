@@ -4,7 +4,8 @@
 // one work-group per source (or LANES sources side by side a group), and reads the
 // rows back. Tunables: WG (work-group size), DELTA (near-far bucket width, percent
 // of the mean edge weight), BATCH (sources per launch per device; 0 = from device
-// memory), VW, LANES, LANE_WG.
+// memory), VW, LANES, LANE_WG, PULL, ROW_LANES (rows in lanes from a program of
+// their own: LaneProgram prog[1]).
 //
 // The engine's members are defined by concern: opencl_sssp.cpp (set-up, the
 // graph's upload and plan), opencl_sssp_rows.cpp (batches of rows or row figures,
@@ -84,12 +85,33 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     cl::Event read;
     bool pending = false;  // `read` enqueued, its figures not yet dealt to `to`
   };
+  // A program of sssp_lanes for the prepared graph: `lanes` sources a group of `wg`
+  // work-items, its sssp_lanes_rows, its pull rounds and the plan's groups for it.
+  struct LaneProgram {
+    int lanes = 8;
+    size_t wg = 0;
+    cl::Kernel search;  // sssp_lanes
+    cl::Kernel rows;    // sssp_lanes_rows: a lanes launch's rows in source order into Device::rows
+    // Pull rounds (PULL, kernels/sssp_pull.cl): the queue size from which a round
+    // pulls (0: never), the plan's percent, the __local bytes of its bitmap and
+    // tile (sssp_pull_local_bytes; 4 without).
+    int pull_min = 0, pull = 0;
+    size_t pull_bytes = 4;
+    int64_t groups = 0, groups_max = 0;  // groups wanted a launch, and fitting
+    int64_t groups_rows = 0;             // the same for rows in lanes (`rows` beside them)
+    uint64_t buffer_unit = 1;            // what a buffer of per_buf groups is sized by (SsspPlan)
+  };
   struct Device {
     std::unique_ptr<detail::OpenClCore> core;
     Tunables t;
     cl::Kernel kernel, figures;  // figures: sssp_row_figures (devices with fp64)
-    cl::Kernel lanes, lanes_fig, lanes_col;  // sssp_lanes and its figures (with fp64)
-    cl::Kernel lanes_rows;  // sssp_lanes_rows: a lanes launch's rows in source order into `rows`
+    cl::Kernel lanes_fig, lanes_col;  // sssp_lanes' figures (with fp64; prog[0]'s)
+    // prog[0]: the LANES program (--stats, figures, betweenness, and rows unless
+    // they have their own); prog[1]: rows' own program (rows_own: ROW_LANES,
+    // sssp_row_program). `on`: the one the buffers are set up for (set_mode).
+    LaneProgram prog[2];
+    bool rows_own = false;
+    int on = 0;
     cl::Buffer rows;        // rows in lanes: the launch's rows, count x n (mode 2)
     // Rows in lanes through the slots: a launch read back in parts of slot_batch
     // sources; d.rows holds sources [launch_first, + launch_count) of the list
@@ -108,18 +130,12 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     // source_per_buf sources each (sssp.cl GROUP_SCRATCH).
     std::vector<cl::Buffer> scratch;
     int source_per_buf = 1;
-    // Pull rounds of sssp_lanes (PULL, kernels/sssp_pull.cl): the graph's in-edges,
-    // the queue size from which a round pulls (0: never), the __local bytes of its
-    // bitmap and tile (sssp_pull_local_bytes; 4 without), and the __local bytes
-    // they may take (the device's, sssp_lanes' set aside).
+    // Pull rounds of sssp_lanes (kernels/sssp_pull.cl): the graph's in-edges, and
+    // the __local bytes they may take (the device's, sssp_lanes' set aside).
     cl::Buffer pull_off, pull_src, pull_w;
-    int pull_min = 0;
-    size_t pull_bytes = 4, pull_local = 0;
+    size_t pull_local = 0;
     int64_t batch = 0;  // sources per launch for the prepared graph, in the current mode
     int64_t batch_sources = 0;  // the same, a group a source
-    int64_t lane_groups = 0, lane_groups_max = 0;  // lanes: groups wanted a launch, and fitting
-    int64_t lane_groups_rows = 0;  // the same for rows in lanes (`rows` beside them)
-    uint64_t lane_buffer_unit = 1;  // lanes: what a buffer of per_buf groups is sized by (SsspPlan)
     int mode = -1;  // what dist/scratch are sized for: 0 a group a source, 1 lanes, 2 lanes and `rows`
     std::vector<LaneSet> sets;  // lanes mode
     // lane_order's scratch, one a device: the devices' threads order their
@@ -127,9 +143,9 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     // threads at once: heap corruption on 4 GPUs).
     std::vector<int32_t> order_mark;
     int per_buf = 1;
-    size_t lane_wg = 0;  // work-items of a sssp_lanes group (the prepared graph's)
-    size_t lane_wg_built = 0;  // the one the solver's program has (LANE_WG)
-    std::map<size_t, cl::Kernel> lanes_by_wg;  // sssp_lanes built so far, by group size
+    size_t lane_wg_built = 0;  // the lanes group size the solver's program has (LANE_WG)
+    // sssp_lanes and sssp_lanes_rows built so far, by lanes and group size
+    std::map<std::pair<int, size_t>, std::pair<cl::Kernel, cl::Kernel>> lanes_built;
     std::string defines;  // the -D options sssp.cl was built with
     uint64_t budget = 0, max_alloc = 0;
     RunStats st;
@@ -154,10 +170,10 @@ class OpenClSsspEngine final : public SsspEngine<T>,
 
   ~OpenClSsspEngine() override;
 
-  void prepare(const Csr<T>& g, RunStats& st) override;
+  void prepare(const Csr<T>& g, RunStats& st) override { prepare_graph(g, st, true); }
 
   // Rows in lanes chosen for the graph (LANES=0) but fewer sources than a group of
-  // lanes_ on every compute unit: a source a group (opencl_sssp.cpp).
+  // rows' lanes on every compute unit: a source a group (opencl_sssp.cpp).
   void source_count(int64_t count, RunStats& st) override;
 
   int64_t batch(int64_t) const override {
@@ -232,6 +248,10 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   // counts on the whole budget; prepare_betweenness allocates them again after it).
   static void release_betweenness(Device& d);
   static void release(Device& d, Slot& sl);
+  // prepare(): the graph uploaded and planned on every device; rows in lanes in
+  // a program of their own where sssp_row_program says so and `rows_own` allows it
+  // (betweenness: no, its rows take the LANES program).
+  void prepare_graph(const Csr<T>& g, RunStats& st, bool rows_own);
 
   // Sources [0, count) dealt to the devices in proportion to their batches, each
   // share run in batches by `chunk(device, first, count)`, on a thread per device.
@@ -324,17 +344,23 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   // order, its counters (lane_counters) shown.
   void collect_lanes(Device& d, LaneSet& s);
 
-  // sssp_lanes for groups of `wg` work-items into d.lanes: the solver program's
-  // (built for the resolved LANE_WG) or one built for `wg` on the first graph that
-  // wants it (its own program and cache entry), kept for later graphs.
-  void use_lane_wg(Device& d, size_t wg);
+  // sssp_lanes and sssp_lanes_rows of `lanes` sources a group of `wg` work-items
+  // into p: the solver program's (built for LANES and the resolved LANE_WG) or one
+  // built for them on the first graph that wants it (its own program and cache
+  // entry), kept for later graphs.
+  void use_lanes(Device& d, LaneProgram& p, int lanes, size_t wg);
+  // The lanes program of d's current mode (set_mode).
+  static LaneProgram& lanes_of(Device& d) { return d.prog[d.on]; }
+  // The program d's rows in lanes take.
+  static const LaneProgram& rows_program(const Device& d) { return d.prog[d.rows_own ? 1 : 0]; }
 
 
   // The device's distance and queue buffers sized for one source a group (lanes
-  // false) or lanes_ sources a group in `sets` lane sets, each a launch of up to
-  // d.lane_groups groups (the sets share the memory that fits); d.batch follows.
+  // false) or prog[0]'s sources a group in `sets` lane sets, each a launch of up
+  // to its groups (the sets share the memory that fits); d.batch follows.
   // Buffers of the other mode go first (device memory holds one set).
-  // rows: lanes with d.rows beside them (mode 2), d.lane_groups_rows groups a launch.
+  // rows: lanes with d.rows beside them (mode 2), in rows' program (rows_program)
+  // with its groups_rows groups a launch.
   void set_mode(Device& d, bool lanes, size_t sets = 1, bool rows = false);
 
   // One batch on one device: its rows into `out`, or (out null) their figures.
@@ -396,12 +422,12 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     return std::min<uint64_t>(static_cast<uint64_t>(mib) << 20, kSlotBytes);
   }();
   std::string chosen_;  // "VW 4, buckets 1006% of the mean weight"
-  int pull_shown_ = 0;  // the first device's pull rounds (SsspPlan::pull; 0: none), for placement()
   bool reduces_ = true;  // every device has doubles: --stats reduces rows there
-  int lanes_ = 8;             // sources a group in lanes mode (LANES)
+  int lanes_ = 8;             // sources a group of the LANES program (prog[0])
   int lanes_param_ = 0;       // LANES as given: 0 lets the plan choose rows' layout per graph
+  int row_lanes_param_ = 0;   // ROW_LANES as given (4-32: rows in lanes, that many a group)
   bool final_rows_ = false;   // final_rows(): rows with ValueTraits<T>::inf
-  bool lanes_rows_ = false;   // rows in lanes mode too (LANES >= 4, or the plan's choice)
+  bool lanes_rows_ = false;   // rows in lanes mode too (ROW_LANES or LANES >= 4, or the plan's choice)
   bool lanes_rows_graph_ = false;  // the plan's choice for the prepared graph (before source_count)
   std::string lanes_rows_reason_;  // why (the placement line)
   std::string placement() const;   // the report's placement line

@@ -54,7 +54,7 @@ void OpenClSsspEngine<T>::run_all_figures(bool harmonic, RowFigures* rows, RowFi
   for (auto& d : devices_) d.acc = cl::Buffer();
   st.bytes_moved += static_cast<double>(acc_bytes * devices_.size());
   st.placement = "sources side by side, " + std::to_string(lanes_) + " a group of " +
-                 std::to_string(devices_[0].lane_wg) + " work-items" +
+                 std::to_string(devices_[0].prog[0].wg) + " work-items" +
                  (devices_.size() > 1 ? " on " + std::to_string(devices_.size()) + " devices" : "") +
                  "; rows and columns reduced on the device" +
                  (devices_[0].sets.size() > 1 ? ", " + std::to_string(devices_[0].sets.size()) + " launches in flight"
@@ -67,7 +67,7 @@ void OpenClSsspEngine<T>::lane_layout(Device& d, const int64_t* sources, int64_t
                                       std::vector<cl_int>& slot_of, std::vector<cl_int>& row_of) {
   std::vector<int32_t> order;
   if (!lanes_by_id_) {
-    order = lane_order(graph_->off.data(), graph_->col.data(), n_, sources, count, lanes_, d.order_mark);
+    order = lane_order(graph_->off.data(), graph_->col.data(), n_, sources, count, lanes_of(d).lanes, d.order_mark);
   } else {
     order.resize(static_cast<size_t>(count));
     std::iota(order.begin(), order.end(), 0);
@@ -84,20 +84,22 @@ void OpenClSsspEngine<T>::lane_layout(Device& d, const int64_t* sources, int64_t
 
 template <typename T>
 int64_t OpenClSsspEngine<T>::lanes_args(Device& d, LaneSet& s, int64_t count) {
-  set_args(d.lanes, static_cast<cl_int>(n_), d.off, d.col, d.w, s.src, static_cast<cl_int>(count), d.delta_lanes,
+  LaneProgram& p = lanes_of(d);
+  set_args(p.search, static_cast<cl_int>(n_), d.off, d.col, d.w, s.src, static_cast<cl_int>(count), d.delta_lanes,
            lane_buf(s.dist, 0), lane_buf(s.dist, 1), lane_buf(s.dist, 2), lane_buf(s.dist, 3), d.per_buf,
            lane_buf(s.scratch, 0), lane_buf(s.scratch, 1), lane_buf(s.scratch, 2), lane_buf(s.scratch, 3),
-           d.pull_min ? d.pull_off : d.off, d.pull_min ? d.pull_src : d.col, d.pull_min ? d.pull_w : d.w,
-           static_cast<cl_int>(d.pull_min), cl::Local(d.pull_bytes));
-  return (count + lanes_ - 1) / lanes_;
+           p.pull_min ? d.pull_off : d.off, p.pull_min ? d.pull_src : d.col, p.pull_min ? d.pull_w : d.w,
+           static_cast<cl_int>(p.pull_min), cl::Local(p.pull_bytes));
+  return (count + p.lanes - 1) / p.lanes;
 }
 
 template <typename T>
 size_t OpenClSsspEngine<T>::lanes_rows_args(Device& d, LaneSet& s, int64_t count) {
   // A work-item a (group, vertex): each group's vertices padded to whole work-groups.
   const size_t n_pad = (static_cast<size_t>(n_) + kLaneRowsWg - 1) / kLaneRowsWg * kLaneRowsWg;
-  const int64_t groups = (count + lanes_ - 1) / lanes_;
-  set_args(d.lanes_rows, static_cast<cl_int>(n_), static_cast<cl_int>(count), static_cast<cl_int>(n_pad),
+  LaneProgram& p = lanes_of(d);
+  const int64_t groups = (count + p.lanes - 1) / p.lanes;
+  set_args(p.rows, static_cast<cl_int>(n_), static_cast<cl_int>(count), static_cast<cl_int>(n_pad),
            lane_buf(s.dist, 0), lane_buf(s.dist, 1), lane_buf(s.dist, 2), lane_buf(s.dist, 3), d.per_buf, s.row_of,
            d.rows, out_inf(final_rows_));
   return static_cast<size_t>(groups) * n_pad;
@@ -114,7 +116,8 @@ int64_t OpenClSsspEngine<T>::enqueue_lanes(Device& d, LaneSet& s, const int64_t*
   core.write_async(q, s.src, s.src_host.size() * 4, s.src_host.data(), {});
   core.write_async(q, s.slot_of, s.slot_host.size() * 4, s.slot_host.data(), {});
   const int64_t groups = lanes_args(d, s, count);
-  core.launch_after(d.lanes, cl::NDRange(static_cast<size_t>(groups) * d.lane_wg), cl::NDRange(d.lane_wg), {}, q);
+  LaneProgram& p = lanes_of(d);
+  core.launch_after(p.search, cl::NDRange(static_cast<size_t>(groups) * p.wg), cl::NDRange(p.wg), {}, q);
   if (figures) {
     const size_t fwg = std::min<size_t>(static_cast<size_t>(d.t.at("WG")), 256);  // sssp_figures.cl FIG_WG
     set_args(d.lanes_fig, static_cast<cl_int>(n_), static_cast<cl_int>(count), lane_buf(s.dist, 0),
@@ -293,7 +296,8 @@ template <typename T>
 void OpenClSsspEngine<T>::lane_counters(Device& d, LaneSet& s) {
   const char* e = std::getenv("OCL_SP_LANE_COUNTERS");
   if (!e || *e != '1') return;
-  const int64_t groups = (static_cast<int64_t>(s.slot_host.size()) + lanes_ - 1) / lanes_;
+  const int lanes = lanes_of(d).lanes;
+  const int64_t groups = (static_cast<int64_t>(s.slot_host.size()) + lanes - 1) / lanes;
   for (int64_t g : {int64_t{0}, groups / 2}) {
     cl_int c[4];
     d.core->read(s.scratch[static_cast<size_t>(g / d.per_buf)],

@@ -104,7 +104,7 @@ void OpenClSsspEngine<T>::submit(int slot, const int64_t* sources, int64_t count
         if (!(off >= 0 && d.next_first == off && d.next_count == take)) enqueue_slot_launch(d, sources, take);
         std::vector<cl::Event> after;
         if (d.slot[1 - slot].pending) after.push_back(d.slot[1 - slot].read);
-        q.enqueueNDRangeKernel(d.lanes_rows, cl::NullRange, cl::NDRange(lanes_rows_args(d, s, take)),
+        q.enqueueNDRangeKernel(lanes_of(d).rows, cl::NullRange, cl::NDRange(lanes_rows_args(d, s, take)),
                                cl::NDRange(kLaneRowsWg), &after, &d.transposed);
         d.kernel_events.emplace_back("sssp_lanes_rows", d.transposed);
         d.launch_first = off;
@@ -151,9 +151,10 @@ void OpenClSsspEngine<T>::enqueue_slot_launch(Device& d, const int64_t* sources,
   q.enqueueWriteBuffer(s.src, CL_FALSE, 0, d.lay_src[k].size() * 4, d.lay_src[k].data());
   q.enqueueWriteBuffer(s.row_of, CL_FALSE, 0, d.lay_row[k].size() * 4, d.lay_row[k].data());
   const int64_t groups = lanes_args(d, s, count);
+  LaneProgram& p = lanes_of(d);
   cl::Event e;
-  q.enqueueNDRangeKernel(d.lanes, cl::NullRange, cl::NDRange(static_cast<size_t>(groups) * d.lane_wg),
-                         cl::NDRange(d.lane_wg), nullptr, &e);
+  q.enqueueNDRangeKernel(p.search, cl::NullRange, cl::NDRange(static_cast<size_t>(groups) * p.wg),
+                         cl::NDRange(p.wg), nullptr, &e);
   d.kernel_events.emplace_back("sssp_lanes", e);
 }
 
@@ -246,15 +247,17 @@ size_t OpenClSsspEngine<T>::solve_args(Device& d, int64_t count, bool final) {
 }
 
 // The device's distance and queue buffers sized for one source a group (lanes
-// false) or lanes_ sources a group in `sets` lane sets, each a launch of up to
-// d.lane_groups groups (the sets share the memory that fits); d.batch follows.
+// false) or a lanes program's sources a group in `sets` lane sets, each a launch
+// of up to its groups (the sets share the memory that fits); d.batch follows.
 // Buffers of the other mode go first (device memory holds one set).
 template <typename T>
 void OpenClSsspEngine<T>::set_mode(Device& d, bool lanes, size_t sets, bool rows) {
-  if (d.lane_groups_max < static_cast<int64_t>(sets)) sets = 1;  // room for one group: one set
   rows = rows && lanes;
+  const int on = rows && d.rows_own ? 1 : 0;
+  const LaneProgram& p = d.prog[on];
+  if (p.groups_max < static_cast<int64_t>(sets)) sets = 1;  // room for one group: one set
   const int mode = rows ? 2 : static_cast<int>(lanes);
-  if (d.mode == mode && (!lanes || d.sets.size() == sets)) return;
+  if (d.mode == mode && (!lanes || (d.sets.size() == sets && d.on == on))) return;
   settle_slots(d);
   auto& core = *d.core;
   d.dist = cl::Buffer();
@@ -263,18 +266,19 @@ void OpenClSsspEngine<T>::set_mode(Device& d, bool lanes, size_t sets, bool rows
   d.fig = cl::Buffer();
   d.rows = cl::Buffer();
   d.mode = -1;
+  d.on = on;
   const int64_t lane_groups =
-      rows ? std::max<int64_t>(1, d.lane_groups_rows)
-           : std::max<int64_t>(1, std::min(d.lane_groups, d.lane_groups_max / static_cast<int64_t>(sets)));
-  d.batch = lanes ? lanes_ * lane_groups : d.batch_sources;
+      rows ? std::max<int64_t>(1, p.groups_rows)
+           : std::max<int64_t>(1, std::min(p.groups, p.groups_max / static_cast<int64_t>(sets)));
+  d.batch = lanes ? p.lanes * lane_groups : d.batch_sources;
   const size_t b = static_cast<size_t>(d.batch), un = static_cast<size_t>(n_);
   const size_t groups = static_cast<size_t>(lane_groups);
   core.run_guarded("sssp: cannot allocate the batch buffers on '" + core.device().name + "'", [&] {
     const cl::Context& ctx = core.context();
     if (lanes) {
-      const size_t group_bytes = static_cast<size_t>(lanes_) * un * sizeof(T);
+      const size_t group_bytes = static_cast<size_t>(p.lanes) * un * sizeof(T);
       const size_t scratch_bytes = un * 4 * kSsspScratchRows;
-      uint64_t per_buf = std::min<uint64_t>(groups, d.max_alloc / d.lane_buffer_unit);
+      uint64_t per_buf = std::min<uint64_t>(groups, d.max_alloc / p.buffer_unit);
       // OCL_SP_LANE_GROUPS_PER_BUFFER=K: at most K groups a buffer (tests of the
       // buffers' seams on devices whose largest allocation is roomy).
       if (const int k = env_int("OCL_SP_LANE_GROUPS_PER_BUFFER", 0, 1, INT_MAX))
@@ -342,7 +346,7 @@ void OpenClSsspEngine<T>::run_on(Device& d, const int64_t* sources, int64_t coun
         // The rows in source order on the device (sssp_lanes_rows), read back as
         // a source a group's are.
         core.write(s.row_of, 0, s.row_host.size() * 4, s.row_host.data(), false);
-        core.launch(d.lanes_rows, cl::NDRange(lanes_rows_args(d, s, count)), cl::NDRange(kLaneRowsWg));
+        core.launch(lanes_of(d).rows, cl::NDRange(lanes_rows_args(d, s, count)), cl::NDRange(kLaneRowsWg));
         core.download_rows(out, static_cast<size_t>(count), static_cast<size_t>(n_) * sizeof(T), d.rows);
         bytes += static_cast<double>(count) * static_cast<double>(n_) * sizeof(T);
       } else {

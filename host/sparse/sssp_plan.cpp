@@ -30,7 +30,12 @@ std::vector<detail::TunableRule> sssp_rules() {
           {"PULL", {0, 1, 2, 5, 10, 20, 30, 50, 100},
            "lanes: a near round whose queue holds more than PULL % of the vertices runs over the "
            "in-edges (a pull round) where n bits fit __local memory; 0: 50 where the mean degree "
-           "is above 5 and searches are shallow, else never; 100: never"}};
+           "is above 5 and searches are shallow, else never; 100: never"},
+          {"ROW_LANES", {0, 4, 8, 16, 32},
+           "rows in lanes, this many sources a group in a program of their own (--stats and "
+           "betweenness keep LANES); 0: with LANES=0, 16 in groups of 256 without pull rounds on "
+           "GPUs where the mean degree is above 5 and searches are shallow, else LANES' program; "
+           "4-32: rows of every solve in lanes"}};
 }
 
 namespace {
@@ -46,6 +51,37 @@ int64_t sssp_shallow_levels(int64_t n) {
   int64_t log2n = 0;
   while ((int64_t{1} << log2n) < n && log2n < 62) ++log2n;
   return 2 * log2n;
+}
+
+bool sssp_shallow_searches(const SsspGraphShape& g) {
+  const double degree = g.n ? static_cast<double>(g.m) / static_cast<double>(g.n) : 0;
+  return degree > kSsspLanesRowsDegree && g.depth.levels >= 0 && g.depth.levels <= sssp_shallow_levels(g.n) &&
+         g.depth.reached * 2 >= g.n;
+}
+
+SsspRowProgram sssp_row_program(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tunables& t,
+                                size_t lane_wg_built) {
+  const auto given = [&](const char* name) {
+    const auto it = t.find(name);
+    return it == t.end() ? 0 : it->second;
+  };
+  SsspRowProgram r;
+  const int asked = given("ROW_LANES");
+  if (asked >= 4)
+    r.lanes = asked;
+  else if (given("LANES") == 0 && dev.gpu && sssp_shallow_searches(g))
+    r.lanes = kSsspRowLanes;
+  if (r.lanes == 0) return r;
+  int wg = given("LANE_WG");
+  if (wg == 0)
+    wg = dev.gpu && static_cast<size_t>(kSsspRowLaneWg) <= dev.max_work_group ? kSsspRowLaneWg
+                                                                              : static_cast<int>(lane_wg_built);
+  const int pull = given("PULL");
+  r.t = t;
+  r.t["LANES"] = r.lanes;
+  r.t["LANE_WG"] = wg;
+  r.t["PULL"] = pull >= 1 && pull < 100 ? pull : 100;
+  return r;
 }
 
 SsspHopDepth sssp_hop_depth(const int64_t* off, const int32_t* col, int64_t n, int64_t source, int64_t limit,
@@ -104,14 +140,12 @@ SsspPlan plan_sssp(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tu
   // Pull rounds: the dense middle of shallow searches.
   const auto pull_it = t.find("PULL");
   const int pull = pull_it == t.end() ? 0 : pull_it->second;
-  const bool shallow_searches = degree > kSsspLanesRowsDegree && g.depth.levels >= 0 &&
-                                g.depth.levels <= sssp_shallow_levels(g.n) && g.depth.reached * 2 >= g.n;
-  p.pull = pull >= 100 ? 0 : pull > 0 ? pull : shallow_searches ? kSsspPullShallow : 0;
+  p.pull = pull >= 100 ? 0 : pull > 0 ? pull : sssp_shallow_searches(g) ? kSsspPullShallow : 0;
 
   const uint64_t un = static_cast<uint64_t>(g.n), ul = static_cast<uint64_t>(lanes);
   const uint64_t queues = un * 4 * kSsspScratchRows;
   // The graph's edges, and its in-edges for pull rounds.
-  p.graph_bytes = ((un + 1) * 4 + static_cast<uint64_t>(g.m) * (4 + g.value_bytes)) * (p.pull > 0 ? 2 : 1);
+  p.graph_bytes = ((un + 1) * 4 + static_cast<uint64_t>(g.m) * (4 + g.value_bytes)) * (p.pull > 0 || g.in_edges ? 2 : 1);
   p.per_source = un * g.value_bytes + queues + 4;
   const uint64_t room = dev.budget * 9 / 10 > p.graph_bytes ? dev.budget * 9 / 10 - p.graph_bytes : 0;
   // A source a group: the launch's distances one buffer (the rows are read from
@@ -155,8 +189,12 @@ SsspPlan plan_sssp(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tu
                                        static_cast<uint64_t>(p.lane_groups_max)});
   p.lane_groups_rows = static_cast<int64_t>(std::min<uint64_t>(rows_room, static_cast<uint64_t>(p.lane_groups)));
   const int asked = t.at("LANES");
+  const auto rows_asked = t.find("ROW_LANES");
   char why[160];
-  if (asked != 0) {
+  if (rows_asked != t.end() && rows_asked->second >= 4) {
+    p.lanes_rows = true;
+    std::snprintf(why, sizeof why, "ROW_LANES=%d", rows_asked->second);
+  } else if (asked != 0) {
     p.lanes_rows = asked >= 4;
     std::snprintf(why, sizeof why, "LANES=%d", asked);
   } else if (degree <= kSsspLanesRowsDegree) {

@@ -44,6 +44,15 @@ constexpr uint64_t kSsspRowsCacheBytes = uint64_t{48} << 20;  // about the L2 of
 // 6.84 s above 10 %; the 316 x 316 grid (fronts near 1 % of n) and random degree 20
 // at n = 10^4 in lanes were 4 % slower with the bitmap's __local memory set aside.
 constexpr int kSsspPullShallow = 50;
+// ROW_LANES=0 (LANES=0): rows in lanes of shallow searches of a mean degree past
+// kSsspLanesRowsDegree (where PULL=0 pulls) on GPUs take a program of their own,
+// this many sources a group of kSsspRowLaneWg work-items and no pull rounds, while
+// --stats and betweenness keep the LANES program (8). H100, random degree 20, n =
+// 10^5 (docs/performance/sparse.md): T_k 4.51 s in 16 lanes of 256, push only,
+// against 5.22 s in 8 lanes of 256 with pull rounds (5.00 s in 16 with them);
+// --stats' column figures ran 5x slower in 16 lanes.
+constexpr int kSsspRowLanes = 16;
+constexpr int kSsspRowLaneWg = 256;
 // sssp_lanes' __local bytes for pull rounds (sssp.cl PULL_WORDS, PULL_TV): the
 // queue's bitmap of n bits (a whole number of 8-byte words), then a tile of 8 KiB
 // of lane values and its 8192 / (lanes x value_bytes) + 1 edge offsets.
@@ -62,7 +71,7 @@ struct SsspHopDepth {
 SsspHopDepth sssp_hop_depth(const int64_t* off, const int32_t* col, int64_t n, int64_t source, int64_t limit,
                             int64_t stop_at);
 
-// WG, DELTA, VW, BATCH, LANES, LANE_WG: their values and meanings.
+// WG, DELTA, VW, BATCH, LANES, LANE_WG, PULL, ROW_LANES: their values and meanings.
 std::vector<detail::TunableRule> sssp_rules();
 
 struct SsspGraphShape {
@@ -71,7 +80,12 @@ struct SsspGraphShape {
   size_t value_bytes = 4;  // sizeof the distance type
   SsspHopDepth depth{-1, 0};  // sssp_hop_depth from vertex 0 up to sssp_shallow_levels(n) levels and
                               // (n + 1) / 2 vertices; levels -1: not measured
+  bool in_edges = false;      // the in-edges are on the device whatever this plan's pull rounds
+                              // (another lanes program pulls): counted in graph_bytes
 };
+// Searches that count as shallow for the lanes' choices: a mean degree past
+// kSsspLanesRowsDegree and half the vertices within sssp_shallow_levels(n) levels.
+bool sssp_shallow_searches(const SsspGraphShape& g);
 struct SsspDeviceShape {
   uint64_t budget = 0, max_alloc = 0;  // device memory to use, largest allocation
   int64_t compute_units = 1;
@@ -91,9 +105,10 @@ struct SsspPlan {
   size_t lane_wg = 0;         // work-items of a lanes group to use
   uint64_t lane_buffer_unit = 1;  // a lanes group's distances or its queues, whichever is larger:
                                   // a buffer holds max_alloc / this many groups
-  bool lanes_rows = false;        // rows in lanes (LANES >= 4; LANES=0: a low mean degree, or
-                                  // shallow searches with a wave's rows past the cache)
-  std::string lanes_rows_reason;  // why (the placement line): "LANES=8", "mean degree 3.99 <= 5", ...
+  bool lanes_rows = false;        // rows in lanes (ROW_LANES or LANES >= 4; LANES=0: a low mean degree,
+                                  // or shallow searches with a wave's rows past the cache)
+  std::string lanes_rows_reason;  // why (the placement line): "LANES=8", "ROW_LANES=16",
+                                  // "mean degree 3.99 <= 5", ...
   int64_t lane_groups_rows = 0;   // groups a launch of rows takes: its rows in source order
                                   // beside it (one buffer, kSsspLaneRowsBytes at most); 0: none fits
   int pull = 0;  // sssp_lanes: a near round whose queue holds more than pull % of the vertices
@@ -108,5 +123,19 @@ struct SsspPlan {
 // work-items an SM (registers ignored: docs/performance/sparse.md).
 SsspPlan plan_sssp(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tunables& t, int lanes,
                    size_t lane_wg_built);
+
+// Rows in lanes in a program of their own beside the LANES program (which --stats,
+// betweenness and the figures keep): `lanes` sources a group (0: rows take the
+// LANES program) and the tunables its build and plan_sssp take (LANES and LANE_WG
+// its own, PULL only where given as 1-99, else 100: none). ROW_LANES=K (4-32) as
+// given on any device; ROW_LANES=0 with LANES=0: kSsspRowLanes in groups of
+// kSsspRowLaneWg (LANE_WG where given) on GPUs where searches are shallow
+// (sssp_shallow_searches), else 0; 0 where LANES is given.
+struct SsspRowProgram {
+  int lanes = 0;
+  Tunables t;
+};
+SsspRowProgram sssp_row_program(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tunables& t,
+                                size_t lane_wg_built);
 
 }  // namespace ocl_sp

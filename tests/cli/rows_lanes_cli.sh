@@ -8,6 +8,8 @@
 # byte, the OpenMP engine's and (int32) fw's; float32 and float64 rows the same
 # bits; --sources with repeats and --targets select the same slice. Every row of
 # the grid differs from every other (a dropped or swapped lane changes the file).
+# Rows in 16 lanes of their own program (ROW_LANES=16, the GPUs' default for
+# shallow searches) against OpenMP, fw and the 8-lane program (at the end).
 # Usage: rows_lanes_cli.sh /path/to/ocl_sp
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 use_python numpy
@@ -67,4 +69,53 @@ check "geometric default" 0 "$BIN" --generator geometric --degree 6 --n 20000 --
 expect "geometric: searches deep" grep -q "a source a group: mean degree 7.[0-9]* > 5, searches deep" "$T/out"
 check "random default" 0 "$BIN" --generator random --degree 8 --n 3000 --algo sssp --device pocl --json
 expect "random: searches shallow" grep -q "a source a group: mean degree 8.[0-9]* > 5, searches shallow" "$T/out"
+# Rows in a program of their own (ROW_LANES=16: 16 sources a group, --stats and
+# betweenness keep LANES' 8), as GPUs take them by default for shallow searches
+# of a mean degree past 5: random degree 20, n = 1003 (not a multiple of 16).
+# int32 rows equal the OpenMP engine's and fw's byte for byte, alone, beside
+# LANES=8, in batches of 32 with one group a buffer and launches read back in
+# parts of 5 sources (seams), split in two; float32, float64 and int64 rows the
+# bits of the 8-lane program; source lists of 17 and 33 (one past whole groups of
+# 16, repeats, out of order); --stats the same bytes, also fed by these rows.
+R=(--generator random --degree 20 --n 1003)
+if rows_to "r20 int32 openmp" "$T/r20.bin" "${R[@]}" --algo sssp --backend openmp; then
+  same_rows "r20 int32 fw" "$T/r20.bin" "${R[@]}" --algo fw --backend openmp
+  same_rows "r20 int32 ROW_LANES=16" "$T/r20.bin" "${R[@]}" --algo sssp --device pocl --param ROW_LANES=16
+  same_rows "r20 int32 ROW_LANES=16 LANES=8" "$T/r20.bin" "${R[@]}" --algo sssp --device pocl --param LANES=8 \
+    --param ROW_LANES=16
+  OCL_SP_LANE_GROUPS_PER_BUFFER=1 OCL_SP_LANE_SLOT_SOURCES=5 same_rows "r20 int32 ROW_LANES=16 seams" "$T/r20.bin" \
+    "${R[@]}" --algo sssp --device pocl --param ROW_LANES=16 --param BATCH=32
+  same_rows "r20 int32 ROW_LANES=16 split 2" "$T/r20.bin" "${R[@]}" --algo sssp --device pocl --param ROW_LANES=16 \
+    --split 2
+fi
+for type in float32 float64 int64; do
+  rows_to "r20 $type LANES=8" "$T/r20-$type.bin" "${R[@]}" --type "$type" --algo sssp --device pocl --param LANES=8 ||
+    continue
+  same_rows "r20 $type ROW_LANES=16" "$T/r20-$type.bin" "${R[@]}" --type "$type" --algo sssp --device pocl \
+    --param ROW_LANES=16
+done
+for list in "5,1002,5,16-28,999" "0-31,1002"; do
+  S=("${R[@]}" --algo sssp --sources "$list")
+  rows_to "r20 sources $list openmp" "$T/r20-s.bin" "${S[@]}" --backend openmp || continue
+  same_rows "r20 sources $list ROW_LANES=16" "$T/r20-s.bin" "${S[@]}" --device pocl --param ROW_LANES=16
+  same_rows "r20 sources $list ROW_LANES=16 split 2" "$T/r20-s.bin" "${S[@]}" --device pocl --param ROW_LANES=16 \
+    --split 2
+done
+expect "r20 sources: 33 rows" test "$(stat -c %s "$T/r20-s.bin")" = $((33 * 1003 * 4))
+if check "r20 stats" 0 "$BIN" "${R[@]}" --algo sssp --device pocl --stats "$T/s8.csv"; then
+  check "r20 stats ROW_LANES=16" 0 "$BIN" "${R[@]}" --algo sssp --device pocl --param ROW_LANES=16 --stats "$T/s16.csv" &&
+    expect "r20 stats ROW_LANES=16: same bytes" cmp -s "$T/s8.csv" "$T/s16.csv"
+  expect "r20 stats: figures in 8 lanes" grep -q "sources side by side, 8 a group" "$T/out"
+fi
+S=("${R[@]}" --algo sssp --sources 0-32 --stats)
+if check "r20 stats sources" 0 "$BIN" "${S[@]}" "$T/ss.csv" --backend openmp --output "$T/ss.bin"; then
+  check "r20 stats sources ROW_LANES=16" 0 "$BIN" "${S[@]}" "$T/ss16.csv" --device pocl --param ROW_LANES=16 \
+    --output "$T/ss16.bin" &&
+    expect "r20 stats sources ROW_LANES=16: same bytes" cmp -s "$T/ss.csv" "$T/ss16.csv" &&
+    expect "r20 stats sources ROW_LANES=16: same rows" cmp -s "$T/ss.bin" "$T/ss16.bin"
+fi
+# The placement line names the rows' own program.
+check "r20 placement" 0 "$BIN" "${R[@]}" --algo sssp --device pocl --param ROW_LANES=16 --output "$T/p.bin"
+expect "r20 placement: 16 lanes, the rows' own program" grep -q "16 sources a group, rows transposed on the \
+device (the rows' own program, groups of 64 work-items; 8 for figures): ROW_LANES=16" "$T/out"
 finish_tests
