@@ -223,6 +223,11 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   bool reduces_rows() const override { return reduces_; }
   void run_figures(const int64_t* sources, int64_t count, bool harmonic, RowFigures* out,
                    RunStats& st) override;
+  int64_t figures_batch() const override {
+    int64_t b = 0;
+    for (const auto& d : devices_) b += mode_batch(d, lanes_rows_);
+    return std::max<int64_t>(b, 1);
+  }
 
   // Every vertex a source, lanes_ side by side: each launch's row figures come
   // back, its column figures continue on the device (acc) in source order.
@@ -362,6 +367,10 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   // rows: lanes with d.rows beside them (mode 2), in rows' program (rows_program)
   // with its groups_rows groups a launch.
   void set_mode(Device& d, bool lanes, size_t sets = 1, bool rows = false);
+  // The batch set_mode(d, lanes, sets, rows) gives d (d.batch), and the program
+  // and lane groups a launch of that mode takes.
+  int64_t mode_batch(const Device& d, bool lanes, size_t sets = 1, bool rows = false,
+                     int* program = nullptr, int64_t* groups = nullptr) const;
 
   // One batch on one device: its rows into `out`, or (out null) their figures.
   void run_on(Device& d, const int64_t* sources, int64_t count, T* out, bool harmonic, RowFigures* fig);

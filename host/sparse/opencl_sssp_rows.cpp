@@ -251,6 +251,21 @@ size_t OpenClSsspEngine<T>::solve_args(Device& d, int64_t count, bool final) {
 // of up to its groups (the sets share the memory that fits); d.batch follows.
 // Buffers of the other mode go first (device memory holds one set).
 template <typename T>
+int64_t OpenClSsspEngine<T>::mode_batch(const Device& d, bool lanes, size_t sets, bool rows, int* program,
+                                        int64_t* groups) const {
+  rows = rows && lanes;
+  const int on = rows && d.rows_own ? 1 : 0;
+  const LaneProgram& p = d.prog[on];
+  if (p.groups_max < static_cast<int64_t>(sets)) sets = 1;  // room for one group: one set
+  const int64_t lane_groups =
+      rows ? std::max<int64_t>(1, p.groups_rows)
+           : std::max<int64_t>(1, std::min(p.groups, p.groups_max / static_cast<int64_t>(sets)));
+  if (program) *program = on;
+  if (groups) *groups = lane_groups;
+  return lanes ? p.lanes * lane_groups : d.batch_sources;
+}
+
+template <typename T>
 void OpenClSsspEngine<T>::set_mode(Device& d, bool lanes, size_t sets, bool rows) {
   rows = rows && lanes;
   const int on = rows && d.rows_own ? 1 : 0;
@@ -267,10 +282,8 @@ void OpenClSsspEngine<T>::set_mode(Device& d, bool lanes, size_t sets, bool rows
   d.rows = cl::Buffer();
   d.mode = -1;
   d.on = on;
-  const int64_t lane_groups =
-      rows ? std::max<int64_t>(1, p.groups_rows)
-           : std::max<int64_t>(1, std::min(p.groups, p.groups_max / static_cast<int64_t>(sets)));
-  d.batch = lanes ? p.lanes * lane_groups : d.batch_sources;
+  int64_t lane_groups = 1;
+  d.batch = mode_batch(d, lanes, sets, rows, nullptr, &lane_groups);
   const size_t b = static_cast<size_t>(d.batch), un = static_cast<size_t>(n_);
   const size_t groups = static_cast<size_t>(lane_groups);
   core.run_guarded("sssp: cannot allocate the batch buffers on '" + core.device().name + "'", [&] {

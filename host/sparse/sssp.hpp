@@ -116,6 +116,9 @@ class RowFiguresEngine {
   virtual bool reduces_rows() const = 0;
   virtual void run_figures(const int64_t* sources, int64_t count, bool harmonic, RowFigures* out,
                            RunStats& st) = 0;
+  // The sources one run_figures call takes at once on all devices: its launches'
+  // size, whatever mode (rows through slots, a source a group) ran before.
+  virtual int64_t figures_batch() const = 0;
 };
 
 // Engines that reduce the columns as well (the OpenCL one's lanes: sources side by

@@ -227,7 +227,11 @@ RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& 
   auto* reducer = engine_capability<RowFiguresEngine>(engine_.get());
   const bool reduce = figures && reducer && reducer->reduces_rows() && !trees && !negative &&
                       !stats_on_host();
-  int64_t batch = std::min<int64_t>(engine_->batch(n), static_cast<int64_t>(sources.size()));
+  // Figures: run_figures' own batch (engine_->batch() follows the mode that ran
+  // last: with rows in lanes, one slot part, ~170 sources at n = 10^5 where a
+  // figures launch takes thousands).
+  int64_t batch = std::min<int64_t>(reduce ? reducer->figures_batch() : engine_->batch(n),
+                                    static_cast<int64_t>(sources.size()));
   if (max_batch_ > 0 && !reduce) batch = std::min(batch, max_batch_);  // host rows' memory
   batch = std::max<int64_t>(1, batch);
   if (reduce) {

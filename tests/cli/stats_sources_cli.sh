@@ -118,6 +118,20 @@ expect "grid: the stats with an output" cmp "$T/grid.want.csv" "$T/g.csv"
 expect "grid: the output holds the 14 rows" "$PY" -c "import numpy as np,sys; sys.exit(np.load('$T/g.npy').shape != (14, 900))"
 expect "grid: the summary covers the 12 distinct sources" summary "$T/g.csv" "$T/g.npy" "$T/g.json"
 expect "grid: 2 x 14 rows solved, not 900" grep -q '"relaxations":97440,' "$T/g.json"
+# The figures' launches on a device are the figures' own batch, whatever the
+# rows' slot parts (OCL_SP_LANE_SLOT_SOURCES=4 makes them 4 sources): with the
+# part as the batch the grid's 1000 sources took 1000 launches instead of 252
+# (and an H100 ~20x the time at n = 10^5); the same lines either way.
+launches() { "$PY" -c "import json,sys; print(json.load(open(sys.argv[1]))['kernel_launches'])" "$1"; }
+check "grid 50 x 50: figures of 1000 sources on PoCL" 0 "$BIN" --generator grid --n 2500 --algo sssp \
+  --device pocl --stats "$T/gp.csv" --sources 0-999 --json
+cp "$T/out" "$T/gp.json"
+check "grid 50 x 50: the same with slot parts of 4 sources" 0 env OCL_SP_LANE_SLOT_SOURCES=4 "$BIN" \
+  --generator grid --n 2500 --algo sssp --device pocl --stats "$T/gp4.csv" --sources 0-999 --json
+cp "$T/out" "$T/gp4.json"
+expect "grid 50 x 50: the figures' launches do not follow the slot parts" \
+  test "$(launches "$T/gp.json")" = "$(launches "$T/gp4.json")"
+expect "grid 50 x 50: the same lines" cmp "$T/gp.csv" "$T/gp4.csv"
 check "geometric: symmetric" 0 "$BIN" --generator geometric --n 500 --degree 4 --backend openmp \
   --stats "$T/geo.csv" --sources 499,0-5,250,0 --json
 expect "geometric: one pass (symmetric)" sh -c "! grep -q 'second pass' '$T/out'"
