@@ -4,10 +4,11 @@
 # paths/via-alone/. Usage (device machine, OUT set; OCL_SP: the binary, default
 # ./ocl_sp beside this script; MATRIX_FILL: bench/floor/matrix_fill built with
 # g++ -O2 -fopenmp, default ./matrix_fill beside it):
-#   bench/host_side_run.sh fill   matrix_fill 64 GiB on 16 and on 64 threads, then the
+#   bench/host_side_run.sh fill   matrix_fill 64 GiB on 16 and on 64 threads (NOFILL=1: not), then the
 #                                 generator's n = GEN_N (200 000) matrix (OpenMP backend, the run cut
 #                                 once the graph is made) in the default order and with
-#                                 OCL_SP_MATRIX_FILL=assign, twice each, interleaved
+#                                 OCL_SP_MATRIX_FILL=assign and with OCL_SP_HOST_THREADS=64,
+#                                 GEN_REPS (2) times each, interleaved
 #   bench/host_side_run.sh paths  GPU 0: fw distances against --paths at n = 10 000 (3 rounds),
 #                                 30 000 (2) and 50 000 (1), interleaved, after warm-ups
 #   bench/host_side_run.sh ooc    fw n = 100 000 on every GPU: resident, then out of core on
@@ -30,25 +31,31 @@ timed() {  # LABEL ENV ARGS: one line through timed_runs.sh into $R/runs.tsv and
   cat "$R/one.tsv" >> "$R/runs.tsv"
   timeout "${TO:-300}" bash "$C/timed_runs.sh" "$B" "$R" "$R/one.tsv" >> "$R/log.txt" 2>&1
 }
-gen_only() {  # LABEL ENV: the n = GEN_N matrix made, the run cut after the graph's profile line
-  local label=$1 env=$2 t0
+gen_only() {  # LABEL ENV: the n = GEN_N matrix made, the run cut (SIGKILL) after the graph's profile line
+  local label=$1 env=$2 t0 pid
   t0=$(date +%s.%N)
   # shellcheck disable=SC2086
-  env OCL_SP_PROFILE=1 $env timeout 90 "$B" --backend openmp --n "${GEN_N:-200000}" --host-memory "${HM:-480G}" \
+  env OCL_SP_PROFILE=1 $env "$B" --backend openmp --n "${GEN_N:-200000}" --host-memory "${HM:-480G}" \
     > /dev/null 2> "$R/$label.err" &
-  local pid=$!
-  while kill -0 $pid 2>/dev/null && ! grep -q "profile: graph" "$R/$label.err"; do sleep 0.2; done
-  kill $pid 2>/dev/null
+  pid=$!  # env execs ocl_sp: this is its pid
+  for _ in $(seq 1 600); do
+    if ! kill -0 $pid 2>/dev/null || grep -q "profile: graph" "$R/$label.err"; then break; fi
+    sleep 0.2
+  done
+  kill -9 $pid 2>/dev/null
   wait $pid 2>/dev/null
   echo "$label $env $(grep "profile: graph" "$R/$label.err") elapsed=$(python3 -c "import time; print(round(time.time() - $t0, 3))")" >> "$R/gen.txt"
 }
 case ${1:-} in
 fill)
-  "$F" 64 16 > "$R/matrix_fill.jsonl"
-  "$F" 64 64 >> "$R/matrix_fill.jsonl"
-  for rep in 1 2; do
+  if [ -z "${NOFILL:-}" ]; then
+    "$F" 64 16 > "$R/matrix_fill.jsonl"
+    "$F" 64 64 >> "$R/matrix_fill.jsonl"
+  fi
+  for rep in $(seq 1 "${GEN_REPS:-2}"); do
     gen_only "gen-default-$rep" ""
     gen_only "gen-assign-$rep" "OCL_SP_MATRIX_FILL=assign"
+    gen_only "gen-threads64-$rep" "OCL_SP_HOST_THREADS=64"
   done ;;
 paths)
   export CUDA_VISIBLE_DEVICES=0
