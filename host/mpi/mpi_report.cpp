@@ -211,6 +211,86 @@ void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay
   os.flush();
 }
 
+void print_sssp_report(const MpiSolveOptions& o, const SsspReport& r, int ranks, bool to_stderr, const char* type) {
+  double sum = 0;
+  for (double x : r.solve) sum += x;
+  const double eff = r.t_solve > 0 ? sum / (ranks * r.t_solve) : 0;
+  const double rate = r.t_solve > 0 ? r.relaxations / r.t_solve : 0;
+  std::ostream& os = to_stderr ? std::cerr : std::cout;
+  const std::string dealing = "chunks of " + std::to_string(r.chunk) + " rows, chunk c to rank c mod " + std::to_string(ranks);
+  if (o.json) {
+    JsonWriter j(os);
+    begin_report_json(j, "sssp", r.choice, ranks);
+    j.field("distribution", "sources dealt: " + dealing);
+    j.field("chunk", r.chunk).field("n", r.n).field("edges", r.edges).field("type", type).field("source", r.source);
+    j.field("backend", r.backend).array_field("rank_devices", r.devices).array_field("rank_sources", r.sources);
+    j.array_field("rank_solve_s", r.solve).array_field("rank_kernel_s", r.kernels);
+    j.key("rank0_kernel_seconds").begin_object();
+    for (const auto& [k, t] : r.kernel_seconds) j.field(k, t);
+    j.end_object();
+    j.field("setup_s", r.t_setup).field("solve_s", r.t_solve).field("write_s", r.t_write).field("total_s", r.wall);
+    j.field("relaxations", r.relaxations).field("relaxations_per_s", rate).field("parallel_efficiency", eff);
+    if (!r.output.empty()) j.field("output", r.output).field("output_mode", r.output_mode);
+    if (r.selected) j.field("rows", r.rows).field("cols", r.cols);
+    write_stats_json(j, r.stats_output, r.graph_stats, r.t_stats);
+    j.field("paths", r.paths);
+    if (r.paths) {
+      j.field("paths_output", r.paths_output);
+      write_queries(j, r.queries);
+    }
+    j.array_field("notes", r.notes);
+    j.array_field("rank_peak_rss_bytes", r.peak_rss);
+    j.end_object();
+    os << "\n";
+    os.flush();
+    return;
+  }
+  write_report_head(os, r.source, r.n, r.edges, type, "sssp", r.choice);
+  char buf[512];
+  os << "mpi       " << ranks << " ranks, multi-source engine, the whole graph on every rank; sources dealt: "
+     << dealing << "\n";
+  os << "backend   " << r.backend << ", devices per rank:";
+  for (int k = 0; k < ranks; ++k) os << (k ? ", " : " ") << k << ": " << r.devices[static_cast<size_t>(k)];
+  os << "\n";
+  for (int k = 0; k < ranks; ++k) {
+    const size_t x = static_cast<size_t>(k);
+    std::snprintf(buf, sizeof buf, "  rank %d  sources %.0f, solve %.3f s", k, r.sources[x], r.solve[x]);
+    os << buf;
+    if (r.backend == "opencl") {
+      std::snprintf(buf, sizeof buf, ", kernels %.3f s", r.kernels[x]);
+      os << buf;
+    }
+    os << "\n";
+  }
+  std::snprintf(buf, sizeof buf, "time      set-up %.3f s, solve %.3f s (slowest rank), write %.3f s, total %.3f s\n",
+                r.t_setup, r.t_solve, r.t_write, r.wall);
+  os << buf;
+  std::snprintf(buf, sizeof buf, "rate      %.3g relax/s\n", rate);
+  os << buf;
+  std::snprintf(buf, sizeof buf, "efficiency %.2f (solve time summed over ranks / (ranks x slowest))\n", eff);
+  os << buf;
+  if (!r.output.empty()) {
+    os << "output    " << r.output << " (";
+    if (r.selected) os << r.rows << " x " << r.cols << ", ";
+    os << r.output_mode << ")\n";
+  }
+  write_stats_line(os, r.stats_output, r.graph_stats,
+                   r.graph_stats.sources > 0 ? "each rank reduced its sources' rows, gathered in the listed order"
+                                             : "each rank reduced its sources' rows, gathered in vertex order",
+                   r.t_stats);
+  if (r.paths) {
+    os << "paths     via matrix rows from each rank's shortest-path trees\n";
+    if (!r.paths_output.empty()) os << "via       " << r.paths_output << "\n";
+    for (const auto& q : r.queries) os << format_query(q) << "\n";
+  }
+  for (const auto& n : r.notes) os << "note      " << n << "\n";
+  os << "memory    peak resident per rank:";
+  for (size_t k = 0; k < r.peak_rss.size(); ++k) os << (k ? ", " : " ") << format_bytes(r.peak_rss[k]);
+  os << "\n";
+  os.flush();
+}
+
+
 }  // namespace ocl_sp::mpi
 
 #endif  // OCL_SP_HAVE_MPI

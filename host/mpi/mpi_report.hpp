@@ -2,6 +2,7 @@
 // grid, per-rank and per-round times and the bytes each stage moved.
 #pragma once
 #include <array>
+#include <map>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -72,5 +73,24 @@ void write_stats_line(std::ostream& os, const std::string& file, const GraphStat
 // in the single-process solve. type: the value type's name ("int32").
 void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay, int ranks,
                   bool to_stderr, const char* type);
+
+// The multi-source engine's report under mpirun (rank 0): per-rank sources,
+// solve and kernel seconds, rank 0's seconds per kernel, the output and stats.
+struct SsspReport {
+  std::string source, backend, choice, output, output_mode, stats_output;
+  long long n = 0, edges = 0, rows = 0, cols = 0, chunk = 0;
+  bool selected = false;
+  std::vector<std::string> devices;
+  std::vector<double> sources, solve, kernels, peak_rss;  // per rank
+  std::map<std::string, double> kernel_seconds;         // rank 0's, per kernel (OpenCL)
+  double t_setup = 0, t_solve = 0, t_write = 0, t_stats = 0, wall = 0, relaxations = 0;
+  GraphStats graph_stats;
+  std::vector<std::string> notes;
+  bool paths = false;
+  std::string paths_output;
+  std::vector<PathQuery> queries;
+};
+void print_sssp_report(const MpiSolveOptions& o, const SsspReport& r, int ranks, bool to_stderr,
+                       const char* type);
 
 }  // namespace ocl_sp::mpi
