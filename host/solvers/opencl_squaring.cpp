@@ -143,9 +143,7 @@ class OpenClSquaring final : public Solver<T> {
       return st;
     }
     core_.check_memory(n, ld, 5);
-    bool negative = false;
-    for (T v : d.values()) negative |= v < 0;
-    const int max_p = max_products(n, negative);
+    const int max_p = max_products(n, any_negative(d.values()));  // a parallel scan
     const auto input = PathKernels::keep_input(d);
     core_.run_guarded("squaring with paths on '" + core_.device().name + "' failed", [&] {
       core_.begin_solve();
@@ -199,9 +197,7 @@ class OpenClSquaring final : public Solver<T> {
     if (n == 0) return st;
     const int64_t ld = round_up(n, tile_);
     core_.check_memory(n, ld, 2);
-    bool negative = false;
-    for (T v : d.values()) negative |= v < 0;
-    const int max_p = max_products(n, negative);
+    const int max_p = max_products(n, any_negative(d.values()));  // a parallel scan
     core_.run_guarded("squaring on '" + core_.device().name + "' failed", [&] {
       core_.begin_solve();
       const size_t bytes = static_cast<size_t>(ld) * ld * sizeof(T);
