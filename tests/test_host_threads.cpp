@@ -82,6 +82,19 @@ TEST_CASE("copy_rows: a 64-thread pool runs a small copy on one thread, a large 
   omp_set_num_threads(before);
 }
 
+TEST_CASE("touch_threads: fresh memory takes the whole pool once large, a thread per 64 MiB below") {
+  const int before = omp_get_max_threads();
+  omp_set_num_threads(64);
+  CHECK(touch_threads(32 * MiB) == 1);
+  CHECK(touch_threads(640 * MiB) == 10);
+  CHECK(touch_threads(size_t{160} << 30) == 64);  // n = 200 000's matrix: past the copies' cap
+  CHECK(copy_threads(size_t{160} << 30) == kBandwidthThreads);
+  set_host_pool(16);  // an MPI rank's share
+  CHECK(touch_threads(size_t{160} << 30) == 16);
+  set_host_pool(0);
+  omp_set_num_threads(before);
+}
+
 TEST_CASE("host pool: a limit set on one thread sizes the loops of every thread") {
   const int before = omp_get_max_threads();
   omp_set_num_threads(64);

@@ -105,7 +105,8 @@ decltype(auto) visit_type(ValueType t, F&& f) {
 // v = count copies of fill (or, with fill_after false, count values the caller
 // overwrites: zeros). Large vectors (64 MiB and up) have their pages first
 // touched by all threads (page faults and the kernel's zeroing in parallel, huge
-// pages where the kernel offers them on request); one thread faulting in 400 MB
+// pages where the kernel offers them on request; touch_threads: the whole pool
+// once large, as page faults scale past the copies' cap); one thread faulting in 400 MB
 // took ~150 ms of the whole n = 10 000 solve (docs/performance/startup.md), and
 // an MPI rank's 10 GB local matrix seconds. Then the vector is sized by
 // resize's zeros, the one pass std::vector makes on one thread (a memset:
@@ -132,7 +133,7 @@ void assign_touched(std::vector<T>& v, size_t count, T fill, bool fill_after = t
 #endif
   constexpr size_t kPiece = size_t{2} << 20;
   const int64_t pieces = static_cast<int64_t>((bytes + kPiece - 1) / kPiece);
-  [[maybe_unused]] const int threads = copy_threads(bytes);
+  [[maybe_unused]] const int threads = touch_threads(bytes);
 #pragma omp parallel for schedule(static) num_threads(threads)
   for (int64_t i = 0; i < pieces; ++i) {
     const size_t off = static_cast<size_t>(i) * kPiece;

@@ -27,6 +27,12 @@ constexpr size_t kCopyBytesPerThread = size_t{2} << 20;
 constexpr int kBandwidthThreads = 16;
 // Compute-bound loops: one thread per 256 KiB of data touched.
 constexpr size_t kWorkBytesPerThread = size_t{256} << 10;
+// Passes over fresh memory (first touch: page faults, the kernel's zeroing) and
+// the fill after them: one thread per 64 MiB, up to the whole pool. A 64 GiB
+// allocation on a 32-core host: first touch 27 GB/s on 16 threads, 48-55 GB/s
+// on 64; the fill 46 -> 70 GB/s (bench/floor/matrix_fill.cpp,
+// docs/performance/scale.md "The matrix's making").
+constexpr size_t kTouchBytesPerThread = size_t{64} << 20;
 
 // The sizing rule itself (unit-tested): bytes / per_thread threads, at least 1,
 // at most min(pool, cap).
@@ -64,6 +70,13 @@ inline int host_pool() {
 // Threads for a loop that moves `bytes` of memory.
 inline int copy_threads(size_t bytes) {
   return threads_for(bytes, host_pool(), kCopyBytesPerThread, bandwidth_threads());
+}
+
+// Threads for a first touch of `bytes` of fresh memory (and the fill after it):
+// the whole pool once big, not the copies' bandwidth cap.
+inline int touch_threads(size_t bytes) {
+  const int pool = host_pool();
+  return threads_for(bytes, pool, kTouchBytesPerThread, pool);
 }
 
 // Threads for a compute-bound loop over `bytes` of data: the whole pool once big.
