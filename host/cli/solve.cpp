@@ -131,6 +131,7 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
   const auto out_target = check_output_path(o.output, o.output_format);
   // --query and --paths-output need the path matrix: they imply --paths.
   const bool want_paths = o.paths || !o.queries.empty() || !o.paths_output.empty();
+  const bool want_hops = o.verify;  // the hop counts only check the paths (queries expand via alone)
   if (o.queries.size() % 2) throw UsageError("--query expects two vertex ids, U and V");
   const auto paths_target = check_output_path(o.paths_output, o.paths_output_format);
   if (out_target && paths_target &&
@@ -235,7 +236,7 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
   std::future<void> solver_ready;
   const auto start_solver = [&] {
     if (spec.backend == Backend::opencl) {
-      session = std::make_shared<Session>(SessionAccess::of(spec, o.verify));
+      session = std::make_shared<Session>(SessionAccess::of(spec, want_hops));
       solver_ready = std::async(std::launch::async, [s = session] { s->prepare<T>(); });
     }
   };
@@ -334,7 +335,7 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
     rep.info = solver->info();
   } else {
     phase = Stopwatch();
-    if (!session) session = std::make_shared<Session>(SessionAccess::of(spec, o.verify));
+    if (!session) session = std::make_shared<Session>(SessionAccess::of(spec, want_hops));
     api::internal_errors([&] {
       if (solver_ready.valid()) solver_ready.get();
       else session->prepare<T>();
@@ -364,7 +365,7 @@ int run_typed(const SolveOptions& o, const Stopwatch& wall) {
     }
   }
   rep.paths = want_paths;
-  rep.paths_hops = o.verify;  // hops only to check the paths
+  rep.paths_hops = want_hops;
   phase = Stopwatch();
 
   if (o.verify) {

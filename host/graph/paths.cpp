@@ -13,25 +13,29 @@
 
 namespace ocl_sp {
 
+void size_path_vector(std::vector<int32_t>& v, size_t nn) {
+  if (v.capacity() < nn) {
+    std::vector<int32_t>().swap(v);  // the old block goes first
+    v.reserve(nn);
+#ifdef MADV_HUGEPAGE
+    constexpr uintptr_t kHuge = uintptr_t{2} << 20;
+    const uintptr_t begin = (reinterpret_cast<uintptr_t>(v.data()) + kHuge - 1) & ~(kHuge - 1);
+    const uintptr_t end = reinterpret_cast<uintptr_t>(v.data() + nn) & ~(kHuge - 1);
+    // A hint: where the kernel declines, 4 KiB pages are used as before.
+    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#endif
+  }
+  v.resize(nn);
+}
+
 void size_path_matrix(PathMatrix& p, int64_t n, bool hops) {
   const size_t nn = static_cast<size_t>(n) * static_cast<size_t>(n);
   p.n = n;
-  if (!hops) std::vector<int32_t>().swap(p.hops);
-  for (std::vector<int32_t>* v : {&p.via, &p.hops}) {
-    if (v == &p.hops && !hops) break;
-    if (v->capacity() < nn) {
-      std::vector<int32_t>().swap(*v);  // the old block goes first
-      v->reserve(nn);
-#ifdef MADV_HUGEPAGE
-      constexpr uintptr_t kHuge = uintptr_t{2} << 20;
-      const uintptr_t begin = (reinterpret_cast<uintptr_t>(v->data()) + kHuge - 1) & ~(kHuge - 1);
-      const uintptr_t end = reinterpret_cast<uintptr_t>(v->data() + nn) & ~(kHuge - 1);
-      // A hint: where the kernel declines, 4 KiB pages are used as before.
-      if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-#endif
-    }
-    v->resize(nn);
-  }
+  size_path_vector(p.via, nn);
+  if (hops)
+    size_path_vector(p.hops, nn);
+  else
+    std::vector<int32_t>().swap(p.hops);
 }
 
 template <typename T>

@@ -16,6 +16,9 @@ namespace ocl_sp {
 // pages would cost more than the GPU solve. With hops false (the device rebuild
 // for a caller that wants via alone, PathMatrix::with_hops) p.hops is left empty.
 void size_path_matrix(PathMatrix& p, int64_t n, bool hops = true);
+// One of its vectors sized to nn the same way (the threads of
+// size_path_matrix_async size via and hops apart).
+void size_path_vector(std::vector<int32_t>& v, size_t nn);
 
 // Path matrix of the right size with every pair "no path / direct": via = -1,
 // hops = 1 off the diagonal where d is finite, 0 on it (solvers start from this).

@@ -1,7 +1,6 @@
 // The path matrix rebuilt on the device (see path_rebuild.hpp).
 #include "solvers/path_rebuild.hpp"
 
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -327,24 +326,6 @@ void lower_thread_priority() {
 #endif
 }
 
-namespace {
-// One of the path matrix's vectors sized to nn, as size_path_matrix does
-// (graph/paths.cpp: the old block first, huge pages asked for, zero-filled).
-void size_vector(std::vector<int32_t>& v, size_t nn) {
-  if (v.capacity() < nn) {
-    std::vector<int32_t>().swap(v);
-    v.reserve(nn);
-#ifdef MADV_HUGEPAGE
-    constexpr uintptr_t kHuge = uintptr_t{2} << 20;
-    const uintptr_t begin = (reinterpret_cast<uintptr_t>(v.data()) + kHuge - 1) & ~(kHuge - 1);
-    const uintptr_t end = reinterpret_cast<uintptr_t>(v.data() + nn) & ~(kHuge - 1);
-    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-#endif
-  }
-  v.resize(nn);
-}
-}  // namespace
-
 std::future<void> size_path_matrix_async(PathMatrix& p, int64_t n) {
   // via and hops on a thread each: one thread zero-fills ~3-4 GB/s, page faults
   // included, and the 800 MB of n = 10 000 took longer than its distances.
@@ -356,11 +337,11 @@ std::future<void> size_path_matrix_async(PathMatrix& p, int64_t n) {
     if (p.with_hops)
       hops = std::async(std::launch::async, [&p, nn] {
         lower_thread_priority();
-        size_vector(p.hops, nn);
+        size_path_vector(p.hops, nn);
       });
     else
       std::vector<int32_t>().swap(p.hops);
-    size_vector(p.via, nn);
+    size_path_vector(p.via, nn);
     if (hops.valid()) hops.get();
     p.n = n;
   });
