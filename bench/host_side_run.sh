@@ -9,6 +9,9 @@
 #                                 once the graph is made) in the default order and with
 #                                 OCL_SP_MATRIX_FILL=assign and with OCL_SP_HOST_THREADS=64,
 #                                 GEN_REPS (2) times each, interleaved
+#   bench/host_side_run.sh genctx the generator's n = GEN_N matrix alone (OpenMP backend) against the
+#                                 same beside the contexts of --device gpu:all, GEN_REPS (2) times each,
+#                                 interleaved, then gpu:all with OMP_NUM_THREADS=16
 #   bench/host_side_run.sh paths  GPU 0: fw distances against --paths at n = 10 000 (3 rounds),
 #                                 30 000 (2) and 50 000 (1), interleaved, after warm-ups
 #   bench/host_side_run.sh ooc    fw n = 100 000 on every GPU: resident, then out of core on
@@ -31,11 +34,12 @@ timed() {  # LABEL ENV ARGS: one line through timed_runs.sh into $R/runs.tsv and
   cat "$R/one.tsv" >> "$R/runs.tsv"
   timeout "${TO:-300}" bash "$C/timed_runs.sh" "$B" "$R" "$R/one.tsv" >> "$R/log.txt" 2>&1
 }
-gen_only() {  # LABEL ENV: the n = GEN_N matrix made, the run cut (SIGKILL) after the graph's profile line
-  local label=$1 env=$2 t0 pid
+gen_only() {  # LABEL ENV [DEVICE ARGS]: the n = GEN_N matrix made (default --backend openmp), the
+  # run cut (SIGKILL) after the graph's profile line
+  local label=$1 env=$2 dev=${3:---backend openmp} t0 pid
   t0=$(date +%s.%N)
   # shellcheck disable=SC2086
-  env OCL_SP_PROFILE=1 $env "$B" --backend openmp --n "${GEN_N:-200000}" --host-memory "${HM:-480G}" \
+  env OCL_SP_PROFILE=1 $env "$B" $dev --n "${GEN_N:-200000}" --host-memory "${HM:-480G}" \
     > /dev/null 2> "$R/$label.err" &
   pid=$!  # env execs ocl_sp: this is its pid
   for _ in $(seq 1 600); do
@@ -57,6 +61,13 @@ fill)
     gen_only "gen-assign-$rep" "OCL_SP_MATRIX_FILL=assign"
     gen_only "gen-threads64-$rep" "OCL_SP_HOST_THREADS=64"
   done ;;
+genctx)
+  "$B" --device gpu:all --n 20000 > /dev/null 2>&1  # the program cache warm
+  for rep in $(seq 1 "${GEN_REPS:-2}"); do
+    gen_only "gen-openmp-$rep" ""
+    gen_only "gen-gpuall-$rep" "" "--device gpu:all"
+  done
+  gen_only "gen-gpuall-omp16" "OMP_NUM_THREADS=16" "--device gpu:all" ;;
 paths)
   export CUDA_VISIBLE_DEVICES=0
   for n in 10000 30000; do timed - - "--device nvidia --n $n --paths"; done
@@ -106,7 +117,7 @@ mpistats)
     echo "$v rc=$?" >> "$R/rc.txt"
   done
   md5sum "$R"/*.csv >> "$R/rc.txt" ;;
-*) echo "usage: $0 fill|paths|ooc|mpistats" >&2; exit 2 ;;
+*) echo "usage: $0 fill|genctx|paths|ooc|mpistats" >&2; exit 2 ;;
 esac
 rm -f "$R"/*.csv "$R/one.tsv"
 tar czf "$OUT/${1}.tgz" -C "$R" .

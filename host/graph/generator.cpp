@@ -10,6 +10,8 @@
 #include "graph/rng.hpp"
 #include "util/errors.hpp"
 #include "util/host_threads.hpp"
+#include "util/profile.hpp"
+#include "util/timer.hpp"
 
 namespace ocl_sp {
 
@@ -181,8 +183,12 @@ DistMatrix<T> generate_matrix(const GeneratorParams& p, long long* edges) {
   }
   const RowModel model(p);
   // fill_rows writes every value (INF, the diagonal, the edges) on the threads.
+  Stopwatch phase;
   DistMatrix<T> m = DistMatrix<T>::to_be_written(p.n);
+  profile("matrix made (first touch, zeros)", phase.seconds());
+  phase.reset();
   const long long count = model.fill_rows(0, p.n, m.data());
+  profile("matrix rows generated", phase.seconds());
   if (edges) *edges = count;
   return m;
 }

@@ -23,22 +23,6 @@
 #include "util/parallel_copy.hpp"
 #include "util/strings.hpp"
 
-namespace ocl_sp {
-
-bool profiling() {
-  static const bool on = env_flag("OCL_SP_PROFILE");
-  return on;
-}
-
-void profile(const std::string& phase, double seconds) {
-  if (!profiling()) return;
-  char ms[32];
-  std::snprintf(ms, sizeof ms, "%.1f", seconds * 1e3);
-  std::cerr << "profile: " << phase << " " << ms << " ms" << std::endl;
-}
-
-}  // namespace ocl_sp
-
 namespace ocl_sp::detail {
 
 namespace {

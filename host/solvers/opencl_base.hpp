@@ -16,17 +16,9 @@
 #include "cl/program.hpp"
 #include "graph/matrix.hpp"
 #include "solvers/solver.hpp"
+#include "util/profile.hpp"
 #include "util/timer.hpp"
 
-namespace ocl_sp {
-
-// OCL_SP_PROFILE=1 (anything but "" or "0"): host phase timings on stderr, one
-// "profile: <phase> <ms> ms" line each (device enumeration, context, program,
-// generation, upload, kernels, download, report; docs/performance/startup.md).
-bool profiling();
-void profile(const std::string& phase, double seconds);
-
-}  // namespace ocl_sp
 
 namespace ocl_sp::detail {
 
