@@ -95,14 +95,16 @@ MIN64_BY_CAS(local_min64, __local)
 // TAG(v) / INFAR(v)); and in __local memory the queue sizes and the far pile's
 // minimum (arrays: clang's uninitialised-use warning does not follow barriers for
 // scalars).
-#define NEAR_FAR_STATE(sc)                                      \
+#define NEAR_FAR_QUEUES(sc)                                     \
   __global int* near_a = (sc);                                  \
   __global int* near_b = (sc) + n;                              \
   __global int* far_a = (sc) + 2 * (size_t)n;                   \
   __global int* far_b = (sc) + 3 * (size_t)n;                   \
-  volatile __global int* flags = (sc) + 4 * (size_t)n;          \
-  __local int counters[4];                                      \
+  volatile __global int* flags = (sc) + 4 * (size_t)n;
+#define NEAR_FAR_LOCALS        \
+  __local int counters[4];     \
   __local bits_t l_min_bits[1];
+#define NEAR_FAR_STATE(sc) NEAR_FAR_QUEUES(sc) NEAR_FAR_LOCALS
 #define l_near counters[0]
 #define l_next counters[1]
 #define l_far counters[2]
@@ -135,17 +137,15 @@ MIN64_BY_CAS(local_min64, __local)
 // One source a group: the tags, then the far flags.
 #define TAG(v) flags[v]
 #define INFAR(v) flags[(size_t)n + (v)]
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void sssp_near_far(const int n, __global const int* off, __global const int* col,
-                   __global const value_t* w, __global const int* sources, const int count,
-                   const value_t delta, const int vw_log, volatile __global bits_t* dist_all,
-                   __global int* s0, __global int* s1, __global int* s2, __global int* s3, const int per_buf,
-                   const bits_t out_inf) {
-  const int g = get_group_id(0);
-  if (g >= count) return;  // the whole group returns: no barrier is skipped by half of it
+// Group g's search from sources[g] into its row of dist_all, its queues in sc
+// (the two kernels below: one buffer or up to four).
+void near_far_search(const int g, const int n, __global const int* off, __global const int* col,
+                     __global const value_t* w, __global const int* sources, const value_t delta,
+                     const int vw_log, volatile __global bits_t* dist_all, __global int* sc,
+                     const bits_t out_inf, __local int* counters, __local bits_t* l_min_bits) {
   const int lid = get_local_id(0);
   volatile __global bits_t* dist = dist_all + (size_t)g * n;
-  NEAR_FAR_STATE(GROUP_SCRATCH(g))
+  NEAR_FAR_QUEUES(sc)
 
   for (int i = lid; i < n; i += WG) {
     dist[i] = RAW_INF_BITS;
@@ -238,6 +238,36 @@ void sssp_near_far(const int n, __global const int* off, __global const int* col
     for (int i = lid; i < n; i += WG)
       if (dist[i] == RAW_INF_BITS) dist[i] = out_inf;
   }
+}
+
+// The queues of every group in one buffer, scratch (a launch that fits the
+// device's largest allocation: every graph below ~8 x 10^5 vertices on an H100).
+// Its own kernel: picking group g's queues among four buffers (below) in the same
+// kernel made the searches 9-15 % slower on an H100 (docs/performance/sparse.md).
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void sssp_near_far(const int n, __global const int* off, __global const int* col,
+                   __global const value_t* w, __global const int* sources, const int count,
+                   const value_t delta, const int vw_log, volatile __global bits_t* dist_all,
+                   __global int* scratch, const bits_t out_inf) {
+  const int g = get_group_id(0);
+  if (g >= count) return;  // the whole group returns: no barrier is skipped by half of it
+  NEAR_FAR_LOCALS
+  near_far_search(g, n, off, col, w, sources, delta, vw_log, dist_all,
+                  scratch + (size_t)g * SCRATCH_ROWS * n, out_inf, counters, l_min_bits);
+}
+
+// The queues in up to four buffers, per_buf groups each (GROUP_SCRATCH).
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void sssp_near_far_bufs(const int n, __global const int* off, __global const int* col,
+                        __global const value_t* w, __global const int* sources, const int count,
+                        const value_t delta, const int vw_log, volatile __global bits_t* dist_all,
+                        __global int* s0, __global int* s1, __global int* s2, __global int* s3,
+                        const int per_buf, const bits_t out_inf) {
+  const int g = get_group_id(0);
+  if (g >= count) return;
+  NEAR_FAR_LOCALS
+  near_far_search(g, n, off, col, w, sources, delta, vw_log, dist_all, GROUP_SCRATCH(g), out_inf,
+                  counters, l_min_bits);
 }
 
 // ---- Sources as lanes (LANES > 0 on the host: --stats in one pass) ----------

@@ -212,8 +212,8 @@ void OpenClSsspEngine<T>::run_betweenness(const int64_t* sources, int64_t count,
         } else {
           std::vector<cl_int> ids(batch, batch + c);
           core.write(d.src, 0, ids.size() * 4, ids.data(), true);
-          const size_t wg = solve_args(d, c, false);
-          core.launch(d.kernel, cl::NDRange(static_cast<size_t>(c) * wg), cl::NDRange(wg));
+          const NearFar nf = solve_args(d, c, false);
+          core.launch(nf.kernel, cl::NDRange(static_cast<size_t>(c) * nf.wg), cl::NDRange(nf.wg));
         }
         src.assign(batch, batch + c);
         core.write(d.bc_src, 0, src.size() * 4, src.data(), true);

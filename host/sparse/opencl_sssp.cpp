@@ -82,6 +82,9 @@ OpenClSsspEngine<T>::OpenClSsspEngine(const SolverSpec& spec) {
       core.build(kSsspFiles, {{"WG", d.t.at("WG")}, {"LANES", lanes_}, {"LANE_WG", lane_wg}}, defines);
       const ProbeBuffers pb(core.context(), lanes_);
       d.kernel = core.kernel("sssp_near_far", what, {local}, [&](cl::Kernel& k) {
+        set_args(k, 1, pb.off, pb.one, pb.one, pb.off, 1, T(1), 0, pb.dist, pb.one, kRawInf<T>);
+      });
+      d.kernel_bufs = core.kernel("sssp_near_far_bufs", what, {local}, [&](cl::Kernel& k) {
         set_args(k, 1, pb.off, pb.one, pb.one, pb.off, 1, T(1), 0, pb.dist, pb.one, pb.one, pb.one, pb.one, 1,
                  kRawInf<T>);
       });

@@ -104,7 +104,9 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   struct Device {
     std::unique_ptr<detail::OpenClCore> core;
     Tunables t;
-    cl::Kernel kernel, figures;  // figures: sssp_row_figures (devices with fp64)
+    // kernel: sssp_near_far (a launch's queues in one buffer), kernel_bufs:
+    // sssp_near_far_bufs (in up to four); figures: sssp_row_figures (with fp64).
+    cl::Kernel kernel, kernel_bufs, figures;
     cl::Kernel lanes_fig, lanes_col;  // sssp_lanes' figures (with fp64; prog[0]'s)
     // prog[0]: the LANES program (--stats, figures, betweenness, and rows unless
     // they have their own); prog[1]: rows' own program (rows_own: ROW_LANES,
@@ -312,9 +314,15 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     st.t_h += th;
   }
 
-  // sssp_near_far's arguments for a batch of `count` sources (in d.src), rows
-  // with the output's unreachable value when `final`; returns its work-group size.
-  size_t solve_args(Device& d, int64_t count, bool final);
+  // The near-far search of a batch of `count` sources (in d.src), rows with the
+  // output's unreachable value when `final`: its kernel (sssp_near_far where the
+  // queues are one buffer, else sssp_near_far_bufs) with its arguments set, and
+  // its work-group size.
+  struct NearFar {
+    cl::Kernel& kernel;
+    size_t wg;
+  };
+  NearFar solve_args(Device& d, int64_t count, bool final);
   // The unreachable value the row kernels write (out_inf).
   T out_inf(bool final) const { return final ? ValueTraits<T>::inf : kRawInf<T>; }
 

@@ -131,9 +131,9 @@ void OpenClSsspEngine<T>::submit(int slot, const int64_t* sources, int64_t count
     }
     sl.src.assign(sources, sources + count);
     q.enqueueWriteBuffer(d.src, CL_FALSE, 0, sl.src.size() * 4, sl.src.data(), nullptr, &sl.write);
-    const size_t wg = solve_args(d, count, final_rows_);
-    q.enqueueNDRangeKernel(d.kernel, cl::NullRange, cl::NDRange(static_cast<size_t>(count) * wg),
-                           cl::NDRange(wg), nullptr, &sl.kernel);
+    const NearFar nf = solve_args(d, count, final_rows_);
+    q.enqueueNDRangeKernel(nf.kernel, cl::NullRange, cl::NDRange(static_cast<size_t>(count) * nf.wg),
+                           cl::NDRange(nf.wg), nullptr, &sl.kernel);
     q.enqueueReadBuffer(d.dist, CL_FALSE, 0, static_cast<size_t>(count * n_) * sizeof(T), sl.ptr,
                         nullptr, &sl.read);
     q.flush();
@@ -236,14 +236,18 @@ void OpenClSsspEngine<T>::release(Device& d, Slot& sl) {
   sl = Slot();
 }
 
-// sssp_near_far's arguments for a batch of `count` sources (in d.src), rows
-// with the output's unreachable value when `final`; returns its work-group size.
 template <typename T>
-size_t OpenClSsspEngine<T>::solve_args(Device& d, int64_t count, bool final) {
-  set_args(d.kernel, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count), d.delta,
-           static_cast<cl_int>(d.vw_log), d.dist, lane_buf(d.scratch, 0), lane_buf(d.scratch, 1),
+typename OpenClSsspEngine<T>::NearFar OpenClSsspEngine<T>::solve_args(Device& d, int64_t count, bool final) {
+  const size_t wg = static_cast<size_t>(d.t.at("WG"));
+  if (d.scratch.size() == 1) {
+    set_args(d.kernel, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count), d.delta,
+             static_cast<cl_int>(d.vw_log), d.dist, d.scratch[0], out_inf(final));
+    return {d.kernel, wg};
+  }
+  set_args(d.kernel_bufs, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count),
+           d.delta, static_cast<cl_int>(d.vw_log), d.dist, lane_buf(d.scratch, 0), lane_buf(d.scratch, 1),
            lane_buf(d.scratch, 2), lane_buf(d.scratch, 3), static_cast<cl_int>(d.source_per_buf), out_inf(final));
-  return static_cast<size_t>(d.t.at("WG"));
+  return {d.kernel_bufs, wg};
 }
 
 // The device's distance and queue buffers sized for one source a group (lanes
@@ -371,8 +375,8 @@ void OpenClSsspEngine<T>::run_on(Device& d, const int64_t* sources, int64_t coun
     } else {
       std::vector<cl_int> src(sources, sources + count);
       core.write(d.src, 0, src.size() * 4, src.data(), false);
-      const size_t wg = solve_args(d, count, out && final_rows_);
-      core.launch(d.kernel, cl::NDRange(static_cast<size_t>(count) * wg), cl::NDRange(wg));
+      const NearFar nf = solve_args(d, count, out && final_rows_);
+      core.launch(nf.kernel, cl::NDRange(static_cast<size_t>(count) * nf.wg), cl::NDRange(nf.wg));
       if (out) {
         core.download_rows(out, static_cast<size_t>(count), static_cast<size_t>(n_) * sizeof(T), d.dist);
         bytes += static_cast<double>(count) * static_cast<double>(n_) * sizeof(T);
