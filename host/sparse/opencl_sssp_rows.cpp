@@ -197,7 +197,7 @@ void OpenClSsspEngine<T>::wait(int slot, RunStats& st) {
     st.t_k += tk;
     st.t_h += th;
     st.kernel_launches += 1;
-    st.kernel_seconds["sssp_near_far"] += tk;
+    st.kernel_seconds[d.scratch.size() == 1 ? "sssp_near_far" : "sssp_near_far_bufs"] += tk;
     st.bytes_moved += static_cast<double>(sl.count) * (4.0 + static_cast<double>(n_) * sizeof(T));
   });
 }
