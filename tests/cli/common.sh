@@ -11,6 +11,7 @@
 #   has_line TEXT                    $T/out has the exact line
 #   err_starts                       $T/err starts with "error:"
 #   finish_tests                     prints the count and exits 1 on any failure
+#   cases WORD...                    a loop's cases (under ASan the first and the last)
 #   use_mpi, run, same, bad_rank_job the MPI tests' mpirun, runs and checks (below)
 # Not a test itself: tests/CMakeLists.txt leaves it out of the cli.* tests.
 set -uo pipefail
@@ -60,6 +61,18 @@ finish_tests() {
   echo "$fails failure(s)"
   [ "$fails" -eq 0 ] || exit 1
   exit 0
+}
+
+cases() {  # cases WORD...: a test loop's cases, one a line: every one; under
+  # AddressSanitizer (tests/sanitize/run.sh sets OCL_SP_UNDER_ASAN) the first and
+  # the last only: the sanitized run takes each code path once, the plain ctest
+  # run every case. Words with spaces: mapfile -t C < <(cases ...), never a
+  # while-read loop (mpirun reads stdin).
+  if [ -n "${OCL_SP_UNDER_ASAN:-}" ] && [ $# -gt 2 ]; then
+    printf '%s\n' "$1" "${!#}"
+  else
+    printf '%s\n' "$@"
+  fi
 }
 
 use_mpi() {  # use_mpi: mpirun for the tests (fails, never skips, without it); sets MPI=(...)

@@ -36,7 +36,8 @@ run np1-paths 0 1 --n 60 --backend openmp --paths --query 0 5
 expect np1-paths-distributed grep -q "^mpi       1 ranks, 1 x 1 process grid" "$T/out"
 # np:grid:panels of each rank (10 x 10 panels dealt block-cyclically); -np 1
 # without --grid takes the same flags.
-for case in "1:1x1:100" "2:1x2:50/50" "3:1x3:40/30/30" "4:2x2:25/25/25/25"; do
+mapfile -t C < <(cases "1:1x1:100" "2:1x2:50/50" "3:1x3:40/30/30" "4:2x2:25/25/25/25")
+for case in "${C[@]}"; do
   IFS=: read -r np grid per <<<"$case"
   extra=()
   [ "$np" = 1 ] && extra=(--grid 1x1)
@@ -93,7 +94,8 @@ fi
 # panel: the same bytes as one process, and the report's edge count (summed over
 # the ranks) is one process's.
 # Every family (grid rounds n = 300 to 17^2 = 289), grids 1x3 and 2x2.
-for fam in "dense:" "degree:--degree 5 --negative" "grid:--generator grid" "geometric:--generator geometric --degree 4"; do
+mapfile -t C < <(cases "dense:" "degree:--degree 5 --negative" "grid:--generator grid" "geometric:--generator geometric --degree 4")
+for fam in "${C[@]}"; do
   IFS=: read -r name extra <<<"$fam"
   check "ref-gen-$name" 0 "$BIN" --n 300 $extra --algo fw --backend serial --quiet --output "$T/rg.bin" --json || continue
   want=$("$PY" -c "import json; print(json.load(open('$T/out'))['edges'])")
@@ -140,7 +142,7 @@ else
   echo "note rss-read-np4-rank0 not checked under ASan (quarantine and shadow memory are resident)"
 fi
 # Explicit grids: 1D row-cyclic (2x1, 4x1: uneven 3/3/2/2 panel rows) and 1x4.
-for case in "2:2x1:50/50" "4:4x1:30/30/20/20" "4:1x4:30/30/20/20"; do
+for case in $(cases "2:2x1:50/50" "4:4x1:30/30/20/20" "4:1x4:30/30/20/20"); do
   IFS=: read -r np grid per <<<"$case"
   run "int32-grid$grid" 0 "$np" --n 300 --backend openmp --panel 32 --grid "$grid" --output "$T/g.bin" &&
     same "int32-grid$grid" "$T/ref.bin" "$T/g.bin"
@@ -150,7 +152,7 @@ done
 run grid-mismatch 2 2 --n 50 --backend openmp --grid 3x1
 expect grid-mismatch-message grep -q "^error: --grid 3x1 is a process grid of 3 ranks, but the job has 2" "$T/err"
 expect grid-mismatch-once test "$(grep -c '^error:' "$T/err")" = 1
-for bad in 2y2 0x2 x2 2x -1x2 2x1x1 abc; do
+for bad in $(cases 2y2 0x2 x2 2x -1x2 2x1x1 abc); do
   run "grid-malformed-$bad" 2 2 --n 50 --backend openmp --grid "$bad"
   expect "grid-malformed-$bad-message" grep -q "^error: --grid expects PRxPC" "$T/err"
 done

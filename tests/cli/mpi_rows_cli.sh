@@ -35,7 +35,7 @@ S=140-149,3,0,77,3,149,31-33
 TG=149,0-5,31-33,5,100,64
 for fmt in bin npy csv; do
   check "ref-sel-$fmt" 0 "$BIN" "${G[@]}" "${REF[@]}" --sources $S --targets $TG --output "$T/ref.$fmt"
-  for np in 1 2 4; do
+  for np in $(cases 1 2 4); do
     run "sel-$fmt-np$np" 0 $np "${G[@]}" "${D[@]}" --sources $S --targets $TG --output "$T/m.$fmt" &&
       same "sel-$fmt-np$np" "$T/ref.$fmt" "$T/m.$fmt"
     # -np 1 is the distributed solve on a 1 x 1 grid (it takes what -np 2 takes)
@@ -79,7 +79,7 @@ for f in csv npy json; do
 done
 check ref-stats-report 0 "$BIN" "${G[@]}" --algo fw --backend serial --stats "$T/rs.csv" --json
 cp "$T/out" "$T/ref_report.json"
-for case in "1:csv" "2:npy" "4:json" "3:csv" "4:csv"; do
+for case in $(cases "1:csv" "2:npy" "4:json" "3:csv" "4:csv"); do
   IFS=: read -r np f <<<"$case"
   run "stats-$f-np$np" 0 $np "${G[@]}" "${D[@]}" --stats "$T/s.$f" --json &&
     same "stats-$f-np$np" "$T/ref_stats.$f" "$T/s.$f"

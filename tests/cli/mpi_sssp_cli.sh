@@ -37,7 +37,7 @@ check ref-all 0 "$BIN" "${G[@]}" "${REF[@]}" --output "$T/ref.bin" --stats "$T/r
 check ref-sel 0 "$BIN" "${G[@]}" "${REF[@]}" --sources $S --targets $TG --output "$T/ref_sel.npy"
 check ref-sel-csv 0 "$BIN" "${G[@]}" "${REF[@]}" --sources $S --output "$T/ref_sel.csv"
 check ref-stats-json 0 "$BIN" "${G[@]}" "${REF[@]}" --stats "$T/ref_stats.json"
-for np in 1 2 3; do
+for np in $(cases 1 2 3); do
   run "all-np$np" 0 $np "${G[@]}" "${D[@]}" --output "$T/m.bin" --stats "$T/m.csv" &&
     same "all-np$np" "$T/ref.bin" "$T/m.bin" && same "all-np$np-stats" "$T/ref.csv" "$T/m.csv"
   expect "all-np$np-report" grep -q "^mpi       $np ranks, multi-source engine" "$T/out"
@@ -113,7 +113,7 @@ for graph in real real_sym; do
   for type in float64 float32; do
     R=(--input "$T/$graph.edges" --type "$type" --algo sssp)
     check "$graph-$type-ref" 0 "$BIN" "${R[@]}" --backend serial --quiet --stats "$T/rr.csv" || continue
-    for np in 1 2 3; do
+    for np in $(cases 1 2 3); do
       run "$graph-$type-np$np" 0 $np "${R[@]}" --backend openmp --stats "$T/mr.csv" &&
         same "$graph-$type-np$np" "$T/rr.csv" "$T/mr.csv"
     done
