@@ -6,16 +6,11 @@
 #include <fstream>
 
 #include "util/errors.hpp"
+#include "util/strings.hpp"
 
 namespace ocl_sp {
 
 namespace {
-
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
-}
 
 // A decimal id in [0, n): UsageError naming the token and where it came from.
 int64_t parse_id(const std::string& tok, int64_t n, const std::string& where) {

@@ -10,7 +10,7 @@ double PathKernels::build(OpenClCore& core, const std::string& file, const Tunab
                           const std::vector<Launch>& kernels, const std::string& init_kernel,
                           const std::function<void(const std::string&, cl::Kernel&)>& probe_args) {
   const Stopwatch sw;
-  const std::string what = "path kernels (kernels/" + file + " " + to_string(t) + ")";
+  const std::string what = "path kernels (kernels/" + file + " " + ocl_sp::to_string(t) + ")";
   const BuiltProgram bp = core.build_separate(file, t);
   std::map<std::string, cl::Kernel> ks;
   for (const auto& l : kernels)
@@ -51,7 +51,7 @@ void PathKernels::fill_stats(RunStats& st, int64_t ld, int buffers, double setup
   st.paths = true;
   st.paths_bytes = static_cast<double>(ld) * static_cast<double>(ld) * 4.0 * buffers;
   st.paths_setup = setup_seconds;
-  st.paths_kernels = file_ + " " + to_string(t_);
+  st.paths_kernels = file_ + " " + ocl_sp::to_string(t_);
   st.paths_cache = cache_;
 }
 
