@@ -374,6 +374,19 @@ TEST_CASE("sssp plan: bucket widths, batches and lanes groups within the device'
   CHECK(big.per_source == (uint64_t{1} << 24) * (8 + 24) + 4);
   CHECK(big.batch_sources == static_cast<int64_t>(((80ull << 30) * 9 / 10 - big.graph_bytes) / big.per_source));
   CHECK(big.batch_sources == 141);
+  // The bucket width a source a group: the degree's (16000 / 7.05^2 = 322 %) where
+  // the depth is not measured or the searches are shallow, at least 800 % where the
+  // breadth-first search passed 2 log2 n levels; DELTA as given either way.
+  CHECK(big.percent == doctest::Approx(16000.0 / (7.0534 * 7.0534)).epsilon(0.001));
+  SsspGraphShape deep = geo;
+  deep.depth = SsspHopDepth{sssp_shallow_levels(geo.n), geo.n / 4};
+  CHECK(plan_sssp(deep, h100, t, 8, 128).percent == doctest::Approx(big.percent));
+  deep.depth.levels += 1;
+  CHECK(plan_sssp(deep, h100, t, 8, 128).percent == doctest::Approx(kSsspDeepPercent));
+  CHECK(plan_sssp(deep, h100, t, 8, 128).percent_lanes == doctest::Approx(big.percent_lanes));
+  Tunables delta = t;
+  delta["DELTA"] = 200;
+  CHECK(plan_sssp(deep, h100, delta, 8, 128).percent == doctest::Approx(200.0));
   // A largest allocation of 4 GiB: int64 distances' one buffer holds 32 rows,
   // four buffers of queues 40 sources; int32 rows 64, so the queues bound it.
   SsspDeviceShape narrow = h100;

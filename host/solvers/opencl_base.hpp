@@ -19,7 +19,6 @@
 #include "util/profile.hpp"
 #include "util/timer.hpp"
 
-
 namespace ocl_sp::detail {
 
 class Stager;

@@ -132,6 +132,10 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     // source_per_buf sources each (sssp.cl GROUP_SCRATCH).
     std::vector<cl::Buffer> scratch;
     int source_per_buf = 1;
+    // The near-far kernel a launch takes: sssp_near_far where one buffer holds
+    // the queues, sssp_near_far_bufs past that.
+    bool one_scratch() const { return scratch.size() == 1; }
+    const char* near_far_name() const { return one_scratch() ? "sssp_near_far" : "sssp_near_far_bufs"; }
     // Pull rounds of sssp_lanes (kernels/sssp_pull.cl): the graph's in-edges, and
     // the __local bytes they may take (the device's, sssp_lanes' set aside).
     cl::Buffer pull_off, pull_src, pull_w;
@@ -234,6 +238,9 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   // Every vertex a source, lanes_ side by side: each launch's row figures come
   // back, its column figures continue on the device (acc) in source order.
   bool reduces_columns() const override { return lanes_stats_ && lanes_fit_; }
+  // Deep searches of a mean degree past 5 (LANES=0): a source a group ran --stats
+  // of geometric graphs 1.58x faster than 8 lanes (H200, docs/performance/stats.md).
+  bool prefers_row_figures() const override { return deep_; }
   void run_all_figures(bool harmonic, RowFigures* rows, RowFigures* cols, RunStats& st) override;
 
   // Brandes' passes beside the rows (opencl_betweenness.cpp, kernels/betweenness.cl).
@@ -451,6 +458,7 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   bool lanes_stats_ = true;   // --stats in one pass (LANES != 1, doubles)
   std::vector<int64_t> shares_;  // the sources each device took in the last deal_shares
   bool lanes_fit_ = true;     // a group of lanes fits every device (the prepared graph)
+  bool deep_ = false;         // the prepared graph's searches measured deep (LANES=0, degree > 5)
   SolverInfo info_;
   int64_t n_ = 0;
 };

@@ -197,7 +197,7 @@ void OpenClSsspEngine<T>::wait(int slot, RunStats& st) {
     st.t_k += tk;
     st.t_h += th;
     st.kernel_launches += 1;
-    st.kernel_seconds[d.scratch.size() == 1 ? "sssp_near_far" : "sssp_near_far_bufs"] += tk;
+    st.kernel_seconds[d.near_far_name()] += tk;
     st.bytes_moved += static_cast<double>(sl.count) * (4.0 + static_cast<double>(n_) * sizeof(T));
   });
 }
@@ -239,7 +239,7 @@ void OpenClSsspEngine<T>::release(Device& d, Slot& sl) {
 template <typename T>
 typename OpenClSsspEngine<T>::NearFar OpenClSsspEngine<T>::solve_args(Device& d, int64_t count, bool final) {
   const size_t wg = static_cast<size_t>(d.t.at("WG"));
-  if (d.scratch.size() == 1) {
+  if (d.one_scratch()) {
     set_args(d.kernel, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count), d.delta,
              static_cast<cl_int>(d.vw_log), d.dist, d.scratch[0], out_inf(final));
     return {d.kernel, wg};

@@ -132,6 +132,10 @@ class ColumnFiguresEngine {
   virtual ~ColumnFiguresEngine() = default;
   virtual bool reduces_columns() const = 0;
   virtual void run_all_figures(bool harmonic, RowFigures* rows, RowFigures* cols, RunStats& st) = 0;
+  // After prepare(): true where a source a group's row figures are faster than
+  // the lanes' one pass for the prepared graph (deep searches), so a symmetric
+  // graph (its rows' figures are its columns') takes them instead.
+  virtual bool prefers_row_figures() const { return false; }
 };
 
 template <typename Cap, typename E>

@@ -12,7 +12,7 @@ namespace ocl_sp {
 std::vector<detail::TunableRule> sssp_rules() {
   return {{"WG", {32, 64, 128, 256, 512, 1024}, "work-items per source's work-group"},
           {"DELTA", {0, 25, 50, 100, 200, 400, 800, 1600},
-           "near-far bucket width, % of the mean weight (0: from the mean degree)"},
+           "near-far bucket width, % of the mean weight (0: from the mean degree, at least 800 on deep searches)"},
           {"VW", {0, 1, 2, 4, 8, 16, 32},
            "work-items sharing a queued vertex's edges (0: from the mean degree)"},
           {"BATCH", {0, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384},
@@ -127,6 +127,10 @@ SsspPlan plan_sssp(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tu
     return t.at("DELTA") > 0 ? t.at("DELTA") : std::clamp(k / std::max(degree * degree, 1.0), 25.0, 1600.0);
   };
   p.percent = percent(16000.0);
+  // Deep searches (geometric graphs) want wider buckets than their degree says:
+  // fewer rounds of a few vertices each.
+  if (t.at("DELTA") == 0 && g.depth.levels > sssp_shallow_levels(g.n))
+    p.percent = std::max(p.percent, kSsspDeepPercent);
   p.percent_lanes = percent(6400.0);
   // A virtual warp about as wide as the mean degree, at most the work-group.
   int vw = t.at("VW");

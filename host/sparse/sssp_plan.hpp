@@ -26,6 +26,13 @@ constexpr uint64_t kSsspLaneRowsBytes = uint64_t{8} << 30;
 // 4) ran sssp_lanes in 0.56 s against 1.45 s a source a group; geometric degree 6
 // (4.61 vs 3.05 s) and random degree 20 n = 10^4 (43.7 vs 34.1 ms) lost.
 constexpr double kSsspLanesRowsDegree = 5.0;
+// DELTA=0: a source a group's buckets at least this % of the mean weight where
+// the searches are deep (the breadth-first search from vertex 0 passes
+// sssp_shallow_levels(n) levels). H200, geometric degree 7.06, against the
+// degree rule's 321 % (docs/performance/sparse.md "Buckets of deep searches"):
+// n = 10^5 rows T_k 2.552 -> 2.380 s, n = 10^4 20 -> 18 ms, the 2^24-vertex
+// graph's --stats of 1 000 sources 9.41 -> 9.14 s.
+constexpr double kSsspDeepPercent = 800.0;
 // LANES=0: rows in lanes too where the searches are shallow (a breadth-first
 // search from vertex 0 reaches half the vertices within sssp_shallow_levels(n)
 // levels: random and small-world graphs, not lattices or geometric ones) and the rows of a wave of resident groups a source a group

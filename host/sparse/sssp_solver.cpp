@@ -42,6 +42,13 @@ const Csr<T>* engine_graph(const Csr<T>& g, std::unique_ptr<Csr<T>>& keep) {
   return keep ? keep.get() : &g;
 }
 
+// The same arcs in the same order with the same weights (b = transpose(a): a is
+// symmetric, its rows are its columns).
+template <typename T>
+bool same_graph(const Csr<T>& a, const Csr<T>& b) {
+  return a.off == b.off && a.col == b.col && a.w == b.w;
+}
+
 }  // namespace
 
 bool stats_on_host() {
@@ -103,6 +110,11 @@ bool SsspSolver<T>::solve_stats(const Csr<T>& g, StatsSink<T>& sink, RunStats& s
   std::unique_ptr<Csr<T>> zeros;
   engine_->prepare(*engine_graph(g, zeros), st);
   if (!columns->reduces_columns()) return false;  // the graph's lanes do not fit the device
+  // Deep searches: integers on a symmetric graph take a source a group's row
+  // figures in one pass instead (exact sums: the same bytes); floats would need
+  // their rows on the host for the columns, directed graphs a second pass.
+  if constexpr (std::is_integral_v<T>)
+    if (columns->prefers_row_figures() && same_graph(transpose(g), g)) return false;
   std::vector<RowFigures> rows(static_cast<size_t>(n)), cols(static_cast<size_t>(n));
   columns->run_all_figures(true, rows.data(), cols.data(), st);
   sink.set_pass(StatsSink<T>::from);
@@ -148,8 +160,10 @@ RunStats SsspSolver<T>::solve_stats_rows(const Csr<T>& g, const std::vector<int6
   // sums in vertex order, as the columns add them in source order); floats add
   // each path's weights in the other order (bits may differ in the last place).
   Csr<T> rev = transpose(g);
-  const bool one_pass = rev.off == g.off && rev.col == g.col && rev.w == g.w;
+  const bool one_pass = same_graph(rev, g);
   if (one_pass) rev = Csr<T>();
+  if (one_pass && sources.empty())
+    notes.push_back("stats: one pass, the rows' figures the columns' (a symmetric graph)");
   stats.set_pass(one_pass ? StatsSink<T>::both : StatsSink<T>::from);
   st = solve_rows(g, sources, forward, false);
   if (!one_pass) {

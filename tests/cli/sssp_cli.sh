@@ -40,6 +40,14 @@ for r in "${RUNS[@]}"; do
     expect "grid sssp $r: paths ok" grep -q '"paths_check":"ok"' "$T/out" &&
     expect "grid sssp $r: algorithm sssp" grep -q '"algorithm":"sssp"' "$T/out"
 done
+# A deep search (a geometric graph past 2 log2 n levels) takes buckets of at
+# least 800 % of the mean weight on a device; its rows are OpenMP's.
+check "geometric deep: openmp rows" 0 "$BIN" --generator geometric --n 10000 --sources 0-40 --algo sssp \
+  --backend openmp --output "$T/geo_ref.bin"
+check "geometric deep: pocl rows" 0 "$BIN" --generator geometric --n 10000 --sources 0-40 --algo sssp \
+  --device pocl --output "$T/geo.bin" &&
+  expect "geometric deep: buckets of 800 %" grep -q "buckets 800% of the mean weight, .*searches deep" "$T/out" &&
+  expect "geometric deep: same bytes as openmp" cmp -s "$T/geo_ref.bin" "$T/geo.bin"
 check "generated --negative sssp float32 verify" 0 "$BIN" --n 400 --negative --algo sssp --type float32 --backend openmp --verify
 expect "generated float32 verified" grep -q "verify    ok" "$T/out"
 

@@ -117,6 +117,21 @@ OCL_SP_STATS_ON_HOST=1 check "pocl: rows reduced on the host" 0 "$BIN" --input "
   --algo sssp --device pocl --stats "$T/host.csv" --json
 expect "pocl host: no device note" sh -c "! grep -q 'reduced on the device' '$T/out'"
 expect "one pass with lanes: the host's stats byte for byte" cmp -s "$T/lanes.csv" "$T/host.csv"
+# Deep searches (a geometric graph past 2 log2 n levels, mean degree past 5):
+# integers on a symmetric graph take a source a group's row figures in one pass
+# (faster than lanes there); the same bytes as OpenMP and as lanes forced;
+# float32 stays in lanes.
+GEO=(--generator geometric --n 6000 --algo sssp)
+check "deep: openmp" 0 "$BIN" "${GEO[@]}" --backend openmp --stats "$T/deep_ref.csv"
+check "deep: pocl, a source a group" 0 "$BIN" "${GEO[@]}" --device pocl --stats "$T/deep.csv" --json &&
+  expect "deep: the one-pass note" grep -q "stats: one pass, the rows' figures the columns' (a symmetric graph)" "$T/out" &&
+  expect "deep: the row figures kernel ran, no lanes" sh -c "grep -q '\"sssp_row_figures\"' '$T/out' && ! grep -q sssp_lanes '$T/out'" &&
+  expect "deep: buckets of 800 %" grep -q "buckets 800% of the mean weight" "$T/out" &&
+  expect "deep: the same bytes as openmp" cmp -s "$T/deep_ref.csv" "$T/deep.csv"
+check "deep: pocl, lanes forced" 0 "$BIN" "${GEO[@]}" --device pocl --param LANES=8 --stats "$T/deep8.csv" &&
+  expect "deep lanes: the same bytes" cmp -s "$T/deep_ref.csv" "$T/deep8.csv"
+check "deep float32: pocl stays in lanes" 0 "$BIN" "${GEO[@]}" --type float32 --device pocl --stats "$T/deepf.csv" --json &&
+  expect "deep float32: lanes' one pass" grep -q "reduced on the device in one pass" "$T/out"
 # A device with room for one source but not for a group of 8 (the 50 x 50 grid:
 # ~88 KB of graph, 70 KB a source, 140 KB a group of lanes): --stats falls back
 # to one source a group in two passes, with the same bytes; rows asked for in
