@@ -212,7 +212,7 @@ void OpenClSsspEngine<T>::run_betweenness(const int64_t* sources, int64_t count,
         } else {
           std::vector<cl_int> ids(batch, batch + c);
           core.write(d.src, 0, ids.size() * 4, ids.data(), true);
-          const NearFar nf = solve_args(d, c, false);
+          const NearFar nf = solve_args(d, c, false, d.dist);
           core.launch(nf.kernel, cl::NDRange(static_cast<size_t>(c) * nf.wg), cl::NDRange(nf.wg));
         }
         src.assign(batch, batch + c);

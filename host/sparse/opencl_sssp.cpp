@@ -248,6 +248,7 @@ void OpenClSsspEngine<T>::prepare_graph(const Csr<T>& g, RunStats& st, bool rows
                          "' for one source, which has " + std::to_string(d.budget >> 20) +
                          " MiB to use; use --backend openmp or --device-memory");
     d.batch_sources = p.batch_sources;
+    d.dist_twice = p.dist_twice && env_int("OCL_SP_SSSP_DIST_BUFFERS", 2, 1, 2) == 2;
     try {
       use_lanes(d, d.prog[0], lanes_, p.lane_wg);
     } catch (const UsageError&) {  // the larger group exceeds the kernel's limits there

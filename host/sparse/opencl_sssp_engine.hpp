@@ -128,6 +128,11 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     std::vector<std::pair<const char*, cl::Event>> kernel_events;  // not yet counted in a wait()
     double slot_tk = 0;  // kernel seconds counted in wait() since slots() (several devices: T_k their max)
     cl::Buffer off, col, w, src, dist, fig, acc;  // acc: column figures
+    // A source a group through the slots: slot 1's launches write dist2 (where the
+    // plan has room: dist_twice), so a launch's rows are read on the download
+    // queue while the next one runs.
+    cl::Buffer dist2;
+    bool dist_twice = false;
     // A source a group: the launch's queues in up to kSsspLaneBuffers buffers of
     // source_per_buf sources each (sssp.cl GROUP_SCRATCH).
     std::vector<cl::Buffer> scratch;
@@ -329,7 +334,7 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     cl::Kernel& kernel;
     size_t wg;
   };
-  NearFar solve_args(Device& d, int64_t count, bool final);
+  NearFar solve_args(Device& d, int64_t count, bool final, const cl::Buffer& dist);
   // The unreachable value the row kernels write (out_inf).
   T out_inf(bool final) const { return final ? ValueTraits<T>::inf : kRawInf<T>; }
 

@@ -9,6 +9,8 @@
 #include "sparse/opencl_sssp_engine.hpp"
 #include "util/env.hpp"
 #include "util/errors.hpp"
+#include "util/profile.hpp"
+#include "util/timer.hpp"
 
 namespace ocl_sp::detail {
 
@@ -44,10 +46,19 @@ bool OpenClSsspEngine<T>::slots(int64_t batch) {
         sl.ptr = static_cast<T*>(q.enqueueMapBuffer(sl.buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes));
         sl.bytes = bytes;
       }
+      // A source a group: slot 1's launches in a distance buffer of their own.
+      if (d.mode == 0 && d.dist_twice && !d.dist2()) {
+        const Stopwatch t;
+        d.dist2 = cl::Buffer(d.core->context(), CL_MEM_READ_WRITE,
+                             std::max<size_t>(static_cast<size_t>(d.batch) * static_cast<size_t>(n_), 1) * sizeof(T));
+        profile("sssp: a second distance buffer (rows read beside the next launch)", t.seconds());
+      }
     }
   } catch (const cl::Error&) {
-    for (auto& d : devices_)
+    for (auto& d : devices_) {
       for (auto& sl : d.slot) release(d, sl);
+      d.dist2 = cl::Buffer();
+    }
     return false;
   }
   return true;
@@ -131,12 +142,25 @@ void OpenClSsspEngine<T>::submit(int slot, const int64_t* sources, int64_t count
     }
     sl.src.assign(sources, sources + count);
     q.enqueueWriteBuffer(d.src, CL_FALSE, 0, sl.src.size() * 4, sl.src.data(), nullptr, &sl.write);
-    const NearFar nf = solve_args(d, count, final_rows_);
+    // Slot 1 on dist2 where there is one: this launch's rows are read on the
+    // download queue behind its kernel while the other slot's launch runs (the
+    // solver waits for a slot's read before it submits to the slot again).
+    const bool two = d.dist2() != nullptr;
+    const cl::Buffer& dist = two && slot == 1 ? d.dist2 : d.dist;
+    const NearFar nf = solve_args(d, count, final_rows_, dist);
     q.enqueueNDRangeKernel(nf.kernel, cl::NullRange, cl::NDRange(static_cast<size_t>(count) * nf.wg),
                            cl::NDRange(nf.wg), nullptr, &sl.kernel);
-    q.enqueueReadBuffer(d.dist, CL_FALSE, 0, static_cast<size_t>(count * n_) * sizeof(T), sl.ptr,
-                        nullptr, &sl.read);
-    q.flush();
+    const size_t bytes = static_cast<size_t>(count * n_) * sizeof(T);
+    if (two) {
+      auto& dq = core.queue(detail::OpenClCore::kDownload);
+      const std::vector<cl::Event> done{sl.kernel};
+      dq.enqueueReadBuffer(dist, CL_FALSE, 0, bytes, sl.ptr, &done, &sl.read);
+      q.flush();
+      dq.flush();
+    } else {
+      q.enqueueReadBuffer(dist, CL_FALSE, 0, bytes, sl.ptr, nullptr, &sl.read);
+      q.flush();
+    }
     sl.pending = true;
   });
 }
@@ -237,15 +261,16 @@ void OpenClSsspEngine<T>::release(Device& d, Slot& sl) {
 }
 
 template <typename T>
-typename OpenClSsspEngine<T>::NearFar OpenClSsspEngine<T>::solve_args(Device& d, int64_t count, bool final) {
+typename OpenClSsspEngine<T>::NearFar OpenClSsspEngine<T>::solve_args(Device& d, int64_t count, bool final,
+                                                                               const cl::Buffer& dist) {
   const size_t wg = static_cast<size_t>(d.t.at("WG"));
   if (d.one_scratch()) {
     set_args(d.kernel, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count), d.delta,
-             static_cast<cl_int>(d.vw_log), d.dist, d.scratch[0], out_inf(final));
+             static_cast<cl_int>(d.vw_log), dist, d.scratch[0], out_inf(final));
     return {d.kernel, wg};
   }
   set_args(d.kernel_bufs, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count),
-           d.delta, static_cast<cl_int>(d.vw_log), d.dist, lane_buf(d.scratch, 0), lane_buf(d.scratch, 1),
+           d.delta, static_cast<cl_int>(d.vw_log), dist, lane_buf(d.scratch, 0), lane_buf(d.scratch, 1),
            lane_buf(d.scratch, 2), lane_buf(d.scratch, 3), static_cast<cl_int>(d.source_per_buf), out_inf(final));
   return {d.kernel_bufs, wg};
 }
@@ -279,7 +304,7 @@ void OpenClSsspEngine<T>::set_mode(Device& d, bool lanes, size_t sets, bool rows
   if (d.mode == mode && (!lanes || (d.sets.size() == sets && d.on == on))) return;
   settle_slots(d);
   auto& core = *d.core;
-  d.dist = cl::Buffer();
+  d.dist = d.dist2 = cl::Buffer();
   d.sets.clear();
   d.scratch.clear();
   d.fig = cl::Buffer();
@@ -375,7 +400,7 @@ void OpenClSsspEngine<T>::run_on(Device& d, const int64_t* sources, int64_t coun
     } else {
       std::vector<cl_int> src(sources, sources + count);
       core.write(d.src, 0, src.size() * 4, src.data(), false);
-      const NearFar nf = solve_args(d, count, out && final_rows_);
+      const NearFar nf = solve_args(d, count, out && final_rows_, d.dist);
       core.launch(nf.kernel, cl::NDRange(static_cast<size_t>(count) * nf.wg), cl::NDRange(nf.wg));
       if (out) {
         core.download_rows(out, static_cast<size_t>(count), static_cast<size_t>(n_) * sizeof(T), d.dist);

@@ -169,6 +169,8 @@ SsspPlan plan_sssp(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tu
       t.at("BATCH") > 0 ? t.at("BATCH")
                         : std::max<int64_t>(64, sssp_resident_groups(dev, static_cast<size_t>(t.at("WG"))) * 4);
   p.batch_sources = std::max<int64_t>(0, std::min({wanted, by_memory, int64_t{1} << 20}));
+  p.dist_twice = p.batch_sources > 0 &&
+                 room / (p.per_source + un * g.value_bytes) >= static_cast<uint64_t>(p.batch_sources);
   // Groups twice as large (LANE_WG not given) where memory holds fewer groups
   // than the device runs at once: a GPU's threads stay busy with half the groups
   // (H100, 1000 x 1000 grid: ~1 280 groups of 128 fit of 2 112; groups of 256

@@ -107,6 +107,10 @@ struct SsspPlan {
   uint64_t graph_bytes = 0, per_source = 0, per_group = 0;  // device bytes: the graph (and its in-edges
                                                             // where pull > 0), a source, a group of lanes
   int64_t batch_sources = 0;  // sources a launch, one a group (0: one source does not fit)
+  // Room for a second distance buffer of batch_sources rows: rows through pinned
+  // slots read one launch's rows on the download queue while the next launch
+  // writes the other buffer.
+  bool dist_twice = false;
   int64_t lane_groups = 0;    // lanes groups a launch: wanted (BATCH, or a wave of resident groups)
   int64_t lane_groups_max = 0;  // and fitting the device (0: a group of lanes does not fit)
   size_t lane_wg = 0;         // work-items of a lanes group to use

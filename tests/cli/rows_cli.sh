@@ -189,4 +189,20 @@ check "beside paths split 2" 0 "$BIN" --generator grid --n 170 --algo sssp --dev
 expect "beside paths: same distances" cmp -s "$T/d.bin" "$T/d-ref.bin"
 expect "beside paths: same via matrix" cmp -s "$T/via.bin" "$T/via-ref.bin"
 
+# A source a group through the pinned slots: slot 1's launches write a second
+# distance buffer, so one launch's rows are read (download queue) while the next
+# runs; OCL_SP_SSSP_DIST_BUFFERS=1 keeps one. Both give OpenMP's rows, every type.
+for t in int32 float32 int64; do
+  check "two distance buffers $t: openmp" 0 "$BIN" --generator random --degree 8 --n 700 --type $t --algo sssp \
+    --backend openmp --output "$T/two-ref.bin"
+  OCL_SP_PROFILE=1 check "two distance buffers $t: pocl" 0 "$BIN" --generator random --degree 8 --n 700 \
+    --type $t --algo sssp --device pocl --param BATCH=64 --output "$T/two.bin" &&
+    expect "two distance buffers $t: the second buffer" grep -q "profile: sssp: a second distance buffer" "$T/err" &&
+    expect "two distance buffers $t: same rows" cmp -s "$T/two-ref.bin" "$T/two.bin"
+  OCL_SP_PROFILE=1 OCL_SP_SSSP_DIST_BUFFERS=1 check "one distance buffer $t: pocl" 0 "$BIN" --generator random \
+    --degree 8 --n 700 --type $t --algo sssp --device pocl --param BATCH=64 --output "$T/one.bin" &&
+    expect "one distance buffer $t: no second buffer" sh -c "! grep -q 'a second distance buffer' '$T/err'" &&
+    expect "one distance buffer $t: same rows" cmp -s "$T/two-ref.bin" "$T/one.bin"
+done
+
 finish_tests
