@@ -374,6 +374,10 @@ TEST_CASE("sssp plan: bucket widths, batches and lanes groups within the device'
   CHECK(big.per_source == (uint64_t{1} << 24) * (8 + 24) + 4);
   CHECK(big.batch_sources == static_cast<int64_t>(((80ull << 30) * 9 / 10 - big.graph_bytes) / big.per_source));
   CHECK(big.batch_sources == 141);
+  // Memory bounds that launch: no room for a second distance buffer (rows read
+  // beside the next launch); the grid's launch of 1 056 sources leaves room.
+  CHECK_FALSE(big.dist_twice);
+  CHECK(p.dist_twice);
   // The bucket width a source a group: the degree's (16000 / 7.05^2 = 322 %) where
   // the depth is not measured or the searches are shallow, at least 800 % where the
   // breadth-first search passed 2 log2 n levels; DELTA as given either way.
