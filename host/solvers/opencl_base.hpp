@@ -151,6 +151,11 @@ class OpenClCore {
                         const std::vector<cl::Event>& wait);
   cl::Event read_async(QueueId q, cl::Buffer& buf, size_t offset, size_t bytes, void* host,
                        const std::vector<cl::Event>& wait);
+  // download_rows() on queue q after `after` (kDownload: beside the compute queue's
+  // kernels). Returns the seconds its copies took on the device (T_h); they are
+  // not counted in finish().
+  double download_rows(void* host, size_t rows, size_t row_bytes, cl::Buffer& buf, QueueId q,
+                       const std::vector<cl::Event>& after);
   cl::Event launch_after(cl::Kernel& k, const cl::NDRange& global, const cl::NDRange& local,
                          const std::vector<cl::Event>& wait, QueueId q = kCompute);
   cl::Event copy_buffer(cl::Buffer& src, cl::Buffer& dst, size_t bytes,
@@ -228,7 +233,8 @@ class OpenClCore {
   std::unique_ptr<Stager> stagers_[2];  // by StageUse
   bool staged(size_t bytes) const;
   // download()'s pinned-chunk path: rows of r.row_bytes, r.pitch apart in buf.
-  void download_staged(void* host, size_t rows, size_t row_bytes, size_t pitch, cl::Buffer& buf);
+  void download_staged(void* host, size_t rows, size_t row_bytes, size_t pitch, cl::Buffer& buf,
+                       QueueId q = kCompute, const std::vector<cl::Event>& after = {});
   double bytes_up_ = 0, bytes_down_ = 0;
   void record_kernel(const cl::Event& ev, cl::Kernel& k);
   void record_kernel(const cl::Event& ev, const std::string* name);

@@ -332,15 +332,28 @@ void OpenClCore::download_rows(void* host, size_t rows, size_t row_bytes, cl::Bu
     read(buf, 0, rows * row_bytes, host);
 }
 
+double OpenClCore::download_rows(void* host, size_t rows, size_t row_bytes, cl::Buffer& buf, QueueId q,
+                                 const std::vector<cl::Event>& after) {
+  const size_t kept = transfer_events_.size();
+  if (staged(rows * row_bytes))
+    download_staged(host, rows, row_bytes, row_bytes, buf, q, after);
+  else
+    read_async(q, buf, rows * row_bytes, host, after).wait();
+  double seconds = 0;
+  for (size_t i = kept; i < transfer_events_.size(); ++i) seconds += event_seconds(transfer_events_[i]);
+  transfer_events_.resize(kept);
+  return seconds;
+}
+
 void OpenClCore::download_staged(void* host, size_t rows, size_t row_bytes, size_t pitch,
-                                 cl::Buffer& buf) {
+                                 cl::Buffer& buf, QueueId q, const std::vector<cl::Event>& after) {
   // Two reads in flight; the host copies chunk c out of its stage while the
   // next one arrives, then reuses the stage for chunk c + 2.
   auto* dst = static_cast<char*>(host);
   Stager& st = matrix_stager(row_bytes, rows * row_bytes);
-  st.download(kCompute, buf, {rows, row_bytes, pitch}, [&](const void* chunk, size_t r0, size_t r1) {
+  st.download(q, buf, {rows, row_bytes, pitch}, [&](const void* chunk, size_t r0, size_t r1) {
     parallel_copy(dst + r0 * row_bytes, chunk, (r1 - r0) * row_bytes);
-  });
+  }, after);
   st.settle();
 }
 

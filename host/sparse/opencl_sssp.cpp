@@ -153,7 +153,7 @@ void OpenClSsspEngine<T>::prepare_graph(const Csr<T>& g, RunStats& st, bool rows
   // stops at half the vertices or past the shallow levels.
   if (lanes_param_ == 0 && static_cast<double>(g.m()) > kSsspLanesRowsDegree * static_cast<double>(g.n))
     shape.depth = sssp_hop_depth(g.off.data(), g.col.data(), g.n, 0, sssp_shallow_levels(g.n), (g.n + 1) / 2);
-  deep_ = shape.depth.levels > sssp_shallow_levels(g.n);
+  deep_ = sssp_deep_searches(shape);
   std::vector<cl_int> off(g.off.begin(), g.off.end());
   // Pull rounds (the plan's pull, kernels/sssp_pull.cl) where the queue's bitmap
   // (n bits) fits the __local memory sssp_lanes leaves: the in-edges, tails in

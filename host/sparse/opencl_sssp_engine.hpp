@@ -15,6 +15,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <exception>
 #include <map>
@@ -133,6 +134,14 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     // queue while the next one runs.
     cl::Buffer dist2;
     bool dist_twice = false;
+    // Several devices, a source a group, rows (run() beside the host, runs_ahead()):
+    // the launch started before the rows before it were read, into dist (pre_at 0)
+    // or dist2 (1); pre_src[k]: the sources of buffer k's last launch (the host
+    // array its write reads, and what a run's batch is checked against).
+    std::vector<cl_int> pre_src[2];
+    int pre_at = 0;
+    bool pre_pending = false;
+    cl::Event pre_kernel;
     // A source a group: the launch's queues in up to kSsspLaneBuffers buffers of
     // source_per_buf sources each (sssp.cl GROUP_SCRATCH).
     std::vector<cl::Buffer> scratch;
@@ -214,7 +223,7 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   bool slots(int64_t batch) override;
   // Several devices (rows in lanes only): the list is cut into launches of
   // launch_per_ sources, whole parts, dealt to the devices in turn (launch j on
-  // device j mod D); each device has two slots and its launches' state as one
+  // device j mod D; as many launches on each, at most what the smallest holds); each device has two slots and its launches' state as one
   // device has, its next launch enqueued behind the one being read, and every
   // device's first launch starts here. The parts come back in list order, one
   // device's launch after another's, while the other devices compute.
@@ -223,6 +232,7 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   void wait(int slot, RunStats& st) override;
   T* slot_rows(int slot) override { return ring_[slot]->slot[slot].ptr; }
   void run(const int64_t* sources, int64_t count, T* out, RunStats& st) override;
+  void runs_ahead(const int64_t* sources, int64_t count, int64_t batch) override;
 
   // Rows with the output's unreachable value, written by sssp_near_far's last
   // pass or by sssp_lanes_rows (out_inf), on every device.
@@ -284,8 +294,8 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   // Shares in proportion to the devices' batches in the mode set now (not to
   // batch(), which for rows in lanes is one slot part: the first device would
   // take every source).
-  template <typename F>
-  void deal_shares(int64_t count, RunStats& st, const F& share) {
+  // Device i's share of `count` sources: [first[i], first[i + 1]).
+  std::vector<int64_t> share_bounds(int64_t count) const {
     int64_t total = 0;
     for (const auto& d : devices_) total += std::max<int64_t>(d.batch, 1);
     std::vector<int64_t> first(devices_.size() + 1, 0);
@@ -294,6 +304,11 @@ class OpenClSsspEngine final : public SsspEngine<T>,
                                      ? count - first[i]
                                      : std::min(count - first[i],
                                                 (count * std::max<int64_t>(devices_[i].batch, 1) + total - 1) / total));
+    return first;
+  }
+  template <typename F>
+  void deal_shares(int64_t count, RunStats& st, const F& share) {
+    const std::vector<int64_t> first = share_bounds(count);
     shares_.assign(devices_.size(), 0);
     for (size_t i = 0; i < devices_.size(); ++i) shares_[i] = first[i + 1] - first[i];
     std::vector<std::exception_ptr> errors(devices_.size());
@@ -394,6 +409,18 @@ class OpenClSsspEngine final : public SsspEngine<T>,
 
   // One batch on one device: its rows into `out`, or (out null) their figures.
   void run_on(Device& d, const int64_t* sources, int64_t count, T* out, bool harmonic, RowFigures* fig);
+  // Several devices, a source a group, rows: device i's share [lo, hi) of run()'s
+  // batch, each part's launch started (into the other distance buffer) before the
+  // part before it is read: the next part of the share, or the device's first of
+  // the next batch of runs_ahead()'s list. Reads on the download queue.
+  void run_rows_ahead(Device& d, size_t i, const int64_t* sources, int64_t count, int64_t lo, int64_t hi,
+                      T* out);
+  // The device's next launch of a source a group into distance buffer `at`
+  // (0 dist, 1 dist2), unwaited: d.pre_*.
+  void launch_ahead(Device& d, int at, const int64_t* sources, int64_t count);
+  // A second distance buffer where the plan has room for one (dist_twice, mode 0):
+  // whether the device has it now.
+  bool second_dist(Device& d);
 
   // --stats, every source in lanes: launches take the device's lane sets in turn,
   // set i on queue i (kCompute, kSide), so one launch's search fills the SMs the
@@ -421,7 +448,13 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   std::vector<Device> devices_;
   const int64_t* ahead_ = nullptr;  // slot_sources(): the list the slots' batches come from
   int64_t ahead_count_ = 0;
-  int64_t launch_per_ = 0;            // several devices: sources a launch (slots())
+  int64_t launch_per_ = 0;            // several devices: sources a launch (slots(), slot_sources())
+  int64_t slot_part_ = 0;             // sources a slot (slots()' batch)
+  const int64_t* beside_ = nullptr;    // runs_ahead(): the list run()'s batches come from
+  int64_t beside_count_ = 0, beside_batch_ = 0;
+  // run_rows_ahead()'s parts, and those whose launch the part before started
+  // (OCL_SP_PROFILE when the list is forgotten).
+  std::atomic<int64_t> ahead_parts_{0}, ahead_started_{0};
   Device* ring_[2] = {nullptr, nullptr};  // the device of the part in each slot
   double slot_tk_max_ = 0;            // the largest Device::slot_tk counted into a RunStats
   bool all_lanes_rows() const {
@@ -443,13 +476,17 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     return e && std::string(e) == "1" ? size_t{1} : size_t{2};
   }();
   // Rows in lanes: a launch read back in parts of at most this many bytes, the
-  // slots' size: 64 MiB (pinning costs ~0.8 s a GiB on an H100, and parts of
-  // 64 MiB to 1 GiB read the 316 x 316 grid's 40 GB in the same 0.84 s);
-  // OCL_SP_LANE_PART_MIB=M (experiments; at most kSlotBytes).
-  const uint64_t lane_part_bytes_ = [] {
-    const int mib = env_int("OCL_SP_LANE_PART_MIB", 64, 1, INT_MAX);
-    return std::min<uint64_t>(static_cast<uint64_t>(mib) << 20, kSlotBytes);
-  }();
+  // slots' size: 64 MiB on one device (pinning costs ~0.8 s a GiB on an H100, and
+  // parts of 64 MiB to 1 GiB read the 316 x 316 grid's 40 GB in the same 0.84 s);
+  // D devices pin two slots each, so 64 / D MiB each (4 H200s: slots set up
+  // 265 -> 74 ms, the reads as fast). OCL_SP_LANE_PART_MIB=M (experiments; at
+  // most kSlotBytes).
+  const int lane_part_mib_ = env_int("OCL_SP_LANE_PART_MIB", 0, 1, INT_MAX);
+  uint64_t lane_part_bytes() const {
+    const uint64_t mib = lane_part_mib_ ? static_cast<uint64_t>(lane_part_mib_)
+                                        : std::max<uint64_t>(8, 64 / std::max<uint64_t>(devices_.size(), 1));
+    return std::min<uint64_t>(mib << 20, kSlotBytes);
+  }
   std::string chosen_;  // "VW 4, buckets 1006% of the mean weight"
   bool reduces_ = true;  // every device has doubles: --stats reduces rows there
   int lanes_ = 8;             // sources a group of the LANES program (prog[0])

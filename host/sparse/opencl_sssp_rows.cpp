@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <iostream>
 #include <stdexcept>
+#include <thread>
 
 #include "sparse/opencl_sssp_engine.hpp"
 #include "util/env.hpp"
@@ -13,6 +15,24 @@
 #include "util/timer.hpp"
 
 namespace ocl_sp::detail {
+namespace {
+// A finished command's device time.
+double span(const cl::Event& e) {
+  return 1e-9 * static_cast<double>(e.getProfilingInfo<CL_PROFILING_COMMAND_END>() -
+                                    e.getProfilingInfo<CL_PROFILING_COMMAND_START>());
+}
+}  // namespace
+
+template <typename T>
+bool OpenClSsspEngine<T>::second_dist(Device& d) {
+  if (d.mode != 0 || !d.dist_twice) return false;
+  if (d.dist2()) return true;
+  const Stopwatch t;
+  d.dist2 = cl::Buffer(d.core->context(), CL_MEM_READ_WRITE,
+                       std::max<size_t>(static_cast<size_t>(d.batch) * static_cast<size_t>(n_), 1) * sizeof(T));
+  profile("sssp: a second distance buffer (rows read beside the next launch)", t.seconds());
+  return true;
+}
 
 template <typename T>
 bool OpenClSsspEngine<T>::slots(int64_t batch) {
@@ -35,24 +55,38 @@ bool OpenClSsspEngine<T>::slots(int64_t batch) {
   if (bytes == 0 || bytes > kSlotBytes || batch > smallest) return false;
   // A launch: whole parts, what the smallest device holds.
   launch_per_ = std::max<int64_t>(batch, smallest / batch * batch);
+  slot_part_ = batch;
+  // Each device's slots pinned on a thread of its own (4 H200s: 321 ms one
+  // device after another for 8 slots of 64 MiB).
+  const auto pin = [&](Device& d) {
+    settle_slots(d);
+    for (auto& sl : d.slot) {
+      if (sl.bytes == bytes) continue;
+      release(d, sl);
+      auto& q = d.core->queue(detail::OpenClCore::kCompute);
+      sl.buf = cl::Buffer(d.core->context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes);
+      sl.ptr = static_cast<T*>(q.enqueueMapBuffer(sl.buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes));
+      sl.bytes = bytes;
+    }
+    second_dist(d);  // a source a group: slot 1's launches in a distance buffer of their own
+  };
   try {  // no pinned memory to be had: run() instead
-    for (auto& d : devices_) {
-      settle_slots(d);
-      for (auto& sl : d.slot) {
-        if (sl.bytes == bytes) continue;
-        release(d, sl);
-        auto& q = d.core->queue(detail::OpenClCore::kCompute);
-        sl.buf = cl::Buffer(d.core->context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes);
-        sl.ptr = static_cast<T*>(q.enqueueMapBuffer(sl.buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes));
-        sl.bytes = bytes;
-      }
-      // A source a group: slot 1's launches in a distance buffer of their own.
-      if (d.mode == 0 && d.dist_twice && !d.dist2()) {
-        const Stopwatch t;
-        d.dist2 = cl::Buffer(d.core->context(), CL_MEM_READ_WRITE,
-                             std::max<size_t>(static_cast<size_t>(d.batch) * static_cast<size_t>(n_), 1) * sizeof(T));
-        profile("sssp: a second distance buffer (rows read beside the next launch)", t.seconds());
-      }
+    if (several) {
+      std::vector<std::exception_ptr> errors(devices_.size());
+      std::vector<std::thread> threads;
+      for (size_t i = 0; i < devices_.size(); ++i)
+        threads.emplace_back([&, i] {
+          try {
+            pin(devices_[i]);
+          } catch (...) {
+            errors[i] = std::current_exception();
+          }
+        });
+      for (auto& t : threads) t.join();
+      for (auto& e : errors)
+        if (e) std::rethrow_exception(e);
+    } else {
+      pin(devices_[0]);
     }
   } catch (const cl::Error&) {
     for (auto& d : devices_) {
@@ -69,6 +103,34 @@ void OpenClSsspEngine<T>::slot_sources(const int64_t* sources, int64_t count) {
   ahead_ = sources;
   ahead_count_ = count;
   if (devices_.size() < 2) return;
+  // Launches (whole parts, at least half of what the smallest device holds) whose
+  // deal loads the busiest device least: launches as large as the smallest device
+  // holds dealt 100 000 sources to 4 devices as 4, 3, 3 and 3 launches (kernel
+  // time 1.34x the mean on the busiest).
+  const int64_t devs = static_cast<int64_t>(devices_.size()), part = std::max<int64_t>(slot_part_, 1);
+  const auto loads = [&](int64_t per) {
+    std::vector<int64_t> mine(static_cast<size_t>(devs), 0);
+    for (int64_t first = 0, j = 0; first < count; first += per, ++j)
+      mine[static_cast<size_t>(j % devs)] += std::min(per, count - first);
+    return mine;
+  };
+  int64_t best = launch_per_, least = INT64_MAX;
+  for (int64_t per = launch_per_; per >= part && 2 * per >= launch_per_; per -= part) {
+    const std::vector<int64_t> mine = loads(per);
+    const int64_t most = *std::max_element(mine.begin(), mine.end());
+    if (most < least) {
+      least = most;
+      best = per;
+    }
+  }
+  launch_per_ = best;
+  if (profiling()) {
+    std::cerr << "profile: sssp: rows in lanes, launches of " << launch_per_ << " sources over " << devs
+              << " devices (";
+    const std::vector<int64_t> mine = loads(launch_per_);
+    for (size_t k = 0; k < mine.size(); ++k) std::cerr << (k ? " " : "") << mine[k];
+    std::cerr << " sources)" << std::endl;
+  }
   // Every device's first launch now (launch k on device k), as its next one.
   for (size_t k = 0; k < devices_.size(); ++k) {
     Device& d = devices_[k];
@@ -155,12 +217,11 @@ void OpenClSsspEngine<T>::submit(int slot, const int64_t* sources, int64_t count
       auto& dq = core.queue(detail::OpenClCore::kDownload);
       const std::vector<cl::Event> done{sl.kernel};
       dq.enqueueReadBuffer(dist, CL_FALSE, 0, bytes, sl.ptr, &done, &sl.read);
-      q.flush();
       dq.flush();
     } else {
       q.enqueueReadBuffer(dist, CL_FALSE, 0, bytes, sl.ptr, nullptr, &sl.read);
-      q.flush();
     }
+    q.flush();
     sl.pending = true;
   });
 }
@@ -189,10 +250,6 @@ void OpenClSsspEngine<T>::wait(int slot, RunStats& st) {
   d.core->run_guarded("sssp on '" + d.core->device().name + "' failed", [&] {
     sl.read.wait();
     sl.pending = false;
-    const auto span = [](const cl::Event& e) {
-      return 1e-9 * static_cast<double>(e.getProfilingInfo<CL_PROFILING_COMMAND_END>() -
-                                        e.getProfilingInfo<CL_PROFILING_COMMAND_START>());
-    };
     if (d.mode == 2) {
       // Rows in lanes: the kernels finished by now (a launch ahead may still run).
       st.t_h += span(sl.read);
@@ -229,9 +286,92 @@ void OpenClSsspEngine<T>::wait(int slot, RunStats& st) {
 template <typename T>
 void OpenClSsspEngine<T>::run(const int64_t* sources, int64_t count, T* out, RunStats& st) {
   for (auto& d : devices_) set_mode(d, lanes_rows_, 1, lanes_rows_);
+  // Several devices, a source a group, the list known: each device's next part
+  // starts before this one's rows are read (a second distance buffer each).
+  bool ahead = devices_.size() > 1 && beside_ && sources >= beside_ && sources + count <= beside_ + beside_count_;
+  for (auto& d : devices_) ahead = ahead && second_dist(d);
+  if (ahead) {
+    deal_shares(count, st, [&](Device& d, int64_t lo, int64_t hi) {
+      run_rows_ahead(d, static_cast<size_t>(&d - devices_.data()), sources, count, lo, hi, out);
+    });
+    return;
+  }
   deal(count, st, [&](Device& d, int64_t a, int64_t c) {
     run_on(d, sources + a, c, out + a * n_, false, nullptr);
   });
+}
+
+template <typename T>
+void OpenClSsspEngine<T>::runs_ahead(const int64_t* sources, int64_t count, int64_t batch) {
+  if (!sources && ahead_parts_ > 0 && profiling())
+    std::cerr << "profile: sssp: parts whose launch started beside the rows before them: " << ahead_started_
+              << " of " << ahead_parts_ << std::endl;
+  ahead_parts_ = ahead_started_ = 0;
+  beside_ = sources;
+  beside_count_ = sources ? count : 0;
+  beside_batch_ = sources ? batch : 0;
+}
+
+template <typename T>
+void OpenClSsspEngine<T>::run_rows_ahead(Device& d, size_t i, const int64_t* sources, int64_t count, int64_t lo,
+                                         int64_t hi, T* out) {
+  auto& core = *d.core;
+  core.run_guarded("sssp on '" + core.device().name + "' failed", [&] {
+    for (int64_t a = lo; a < hi; a += d.batch) {
+      const int64_t c = std::min(d.batch, hi - a);
+      // This part: started by the part before it where its sources match.
+      const std::vector<cl_int>& pre = d.pre_src[d.pre_at];
+      const bool started = d.pre_pending && static_cast<int64_t>(pre.size()) == c &&
+                           std::equal(pre.begin(), pre.end(), sources + a,
+                                      [](cl_int x, int64_t y) { return static_cast<int64_t>(x) == y; });
+      if (!started) launch_ahead(d, 1 - d.pre_at, sources + a, c);
+      ahead_parts_ += 1;
+      ahead_started_ += started ? 1 : 0;
+      const int at = d.pre_at;
+      const cl::Event kernel = d.pre_kernel;
+      d.pre_pending = false;
+      // The next part: the rest of this share, else the device's share of the
+      // list's next batch.
+      const int64_t* next = nullptr;
+      int64_t next_count = 0;
+      if (a + c < hi) {
+        next = sources + a + c;
+        next_count = std::min(d.batch, hi - a - c);
+      } else if (const int64_t after = (sources - beside_) + count; after < beside_count_) {
+        const std::vector<int64_t> b = share_bounds(std::min(beside_batch_, beside_count_ - after));
+        if (b[i + 1] > b[i]) {
+          next = beside_ + after + b[i];
+          next_count = std::min(d.batch, b[i + 1] - b[i]);
+        }
+      }
+      if (next) launch_ahead(d, 1 - at, next, next_count);
+      const size_t row = static_cast<size_t>(n_) * sizeof(T);
+      const double th = core.download_rows(out + a * n_, static_cast<size_t>(c), row, at ? d.dist2 : d.dist,
+                                           detail::OpenClCore::kDownload, {kernel});
+      const double tk = span(kernel);
+      d.st.t_k += tk;
+      d.st.t_h += th;
+      d.st.kernel_launches += 1;
+      d.st.kernel_seconds[d.near_far_name()] += tk;
+      d.st.bytes_moved += static_cast<double>(c) * (4.0 + static_cast<double>(row));
+    }
+  });
+}
+
+template <typename T>
+void OpenClSsspEngine<T>::launch_ahead(Device& d, int at, const int64_t* sources, int64_t count) {
+  auto& q = d.core->queue(detail::OpenClCore::kCompute);
+  std::vector<cl_int>& src = d.pre_src[at];
+  src.assign(sources, sources + count);
+  // In order behind the launch before it (which read d.src); src stays until this
+  // launch's rows are read, two launches on.
+  q.enqueueWriteBuffer(d.src, CL_FALSE, 0, src.size() * 4, src.data());
+  const NearFar nf = solve_args(d, count, final_rows_, at ? d.dist2 : d.dist);
+  q.enqueueNDRangeKernel(nf.kernel, cl::NullRange, cl::NDRange(static_cast<size_t>(count) * nf.wg),
+                         cl::NDRange(nf.wg), nullptr, &d.pre_kernel);
+  q.flush();
+  d.pre_at = at;
+  d.pre_pending = true;
 }
 
 template <typename T>
@@ -252,6 +392,10 @@ void OpenClSsspEngine<T>::settle_slots(Device& d) {
       sl.read.wait();
       sl.pending = false;
     }
+  if (d.pre_pending) {
+    d.pre_kernel.wait();
+    d.pre_pending = false;
+  }
 }
 
 template <typename T>
@@ -340,11 +484,11 @@ void OpenClSsspEngine<T>::set_mode(Device& d, bool lanes, size_t sets, bool rows
         if (reduces_) s.fig = cl::Buffer(ctx, CL_MEM_READ_WRITE, b * sizeof(RowFigures));
       }
       if (rows) d.rows = cl::Buffer(ctx, CL_MEM_READ_WRITE, b * un * sizeof(T));
-      // Through the slots a launch comes back in parts of at most lane_part_bytes_
+      // Through the slots a launch comes back in parts of at most lane_part_bytes()
       // (64 MiB: pinning is slow, ~1.3 GB/s on NVIDIA), equal ones: a launch through
       // the slots takes a whole number of parts (submit), so no part straddles two.
       // OCL_SP_LANE_SLOT_SOURCES=K: at most K sources a part (tests).
-      const uint64_t part = lane_part_bytes_;
+      const uint64_t part = lane_part_bytes();
       const uint64_t parts = std::max<uint64_t>(1, (b * un * sizeof(T) + part - 1) / part);
       d.slot_batch = static_cast<int64_t>(std::max<uint64_t>(1, b / parts));
       if (const int k = env_int("OCL_SP_LANE_SLOT_SOURCES", 0, 1, INT_MAX))

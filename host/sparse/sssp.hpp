@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,11 @@ class SsspEngine {
   // own: several devices, which have no slots). Not for CPU engines: their run()
   // takes the cores the host's share needs.
   virtual bool runs_beside_host() const { return false; }
+  // The list the runs beside the host come from, in batches of `batch` from its
+  // start (null: none, or no longer): such an engine may start each device's share
+  // of the next batch while it reads this one's rows. It checks a batch's sources
+  // against what it started, so a list that changes costs time, not rows.
+  virtual void runs_ahead(const int64_t*, int64_t, int64_t) {}
 };
 
 // OCL_SP_STATS_ON_HOST=1: --stats reduced on the host even where the engine
@@ -167,7 +173,9 @@ class SsspSolver final : public Solver<T> {
   // --stats of g in one pass, rows' and columns' figures together, where the
   // engine reduces columns (reduces_columns()) and g needs no reweighting; false
   // (nothing done) otherwise: then the rows of g and of its reverse, as before.
-  bool solve_stats(const Csr<T>& g, StatsSink<T>& sink, RunStats& st);
+  // `rev`, where given, keeps g's transpose if this made one (the caller's second
+  // pass takes it).
+  bool solve_stats(const Csr<T>& g, StatsSink<T>& sink, RunStats& st, std::optional<Csr<T>>* rev = nullptr);
   // --stats of g (the CLI's and Python's): in one pass where solve_stats can
   // (`forward` is `stats` itself and every vertex a source), else the rows of
   // `sources` into `forward` (the stats sink, or a tee of it and the output file)

@@ -59,6 +59,8 @@ bool sssp_shallow_searches(const SsspGraphShape& g) {
          g.depth.reached * 2 >= g.n;
 }
 
+bool sssp_deep_searches(const SsspGraphShape& g) { return g.depth.levels > sssp_shallow_levels(g.n); }
+
 SsspRowProgram sssp_row_program(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tunables& t,
                                 size_t lane_wg_built) {
   const auto given = [&](const char* name) {
@@ -129,7 +131,7 @@ SsspPlan plan_sssp(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tu
   p.percent = percent(16000.0);
   // Deep searches (geometric graphs) want wider buckets than their degree says:
   // fewer rounds of a few vertices each.
-  if (t.at("DELTA") == 0 && g.depth.levels > sssp_shallow_levels(g.n))
+  if (t.at("DELTA") == 0 && sssp_deep_searches(g))
     p.percent = std::max(p.percent, kSsspDeepPercent);
   p.percent_lanes = percent(6400.0);
   // A virtual warp about as wide as the mean degree, at most the work-group.

@@ -93,6 +93,9 @@ struct SsspGraphShape {
 // Searches that count as shallow for the lanes' choices: a mean degree past
 // kSsspLanesRowsDegree and half the vertices within sssp_shallow_levels(n) levels.
 bool sssp_shallow_searches(const SsspGraphShape& g);
+// Searches measured deep: vertex 0's search past sssp_shallow_levels(n) levels
+// before it reached half the vertices (no depth measured: not deep).
+bool sssp_deep_searches(const SsspGraphShape& g);
 struct SsspDeviceShape {
   uint64_t budget = 0, max_alloc = 0;  // device memory to use, largest allocation
   int64_t compute_units = 1;

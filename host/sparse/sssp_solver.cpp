@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <future>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -100,7 +101,7 @@ RunStats SsspSolver<T>::solve(DistMatrix<T>& d, PathMatrix* paths) {
 }
 
 template <typename T>
-bool SsspSolver<T>::solve_stats(const Csr<T>& g, StatsSink<T>& sink, RunStats& st) {
+bool SsspSolver<T>::solve_stats(const Csr<T>& g, StatsSink<T>& sink, RunStats& st, std::optional<Csr<T>>* rev) {
   // Potentials to undo (negative weights) need the rows.
   auto* columns = engine_capability<ColumnFiguresEngine>(engine_.get());
   if (!columns || !columns->reduces_columns() || g.has_negative_weight() || stats_on_host())
@@ -113,8 +114,14 @@ bool SsspSolver<T>::solve_stats(const Csr<T>& g, StatsSink<T>& sink, RunStats& s
   // Deep searches: integers on a symmetric graph take a source a group's row
   // figures in one pass instead (exact sums: the same bytes); floats would need
   // their rows on the host for the columns, directed graphs a second pass.
-  if constexpr (std::is_integral_v<T>)
-    if (columns->prefers_row_figures() && same_graph(transpose(g), g)) return false;
+  if constexpr (std::is_integral_v<T>) {
+    if (columns->prefers_row_figures()) {
+      std::optional<Csr<T>> own;
+      std::optional<Csr<T>>& t = rev ? *rev : own;
+      if (!t) t = transpose(g);
+      if (same_graph(*t, g)) return false;
+    }
+  }
   std::vector<RowFigures> rows(static_cast<size_t>(n)), cols(static_cast<size_t>(n));
   columns->run_all_figures(true, rows.data(), cols.data(), st);
   sink.set_pass(StatsSink<T>::from);
@@ -135,7 +142,8 @@ RunStats SsspSolver<T>::solve_stats_rows(const Csr<T>& g, const std::vector<int6
   // --stats --sources: the sink keeps those sources' rows (row r is sources[r]).
   if (stats.sources() != sources)
     throw std::logic_error("stats: the sink's sources are not the solve's");
-  if (&forward == static_cast<RowSink<T>*>(&stats) && sources.empty() && solve_stats(g, stats, st)) {
+  std::optional<Csr<T>> rev;  // g's transpose, made once where one is needed
+  if (&forward == static_cast<RowSink<T>*>(&stats) && sources.empty() && solve_stats(g, stats, st, &rev)) {
     notes.push_back("stats: rows and columns reduced on the device in one pass (sources side by side)");
     return st;
   }
@@ -159,16 +167,16 @@ RunStats SsspSolver<T>::solve_stats_rows(const Csr<T>& g, const std::vector<int6
   // reversed graph (distances to each): integers give full --stats' bytes (exact
   // sums in vertex order, as the columns add them in source order); floats add
   // each path's weights in the other order (bits may differ in the last place).
-  Csr<T> rev = transpose(g);
-  const bool one_pass = same_graph(rev, g);
-  if (one_pass) rev = Csr<T>();
+  if (!rev) rev = transpose(g);
+  const bool one_pass = same_graph(*rev, g);
+  if (one_pass) rev.reset();
   if (one_pass && sources.empty())
     notes.push_back("stats: one pass, the rows' figures the columns' (a symmetric graph)");
   stats.set_pass(one_pass ? StatsSink<T>::both : StatsSink<T>::from);
   st = solve_rows(g, sources, forward, false);
   if (!one_pass) {
     stats.set_pass(StatsSink<T>::to);
-    const RunStats back = solve_rows(rev, sources, stats, false);
+    const RunStats back = solve_rows(*rev, sources, stats, false);
     st.total += back.total;
     st.t_k += back.t_k;
     st.t_h += back.t_h;
@@ -292,6 +300,15 @@ RunStats SsspSolver<T>::solve_rows(const Csr<T>& g, const std::vector<int64_t>& 
   std::unique_ptr<T[]> own[2];
   if (!overlap) own[0].reset(new T[batch_values]);
   if (beside) own[1].reset(new T[batch_values]);
+  // The engine may start each device's next share early; it forgets the list
+  // when this solve ends, however it ends (after `ahead` below is waited for).
+  struct AheadList {
+    SsspEngine<T>* engine;
+    ~AheadList() {
+      if (engine) engine->runs_ahead(nullptr, 0, 0);
+    }
+  } ahead_list{beside ? engine_.get() : nullptr};
+  if (beside) engine_->runs_ahead(sources.data(), static_cast<int64_t>(sources.size()), batch);
   std::future<RunStats> ahead;  // after the buffers: destroyed (waited for) first
   const auto run_ahead = [&](size_t first, int buf) {
     ahead = std::async(std::launch::async, [this, &sources, first, buf, &own, count = count_at(first)] {

@@ -203,6 +203,28 @@ for t in int32 float32 int64; do
     --degree 8 --n 700 --type $t --algo sssp --device pocl --param BATCH=64 --output "$T/one.bin" &&
     expect "one distance buffer $t: no second buffer" sh -c "! grep -q 'a second distance buffer' '$T/err'" &&
     expect "one distance buffer $t: same rows" cmp -s "$T/two-ref.bin" "$T/one.bin"
+  # Two devices (no slots: runs beside the host): each device's next part starts
+  # in its second distance buffer before the part before it is read. 700 sources
+  # in runs of 2 x 64: 12 parts, all but each device's first started so.
+  OCL_SP_PROFILE=1 check "two devices ahead $t: pocl split 2" 0 "$BIN" --generator random --degree 8 --n 700 \
+    --type $t --algo sssp --device pocl --split 2 --param BATCH=64 --output "$T/split.bin" &&
+    expect "two devices ahead $t: next parts started" \
+      grep -q "profile: sssp: parts whose launch started beside the rows before them: 10 of 12" "$T/err" &&
+    expect "two devices ahead $t: same rows" cmp -s "$T/two-ref.bin" "$T/split.bin"
 done
+# A selection (parts not from the list's start) and one distance buffer (the
+# parts one after another): OpenMP's rows either way.
+check "two devices ahead, sources: openmp" 0 "$BIN" --generator random --degree 8 --n 700 --algo sssp \
+  --backend openmp --sources 3-400 --output "$T/sel-ref.bin"
+OCL_SP_PROFILE=1 check "two devices ahead, sources: pocl split 2" 0 "$BIN" --generator random --degree 8 \
+  --n 700 --algo sssp --device pocl --split 2 --param BATCH=64 --sources 3-400 --output "$T/sel.bin" &&
+  expect "two devices ahead, sources: next parts started" \
+    grep -q "parts whose launch started beside the rows before them: 6 of 8" "$T/err" &&
+  expect "two devices ahead, sources: same rows" cmp -s "$T/sel-ref.bin" "$T/sel.bin"
+OCL_SP_PROFILE=1 OCL_SP_SSSP_DIST_BUFFERS=1 check "two devices, one distance buffer: pocl split 2" 0 "$BIN" \
+  --generator random --degree 8 --n 700 --algo sssp --device pocl --split 2 --param BATCH=64 --sources 3-400 \
+  --output "$T/sel1.bin" &&
+  expect "two devices, one distance buffer: parts one after another" sh -c "! grep -q 'parts whose' '$T/err'" &&
+  expect "two devices, one distance buffer: same rows" cmp -s "$T/sel-ref.bin" "$T/sel1.bin"
 
 finish_tests

@@ -88,6 +88,21 @@ if rows_to "r20 int32 openmp" "$T/r20.bin" "${R[@]}" --algo sssp --backend openm
   same_rows "r20 int32 ROW_LANES=16 split 2" "$T/r20.bin" "${R[@]}" --algo sssp --device pocl --param ROW_LANES=16 \
     --split 2
 fi
+# Two devices deal launches of whole parts (5 sources here) in turn: the busiest
+# takes less than one launch more than the other (990 sources in 33 launches of
+# 30 gave 510 and 480; launches of 15, 495 each).
+R990=(--generator random --degree 20 --n 990)
+if rows_to "r20 n=990 openmp" "$T/r990.bin" "${R990[@]}" --algo sssp --backend openmp; then
+  OCL_SP_PROFILE=1 OCL_SP_LANE_SLOT_SOURCES=5 same_rows "r20 n=990 ROW_LANES=16 split 2" "$T/r990.bin" "${R990[@]}" \
+    --algo sssp --device pocl --param ROW_LANES=16 --split 2 &&
+    expect "r20 n=990 split 2: launches dealt evenly" awk '
+      /profile: sssp: rows in lanes, launches of/ {
+        per = $8 + 0; a = substr($13, 2) + 0; b = $14 + 0; seen = 1
+        d = a > b ? a - b : b - a
+        if (d >= per) bad = 1
+      }
+      END { exit !(seen && !bad) }' "$T/err"
+fi
 for type in float32 float64 int64; do
   rows_to "r20 $type LANES=8" "$T/r20-$type.bin" "${R[@]}" --type "$type" --algo sssp --device pocl --param LANES=8 ||
     continue

@@ -50,7 +50,7 @@ done
 # inside a CLI test that hides the output of an expected failure still fails the
 # job; UBSan reports go to stderr (the combined runtime ignores log_path for
 # them). Both tools abort (exit 134), an exit code no test expects.
-LOGS="$ROOT/$BUILD/sanitize-logs"
+LOGS="$(cd "$BUILD" && pwd)/sanitize-logs"  # BUILD_DIR relative to the root, or absolute
 rm -rf "$LOGS"
 mkdir -p "$LOGS/reports"
 ASAN_COMMON="abort_on_error=1:halt_on_error=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1:log_path=@REPORTS@/asan"
