@@ -130,6 +130,7 @@ OpenClSsspEngine<T>::~OpenClSsspEngine() {
 
 template <typename T>
 void OpenClSsspEngine<T>::prepare_graph(const Csr<T>& g, RunStats& st, bool rows_own) {
+  sources_ = 0;
   for (auto& d : devices_) {
     settle_slots(d);
     release_betweenness(d);
@@ -328,6 +329,8 @@ void OpenClSsspEngine<T>::prepare_graph(const Csr<T>& g, RunStats& st, bool rows
 
 template <typename T>
 void OpenClSsspEngine<T>::source_count(int64_t count, RunStats& st) {
+  sources_ = count;
+  for (auto& d : devices_) size_slot_parts(d);
   if (lanes_param_ != 0 || row_lanes_param_ >= 4 || !lanes_rows_graph_) return;
   // Fewer sources than a group of lanes on every compute unit leave units idle in
   // lanes, where a source a group spreads them over count groups.

@@ -482,6 +482,9 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   // 265 -> 74 ms, the reads as fast). OCL_SP_LANE_PART_MIB=M (experiments; at
   // most kSlotBytes).
   const int lane_part_mib_ = env_int("OCL_SP_LANE_PART_MIB", 0, 1, INT_MAX);
+  static constexpr uint64_t kSlotPartMin = uint64_t{8} << 20;
+  int64_t sources_ = 0;  // source_count(): the rows' sources (0: not told)
+  void size_slot_parts(Device& d) const;  // d.slot_batch for d.batch (mode 2)
   uint64_t lane_part_bytes() const {
     const uint64_t mib = lane_part_mib_ ? static_cast<uint64_t>(lane_part_mib_)
                                         : std::max<uint64_t>(8, 64 / std::max<uint64_t>(devices_.size(), 1));
