@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 #include "sparse/auto_algo.hpp"
+#include "sparse/sssp_plan.hpp"
 
 using namespace ocl_sp;
 
@@ -53,7 +54,7 @@ TEST_CASE("auto on a GPU: sssp pays its row slots where fw's matrix is small") {
   const GpuEstimate large = gpu_estimate(100000, 400000, 100000);  // 40 GB of rows
   CHECK(large.sssp_slots == doctest::Approx(2.0 * kGpuLanePartBytes / kGpuPinBytesPerSecond));
   const GpuEstimate small = gpu_estimate(2000, 8000, 2000);  // 16 MB of rows
-  CHECK(small.sssp_slots == doctest::Approx(2.0 * kGpuLanePartMinBytes / kGpuPinBytesPerSecond));
+  CHECK(small.sssp_slots == doctest::Approx(2.0 * static_cast<double>(kSsspSlotPartMin) / kGpuPinBytesPerSecond));
   // fw's copies follow the matrix stager's three ways (16 MiB, 256 MiB).
   CHECK(gpu_estimate(2000, 1, 2000).fw_copies == doctest::Approx(2.0 * 1.6e7 / kGpuCopyPageable));
   CHECK(gpu_estimate(5000, 1, 5000).fw_copies == doctest::Approx(2.0 * 1e8 / kGpuCopyChunks));

@@ -68,11 +68,11 @@ GpuEstimate gpu_estimate(int64_t n, int64_t m, int64_t sources) {
   const double cache = 1.0 + kGpuRowsMissPenalty * std::clamp((wave - kGpuL2Bytes / 4) / (kGpuL2Bytes / 2), 0.0, 1.0);
   e.sssp_kernels = (s * mm / kGpuEdgesPerSecond + s * nn / (lanes ? kGpuLanesVerticesPerSecond : kGpuVerticesPerSecond)) * cache;
   // The rows come back through two pinned host slots, pinned inside the solve:
-  // a launch's rows (a source a group) or a part of 64 MiB (lanes; a 32nd of the
-  // rows where that is less, at least 8 MiB: size_slot_parts), fewer where the
-  // sources are fewer; the rate covers the pinning and the last slot handed on.
-  const double lane_part = std::min(static_cast<double>(kGpuLanePartBytes),
-                                    std::max(kGpuLanePartMinBytes, s * row / 32.0));
+  // a launch's rows (a source a group) or a part of at most 64 MiB (lanes:
+  // sssp_slot_part_bytes), fewer where the sources are fewer; the rate covers the
+  // pinning and the last slot handed on.
+  const double lane_part = static_cast<double>(
+      sssp_slot_part_bytes(static_cast<uint64_t>(s * row), static_cast<uint64_t>(kGpuLanePartBytes)));
   const double slot = lanes ? std::min(lane_part, s * row) : std::min(s, kGpuSlotRows) * row;
   e.sssp_slots = 2.0 * slot / kGpuPinBytesPerSecond;
   return e;

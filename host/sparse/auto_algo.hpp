@@ -60,7 +60,6 @@ constexpr double kGpuL2Bytes = 50e6;
 constexpr double kGpuRowsMissPenalty = 0.35;
 constexpr double kGpuSlotRows = 4 * kGpuResidentGroups;  // a launch a source a group (sssp_plan.cpp BATCH)
 constexpr double kGpuLanePartBytes = 64.0 * (1 << 20);    // opencl_sssp_engine.hpp lane_part_bytes() (one device)
-constexpr double kGpuLanePartMinBytes = 8.0 * (1 << 20);  // the same, kSlotPartMin
 constexpr double kGpuPinBytesPerSecond = 1.8e9;
 
 }  // namespace ocl_sp

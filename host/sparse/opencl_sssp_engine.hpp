@@ -223,8 +223,9 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   bool slots(int64_t batch) override;
   // Several devices (rows in lanes only): the list is cut into launches of
   // launch_per_ sources, whole parts, dealt to the devices in turn (launch j on
-  // device j mod D; as many launches on each, at most what the smallest holds); each device has two slots and its launches' state as one
-  // device has, its next launch enqueued behind the one being read, and every
+  // device j mod D; as many launches on each, at most what the smallest holds);
+  // each device has two slots and its launches' state as one device has, its
+  // next launch enqueued behind the one being read, and every
   // device's first launch starts here. The parts come back in list order, one
   // device's launch after another's, while the other devices compute.
   void slot_sources(const int64_t* sources, int64_t count) override;
@@ -482,13 +483,12 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   // 265 -> 74 ms, the reads as fast). OCL_SP_LANE_PART_MIB=M (experiments; at
   // most kSlotBytes).
   const int lane_part_mib_ = env_int("OCL_SP_LANE_PART_MIB", 0, 1, INT_MAX);
-  static constexpr uint64_t kSlotPartMin = uint64_t{8} << 20;
   int64_t sources_ = 0;  // source_count(): the rows' sources (0: not told)
   void size_slot_parts(Device& d) const;  // d.slot_batch for d.batch (mode 2)
   uint64_t lane_part_bytes() const {
-    const uint64_t mib = lane_part_mib_ ? static_cast<uint64_t>(lane_part_mib_)
-                                        : std::max<uint64_t>(8, 64 / std::max<uint64_t>(devices_.size(), 1));
-    return std::min<uint64_t>(mib << 20, kSlotBytes);
+    const uint64_t bytes = lane_part_mib_ ? static_cast<uint64_t>(lane_part_mib_) << 20
+                                          : std::max(kSsspSlotPartMin, (64 / std::max<uint64_t>(devices_.size(), 1)) << 20);
+    return std::min(bytes, kSlotBytes);
   }
   std::string chosen_;  // "VW 4, buckets 1006% of the mean weight"
   bool reduces_ = true;  // every device has doubles: --stats reduces rows there

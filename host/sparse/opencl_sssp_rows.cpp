@@ -511,16 +511,14 @@ void OpenClSsspEngine<T>::set_mode(Device& d, bool lanes, size_t sets, bool rows
 // Through the slots a launch comes back in parts of at most lane_part_bytes()
 // (pinning is slow, ~1.3 GB/s on NVIDIA), equal ones: a launch through the slots
 // takes a whole number of parts (submit), so no part straddles two. Rows of few
-// sources take parts of a 32nd of them, at least kSlotPartMin: two slots of
-// 64 MiB for the 150 MB of a 6 105-vertex road graph's rows were pinned for 4 ms
-// of kernels. OCL_SP_LANE_SLOT_SOURCES=K: at most K sources a part (tests).
+// sources take smaller parts (sssp_slot_part_bytes). OCL_SP_LANE_SLOT_SOURCES=K:
+// at most K sources a part (tests).
 template <typename T>
 void OpenClSsspEngine<T>::size_slot_parts(Device& d) const {
   if (d.mode != 2) return;
   const uint64_t row = static_cast<uint64_t>(n_) * sizeof(T), b = static_cast<uint64_t>(d.batch);
   uint64_t part = lane_part_bytes();
-  if (sources_ > 0 && !lane_part_mib_)
-    part = std::min(part, std::max(kSlotPartMin, static_cast<uint64_t>(sources_) * row / 32));
+  if (sources_ > 0 && !lane_part_mib_) part = sssp_slot_part_bytes(static_cast<uint64_t>(sources_) * row, part);
   const uint64_t parts = std::max<uint64_t>(1, (b * row + part - 1) / part);
   d.slot_batch = static_cast<int64_t>(std::max<uint64_t>(1, b / parts));
   if (const int k = env_int("OCL_SP_LANE_SLOT_SOURCES", 0, 1, INT_MAX))

@@ -61,6 +61,10 @@ bool sssp_shallow_searches(const SsspGraphShape& g) {
 
 bool sssp_deep_searches(const SsspGraphShape& g) { return g.depth.levels > sssp_shallow_levels(g.n); }
 
+uint64_t sssp_slot_part_bytes(uint64_t rows_bytes, uint64_t cap) {
+  return std::min(cap, std::max(kSsspSlotPartMin, rows_bytes / 32));
+}
+
 SsspRowProgram sssp_row_program(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tunables& t,
                                 size_t lane_wg_built) {
   const auto given = [&](const char* name) {

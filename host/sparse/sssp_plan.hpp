@@ -96,6 +96,13 @@ bool sssp_shallow_searches(const SsspGraphShape& g);
 // Searches measured deep: vertex 0's search past sssp_shallow_levels(n) levels
 // before it reached half the vertices (no depth measured: not deep).
 bool sssp_deep_searches(const SsspGraphShape& g);
+// Rows in lanes come back through two pinned slots of one part each: at most
+// `cap` bytes, and where the rows are few a 32nd of their `rows_bytes`, at least
+// kSsspSlotPartMin (pinning two 64 MiB slots for a 150 MB road graph's rows cost
+// more than its kernels). The engine sizes its slots so, auto's estimate charges
+// them so.
+constexpr uint64_t kSsspSlotPartMin = uint64_t{8} << 20;
+uint64_t sssp_slot_part_bytes(uint64_t rows_bytes, uint64_t cap);
 struct SsspDeviceShape {
   uint64_t budget = 0, max_alloc = 0;  // device memory to use, largest allocation
   int64_t compute_units = 1;
