@@ -7,7 +7,8 @@
 # (n = 5000, P = 640: both binaries' ranks against one process; this also warms
 # the program cache), then the jobs of JOBS in order, each as long as LIMIT
 # seconds (from the start) allow: NAME:N:REPS[:PANEL] (PANEL: --panel) with NAME one of one_gpu, gpu_all,
-# ranks_base, ranks_new, ranks_new_pageable (NEW with OCL_SP_MPI_PINNED=0), ranks_tcp
+# ranks_base, ranks_new, ranks_new_pageable (NEW with OCL_SP_MPI_PINNED=0), ranks_new_sleep (NEW with
+# OCL_SP_MPI_POLL=sleep: 50 us sleeps between polls while broadcasts are in flight), ranks_tcp
 # (NEW with Open MPI's TCP transport forced, `--mca pml ob1 --mca btl tcp,self`: the
 # stand-in for ranks on several hosts). Every
 # JSON report and the job's wall time kept in OUT (then packed into OUT/runs.tgz:
@@ -17,9 +18,9 @@
 set -u
 BASE=$1 NEW=$2 O=$3 R=${4:-4} LIMIT=${5:-540}
 shift 5
-MPI_EXTRA_X="-x OCL_SP_MPI_PINNED" . "$(dirname "$0")/mpi_common.sh"
+MPI_EXTRA_X="-x OCL_SP_MPI_PINNED -x OCL_SP_MPI_POLL" . "$(dirname "$0")/mpi_common.sh"
 START=$(date +%s)
-export OCL_SP_MPI_PINNED=1
+export OCL_SP_MPI_PINNED=1 OCL_SP_MPI_POLL=yield
 left() { echo $((LIMIT - ($(date +%s) - START))); }
 "$BASE" --n 5000 --algo fw --device gpu --quiet --output "$O/one.bin" >/dev/null
 $M "$NEW" --n 5000 --algo fw --device gpu --panel 640 --quiet --output "$O/new.bin" >/dev/null
@@ -40,6 +41,7 @@ for job in "$@"; do
       ranks_base) timed "${name}_${n}${panel:+_p$panel}_$k" $M "$BASE" "${F[@]}" --device gpu ;;
       ranks_new) timed "${name}_${n}${panel:+_p$panel}_$k" $M "$NEW" "${F[@]}" --device gpu ;;
       ranks_tcp) timed "${name}_${n}${panel:+_p$panel}_$k" $M --mca pml ob1 --mca btl tcp,self "$NEW" "${F[@]}" --device gpu ;;
+      ranks_new_sleep) OCL_SP_MPI_POLL=sleep timed "${name}_${n}${panel:+_p$panel}_$k" $M "$NEW" "${F[@]}" --device gpu ;;
       ranks_new_pageable) OCL_SP_MPI_PINNED=0 timed "${name}_${n}${panel:+_p$panel}_$k" $M "$NEW" "${F[@]}" --device gpu ;;
     esac
   done

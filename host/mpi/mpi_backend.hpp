@@ -27,10 +27,15 @@ class RankBackend {
   // Ranks in the pivot's process row or column (not the owner): the received pivot.
   virtual void set_pivot(int64_t r, const T* piv) = 0;
   // Step 2 of round r with the pivot `piv` (host): this rank's row panels of row r
-  // (it is in process row r mod pr) into row_out (P x mc), its column panels of
-  // column r into col_out (mr x P); both hold the results once phase2_ready().
+  // (it is in process row r mod pr) into row_out, its column panels of column r
+  // into col_out. Both are block-major: block k (P x P, row-major) at k P^2, row
+  // panel k the local column k, column panel k the local row k. Block k holds its
+  // result once block_ready(row, k); blocks become ready in order.
   virtual void phase2(int64_t r, const T* piv, T* row_out, T* col_out) = 0;
-  virtual bool phase2_ready() = 0;
+  virtual bool block_ready(bool row, int64_t k) {
+    (void)row, (void)k;
+    return true;
+  }
   // Host memory of `values` values for the rounds' broadcasts (pivot, row and
   // column panels of each round parity), valid as long as the backend: pinned for
   // DMA where the backend moves panels to a device, else nullptr (the caller's
@@ -39,15 +44,16 @@ class RankBackend {
     (void)values;
     return nullptr;
   }
-  // Round r's received row panels (row: P x mc) or column panels (mr x P) are in
-  // host memory: start moving them to the device (the set of round parity r mod 2)
-  // now, beside the compute of round r - 1. Called at most once per round and kind.
-  virtual void receive_panels(int64_t r, bool row, const T* data) {
-    (void)r, (void)row, (void)data;
+  // Block k of round r's received row panels (row) or column panels is in host
+  // memory at `data` (P x P): start moving it to the device (the set of round
+  // parity r mod 2) now. Called once per round, kind and block, in block order.
+  virtual void receive_block(int64_t r, bool row, int64_t k, const T* data) {
+    (void)r, (void)row, (void)k, (void)data;
   }
-  // Round r's row panels (P x mc) and column panels (mr x P) in host memory,
-  // received or (this rank's own) written by phase2: round r's update() calls
-  // follow (after the moves receive_panels started).
+  // Round r's row and column panels (block-major, as phase2 writes them) in host
+  // memory: received, or (this rank's own) written by phase2. Round r's update()
+  // calls follow; update(r, li, lj0, lj1) comes only after the column block li and
+  // the row blocks [lj0, lj1) it reads were received (receive_block), not the rest.
   virtual void set_panels(int64_t r, const T* row, const T* col) = 0;
   // Round r's host buffers (pivot, received panels) may be overwritten once this
   // returns: what the device still read from them is done.

@@ -1,13 +1,14 @@
 // The OpenCL backend of a rank (see mpi_backend.hpp): the fw solver's panel
 // primitives on the rank's device, every panel resident. The received row and
-// column panels have two sets of device buffers, by round parity: round r + 1's
-// are uploaded on the copy queue (kUpload) as soon as their broadcast arrived,
-// while round r's GEMMs run on the compute queue; round r + 1's GEMMs wait for
-// that upload (a barrier on the compute queue), an upload into a set waits for
-// the last GEMM of the round that used the set before. The broadcast buffers are
-// pinned host memory (host_buffer; pinned on a thread during the set-up), so uploads and the owner's read-backs (on
-// kDownload, after the step's kernels) run at DMA speed. OCL_SP_MPI_PINNED=0:
-// pageable buffers instead (comparisons).
+// column panels have two sets of device buffers, by round parity: each block of
+// round r + 1's is uploaded on the copy queue (kUpload) as soon as its broadcast
+// arrived, while round r's GEMMs run on the compute queue; a GEMM of round r + 1
+// waits for the uploads of the blocks it reads (a barrier on the compute queue),
+// an upload into a set waits for the last GEMM of the round that used the set
+// before. The owner's step 2 reads each block back (kDownload) as soon as its GEMM
+// ran. The broadcast buffers are pinned host memory (host_buffer; pinned on a
+// thread during the set-up), so uploads and read-backs run at DMA speed.
+// OCL_SP_MPI_PINNED=0: pageable buffers instead (comparisons).
 #ifdef OCL_SP_HAVE_MPI
 #include <algorithm>
 #include <condition_variable>
@@ -206,74 +207,60 @@ class ClBackend final : public RankBackend<T> {
       const size_t pb = static_cast<size_t>(lay_.p * lay_.p) * sizeof(T);
       const bool owner = lay_.has_row(r) && lay_.has_col(r);
       cl::Buffer& pv = owner ? own(lay_.lrow(r), lay_.lcol(r)) : piv_;
+      // Each block read back as soon as its GEMM ran, so that its broadcast starts
+      // while the next blocks are computed (row panels go down the process column,
+      // column panels along the process row: read back only where there are others).
+      const bool send_row = lay_.has_row(r) && lay_.pr > 1, send_col = lay_.has_col(r) && lay_.pc > 1;
+      row_read_.assign(send_row ? static_cast<size_t>(nc_) : 0, cl::Event());
+      col_read_.assign(send_col ? static_cast<size_t>(nr_) : 0, cl::Event());
       if (lay_.has_row(r)) {
         const int64_t li = lay_.lrow(r);
         for (int64_t lj = 0; lj < nc_; ++lj) {
-          if (owner && lj == lay_.lcol(r)) continue;
-          core_.copy_buffer(own(li, lj), tmp_, pb, {});
-          dev_->gemm_acc(own(li, lj), pv, tmp_, lay_.p, lay_.real(r));
-        }
-        // Row panels go down the process column: read back only if it has others.
-        if (lay_.pr > 1) {
-          const cl::Event after = mark();
-          for (int64_t lj = 0; lj < nc_; ++lj) p2_read_ = read_back(own(li, lj), row_out + lj * lay_.p, lay_.mc(), after);
+          if (!(owner && lj == lay_.lcol(r))) {
+            core_.copy_buffer(own(li, lj), tmp_, pb, {});
+            dev_->gemm_acc(own(li, lj), pv, tmp_, lay_.p, lay_.real(r));
+          }
+          if (send_row) row_read_[static_cast<size_t>(lj)] = read_back(own(li, lj), row_out + lj * lay_.p * lay_.p, lay_.p, mark());
         }
       }
       if (lay_.has_col(r)) {
         const int64_t lj = lay_.lcol(r);
         for (int64_t li = 0; li < nr_; ++li) {
           const int64_t i = lay_.rows[static_cast<size_t>(li)];
-          if (i == r) continue;
-          core_.copy_buffer(own(li, lj), tmp_, pb, {});
-          dev_->gemm_acc(own(li, lj), tmp_, pv, lay_.p, lay_.real(i));
-        }
-        if (lay_.pc > 1) {  // column panels go along the process row
-          const cl::Event after = mark();
-          for (int64_t li = 0; li < nr_; ++li)
-            p2_read_ = read_back(own(li, lj), col_out + li * lay_.p * lay_.p, lay_.p, after);
+          if (i != r) {
+            core_.copy_buffer(own(li, lj), tmp_, pb, {});
+            dev_->gemm_acc(own(li, lj), tmp_, pv, lay_.p, lay_.real(i));
+          }
+          if (send_col) col_read_[static_cast<size_t>(li)] = read_back(own(li, lj), col_out + li * lay_.p * lay_.p, lay_.p, mark());
         }
       }
       flush_moves();
     });
   }
-  bool phase2_ready() override { return ready(p2_read_); }
-  void receive_panels(int64_t r, bool row, const T* data) override {
+  bool block_ready(bool row, int64_t k) override {
+    const auto& v = row ? row_read_ : col_read_;
+    const size_t i = static_cast<size_t>(k);
+    if (i >= v.size()) return true;
+    return ready(v[i]);
+  }
+  void receive_block(int64_t r, bool row, int64_t k, const T* data) override {
     guarded([&] {
       const int set = static_cast<int>(r % 2);
       // The set's buffers are free once the last GEMM of round r - 2 ran.
       std::vector<cl::Event> wait;
       if (last_use_[set]()) wait.push_back(last_use_[set]);
-      const auto q = detail::OpenClCore::kUpload;
-      if (row) {
-        for (int64_t lj = 0; lj < nc_; ++lj)
-          up_[set].push_back(core_.write_rect(q, rowp_[set][static_cast<size_t>(lj)], pitch(), 0, data + lj * lay_.p,
-                                              static_cast<size_t>(lay_.mc()) * sizeof(T), pitch(),
-                                              static_cast<size_t>(lay_.p), wait));
-      } else {
-        const size_t pb = static_cast<size_t>(lay_.p * lay_.p) * sizeof(T);
-        for (int64_t li = 0; li < nr_; ++li)
-          up_[set].push_back(core_.write_async(q, colp_[set][static_cast<size_t>(li)], pb,
-                                               data + li * lay_.p * lay_.p, wait));
-      }
-      (row ? up_row_ : up_col_)[set] = r;
-      core_.queue(q).flush();
+      auto& bufs = row ? rowp_[set] : colp_[set];
+      auto& ev = row ? up_row_[set] : up_col_[set];
+      ev.resize(bufs.size());
+      const size_t i = static_cast<size_t>(k);
+      ev[i] = core_.write_async(detail::OpenClCore::kUpload, bufs[i], static_cast<size_t>(lay_.p * lay_.p) * sizeof(T),
+                                data, wait);
+      reads_[set].push_back(ev[i]);
+      uploads_.push_back(ev[i]);
+      core_.queue(detail::OpenClCore::kUpload).flush();
     });
   }
-  void set_panels(int64_t r, const T* row, const T* col) override {
-    const int set = static_cast<int>(r % 2);
-    if (!lay_.has_row(r) && up_row_[set] != r) receive_panels(r, true, row);
-    if (!lay_.has_col(r) && up_col_[set] != r) receive_panels(r, false, col);
-    guarded([&] {
-      // Round r's GEMMs after its uploads (the compute queue is in order).
-      if (!up_[set].empty()) queue().enqueueBarrierWithWaitList(&up_[set]);
-      for (auto& e : up_[set]) {
-        reads_[set].push_back(e);
-        uploads_.push_back(e);
-      }
-      up_[set].clear();
-      queue().flush();
-    });
-  }
+  void set_panels(int64_t, const T*, const T*) override {}
   void release(int64_t r) override {
     guarded([&] {
       auto& v = reads_[r % 2];
@@ -290,6 +277,20 @@ class ClBackend final : public RankBackend<T> {
       const size_t set = static_cast<size_t>(r % 2);
       cl::Buffer& a = lay_.has_col(r) ? own(li, lay_.lcol(r)) : colp_[set][static_cast<size_t>(li)];
       const int64_t rows = lay_.real(lay_.rows[static_cast<size_t>(li)]);
+      // The GEMMs after the uploads of the received blocks they read (the compute
+      // queue is in order: an upload waited for once is waited for).
+      std::vector<cl::Event> wait;
+      const auto need = [&wait](std::vector<cl::Event>& ev, int64_t k) {
+        const size_t i = static_cast<size_t>(k);
+        if (i < ev.size() && ev[i]()) {
+          wait.push_back(ev[i]);
+          ev[i] = cl::Event();
+        }
+      };
+      if (!lay_.has_col(r)) need(up_col_[set], li);
+      if (!lay_.has_row(r))
+        for (int64_t lj = lj0; lj < lj1; ++lj) need(up_row_[set], lj);
+      if (!wait.empty()) queue().enqueueBarrierWithWaitList(&wait);
       for (int64_t lj = lj0; lj < lj1; ++lj) {
         cl::Buffer& b = lay_.has_row(r) ? own(lay_.lrow(r), lj) : rowp_[set][static_cast<size_t>(lj)];
         dev_->gemm_acc(own(li, lj), a, b, lay_.p, rows);
@@ -365,12 +366,12 @@ class ClBackend final : public RankBackend<T> {
   int64_t nr_, nc_;
   std::vector<cl::Buffer> own_, rowp_[2], colp_[2];  // received panels: one set per round parity
   cl::Buffer piv_, tmp_;
-  cl::Event piv_read_, p2_read_, marker_;
+  cl::Event piv_read_, marker_;
+  std::vector<cl::Event> row_read_, col_read_;  // step 2's read-backs, by block
   std::deque<cl::Event> marks_;
   cl::Event last_use_[2];                 // per set: the last GEMM enqueued that read it
-  std::vector<cl::Event> up_[2];          // per set: uploads not yet waited for by a round
-  std::vector<cl::Event> reads_[2];       // per set: device reads of its host buffers
-  int64_t up_row_[2] = {-1, -1}, up_col_[2] = {-1, -1};  // per set: the round last uploaded
+  std::vector<cl::Event> up_row_[2], up_col_[2];  // per set and block: uploads no GEMM waited for yet
+  std::vector<cl::Event> reads_[2];               // per set: device reads of its host buffers
   std::vector<cl::Event> uploads_, down_;  // for the report's seconds
   std::vector<std::unique_ptr<detail::PinnedBuffer>> pinned_;
   std::vector<bool> lent_ = std::vector<bool>(6, false);

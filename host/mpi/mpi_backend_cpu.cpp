@@ -159,7 +159,9 @@ class CpuBackend final : public RankBackend<T> {
       const int64_t skip = lay_.has_col(r) ? lay_.lcol(r) : -1;
       for (const auto& [a, b] : ranges_without(static_cast<int64_t>(lay_.cols.size()), skip, -1))
         gemm_acc_cpu(c, mc, piv, p, tmp_.data(), mc, lay_.real(r), p, a * p, b * p);
-      copy_values(row_out, c, p * mc);
+      // Block-major for the broadcasts: block lj of the row at lj P^2.
+      for (int64_t lj = 0; lj < static_cast<int64_t>(lay_.cols.size()); ++lj)
+        for (int64_t a = 0; a < p; ++a) copy_values(row_out + lj * p * p + a * p, c + a * mc + lj * p, p);
     }
     if (lay_.has_col(r)) {
       // Column panels: D[i][r] = D[i][r] (x) D*[r][r] (through a copy), i != r.
@@ -176,15 +178,14 @@ class CpuBackend final : public RankBackend<T> {
         copy_values(col_out + x * p, d_.data() + x * mc + lj * p, p);
     }
   }
-  bool phase2_ready() override { return true; }
   void set_panels(int64_t, const T* row, const T* col) override {
     row_ = row;
     col_ = col;
   }
   void update(int64_t, int64_t li, int64_t lj0, int64_t lj1) override {
-    const int64_t p = lay_.p, mc = lay_.mc();
-    gemm_acc_cpu(block(li, 0), mc, col_ + li * p * p, p, row_, mc,
-                 lay_.real(lay_.rows[static_cast<size_t>(li)]), p, lj0 * p, lj1 * p);
+    const int64_t p = lay_.p, mc = lay_.mc(), rows = lay_.real(lay_.rows[static_cast<size_t>(li)]);
+    for (int64_t lj = lj0; lj < lj1; ++lj)
+      gemm_acc_cpu(block(li, lj), mc, col_ + li * p * p, p, row_ + lj * p * p, p, rows, p, 0, p);
   }
   bool idle() override { return true; }
   void store() override {}

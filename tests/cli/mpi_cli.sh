@@ -296,6 +296,11 @@ run pocl-2x2 0 4 --n 600 --negative --type float32 --device pocl --panel 128 --q
 expect pocl-2x2-grid grep -q "^mpi       4 ranks, 2 x 2 process grid.*P = 128, 5 x 5 panels" "$T/out"
 run pocl-3x1 0 3 --n 300 --device pocl --panel 128 --grid 3x1 --quiet --output "$T/p3.npy" &&
   same pocl-3x1 "$T/ref.npy" "$T/p3.npy"
+# 1 x 4: only column panels travel (along the process row), each P x P block a
+# broadcast of its own (here in pieces of 1000 bytes: 5 a block), uploaded as it
+# arrives, each GEMM waiting only for the blocks it reads.
+OCL_SP_MPI_BCAST_BYTES=1000 run pocl-1x4 0 4 --n 300 --device pocl --panel 32 --grid 1x4 --quiet \
+  --output "$T/p14.bin" && same pocl-1x4 "$T/ref.bin" "$T/p14.bin"
 # Received panels double-buffered by round parity (uploaded on the copy queue
 # while the previous round's GEMMs run): q = 9 rounds (odd, so both sets are
 # reused unevenly and the last round ends on set 0), 2 x 2 grid, n = 1100 not a
