@@ -8,7 +8,7 @@ M="timeout 300 mpirun --allow-run-as-root --oversubscribe --bind-to none -np $R 
 timed() {  # timed NAME CMD...: stdout to OUT/NAME.json, the wall time to OUT/wall.txt
   local name=$1 t0 t1 rc
   shift
-  local k=1 base=$1
+  local k=1 base=$name
   while [ -e "$O/$name.json" ]; do k=$((k + 1)) name=${base}_$k; done  # a job listed again keeps every run
   t0=$(date +%s.%N)
   "$@" >"$O/$name.json" 2>"$O/$name.err"
