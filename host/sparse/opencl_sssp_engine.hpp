@@ -419,6 +419,10 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   // The device's next launch of a source a group into distance buffer `at`
   // (0 dist, 1 dist2), unwaited: d.pre_*.
   void launch_ahead(Device& d, int at, const int64_t* sources, int64_t count);
+  // A source a group's launch on the compute queue: the sources (src, read until
+  // `write` completes) into d.src, then sssp_near_far over them into dist.
+  void enqueue_near_far(Device& d, const std::vector<cl_int>& src, const cl::Buffer& dist, cl::Event* write,
+                        cl::Event* kernel);
   // A second distance buffer where the plan has room for one (dist_twice, mode 0):
   // whether the device has it now.
   bool second_dist(Device& d);

@@ -203,15 +203,12 @@ void OpenClSsspEngine<T>::submit(int slot, const int64_t* sources, int64_t count
       return;
     }
     sl.src.assign(sources, sources + count);
-    q.enqueueWriteBuffer(d.src, CL_FALSE, 0, sl.src.size() * 4, sl.src.data(), nullptr, &sl.write);
     // Slot 1 on dist2 where there is one: this launch's rows are read on the
     // download queue behind its kernel while the other slot's launch runs (the
     // solver waits for a slot's read before it submits to the slot again).
     const bool two = d.dist2() != nullptr;
     const cl::Buffer& dist = two && slot == 1 ? d.dist2 : d.dist;
-    const NearFar nf = solve_args(d, count, final_rows_, dist);
-    q.enqueueNDRangeKernel(nf.kernel, cl::NullRange, cl::NDRange(static_cast<size_t>(count) * nf.wg),
-                           cl::NDRange(nf.wg), nullptr, &sl.kernel);
+    enqueue_near_far(d, sl.src, dist, &sl.write, &sl.kernel);
     const size_t bytes = static_cast<size_t>(count * n_) * sizeof(T);
     if (two) {
       auto& dq = core.queue(detail::OpenClCore::kDownload);
@@ -359,17 +356,23 @@ void OpenClSsspEngine<T>::run_rows_ahead(Device& d, size_t i, const int64_t* sou
 }
 
 template <typename T>
-void OpenClSsspEngine<T>::launch_ahead(Device& d, int at, const int64_t* sources, int64_t count) {
+void OpenClSsspEngine<T>::enqueue_near_far(Device& d, const std::vector<cl_int>& src, const cl::Buffer& dist,
+                                           cl::Event* write, cl::Event* kernel) {
   auto& q = d.core->queue(detail::OpenClCore::kCompute);
+  q.enqueueWriteBuffer(d.src, CL_FALSE, 0, src.size() * 4, src.data(), nullptr, write);
+  const NearFar nf = solve_args(d, static_cast<int64_t>(src.size()), final_rows_, dist);
+  q.enqueueNDRangeKernel(nf.kernel, cl::NullRange, cl::NDRange(src.size() * nf.wg), cl::NDRange(nf.wg), nullptr,
+                         kernel);
+}
+
+template <typename T>
+void OpenClSsspEngine<T>::launch_ahead(Device& d, int at, const int64_t* sources, int64_t count) {
   std::vector<cl_int>& src = d.pre_src[at];
   src.assign(sources, sources + count);
   // In order behind the launch before it (which read d.src); src stays until this
   // launch's rows are read, two launches on.
-  q.enqueueWriteBuffer(d.src, CL_FALSE, 0, src.size() * 4, src.data());
-  const NearFar nf = solve_args(d, count, final_rows_, at ? d.dist2 : d.dist);
-  q.enqueueNDRangeKernel(nf.kernel, cl::NullRange, cl::NDRange(static_cast<size_t>(count) * nf.wg),
-                         cl::NDRange(nf.wg), nullptr, &d.pre_kernel);
-  q.flush();
+  enqueue_near_far(d, src, at ? d.dist2 : d.dist, nullptr, &d.pre_kernel);
+  d.core->queue(detail::OpenClCore::kCompute).flush();
   d.pre_at = at;
   d.pre_pending = true;
 }
