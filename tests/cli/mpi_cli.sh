@@ -285,6 +285,10 @@ expect json-pieces-bytes "$PY" -c "
 import json; r=json.load(open('$T/out')); assert r['bytes_broadcast'] == 7 * 16 * 4096, r"
 check ref-200 0 "$BIN" --n 200 --backend serial --quiet --output "$T/r200.bin"
 same json-pieces "$T/r200.bin" "$T/pieces.bin"
+# The rounds sleeping between polls while broadcasts fly (the comparison switch):
+# the same distances.
+OCL_SP_MPI_POLL=sleep run poll-sleep 0 4 --n 200 --backend openmp --panel 32 --output "$T/ps.bin" &&
+  same poll-sleep "$T/r200.bin" "$T/ps.bin"
 
 # The OpenCL backend on PoCL, one device per rank: default grid and panels, a
 # 2 x 2 grid with look-ahead over 5 x 5 panels (float32, negative edges), 3 x 1.
