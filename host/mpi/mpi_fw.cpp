@@ -384,6 +384,12 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
              MPI_MAX, 0, MPI_COMM_WORLD);
   MPI_Reduce(times.round_wait.data(), rep.round_wait.data(), static_cast<int>(lay.q), MPI_DOUBLE, MPI_MAX,
              0, MPI_COMM_WORLD);
+  rep.round_posted.assign(times.round_posted.size(), 0.0);
+  rep.round_arrived.assign(times.round_arrived.size(), 0.0);
+  MPI_Reduce(times.round_posted.data(), rep.round_posted.data(), static_cast<int>(lay.q), MPI_DOUBLE, MPI_MAX,
+             0, MPI_COMM_WORLD);
+  MPI_Reduce(times.round_arrived.data(), rep.round_arrived.data(), static_cast<int>(lay.q), MPI_DOUBLE,
+             MPI_MAX, 0, MPI_COMM_WORLD);
   double slowest = 0;
   MPI_Reduce(&times.solve, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   if (s.rank == 0) rep.t_solve = slowest;

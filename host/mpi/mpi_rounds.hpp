@@ -26,6 +26,11 @@ namespace ocl_sp::mpi {
 struct RoundTimes {
   double compute = 0, wait = 0, solve = 0;
   std::vector<double> round_compute, round_wait;  // per round
+  // Per round r, seconds from the moment this rank began r (during round r - 1,
+  // the look-ahead) until its part of r's steps 1-2 was posted (pivot, step 2 and
+  // every block it sends; 0 where it sends none), and until every block of r's
+  // panels it receives had arrived (0 where it receives none).
+  std::vector<double> round_posted, round_arrived;
 };
 
 // The process grid's communicators: this rank's process row (ranks (prow, *),
@@ -58,6 +63,8 @@ class DistributedFw {
     const int64_t q = lay_.q;
     t.round_compute.assign(static_cast<size_t>(q), 0.0);
     t.round_wait.assign(static_cast<size_t>(q), 0.0);
+    posted_.assign(static_cast<size_t>(q), 0.0);
+    arrived_.assign(static_cast<size_t>(q), 0.0);
     {
       Stopwatch c;
       be_.load();
@@ -125,6 +132,8 @@ class DistributedFw {
       t.wait += waited;
       t.compute += total - waited;
     }
+    t.round_posted = posted_;
+    t.round_arrived = arrived_;
     Stopwatch c1;
     wait_all(reqs_[0]);
     wait_all(reqs_[1]);
@@ -144,6 +153,8 @@ class DistributedFw {
     int64_t row_sent = 0, col_sent = 0;  // blocks of this rank's panels posted
     std::vector<MPI_Request> piv_reqs;   // the pivot's receives
     std::vector<std::vector<MPI_Request>> row_reqs, col_reqs;  // the panels' receives, by block
+    Stopwatch since;                     // from begin(r)
+    bool posted = false, arrived = false;  // their seconds taken (posted_, arrived_)
   };
 
   // Between polls: while a broadcast of this rank is in flight, only a yield. Open
@@ -295,6 +306,11 @@ class DistributedFw {
       be_.receive_block(r, false, st.col_in, col_[s] + st.col_in * pp());
       ++st.col_in;
     }
+    if (!st.arrived && st.row_in == static_cast<int64_t>(st.row_reqs.size()) &&
+        st.col_in == static_cast<int64_t>(st.col_reqs.size())) {
+      st.arrived = true;
+      if (!st.row_reqs.empty() || !st.col_reqs.empty()) arrived_[static_cast<size_t>(r)] = st.since.seconds();
+    }
     const bool owner = st.in_row && st.in_col;
     if (owner && !st.pivot_posted && be_.pivot_ready()) {
       ibcast(piv_[s], pp(), lay_.pcol, c_.row, true, reqs_[s]);
@@ -316,6 +332,10 @@ class DistributedFw {
       while (st.col_sent < nr && be_.block_ready(false, st.col_sent)) {
         ibcast(col_[s] + st.col_sent * pp(), pp(), lay_.pcol, c_.row, true, reqs_[s]);
         ++st.col_sent;
+      }
+      if (!st.posted && st.row_sent == nc && st.col_sent == nr) {
+        st.posted = true;
+        posted_[static_cast<size_t>(r)] = st.since.seconds();
       }
     }
   }
@@ -366,6 +386,7 @@ class DistributedFw {
   std::vector<T> own_[6];             // the buffers when the backend has none to lend
   std::vector<MPI_Request> reqs_[2];  // round r's sends (pivot, panels), by parity
   Stage st_[2];                        // round r's receives and steps, by parity
+  std::vector<double> posted_, arrived_;  // RoundTimes::round_posted / round_arrived
   double bytes_ = 0;
 };
 

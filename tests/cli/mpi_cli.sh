@@ -283,6 +283,13 @@ assert 0 < r['parallel_efficiency'] <= 1.0001, r"
 OCL_SP_MPI_BCAST_BYTES=1000 run json-pieces 0 4 --n 200 --backend openmp --panel 32 --json --output "$T/pieces.bin"
 expect json-pieces-bytes "$PY" -c "
 import json; r=json.load(open('$T/out')); assert r['bytes_broadcast'] == 7 * 16 * 4096, r"
+# Per round: when the latest rank had posted its part of steps 1-2 and when the last
+# block a rank receives had arrived (on 2 x 2 every round has senders and receivers;
+# the blocks arrive after they are posted).
+expect json-round-chain "$PY" -c "
+import json; r=json.load(open('$T/out')); p=r['round_posted_s']; a=r['round_arrived_s']
+assert len(p) == 7 and len(a) == 7, r
+assert all(x > 0 for x in p) and all(x > 0 for x in a), (p, a)"
 check ref-200 0 "$BIN" --n 200 --backend serial --quiet --output "$T/r200.bin"
 same json-pieces "$T/r200.bin" "$T/pieces.bin"
 # The rounds sleeping between polls while broadcasts fly (the comparison switch):
