@@ -10,7 +10,9 @@
 # ranks_base, ranks_new, ranks_new_pageable (NEW with OCL_SP_MPI_PINNED=0), ranks_new_sleep (NEW with
 # OCL_SP_MPI_POLL=sleep: 50 us sleeps between polls while broadcasts are in flight), ranks_tcp
 # (NEW with Open MPI's TCP transport forced, `--mca pml ob1 --mca btl tcp,self`: the
-# stand-in for ranks on several hosts). Every
+# stand-in for ranks on several hosts), ranks_cma (NEW with shared memory's single copy asked for,
+# `--mca btl_vader_single_copy_mechanism cma`, where the host's environment turns it off), ranks_trace
+# (NEW writing the rounds' trace, OCL_SP_MPI_TRACE, to OUT/NAME.RANK.tsv: bench/mpi_round_chain.py reads it). Every
 # JSON report and the job's wall time kept in OUT (then packed into OUT/runs.tgz:
 # the device tool brings back only a few files).
 # Usage (device tool, repo root): bash bench/mpi_fw_overlap.sh BASE NEW OUT [R] [LIMIT] JOBS...
@@ -41,10 +43,14 @@ for job in "$@"; do
       ranks_base) timed "${name}_${n}${panel:+_p$panel}_$k" $M "$BASE" "${F[@]}" --device gpu ;;
       ranks_new) timed "${name}_${n}${panel:+_p$panel}_$k" $M "$NEW" "${F[@]}" --device gpu ;;
       ranks_tcp) timed "${name}_${n}${panel:+_p$panel}_$k" $M --mca pml ob1 --mca btl tcp,self "$NEW" "${F[@]}" --device gpu ;;
+      ranks_trace) t="${name}_${n}${panel:+_p$panel}_$k" tag=$t i=1
+        while [ -e "$O/$tag.json" ]; do i=$((i + 1)) tag=${t}_$i; done  # the name timed gives the run
+        timed "$t" $M -x OCL_SP_MPI_TRACE="$O/$tag" "$NEW" "${F[@]}" --device gpu ;;
+      ranks_cma) timed "${name}_${n}${panel:+_p$panel}_$k" $M --mca btl_vader_single_copy_mechanism cma "$NEW" "${F[@]}" --device gpu ;;
       ranks_new_sleep) OCL_SP_MPI_POLL=sleep timed "${name}_${n}${panel:+_p$panel}_$k" $M "$NEW" "${F[@]}" --device gpu ;;
       ranks_new_pageable) OCL_SP_MPI_PINNED=0 timed "${name}_${n}${panel:+_p$panel}_$k" $M "$NEW" "${F[@]}" --device gpu ;;
     esac
   done
 done
 echo "done after $(($(date +%s) - START)) s" | tee -a "$O/wall.txt"
-(cd "$O" && tar czf runs.tgz *.json *.err wall.txt device.txt && rm -f *.json *.err)
+(cd "$O" && tar czf runs.tgz $(ls *.json *.err *.tsv wall.txt device.txt 2>/dev/null) && rm -f *.json *.err *.tsv)

@@ -209,13 +209,14 @@ class ClBackend final : public RankBackend<T> {
       cl::Buffer& pv = owner ? own(lay_.lrow(r), lay_.lcol(r)) : piv_;
       // Each block read back as soon as its GEMM ran, so that its broadcast starts
       // while the next blocks are computed (row panels go down the process column,
-      // column panels along the process row: read back only where there are others).
+      // column panels along the process row: read back only where there are others),
+      // in the order they are sent (Layout::block_order).
       const bool send_row = lay_.has_row(r) && lay_.pr > 1, send_col = lay_.has_col(r) && lay_.pc > 1;
       row_read_.assign(send_row ? static_cast<size_t>(nc_) : 0, cl::Event());
       col_read_.assign(send_col ? static_cast<size_t>(nr_) : 0, cl::Event());
       if (lay_.has_row(r)) {
         const int64_t li = lay_.lrow(r);
-        for (int64_t lj = 0; lj < nc_; ++lj) {
+        for (const int64_t lj : lay_.block_order(r, true)) {
           if (!(owner && lj == lay_.lcol(r))) {
             core_.copy_buffer(own(li, lj), tmp_, pb, {});
             dev_->gemm_acc(own(li, lj), pv, tmp_, lay_.p, lay_.real(r));
@@ -225,7 +226,7 @@ class ClBackend final : public RankBackend<T> {
       }
       if (lay_.has_col(r)) {
         const int64_t lj = lay_.lcol(r);
-        for (int64_t li = 0; li < nr_; ++li) {
+        for (const int64_t li : lay_.block_order(r, false)) {
           const int64_t i = lay_.rows[static_cast<size_t>(li)];
           if (i != r) {
             core_.copy_buffer(own(li, lj), tmp_, pb, {});
@@ -272,12 +273,12 @@ class ClBackend final : public RankBackend<T> {
       v.clear();
     });
   }
-  void update(int64_t r, int64_t li, int64_t lj0, int64_t lj1) override {
+  void update(int64_t r, int64_t li, int64_t lj) override {
     guarded([&] {
       const size_t set = static_cast<size_t>(r % 2);
       cl::Buffer& a = lay_.has_col(r) ? own(li, lay_.lcol(r)) : colp_[set][static_cast<size_t>(li)];
       const int64_t rows = lay_.real(lay_.rows[static_cast<size_t>(li)]);
-      // The GEMMs after the uploads of the received blocks they read (the compute
+      // The GEMM after the uploads of the received blocks it reads (the compute
       // queue is in order: an upload waited for once is waited for).
       std::vector<cl::Event> wait;
       const auto need = [&wait](std::vector<cl::Event>& ev, int64_t k) {
@@ -288,13 +289,10 @@ class ClBackend final : public RankBackend<T> {
         }
       };
       if (!lay_.has_col(r)) need(up_col_[set], li);
-      if (!lay_.has_row(r))
-        for (int64_t lj = lj0; lj < lj1; ++lj) need(up_row_[set], lj);
+      if (!lay_.has_row(r)) need(up_row_[set], lj);
       if (!wait.empty()) queue().enqueueBarrierWithWaitList(&wait);
-      for (int64_t lj = lj0; lj < lj1; ++lj) {
-        cl::Buffer& b = lay_.has_row(r) ? own(lay_.lrow(r), lj) : rowp_[set][static_cast<size_t>(lj)];
-        dev_->gemm_acc(own(li, lj), a, b, lay_.p, rows);
-      }
+      cl::Buffer& b = lay_.has_row(r) ? own(lay_.lrow(r), lj) : rowp_[set][static_cast<size_t>(lj)];
+      dev_->gemm_acc(own(li, lj), a, b, lay_.p, rows);
       cl::Event m = mark();
       marks_.push_back(m);
       last_use_[set] = m;

@@ -5,6 +5,7 @@
 #include <omp.h>
 
 #include "mpi/mpi_backend.hpp"
+#include "util/parallel_copy.hpp"
 
 namespace ocl_sp::mpi {
 
@@ -145,7 +146,7 @@ class CpuBackend final : public RankBackend<T> {
     const int64_t p = lay_.p, mc = lay_.mc();
     T* piv = block(lay_.lrow(r), lay_.lcol(r));
     close_cpu(piv, mc, p);
-    for (int64_t a = 0; a < p; ++a) copy_values(out + a * p, piv + a * mc, p);
+    copy_block(out, p, piv, mc, p, p);
   }
   bool pivot_ready() override { return true; }
   void set_pivot(int64_t, const T*) override {}
@@ -161,36 +162,38 @@ class CpuBackend final : public RankBackend<T> {
         gemm_acc_cpu(c, mc, piv, p, tmp_.data(), mc, lay_.real(r), p, a * p, b * p);
       // Block-major for the broadcasts: block lj of the row at lj P^2.
       for (int64_t lj = 0; lj < static_cast<int64_t>(lay_.cols.size()); ++lj)
-        for (int64_t a = 0; a < p; ++a) copy_values(row_out + lj * p * p + a * p, c + a * mc + lj * p, p);
+        copy_block(row_out + lj * p * p, p, c + lj * p, mc, p, p);
     }
     if (lay_.has_col(r)) {
       // Column panels: D[i][r] = D[i][r] (x) D*[r][r] (through a copy), i != r.
       const int64_t lj = lay_.lcol(r);
-      for (int64_t x = 0; x < mr; ++x)
-        copy_values(tmp_.data() + x * p, d_.data() + x * mc + lj * p, p);
+      copy_block(tmp_.data(), p, d_.data() + lj * p, mc, mr, p);
       for (size_t li = 0; li < lay_.rows.size(); ++li) {
         const int64_t i = lay_.rows[li];
         if (i == r) continue;
         gemm_acc_cpu(block(static_cast<int64_t>(li), lj), mc, tmp_.data() + static_cast<int64_t>(li) * p * p, p,
                      piv, p, lay_.real(i), p, 0, p);
       }
-      for (int64_t x = 0; x < mr; ++x)
-        copy_values(col_out + x * p, d_.data() + x * mc + lj * p, p);
+      copy_block(col_out, p, d_.data() + lj * p, mc, mr, p);
     }
   }
   void set_panels(int64_t, const T* row, const T* col) override {
     row_ = row;
     col_ = col;
   }
-  void update(int64_t, int64_t li, int64_t lj0, int64_t lj1) override {
+  void update(int64_t, int64_t li, int64_t lj) override {
     const int64_t p = lay_.p, mc = lay_.mc(), rows = lay_.real(lay_.rows[static_cast<size_t>(li)]);
-    for (int64_t lj = lj0; lj < lj1; ++lj)
-      gemm_acc_cpu(block(li, lj), mc, col_ + li * p * p, p, row_ + lj * p * p, p, rows, p, 0, p);
+    gemm_acc_cpu(block(li, lj), mc, col_ + li * p * p, p, row_ + lj * p * p, p, rows, p, 0, p);
   }
   bool idle() override { return true; }
   void store() override {}
 
  private:
+  // rows x cols values from src (pitch src_pitch values) to dst (pitch dst_pitch).
+  static void copy_block(T* dst, int64_t dst_pitch, const T* src, int64_t src_pitch, int64_t rows, int64_t cols) {
+    copy_rows(dst, sizeof(T) * static_cast<size_t>(dst_pitch), src, sizeof(T) * static_cast<size_t>(src_pitch),
+              static_cast<size_t>(rows), sizeof(T) * static_cast<size_t>(cols));
+  }
   const Layout& lay_;
   std::vector<T>& d_;
   std::vector<T> tmp_;

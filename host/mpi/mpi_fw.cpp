@@ -378,18 +378,16 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
                         {&rep.upload, &rep.readback, &rep.pin, &rep.pin_wait}, unused);
   }
   MPI_Reduce(&sent, &rep.bytes_bcast, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-  rep.round_compute.assign(times.round_compute.size(), 0.0);
-  rep.round_wait.assign(times.round_wait.size(), 0.0);
-  MPI_Reduce(times.round_compute.data(), rep.round_compute.data(), static_cast<int>(lay.q), MPI_DOUBLE,
-             MPI_MAX, 0, MPI_COMM_WORLD);
-  MPI_Reduce(times.round_wait.data(), rep.round_wait.data(), static_cast<int>(lay.q), MPI_DOUBLE, MPI_MAX,
-             0, MPI_COMM_WORLD);
-  rep.round_posted.assign(times.round_posted.size(), 0.0);
-  rep.round_arrived.assign(times.round_arrived.size(), 0.0);
-  MPI_Reduce(times.round_posted.data(), rep.round_posted.data(), static_cast<int>(lay.q), MPI_DOUBLE, MPI_MAX,
-             0, MPI_COMM_WORLD);
-  MPI_Reduce(times.round_arrived.data(), rep.round_arrived.data(), static_cast<int>(lay.q), MPI_DOUBLE,
-             MPI_MAX, 0, MPI_COMM_WORLD);
+  // Per round, the slowest / latest rank's figure.
+  const auto round_max = [&](const std::vector<double>& mine, std::vector<double>& out) {
+    out.assign(mine.size(), 0.0);
+    MPI_Reduce(mine.data(), out.data(), static_cast<int>(lay.q), MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  };
+  round_max(times.round_compute, rep.round_compute);
+  round_max(times.round_wait, rep.round_wait);
+  round_max(times.round_pivot, rep.round_pivot);
+  round_max(times.round_posted, rep.round_posted);
+  round_max(times.round_arrived, rep.round_arrived);
   double slowest = 0;
   MPI_Reduce(&times.solve, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   if (s.rank == 0) rep.t_solve = slowest;

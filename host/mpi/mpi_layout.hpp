@@ -55,6 +55,21 @@ struct Layout {
   int rank_of(int a, int b) const { return a * pc + b; }
   int64_t real(int64_t i) const { return std::max<int64_t>(0, std::min(p, n - i * p)); }
   size_t local_elems() const { return static_cast<size_t>(mr() * mc()); }
+  // The order in which round r's blocks of a row panel (row: local panel columns)
+  // or of a column panel (local panel rows) are computed, sent and received: panel
+  // r + 1's first, as round r + 1's pivot needs it first (its owner's look-ahead
+  // then runs while the others arrive), then the rest in order. Every rank that
+  // sends or receives the panel's blocks agrees on it.
+  std::vector<int64_t> block_order(int64_t r, bool row) const {
+    const int64_t count = static_cast<int64_t>((row ? cols : rows).size());
+    int64_t first = -1;
+    if (row ? has_col(r + 1) : has_row(r + 1)) first = row ? lcol(r + 1) : lrow(r + 1);
+    std::vector<int64_t> out;
+    if (first >= 0 && first < count) out.push_back(first);
+    for (int64_t k = 0; k < count; ++k)
+      if (k != first) out.push_back(k);
+    return out;
+  }
 };
 
 // [0, count) without the indices in skip (at most two, -1 = none), as ranges.

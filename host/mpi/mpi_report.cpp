@@ -113,7 +113,7 @@ void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay
     j.array_field("rank_devices", rep.devices).array_field("rank_compute_s", rep.compute);
     j.array_field("rank_wait_s", rep.wait).array_field("rank_bytes_sent", rep.sent);
     j.array_field("round_compute_s", rep.round_compute).array_field("round_wait_s", rep.round_wait);
-    j.array_field("round_posted_s", rep.round_posted).array_field("round_arrived_s", rep.round_arrived);
+    j.array_field("round_pivot_s", rep.round_pivot).array_field("round_posted_s", rep.round_posted).array_field("round_arrived_s", rep.round_arrived);
     j.array_field("rank_upload_s", rep.upload).array_field("rank_readback_s", rep.readback);
     j.array_field("rank_pin_s", rep.pin).array_field("rank_pin_wait_s", rep.pin_wait);
     j.field("setup_s", rep.t_setup).field("solve_s", rep.t_solve).field("gather_s", rep.t_gather);

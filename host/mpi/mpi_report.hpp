@@ -27,9 +27,10 @@ struct Report {
   // thread beside the set-up) and waiting for them after it
   std::vector<double> upload, readback, pin, pin_wait;
   std::vector<double> round_compute, round_wait;     // per round, the slowest rank
-  // per round, the latest rank: seconds from its begin of the round to its part of
-  // steps 1-2 posted / to every block it receives arrived (RoundTimes)
-  std::vector<double> round_posted, round_arrived;
+  // per round, the latest rank: seconds from its begin of the round to the pivot on
+  // its host / its part of steps 1-2 posted / every block it receives arrived
+  // (RoundTimes)
+  std::vector<double> round_pivot, round_posted, round_arrived;
   double bytes_bcast = 0, bytes_scatter = 0, bytes_gather = 0;
   double bytes_output = 0;  // output blocks sent to rank 0 (streamed output)
   std::string verify, verify_detail, output, output_mode;

@@ -14,10 +14,12 @@
 #include <cstdlib>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "mpi/mpi_backend.hpp"
 #include "mpi/mpi_layout.hpp"
+#include "mpi/mpi_trace.hpp"
 #include "util/cancel.hpp"
 #include "util/timer.hpp"
 
@@ -27,10 +29,11 @@ struct RoundTimes {
   double compute = 0, wait = 0, solve = 0;
   std::vector<double> round_compute, round_wait;  // per round
   // Per round r, seconds from the moment this rank began r (during round r - 1,
-  // the look-ahead) until its part of r's steps 1-2 was posted (pivot, step 2 and
-  // every block it sends; 0 where it sends none), and until every block of r's
-  // panels it receives had arrived (0 where it receives none).
-  std::vector<double> round_posted, round_arrived;
+  // the look-ahead) until r's pivot was on its host (closed and read back, or
+  // received; 0 where it takes no part in step 2), until its part of r's steps 1-2
+  // was posted (pivot, step 2 and every block it sends; 0 where it sends none), and
+  // until every block of r's panels it receives had arrived (0 where it receives none).
+  std::vector<double> round_pivot, round_posted, round_arrived;
 };
 
 // The process grid's communicators: this rank's process row (ranks (prow, *),
@@ -63,8 +66,10 @@ class DistributedFw {
     const int64_t q = lay_.q;
     t.round_compute.assign(static_cast<size_t>(q), 0.0);
     t.round_wait.assign(static_cast<size_t>(q), 0.0);
-    posted_.assign(static_cast<size_t>(q), 0.0);
-    arrived_.assign(static_cast<size_t>(q), 0.0);
+    t.round_pivot.assign(static_cast<size_t>(q), 0.0);
+    t.round_posted.assign(static_cast<size_t>(q), 0.0);
+    t.round_arrived.assign(static_cast<size_t>(q), 0.0);
+    times_ = &t;
     {
       Stopwatch c;
       be_.load();
@@ -89,18 +94,8 @@ class DistributedFw {
         // Look-ahead: round r on row and column r + 1 first, then round r + 1 starts.
         next_r = lay_.has_row(next) ? lay_.lrow(next) : -1;
         next_c = lay_.has_col(next) ? lay_.lcol(next) : -1;
-        if (next_r >= 0)
-          for (const auto& [a, b] : ranges_without(nc, skip_c, -1))
-            for (int64_t lj = a; lj < b; ++lj) {
-              waited += await(r, next_r, lj);
-              be_.update(r, next_r, lj, lj + 1);
-            }
-        if (next_c >= 0)
-          for (int64_t li = 0; li < nr; ++li)
-            if (li != skip_r && li != next_r) {
-              waited += await(r, li, next_c);
-              be_.update(r, li, next_c, next_c + 1);
-            }
+        waited += look_ahead(r, next_r, next_c, skip_r, skip_c);
+        trace_("look_ahead_enqueued", r, be_.backlog());
         begin(next);
       }
       // The rest of round r, one local panel at a time: at most two panels' GEMMs
@@ -111,8 +106,7 @@ class DistributedFw {
         if (li == skip_r || li == next_r) continue;
         for (const auto& [a, b] : cranges)
           for (int64_t lj = a; lj < b; ++lj) {
-            waited += await(r, li, lj);
-            be_.update(r, li, lj, lj + 1);
+            waited += gemm(r, li, lj);
             progress();
             while (be_.backlog() > 1) {
               progress();
@@ -126,17 +120,20 @@ class DistributedFw {
       // above keeps step 2 of round r + 2 near the front), the received panels'
       // uploads run on the copy queue beside them.
       if (next < q) waited += finish_stage();
+      trace_("round_end", r, be_.backlog());
       const double total = w.seconds();
       t.round_wait[ri] = waited;
       t.round_compute[ri] = total - waited;
       t.wait += waited;
       t.compute += total - waited;
     }
-    t.round_posted = posted_;
-    t.round_arrived = arrived_;
+    times_ = nullptr;
+    trace_.write(lay_.prow * lay_.pc + lay_.pcol);
     Stopwatch c1;
-    wait_all(reqs_[0]);
-    wait_all(reqs_[1]);
+    for (int k = 0; k < 2; ++k) {
+      wait_all(reqs_[k]);
+      wait_all(st_[k].piv_sends);
+    }
     be_.store();
     t.compute += c1.seconds();
     t.solve = all.seconds();
@@ -152,9 +149,12 @@ class DistributedFw {
     int64_t row_in = 0, col_in = 0;      // blocks received, their uploads started
     int64_t row_sent = 0, col_sent = 0;  // blocks of this rank's panels posted
     std::vector<MPI_Request> piv_reqs;   // the pivot's receives
-    std::vector<std::vector<MPI_Request>> row_reqs, col_reqs;  // the panels' receives, by block
+    std::vector<MPI_Request> piv_sends;  // the owner's pivot broadcasts
+    std::vector<std::vector<MPI_Request>> row_reqs, col_reqs;  // the panels' receives, in block order
+    // Layout::block_order of the row / column panel, and each local block's place in it
+    std::vector<int64_t> row_order, col_order, row_pos, col_pos;
     Stopwatch since;                     // from begin(r)
-    bool posted = false, arrived = false;  // their seconds taken (posted_, arrived_)
+    bool posted = false, arrived = false;  // their seconds taken (RoundTimes)
   };
 
   // Between polls: while a broadcast of this rank is in flight, only a yield. Open
@@ -178,7 +178,7 @@ class DistributedFw {
   bool in_flight() const {
     if (!reqs_[0].empty() || !reqs_[1].empty()) return true;
     for (const Stage& st : st_)
-      if (st.r >= 0 && (!st.piv_reqs.empty() || st.row_in < static_cast<int64_t>(st.row_reqs.size()) ||
+      if (st.r >= 0 && (!st.piv_reqs.empty() || !st.piv_sends.empty() || st.row_in < static_cast<int64_t>(st.row_reqs.size()) ||
                         st.col_in < static_cast<int64_t>(st.col_reqs.size())))
         return true;
     return false;
@@ -244,8 +244,18 @@ class DistributedFw {
   void begin(int64_t r) {
     const int s = static_cast<int>(r % 2);
     Stage& st = st_[s];
+    wait_all(st.piv_sends);  // round r - 2's, before its buffer is written again
     st = Stage();
     st.r = r;
+    const auto place = [](const std::vector<int64_t>& order) {
+      std::vector<int64_t> pos(order.size());
+      for (size_t k = 0; k < order.size(); ++k) pos[static_cast<size_t>(order[k])] = static_cast<int64_t>(k);
+      return pos;
+    };
+    st.row_order = lay_.block_order(r, true);
+    st.col_order = lay_.block_order(r, false);
+    st.row_pos = place(st.row_order);
+    st.col_pos = place(st.col_order);
     if (!piv_[s]) take_set(s);
     // Set s was round r - 2's: its sends done and its device copies read before
     // the pivot, step 2 or the receives write into it again.
@@ -253,6 +263,7 @@ class DistributedFw {
     if (r >= 2) be_.release(r - 2);
     st.in_row = lay_.has_row(r);
     st.in_col = lay_.has_col(r);
+    trace_("begin", r, be_.backlog());
     const int64_t nr = static_cast<int64_t>(lay_.rows.size()), nc = static_cast<int64_t>(lay_.cols.size());
     // Blocks to send: row panels go down the process column, column panels along
     // the process row, each only where it has other ranks.
@@ -262,6 +273,7 @@ class DistributedFw {
     if (st.in_row && st.in_col) {
       be_.close_pivot(r, piv_[s]);
       be_.phase2(r, piv_[s], row_[s], col_[s]);
+      trace_("pivot_step2_enqueued", r);
       st.have_pivot = true;
       st.phase2 = true;
     } else {
@@ -270,12 +282,12 @@ class DistributedFw {
       if (st.in_col) ibcast(piv_[s], pp(), root_row, c_.col, false, st.piv_reqs);
     }
     if (!st.in_row)
-      for (int64_t k = 0; k < nc; ++k) {
+      for (const int64_t k : st.row_order) {
         st.row_reqs.emplace_back();
         ibcast(row_[s] + k * pp(), pp(), root_row, c_.col, false, st.row_reqs.back());
       }
     if (!st.in_col)
-      for (int64_t k = 0; k < nr; ++k) {
+      for (const int64_t k : st.col_order) {
         st.col_reqs.emplace_back();
         ibcast(col_[s] + k * pp(), pp(), root_col, c_.row, false, st.col_reqs.back());
       }
@@ -299,54 +311,79 @@ class DistributedFw {
     const int64_t r = st.r;
     const int s = static_cast<int>(r % 2);
     while (st.row_in < static_cast<int64_t>(st.row_reqs.size()) && test(st.row_reqs[static_cast<size_t>(st.row_in)])) {
-      be_.receive_block(r, true, st.row_in, row_[s] + st.row_in * pp());
+      const int64_t k = st.row_order[static_cast<size_t>(st.row_in)];
+      be_.receive_block(r, true, k, row_[s] + k * pp());
+      trace_("row_block_arrived", r, k);
       ++st.row_in;
     }
     while (st.col_in < static_cast<int64_t>(st.col_reqs.size()) && test(st.col_reqs[static_cast<size_t>(st.col_in)])) {
-      be_.receive_block(r, false, st.col_in, col_[s] + st.col_in * pp());
+      const int64_t k = st.col_order[static_cast<size_t>(st.col_in)];
+      be_.receive_block(r, false, k, col_[s] + k * pp());
+      trace_("col_block_arrived", r, k);
       ++st.col_in;
     }
     if (!st.arrived && st.row_in == static_cast<int64_t>(st.row_reqs.size()) &&
         st.col_in == static_cast<int64_t>(st.col_reqs.size())) {
       st.arrived = true;
-      if (!st.row_reqs.empty() || !st.col_reqs.empty()) arrived_[static_cast<size_t>(r)] = st.since.seconds();
+      if (!st.row_reqs.empty() || !st.col_reqs.empty()) mark(times_->round_arrived, st);
     }
     const bool owner = st.in_row && st.in_col;
     if (owner && !st.pivot_posted && be_.pivot_ready()) {
-      ibcast(piv_[s], pp(), lay_.pcol, c_.row, true, reqs_[s]);
-      ibcast(piv_[s], pp(), lay_.prow, c_.col, true, reqs_[s]);
+      ibcast(piv_[s], pp(), lay_.pcol, c_.row, true, st.piv_sends);
+      ibcast(piv_[s], pp(), lay_.prow, c_.col, true, st.piv_sends);
       st.pivot_posted = true;
+      mark(times_->round_pivot, st);
+      trace_("pivot_posted", r);
     }
     if (!owner && !st.have_pivot && (st.in_row || st.in_col) && test(st.piv_reqs)) {
       st.have_pivot = true;
+      mark(times_->round_pivot, st);
+      trace_("pivot_arrived", r);
       be_.set_pivot(r, piv_[s]);
       be_.phase2(r, piv_[s], row_[s], col_[s]);
+      trace_("step2_enqueued", r);
       st.phase2 = true;
     }
-    if (st.phase2 && (!owner || st.pivot_posted)) {
+    // The owner's blocks only once its pivot reached the pivot's process row and
+    // column: posted beside it, they shared the transport with it, and step 2 there
+    // (which the next round's chain waits for) started only when most of them had
+    // arrived (4 x H200, n = 40 000: the pivot 14-44 ms after it was posted).
+    if (st.phase2 && (!owner || (st.pivot_posted && test(st.piv_sends)))) {
       const int64_t nr = static_cast<int64_t>(lay_.rows.size()), nc = static_cast<int64_t>(lay_.cols.size());
-      while (st.row_sent < nc && be_.block_ready(true, st.row_sent)) {
-        ibcast(row_[s] + st.row_sent * pp(), pp(), lay_.prow, c_.col, true, reqs_[s]);
+      while (st.row_sent < nc && be_.block_ready(true, st.row_order[static_cast<size_t>(st.row_sent)])) {
+        const int64_t k = st.row_order[static_cast<size_t>(st.row_sent)];
+        ibcast(row_[s] + k * pp(), pp(), lay_.prow, c_.col, true, reqs_[s]);
+        trace_("row_block_posted", r, k);
         ++st.row_sent;
       }
-      while (st.col_sent < nr && be_.block_ready(false, st.col_sent)) {
-        ibcast(col_[s] + st.col_sent * pp(), pp(), lay_.pcol, c_.row, true, reqs_[s]);
+      while (st.col_sent < nr && be_.block_ready(false, st.col_order[static_cast<size_t>(st.col_sent)])) {
+        const int64_t k = st.col_order[static_cast<size_t>(st.col_sent)];
+        ibcast(col_[s] + k * pp(), pp(), lay_.pcol, c_.row, true, reqs_[s]);
+        trace_("col_block_posted", r, k);
         ++st.col_sent;
       }
       if (!st.posted && st.row_sent == nc && st.col_sent == nr) {
         st.posted = true;
-        posted_[static_cast<size_t>(r)] = st.since.seconds();
+        mark(times_->round_posted, st);
       }
     }
+  }
+  // Round st.r's entry of a RoundTimes figure: the seconds since its begin().
+  static void mark(std::vector<double>& per_round, const Stage& st) {
+    per_round[static_cast<size_t>(st.r)] = st.since.seconds();
   }
   // Waits (driving the rounds) until round r's column block li and row block lj
   // are on their way to the device, where this rank receives them (li = nr, lj = nc:
   // every block); returns the seconds waited.
   double await(int64_t r, int64_t li, int64_t lj) {
     const Stage& st = st_[r % 2];
+    // Block k (past the last: every block) among those arrived, `in` in block order.
+    const auto got = [](int64_t in, const std::vector<int64_t>& pos, int64_t k) {
+      const auto all = static_cast<int64_t>(pos.size());
+      return k >= all ? in == all : in > pos[static_cast<size_t>(k)];
+    };
     const auto arrived = [&] {
-      return (st.in_row || st.row_in > std::min<int64_t>(lj, static_cast<int64_t>(st.row_reqs.size()) - 1)) &&
-             (st.in_col || st.col_in > std::min<int64_t>(li, static_cast<int64_t>(st.col_reqs.size()) - 1));
+      return (st.in_row || got(st.row_in, st.row_pos, lj)) && (st.in_col || got(st.col_in, st.col_pos, li));
     };
     if (arrived()) return 0;
     Stopwatch w;
@@ -355,6 +392,35 @@ class DistributedFw {
       if (!arrived()) nap();
     }
     return w.seconds();
+  }
+  // Round r on row and column r + 1 (local next_r / next_c, -1 where not this
+  // rank's; skip_r / skip_c: row and column r, done in step 2), in the order their
+  // blocks arrive: row r + 1's GEMMs in the row panel's block order, column
+  // r + 1's in the column panel's, taken in turn (both panels stream at once);
+  // returns the seconds waited for blocks.
+  double look_ahead(int64_t r, int64_t next_r, int64_t next_c, int64_t skip_r, int64_t skip_c) {
+    const Stage& st = st_[r % 2];
+    std::vector<std::pair<int64_t, int64_t>> in_row, in_col;
+    if (next_r >= 0)
+      for (const int64_t lj : st.row_order)
+        if (lj != skip_c) in_row.emplace_back(next_r, lj);
+    if (next_c >= 0)
+      for (const int64_t li : st.col_order)
+        if (li != skip_r && li != next_r) in_col.emplace_back(li, next_c);
+    double waited = 0;
+    for (size_t k = 0; k < std::max(in_row.size(), in_col.size()); ++k) {
+      if (k < in_row.size()) waited += gemm(r, in_row[k].first, in_row[k].second);
+      if (k < in_col.size()) waited += gemm(r, in_col[k].first, in_col[k].second);
+    }
+    return waited;
+  }
+  // Round r's GEMM on the local panel (li, lj) once its two blocks arrived; returns
+  // the seconds waited for them.
+  double gemm(int64_t r, int64_t li, int64_t lj) {
+    const double waited = await(r, li, lj);
+    be_.update(r, li, lj);
+    trace_("gemm_enqueued", r, li * 1000 + lj);
+    return waited;
   }
   // The round begun last: this rank's part of its steps 1-2 posted (step 2
   // enqueued, every block of its panels sent).
@@ -386,7 +452,8 @@ class DistributedFw {
   std::vector<T> own_[6];             // the buffers when the backend has none to lend
   std::vector<MPI_Request> reqs_[2];  // round r's sends (pivot, panels), by parity
   Stage st_[2];                        // round r's receives and steps, by parity
-  std::vector<double> posted_, arrived_;  // RoundTimes::round_posted / round_arrived
+  RoundTimes* times_ = nullptr;  // run()'s, while it runs
+  RoundTrace trace_;
   double bytes_ = 0;
 };
 

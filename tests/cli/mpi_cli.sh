@@ -283,19 +283,40 @@ assert 0 < r['parallel_efficiency'] <= 1.0001, r"
 OCL_SP_MPI_BCAST_BYTES=1000 run json-pieces 0 4 --n 200 --backend openmp --panel 32 --json --output "$T/pieces.bin"
 expect json-pieces-bytes "$PY" -c "
 import json; r=json.load(open('$T/out')); assert r['bytes_broadcast'] == 7 * 16 * 4096, r"
-# Per round: when the latest rank had posted its part of steps 1-2 and when the last
-# block a rank receives had arrived (on 2 x 2 every round has senders and receivers;
-# the blocks arrive after they are posted).
+# Per round: when the latest rank had the pivot on its host, had posted its part of
+# steps 1-2 and had the last block it receives (on 2 x 2 every round has senders and
+# receivers, and step 2 starts from the pivot).
 expect json-round-chain "$PY" -c "
-import json; r=json.load(open('$T/out')); p=r['round_posted_s']; a=r['round_arrived_s']
-assert len(p) == 7 and len(a) == 7, r
-assert all(x > 0 for x in p) and all(x > 0 for x in a), (p, a)"
+import json; r=json.load(open('$T/out')); v=r['round_pivot_s']; p=r['round_posted_s']; a=r['round_arrived_s']
+assert len(v) == 7 and len(p) == 7 and len(a) == 7, r
+assert all(x > 0 for x in v + p + a), (v, p, a)
+assert all(x <= y for x, y in zip(v, p)), (v, p)"
 check ref-200 0 "$BIN" --n 200 --backend serial --quiet --output "$T/r200.bin"
 same json-pieces "$T/r200.bin" "$T/pieces.bin"
 # The rounds sleeping between polls while broadcasts fly (the comparison switch):
 # the same distances.
 OCL_SP_MPI_POLL=sleep run poll-sleep 0 4 --n 200 --backend openmp --panel 32 --output "$T/ps.bin" &&
   same poll-sleep "$T/r200.bin" "$T/ps.bin"
+# The rounds' trace (OCL_SP_MPI_TRACE): a file a rank, every round begun and ended
+# on every rank, each round's pivot posted by its owner only, and every block a rank
+# posts arriving at the rank of the other process row (2 x 2: one receiver each).
+OCL_SP_MPI_TRACE="$T/trace" run trace 0 4 --n 200 --backend openmp --panel 32 --output "$T/tr.bin" &&
+  same trace "$T/r200.bin" "$T/tr.bin"
+expect trace-events "$PY" -c "
+import csv
+ev = {k: [r for r in csv.DictReader(open('$T/trace.%d.tsv' % k), delimiter='\t')] for k in range(4)}
+for k, rows in ev.items():
+    for what in ('begin', 'round_end'):
+        assert sorted(int(r['round']) for r in rows if r['event'] == what) == list(range(7)), (k, what)
+    assert all(float(a['seconds']) <= float(b['seconds']) for a, b in zip(rows, rows[1:])), k
+for r in range(7):
+    owner = (r % 2) * 2 + r % 2
+    got = [k for k in range(4) for e in ev[k] if e['event'] == 'pivot_posted' and int(e['round']) == r]
+    assert got == [owner], (r, got)
+    for k in range(4):
+        sent = sum(e['event'] == 'row_block_posted' and int(e['round']) == r for e in ev[k])
+        got = sum(e['event'] == 'row_block_arrived' and int(e['round']) == r for e in ev[(k + 2) % 4])
+        assert sent == got, (r, k, sent, got)"
 
 # The OpenCL backend on PoCL, one device per rank: default grid and panels, a
 # 2 x 2 grid with look-ahead over 5 x 5 panels (float32, negative edges), 3 x 1.
