@@ -12,7 +12,9 @@
 # (NEW with Open MPI's TCP transport forced, `--mca pml ob1 --mca btl tcp,self`: the
 # stand-in for ranks on several hosts), ranks_cma (NEW with shared memory's single copy asked for,
 # `--mca btl_vader_single_copy_mechanism cma`, where the host's environment turns it off), ranks_trace
-# (NEW writing the rounds' trace, OCL_SP_MPI_TRACE, to OUT/NAME.RANK.tsv: bench/mpi_round_chain.py reads it). Every
+# (NEW writing the rounds' trace, OCL_SP_MPI_TRACE, to OUT/NAME.RANK.tsv: bench/mpi_round_chain.py reads it),
+# ranks_kKaA (NEW with the GEMMs in runs of K local panels, A launches queued ahead:
+# OCL_SP_MPI_GEMM_PANELS=K OCL_SP_MPI_GEMM_AHEAD=A). Every
 # JSON report and the job's wall time kept in OUT (then packed into OUT/runs.tgz:
 # the device tool brings back only a few files).
 # Usage (device tool, repo root): bash bench/mpi_fw_overlap.sh BASE NEW OUT [R] [LIMIT] JOBS...
@@ -48,6 +50,9 @@ for job in "$@"; do
         timed "$t" $M -x OCL_SP_MPI_TRACE="$O/$tag" "$NEW" "${F[@]}" --device gpu ;;
       ranks_cma) timed "${name}_${n}${panel:+_p$panel}_$k" $M --mca btl_vader_single_copy_mechanism cma "$NEW" "${F[@]}" --device gpu ;;
       ranks_new_sleep) OCL_SP_MPI_POLL=sleep timed "${name}_${n}${panel:+_p$panel}_$k" $M "$NEW" "${F[@]}" --device gpu ;;
+      ranks_k*a*) [[ $name =~ ^ranks_k([0-9]+)a([0-9]+)$ ]] || { echo "unknown job $name"; continue; }
+        OCL_SP_MPI_GEMM_PANELS=${BASH_REMATCH[1]} OCL_SP_MPI_GEMM_AHEAD=${BASH_REMATCH[2]} \
+          timed "${name}_${n}${panel:+_p$panel}_$k" $M "$NEW" "${F[@]}" --device gpu ;;
       ranks_new_pageable) OCL_SP_MPI_PINNED=0 timed "${name}_${n}${panel:+_p$panel}_$k" $M "$NEW" "${F[@]}" --device gpu ;;
     esac
   done

@@ -756,11 +756,17 @@ __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void fw_tiled_outer(
 // P x P panels in separate buffers (row stride ld = P, a multiple of BLOCK),
 // D x D work-groups, one output tile each. rows: the real rows of c (the rest are
 // padding: isolated vertices that never change). c never aliases a or b: a panel
-// multiplied by itself goes through a copy on the host side.
+// multiplied by itself goes through a copy on the host side. Batched: b and c hold
+// panels one after another (P^2 values each); group z multiplies a by panel
+// first + z of b into panel first + z of c (one launch for a row of panels: a
+// P x P launch of 400 tiles filled the last of its waves poorly).
 __kernel __attribute__((reqd_work_group_size(NTX, NTY, 1))) void minplus_tiled_acc(
     const int ld, __global const value_t* a, __global const value_t* b, __global value_t* c,
-    const int rows) {
+    const int rows, const int first) {
   const int bj = get_group_id(0), bi = get_group_id(1);
+  const size_t panel = (size_t)(first + (int)get_group_id(2)) * ld * ld;
+  b += panel;
+  c += panel;
   STAGED_PANELS;
   value_t acc[TM][TN];
   fill_acc(acc, INF);

@@ -171,6 +171,9 @@ TEST_SUITE("panel_engine") {
       cl::Event gemm_acc(cl::Buffer&, cl::Buffer&, cl::Buffer&, int64_t, int64_t, int64_t) {
         return marker();
       }
+      cl::Event gemm_acc_panels(cl::Buffer&, cl::Buffer&, cl::Buffer&, int64_t, int64_t, int64_t, int64_t) {
+        return marker();
+      }
       int panel_multiple() const { return 32; }
 
      private:

@@ -52,14 +52,16 @@ class RankBackend {
   }
   // Round r's row and column panels (block-major, as phase2 writes them) in host
   // memory: received, or (this rank's own) written by phase2. Round r's update()
-  // calls follow; update(r, li, lj) comes only after the column block li and the
-  // row block lj it reads were received (receive_block), not the rest.
+  // calls follow; update(r, li, lj, count) comes only after the column block li
+  // and the row blocks [lj, lj + count) it reads were received (receive_block),
+  // not the rest.
   virtual void set_panels(int64_t r, const T* row, const T* col) = 0;
   // Round r's host buffers (pivot, received panels) may be overwritten once this
   // returns: what the device still read from them is done.
   virtual void release(int64_t r) { (void)r; }
-  // Step 3 of round r on the local panel (li, lj).
-  virtual void update(int64_t r, int64_t li, int64_t lj) = 0;
+  // Step 3 of round r on the local panels (li, lj) .. (li, lj + count - 1): one
+  // launch where the backend can.
+  virtual void update(int64_t r, int64_t li, int64_t lj, int64_t count) = 0;
   // update() calls enqueued and not yet run (asynchronous backends: the caller
   // keeps this small so the next round's step 2 never waits behind a whole round).
   virtual int backlog() { return 0; }

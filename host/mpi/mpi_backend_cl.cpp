@@ -40,11 +40,27 @@ class ClBackend final : public RankBackend<T> {
       : lay_(lay), d_(local), dev_(std::move(dev)), core_(dev_->core()),
         nr_(static_cast<int64_t>(lay.rows.size())), nc_(static_cast<int64_t>(lay.cols.size())) {
     const size_t pb = static_cast<size_t>(lay.p * lay.p) * sizeof(T);
+    // A local row of panels (and a received row panel) is one buffer, its panels
+    // sub-buffers P^2 values apart, so that several panels of a row are one GEMM
+    // launch (gemm_acc_panels); where a row passes the device's largest allocation,
+    // buffers of their own and a launch a panel.
+    rows_batched_ = static_cast<unsigned long long>(nc_) * pb <= core_.device().max_alloc;
+    const auto row_of_panels = [&](std::vector<cl::Buffer>& parents, std::vector<cl::Buffer>& panels) {
+      if (!rows_batched_ || nc_ == 0) {  // (a rank without panel columns: nothing)
+        for (int64_t k = 0; k < nc_; ++k) panels.emplace_back(core_.context(), CL_MEM_READ_WRITE, pb);
+        parents.emplace_back();
+        return;
+      }
+      parents.emplace_back(core_.context(), CL_MEM_READ_WRITE, static_cast<size_t>(nc_) * pb);
+      for (int64_t k = 0; k < nc_; ++k) {
+        const cl_buffer_region region{static_cast<size_t>(k) * pb, pb};
+        panels.push_back(parents.back().createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region));
+      }
+    };
     detail::with_cl_errors("cannot allocate the panels on '" + core_.device().name + "'", [&] {
-      for (int64_t k = 0; k < nr_ * nc_; ++k) own_.emplace_back(core_.context(), CL_MEM_READ_WRITE, pb);
+      for (int64_t k = 0; k < nr_; ++k) row_of_panels(own_rows_, own_);
       for (int set = 0; set < 2; ++set) {
-        if (lay.pr > 1)
-          for (int64_t k = 0; k < nc_; ++k) rowp_[set].emplace_back(core_.context(), CL_MEM_READ_WRITE, pb);
+        if (lay.pr > 1) row_of_panels(rowp_rows_[set], rowp_[set]);
         if (lay.pc > 1)
           for (int64_t k = 0; k < nr_; ++k) colp_[set].emplace_back(core_.context(), CL_MEM_READ_WRITE, pb);
       }
@@ -273,7 +289,7 @@ class ClBackend final : public RankBackend<T> {
       v.clear();
     });
   }
-  void update(int64_t r, int64_t li, int64_t lj) override {
+  void update(int64_t r, int64_t li, int64_t lj, int64_t count) override {
     guarded([&] {
       const size_t set = static_cast<size_t>(r % 2);
       cl::Buffer& a = lay_.has_col(r) ? own(li, lay_.lcol(r)) : colp_[set][static_cast<size_t>(li)];
@@ -289,10 +305,23 @@ class ClBackend final : public RankBackend<T> {
         }
       };
       if (!lay_.has_col(r)) need(up_col_[set], li);
-      if (!lay_.has_row(r)) need(up_row_[set], lj);
+      if (!lay_.has_row(r))
+        for (int64_t k = lj; k < lj + count; ++k) need(up_row_[set], k);
       if (!wait.empty()) queue().enqueueBarrierWithWaitList(&wait);
-      cl::Buffer& b = lay_.has_row(r) ? own(lay_.lrow(r), lj) : rowp_[set][static_cast<size_t>(lj)];
-      dev_->gemm_acc(own(li, lj), a, b, lay_.p, rows);
+      if (rows_batched_ && count > 1) {
+        cl::Buffer& b = lay_.has_row(r) ? own_rows_[static_cast<size_t>(lay_.lrow(r))] : rowp_rows_[set][0];
+        // This rank's own column block is a part of the row the launch writes: read
+        // through a copy (a buffer and its sub-buffer in one launch, one written, is
+        // undefined in OpenCL).
+        if (lay_.has_col(r)) core_.copy_buffer(a, tmp_, static_cast<size_t>(lay_.p * lay_.p) * sizeof(T), {});
+        dev_->gemm_acc_panels(own_rows_[static_cast<size_t>(li)], lay_.has_col(r) ? tmp_ : a, b, lay_.p, rows, lj,
+                              count);
+      } else {
+        for (int64_t k = lj; k < lj + count; ++k) {
+          cl::Buffer& b = lay_.has_row(r) ? own(lay_.lrow(r), k) : rowp_[set][static_cast<size_t>(k)];
+          dev_->gemm_acc(own(li, k), a, b, lay_.p, rows);
+        }
+      }
       cl::Event m = mark();
       marks_.push_back(m);
       last_use_[set] = m;
@@ -363,6 +392,8 @@ class ClBackend final : public RankBackend<T> {
   detail::OpenClCore& core_;
   int64_t nr_, nc_;
   std::vector<cl::Buffer> own_, rowp_[2], colp_[2];  // received panels: one set per round parity
+  std::vector<cl::Buffer> own_rows_, rowp_rows_[2];   // the rows own_ and rowp_ are parts of (rows_batched_)
+  bool rows_batched_ = false;
   cl::Buffer piv_, tmp_;
   cl::Event piv_read_, marker_;
   std::vector<cl::Event> row_read_, col_read_;  // step 2's read-backs, by block

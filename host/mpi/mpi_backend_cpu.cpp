@@ -181,9 +181,10 @@ class CpuBackend final : public RankBackend<T> {
     row_ = row;
     col_ = col;
   }
-  void update(int64_t, int64_t li, int64_t lj) override {
+  void update(int64_t, int64_t li, int64_t lj, int64_t count) override {
     const int64_t p = lay_.p, mc = lay_.mc(), rows = lay_.real(lay_.rows[static_cast<size_t>(li)]);
-    gemm_acc_cpu(block(li, lj), mc, col_ + li * p * p, p, row_ + lj * p * p, p, rows, p, 0, p);
+    for (int64_t k = lj; k < lj + count; ++k)
+      gemm_acc_cpu(block(li, k), mc, col_ + li * p * p, p, row_ + k * p * p, p, rows, p, 0, p);
   }
   bool idle() override { return true; }
   void store() override {}

@@ -63,7 +63,8 @@ class DistributedFw {
   RoundTimes run() {
     RoundTimes t;
     Stopwatch all;
-    const int64_t q = lay_.q;
+    const int64_t q = lay_.q, run = gemm_run();
+    const int ahead = gemm_ahead(run);
     t.round_compute.assign(static_cast<size_t>(q), 0.0);
     t.round_wait.assign(static_cast<size_t>(q), 0.0);
     t.round_pivot.assign(static_cast<size_t>(q), 0.0);
@@ -98,17 +99,18 @@ class DistributedFw {
         trace_("look_ahead_enqueued", r, be_.backlog());
         begin(next);
       }
-      // The rest of round r, one local panel at a time: at most two panels' GEMMs
-      // queued ahead, so the next round's step 2 (enqueued once its pivot
-      // arrives) waits behind two panel GEMMs, not two panel rows.
+      // The rest of round r, runs of `run` local panels of a row (one launch on a
+      // device: a launch of one panel of 2560 fills its last wave poorly), few
+      // queued ahead (`ahead`), so the next round's step 2 (enqueued once its pivot
+      // arrives) waits behind a run or two, not panel rows.
       const auto cranges = ranges_without(nc, skip_c, next_c);
       for (int64_t li = 0; li < nr; ++li) {
         if (li == skip_r || li == next_r) continue;
         for (const auto& [a, b] : cranges)
-          for (int64_t lj = a; lj < b; ++lj) {
-            waited += gemm(r, li, lj);
+          for (int64_t lj = a; lj < b; lj += run) {
+            waited += gemm(r, li, lj, std::min(run, b - lj));
             progress();
-            while (be_.backlog() > 1) {
+            while (be_.backlog() > ahead) {
               progress();
               nap();
             }
@@ -414,13 +416,29 @@ class DistributedFw {
     }
     return waited;
   }
-  // Round r's GEMM on the local panel (li, lj) once its two blocks arrived; returns
-  // the seconds waited for them.
-  double gemm(int64_t r, int64_t li, int64_t lj) {
-    const double waited = await(r, li, lj);
-    be_.update(r, li, lj);
+  // Round r's GEMMs on the local panels (li, lj) .. (li, lj + count - 1) once the
+  // blocks they read arrived; returns the seconds waited for them.
+  double gemm(int64_t r, int64_t li, int64_t lj, int64_t count = 1) {
+    double waited = 0;
+    for (int64_t k = lj; k < lj + count; ++k) waited += await(r, li, k);
+    be_.update(r, li, lj, count);
     trace_("gemm_enqueued", r, li * 1000 + lj);
     return waited;
+  }
+  // Local panels of a row updated together (one GEMM launch on a device): 4, or
+  // OCL_SP_MPI_GEMM_PANELS (comparisons; 1: a launch a panel).
+  static int64_t gemm_run() {
+    if (const char* e = std::getenv("OCL_SP_MPI_GEMM_PANELS"))
+      if (const long long v = std::atoll(e); v > 0) return v;
+    return 4;
+  }
+  // update() launches left queued when the next is enqueued: 1 for a panel a
+  // launch, 0 for runs (then at most one run is ahead of the next round's step 2);
+  // OCL_SP_MPI_GEMM_AHEAD (comparisons).
+  static int gemm_ahead(int64_t run) {
+    if (const char* e = std::getenv("OCL_SP_MPI_GEMM_AHEAD"))
+      if (const int v = std::atoi(e); v >= 0 && *e) return v;
+    return run > 1 ? 0 : 1;
   }
   // The round begun last: this rank's part of its steps 1-2 posted (step 2
   // enqueued, every block of its panels sent).

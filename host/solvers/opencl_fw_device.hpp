@@ -345,6 +345,7 @@ class FwDevice final : public PanelDevice {
                              k.setArg(2, probe);
                              k.setArg(3, probe);
                              k.setArg(4, static_cast<cl_int>(b));
+                             k.setArg(5, static_cast<cl_int>(0));
                            },
                            &gemm_program_);
     });
@@ -362,10 +363,26 @@ class FwDevice final : public PanelDevice {
     gemm_.setArg(2, b);
     gemm_.setArg(3, c);
     gemm_.setArg(4, static_cast<cl_int>(rows));
+    gemm_.setArg(5, static_cast<cl_int>(0));
     return core_.launch_after(
         gemm_,
         cl::NDRange(gemm_local_[0] * static_cast<size_t>(ct), gemm_local_[1] * static_cast<size_t>(rt)),
         cl::NDRange(gemm_local_[0], gemm_local_[1]), {});
+  }
+  cl::Event gemm_acc_panels(cl::Buffer& c, cl::Buffer& a, cl::Buffer& b, int64_t p, int64_t rows, int64_t first,
+                            int64_t count) override {
+    const int64_t block = gemm_t_.at("BLOCK"), tiles = p / block;
+    const int64_t rt = std::min(tiles, (rows + block - 1) / block);
+    gemm_.setArg(0, static_cast<cl_int>(p));
+    gemm_.setArg(1, a);
+    gemm_.setArg(2, b);
+    gemm_.setArg(3, c);
+    gemm_.setArg(4, static_cast<cl_int>(rows));
+    gemm_.setArg(5, static_cast<cl_int>(first));
+    return core_.launch_after(gemm_,
+                              cl::NDRange(gemm_local_[0] * static_cast<size_t>(tiles),
+                                          gemm_local_[1] * static_cast<size_t>(rt), static_cast<size_t>(count)),
+                              cl::NDRange(gemm_local_[0], gemm_local_[1], 1), {});
   }
 
   int panel_multiple() const override { return kFwPanelMultiple; }

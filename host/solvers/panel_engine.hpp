@@ -33,6 +33,11 @@ class PanelDevice {
   // (FW's padding, isolated vertices, never changes); 0: every tile.
   virtual cl::Event gemm_acc(cl::Buffer& c, cl::Buffer& a, cl::Buffer& b, int64_t p,
                              int64_t rows, int64_t cols = 0) = 0;
+  // The same over panels [first, first + count) of c and b, each holding P x P
+  // panels one after another (P^2 values apart): panel k of c = min(c_k, a (x) b_k),
+  // every column, in one launch.
+  virtual cl::Event gemm_acc_panels(cl::Buffer& c, cl::Buffer& a, cl::Buffer& b, int64_t p, int64_t rows,
+                                    int64_t first, int64_t count) = 0;
   // Panel edges must be multiples of this (the kernels' tile edges).
   virtual int panel_multiple() const = 0;
 };

@@ -359,6 +359,13 @@ assert all(x > 0 for x in pin) if $pinned else all(x == 0 for x in pin), pin
 assert all(0 <= w <= p for w, p in zip(r['rank_pin_wait_s'], pin)), r
 assert len(r['round_wait_s'])==9 and all(0 <= w <= r['solve_s'] for w in r['round_wait_s']), r"
 done
+# The GEMMs of a row's local panels go in runs (one launch over sub-buffers of the
+# row; default 4 panels, above): a launch a panel, and runs of 3 (the 5 or 4 local
+# panel columns end in a shorter run) with one run queued ahead, give the same bytes.
+for runs in 1:1 3:1; do
+  OCL_SP_MPI_GEMM_PANELS=${runs%:*} OCL_SP_MPI_GEMM_AHEAD=${runs#*:} run "gemm-runs-${runs%:*}" 0 4 --n 1100 \
+    --negative --device pocl --panel 128 --quiet --output "$T/gr.bin" && same "gemm-runs-${runs%:*}" "$T/r1100.bin" "$T/gr.bin"
+done
 
 # Paths under MPI: each rank rebuilds its panels' part of the path
 # matrix from the distances. -np 1/2/4 (1x1, 1x2, 2x2) on OpenMP and -np 2 on PoCL:
