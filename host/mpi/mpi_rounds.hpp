@@ -93,11 +93,22 @@ class DistributedFw {
       int64_t next_r = -1, next_c = -1;
       if (next < q) {
         // Look-ahead: round r on row and column r + 1 first, then round r + 1 starts.
+        // The owner of round r + 1's pivot updates the pivot block first and closes
+        // it at once: the other ranks' step 2 waits only for the pivot, its own
+        // step 2 (after the rest of its look-ahead) for no one.
         next_r = lay_.has_row(next) ? lay_.lrow(next) : -1;
         next_c = lay_.has_col(next) ? lay_.lcol(next) : -1;
+        const bool owns_next = next_r >= 0 && next_c >= 0;
+        if (owns_next) {
+          waited += gemm(r, next_r, next_c);
+          begin(next);
+        }
         waited += look_ahead(r, next_r, next_c, skip_r, skip_c);
         trace_("look_ahead_enqueued", r, be_.backlog());
-        begin(next);
+        if (owns_next)
+          owner_step2(next);
+        else
+          begin(next);
       }
       // The rest of round r, runs of `run` local panels of a row (one launch on a
       // device: a launch of one panel of 2560 fills its last wave poorly), few
@@ -273,11 +284,12 @@ class DistributedFw {
     st.col_sent = st.in_col && lay_.pc > 1 ? 0 : nr;
     const int root_row = static_cast<int>(r % lay_.pr), root_col = static_cast<int>(r % lay_.pc);
     if (st.in_row && st.in_col) {
+      // The owner: the pivot now, step 2 once its panels of row and column r are
+      // updated (owner_step2(); at once for round 0).
       be_.close_pivot(r, piv_[s]);
-      be_.phase2(r, piv_[s], row_[s], col_[s]);
-      trace_("pivot_step2_enqueued", r);
+      trace_("pivot_enqueued", r);
       st.have_pivot = true;
-      st.phase2 = true;
+      if (r == 0) owner_step2(r);
     } else {
       // The pivot along the pivot's process row (rank in it: column) / column.
       if (st.in_row) ibcast(piv_[s], pp(), root_col, c_.row, false, st.piv_reqs);
@@ -296,6 +308,13 @@ class DistributedFw {
     progress();
   }
   int64_t pp() const { return lay_.p * lay_.p; }
+  // The pivot owner's step 2 of round r (its pivot closed in begin(r)).
+  void owner_step2(int64_t r) {
+    const int s = static_cast<int>(r % 2);
+    be_.phase2(r, piv_[s], row_[s], col_[s]);
+    trace_("step2_enqueued", r);
+    st_[s].phase2 = true;
+  }
 
   // Moves the started rounds on (the one whose GEMMs run, then the next): starts
   // the upload of each received block as soon as it arrived, posts the owner's
@@ -396,7 +415,8 @@ class DistributedFw {
     return w.seconds();
   }
   // Round r on row and column r + 1 (local next_r / next_c, -1 where not this
-  // rank's; skip_r / skip_c: row and column r, done in step 2), in the order their
+  // rank's; skip_r / skip_c: row and column r, done in step 2) but the pivot block
+  // (next_r, next_c) (its owner did it first), in the order their
   // blocks arrive: row r + 1's GEMMs in the row panel's block order, column
   // r + 1's in the column panel's, taken in turn (both panels stream at once);
   // returns the seconds waited for blocks.
@@ -405,7 +425,7 @@ class DistributedFw {
     std::vector<std::pair<int64_t, int64_t>> in_row, in_col;
     if (next_r >= 0)
       for (const int64_t lj : st.row_order)
-        if (lj != skip_c) in_row.emplace_back(next_r, lj);
+        if (lj != skip_c && lj != next_c) in_row.emplace_back(next_r, lj);
     if (next_c >= 0)
       for (const int64_t li : st.col_order)
         if (li != skip_r && li != next_r) in_col.emplace_back(li, next_c);
