@@ -10,7 +10,9 @@ enqueued, when the last block it sends was posted (read back), when the last blo
 it receives arrived, when its look-ahead onto row / column r + 1 was enqueued (round
 r's GEMMs that round r + 1's pivot and step 2 need), and when round r + 1's pivot
 was posted (the period). Then the medians of the rounds between the first two and
-the last. A rank's role is read from its events: it posted the pivot (owner), row
+the last. Last, each rank's solve by parts (ms from the earliest rank's start): its
+start (the local matrix's load), the load enqueued, round 0 begun, its last round
+ended, its store begun and done. A rank's role is read from its events: it posted the pivot (owner), row
 blocks (pivot row), column blocks (pivot column), ran step 2 sending nothing
 (step 2), or none of these (other).
 
@@ -113,6 +115,26 @@ def main():
                 vals = [row[c] for row in rows if row[c] is not None]
                 med[role][c] = statistics.median(vals) if vals else None
     show(f"medians of rounds {middle[0]}-{middle[-1]} (ms after the round's pivot was posted)", med)
+    parts(ranks, rounds[-1])
+
+
+PARTS = [("start", "load_start", -1), ("loaded", "load_enqueued", -1), ("round 0", "begin", 0),
+         ("last end", "round_end", None), ("store", "store_start", -1), ("stored", "stored", -1)]
+
+
+def parts(ranks, last):
+    t0 = min(t for ev in ranks.values() for t, r, what, _ in ev if what == "load_start") if all(
+        any(what == "load_start" for _, _, what, _ in ev) for ev in ranks.values()) else None
+    if t0 is None:
+        return  # a trace from before these events
+    print("solve by parts (ms from the earliest rank's start)")
+    print("rank " + " ".join(f"{name:>10}" for name, _, _ in PARTS))
+    for rank, ev in sorted(ranks.items()):
+        row = []
+        for _, what, r in PARTS:
+            t = first(ev, last if r is None else r, {what})
+            row.append("         -" if t is None else f"{1000 * (t - t0):10.1f}")
+        print(f"{rank:>4} " + " ".join(row))
 
 
 if __name__ == "__main__":

@@ -73,7 +73,9 @@ class DistributedFw {
     times_ = &t;
     {
       Stopwatch c;
+      trace_("load_start", -1);
       be_.load();
+      trace_("load_enqueued", -1);
       begin(0);
       const double waited = finish_stage();
       t.compute += c.seconds() - waited;
@@ -141,13 +143,15 @@ class DistributedFw {
       t.compute += total - waited;
     }
     times_ = nullptr;
-    trace_.write(lay_.prow * lay_.pc + lay_.pcol);
     Stopwatch c1;
     for (int k = 0; k < 2; ++k) {
       wait_all(reqs_[k]);
       wait_all(st_[k].piv_sends);
     }
+    trace_("store_start", -1);
     be_.store();
+    trace_("stored", -1);
+    trace_.write(lay_.prow * lay_.pc + lay_.pcol);
     t.compute += c1.seconds();
     t.solve = all.seconds();
     return t;

@@ -1,5 +1,6 @@
 // OCL_SP_MPI_TRACE=PREFIX: the distributed fw's rounds write every event of the
-// rank (a round begun, a block posted or arrived, a GEMM enqueued, ...) with its
+// rank (a round begun, a block posted or arrived, a GEMM enqueued, ...; round -1:
+// the local matrix's load and store around them) with its
 // time to PREFIX.RANK.tsv, to time the chain that feeds a round across ranks. The
 // times are the host's monotonic clock (the same for every rank of one host).
 #pragma once
