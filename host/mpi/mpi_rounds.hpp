@@ -31,7 +31,8 @@ struct RoundTimes {
   // Per round r, seconds from the moment this rank began r (during round r - 1,
   // the look-ahead) until r's pivot was on its host (closed and read back, or
   // received; 0 where it takes no part in step 2), until its part of r's steps 1-2
-  // was posted (pivot, step 2 and every block it sends; 0 where it sends none), and
+  // was posted (pivot, step 2 and every block it sends, if any; 0 where it takes no
+  // part in step 2), and
   // until every block of r's panels it receives had arrived (0 where it receives none).
   std::vector<double> round_pivot, round_posted, round_arrived;
 };
@@ -195,7 +196,8 @@ class DistributedFw {
   bool in_flight() const {
     if (!reqs_[0].empty() || !reqs_[1].empty()) return true;
     for (const Stage& st : st_)
-      if (st.r >= 0 && (!st.piv_reqs.empty() || !st.piv_sends.empty() || st.row_in < static_cast<int64_t>(st.row_reqs.size()) ||
+      if (st.r >= 0 && (!st.piv_reqs.empty() || !st.piv_sends.empty() ||
+                        st.row_in < static_cast<int64_t>(st.row_reqs.size()) ||
                         st.col_in < static_cast<int64_t>(st.col_reqs.size())))
         return true;
     return false;
@@ -446,7 +448,7 @@ class DistributedFw {
     double waited = 0;
     for (int64_t k = lj; k < lj + count; ++k) waited += await(r, li, k);
     be_.update(r, li, lj, count);
-    trace_("gemm_enqueued", r, li * 1000 + lj);
+    trace_("gemm_enqueued", r, li * 1000 + lj);  // the run's first panel, as li * 1000 + lj
     return waited;
   }
   // Local panels of a row updated together (one GEMM launch on a device): 4, or
