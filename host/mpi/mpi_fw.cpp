@@ -249,7 +249,7 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
       spec.algo = Algo::fw;
       spec.backend = Backend::opencl;
       spec.device = o.device;
-      be = make_cl_backend<T>(lay, local, detail::make_fw_panel_device<T>(entry, spec, nullptr));
+      be = make_cl_backend<T>(lay, local, detail::make_fw_panel_device<T>(entry, spec, nullptr, lay.p));
       rep.backend_kind = "opencl";
     } else {
       be = make_cpu_backend<T>(lay, local);

@@ -116,6 +116,7 @@ void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay
     j.array_field("round_pivot_s", rep.round_pivot).array_field("round_posted_s", rep.round_posted).array_field("round_arrived_s", rep.round_arrived);
     j.array_field("rank_upload_s", rep.upload).array_field("rank_readback_s", rep.readback);
     j.array_field("rank_pin_s", rep.pin).array_field("rank_pin_wait_s", rep.pin_wait);
+    if (rep.backend_kind == "opencl") j.array_field("rank_kernels_s", rep.kernels);
     j.field("setup_s", rep.t_setup).field("solve_s", rep.t_solve).field("gather_s", rep.t_gather);
     j.field("write_s", rep.t_write).field("total_s", rep.wall);
     j.field("bytes_broadcast", rep.bytes_bcast).field("bytes_scatter", rep.bytes_scatter);

@@ -60,6 +60,8 @@ class OpenClCore {
   OpenClCore& operator=(const OpenClCore&) = delete;
 
   const DeviceEntry& device() const { return dev_; }
+  // Where the tunables came from: "built-in", "command line" or "tuned (...)".
+  const std::string& params_source() const { return source_; }
   ValueType type() const { return type_; }
   size_t value_size() const { return static_cast<size_t>(value_bytes(type_)); }
   std::vector<size_t> max_item_sizes() const { return max_item_sizes_; }

@@ -636,7 +636,7 @@ class OpenClFw final : public Solver<T> {
     RunStats st;
     std::vector<PanelDevice*> devs;
     for (auto& x : devs_) {
-      x->build_gemm();
+      x->build_gemm(pl.p);
       devs.push_back(x.get());
     }
     run_fw_panels(pl, devs, d, spec_.progress, st, before_store);
@@ -728,20 +728,20 @@ PanelPlan plan_fw(int64_t n, size_t value_size, const std::vector<DeviceEntry>& 
 
 template <typename T>
 std::unique_ptr<PanelDevice> make_fw_panel_device(const DeviceEntry& entry, const SolverSpec& spec,
-                                                  SolverInfo* info) {
+                                                  SolverInfo* info, int64_t p) {
   auto dev = std::make_unique<FwDevice<T>>(entry, spec);
-  dev->build_gemm();
+  dev->build_gemm(p);
   if (info) *info = dev->info_;
   return dev;
 }
 template std::unique_ptr<PanelDevice> make_fw_panel_device<int32_t>(const DeviceEntry&,
-                                                                    const SolverSpec&, SolverInfo*);
+                                                                    const SolverSpec&, SolverInfo*, int64_t);
 template std::unique_ptr<PanelDevice> make_fw_panel_device<float>(const DeviceEntry&,
-                                                                  const SolverSpec&, SolverInfo*);
+                                                                  const SolverSpec&, SolverInfo*, int64_t);
 template std::unique_ptr<PanelDevice> make_fw_panel_device<double>(const DeviceEntry&,
-                                                                  const SolverSpec&, SolverInfo*);
+                                                                  const SolverSpec&, SolverInfo*, int64_t);
 template std::unique_ptr<PanelDevice> make_fw_panel_device<int64_t>(const DeviceEntry&,
-                                                                  const SolverSpec&, SolverInfo*);
+                                                                  const SolverSpec&, SolverInfo*, int64_t);
 
 template <typename T>
 std::unique_ptr<Solver<T>> make_opencl_fw(const SolverSpec& spec) {

@@ -53,10 +53,11 @@ struct PathsChoice {
 PathsChoice choose_paths_route(int64_t n, bool single, bool exact, const std::string& mode,
                                bool two_fit = false);
 
-// The fw kernels of `spec` on `entry`, with the panel GEMM built (gemm_acc ready).
+// The fw kernels of `spec` on `entry`, with the panel GEMM built (gemm_acc ready)
+// for panels of edge p (0: not known yet; prepare_gemm then).
 // info (if given) receives the device, tunables and set-up time.
 template <typename T>
 std::unique_ptr<PanelDevice> make_fw_panel_device(const DeviceEntry& entry, const SolverSpec& spec,
-                                                  SolverInfo* info);
+                                                  SolverInfo* info, int64_t p = 0);
 
 }  // namespace ocl_sp::detail

@@ -313,22 +313,39 @@ class FwDevice final : public PanelDevice {
     return enqueue_fw(buf, p, std::max<int64_t>(real, 1));
   }
 
-  // The GEMM-accumulate (kernels/minplus_tiled.cl, -DTILED_PANEL): the solver's
-  // own register tiling when it runs that family, else the GPU/CPU default shape.
-  void build_gemm() {
-    if (gemm_()) return;
+  // The GEMM-accumulate's shape (kernels/minplus_tiled.cl, -DTILED_PANEL) for
+  // panels of edge p (0: not known): the solver's own register tiling when it runs
+  // that family, else the GPU/CPU default shape. With the built-in tunables on
+  // NVIDIA sm_80+, 4-byte values and panels below kSmallPanel: 64 x 64 tiles, 8 x 4
+  // a work-item, a ring of three 16-deep chunks (one H200, n = 20 480, P = 2560:
+  // 12.5 T relaxations/s against 11.1 for the 128 x 128 tiles, which stay ahead
+  // at P = 5120 (13.9 against 13.8) and 6272 (14.4 against 13.9);
+  // docs/performance/dense.md "The panel GEMM's shape by panel edge").
+  static constexpr int64_t kSmallPanel = 4096;
+  Tunables gemm_shape(int64_t p) const {
     const bool nvidia = core_.device().vendor_key() == "nvidia";
     const int stages = default_stages(core_.device());
+    if (family_ == 1 && nvidia && sizeof(T) == 4 && stages > 1 && p > 0 && p < kSmallPanel &&
+        core_.params_source() == "built-in")
+      return {{"BLOCK", 64}, {"TM", 8}, {"TN", 4}, {"KC", 16}, {"STAGES", 3}, {"TILED", 1}};
     const int nv_kc = stages > 1 ? 16 : 32;
-    gemm_t_ = family_ == 1 ? Tunables{{"BLOCK", block_}, {"TM", t_.at("TM")}, {"TN", t_.at("TN")},
-                                      {"KC", t_.at("KC")}}
-              : nvidia     ? (sizeof(T) == 8 ? Tunables{{"BLOCK", 64}, {"TM", 8}, {"TN", 8}, {"KC", 16}}
-                                             : Tunables{{"BLOCK", 128}, {"TM", 8}, {"TN", 8}, {"KC", nv_kc}})
-                           : Tunables{{"BLOCK", 64}, {"TM", 4}, {"TN", 8}, {"KC", 16}};
+    Tunables t = family_ == 1 ? Tunables{{"BLOCK", block_}, {"TM", t_.at("TM")}, {"TN", t_.at("TN")},
+                                         {"KC", t_.at("KC")}}
+                 : nvidia     ? (sizeof(T) == 8 ? Tunables{{"BLOCK", 64}, {"TM", 8}, {"TN", 8}, {"KC", 16}}
+                                                : Tunables{{"BLOCK", 128}, {"TM", 8}, {"TN", 8}, {"KC", nv_kc}})
+                              : Tunables{{"BLOCK", 64}, {"TM", 4}, {"TN", 8}, {"KC", 16}};
     // The ring where the solver's own tiling has it, or by default (NVIDIA sm_80+).
     if (family_ == 1 ? t_.count("STAGES") > 0 : stages > 1)
-      gemm_t_["STAGES"] = family_ == 1 ? t_.at("STAGES") : stages;
-    gemm_t_["TILED"] = 1;
+      t["STAGES"] = family_ == 1 ? t_.at("STAGES") : stages;
+    t["TILED"] = 1;
+    return t;
+  }
+  void prepare_gemm(int64_t p) override { build_gemm(p); }
+  // Builds the GEMM of gemm_shape(p), unless it is the one built.
+  void build_gemm(int64_t p = 0) {
+    Tunables want = gemm_shape(p);
+    if (gemm_() && want == gemm_t_) return;
+    gemm_t_ = std::move(want);
     const TiledShape shape = tiled_shape(gemm_t_, sizeof(T));
     gemm_local_[0] = shape.local[0];
     gemm_local_[1] = shape.local[1];

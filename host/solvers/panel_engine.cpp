@@ -631,6 +631,7 @@ void run_fw_panels(const PanelPlan& plan, const std::vector<PanelDevice*>& devic
   Progress meter(progress, q * q * q,
                  std::string("fw, ") + to_string(plan.placement) + ", P = " + std::to_string(plan.p) +
                      (plan.devices > 1 ? ", " + std::to_string(plan.devices) + " devices" : ""));
+  for (PanelDevice* dev : devices) dev->prepare_gemm(plan.p);
   FwPanels<T> run(plan, devices, d, meter);
   run.before_store = before_store;
   run.run(st);

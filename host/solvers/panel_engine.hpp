@@ -40,6 +40,9 @@ class PanelDevice {
                                     int64_t first, int64_t count) = 0;
   // Panel edges must be multiples of this (the kernels' tile edges).
   virtual int panel_multiple() const = 0;
+  // The GEMMs to come multiply panels of edge p: a device may pick their shape
+  // for it (before the first gemm_acc of a solve; the results are the same).
+  virtual void prepare_gemm(int64_t p) { (void)p; }
 };
 
 enum class Placement { single_buffer, resident, out_of_core };

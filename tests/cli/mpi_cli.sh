@@ -355,6 +355,7 @@ assert r['grid']=='2x2' and r['panel']==128 and r['panels_per_dim']==9, r
 up, rb, pin = r['rank_upload_s'], r['rank_readback_s'], r['rank_pin_s']
 assert len(up)==len(rb)==len(pin)==4, r
 assert all(0 < x < r['solve_s'] for x in up + rb), (up, rb, r['solve_s'])
+assert len(r['rank_kernels_s'])==4 and all(0 < x < r['solve_s'] for x in r['rank_kernels_s']), r
 assert all(x > 0 for x in pin) if $pinned else all(x == 0 for x in pin), pin
 assert all(0 <= w <= p for w, p in zip(r['rank_pin_wait_s'], pin)), r
 assert len(r['round_wait_s'])==9 and all(0 <= w <= r['solve_s'] for w in r['round_wait_s']), r"

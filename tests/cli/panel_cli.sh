@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end tests of the panel engine's command line (DESIGN.md "Scale") on PoCL:
 # --panel / --device-memory / --split placements give the same bytes as the single
-# buffer; negative cycles leave no file; plans that cannot fit are refused before
+# buffer (also with the panel GEMM of 64 x 64 tiles, 8 x 4 a work-item, a ring of
+# three chunks: NVIDIA's default below P = 4096); negative cycles leave no file; plans that cannot fit are refused before
 # any work (in under a second); device lists; Ctrl-C stops cleanly; the report
 # names the placement.
 # Usage: panel_cli.sh /path/to/ocl_sp
@@ -13,7 +14,9 @@ check single 0 "$BIN" --n 333 "${D[@]}" --output "$T/single.bin"
 expect single-placement grep -q "placement single buffer" "$T/out"
 for args in "--panel 128" "--panel 256" "--panel 512" "--panel 128 --device-memory 600K" \
             "--device-memory 700K" "--panel 128 --split 2" "--split 2 --device-memory 1M" \
-            "--panel 128 --type float32"; do
+            "--panel 128 --type float32" \
+            "--panel 256 --param TILED=1 --param BLOCK=64 --param TM=8 --param TN=4 --param KC=16 --param STAGES=3" \
+            "--panel 128 --split 2 --param TILED=1 --param BLOCK=64 --param TM=8 --param TN=4 --param KC=16 --param STAGES=3"; do
   name=$(echo "$args" | tr -c 'a-z0-9' '_')
   # shellcheck disable=SC2086
   check "panels$name" 0 "$BIN" --n 333 "${D[@]}" $args --verify --output "$T/p.bin" || continue
