@@ -127,14 +127,16 @@ class ClBackend final : public RankBackend<T> {
                             static_cast<size_t>(host_ld) * sizeof(T), r1 - r0, row);
                 });
   }
-  void get_staged(cl::Buffer& buf, T* h, int64_t host_ld) {
+  // (On the download queue after `after`.)
+  void get_staged(cl::Buffer& buf, T* h, int64_t host_ld, const std::vector<cl::Event>& after) {
     const size_t row = pitch();
     core_.matrix_stager(pitch())
-        .download(detail::OpenClCore::kCompute, buf, {static_cast<size_t>(lay_.p), row, row},
+        .download(detail::OpenClCore::kDownload, buf, {static_cast<size_t>(lay_.p), row, row},
                   [h, host_ld, row](const void* chunk, size_t r0, size_t r1) {
                     copy_rows(h + static_cast<int64_t>(r0) * host_ld,
                               static_cast<size_t>(host_ld) * sizeof(T), chunk, row, r1 - r0, row);
-                  });
+                  },
+                  after);
   }
   cl::CommandQueue& queue() { return core_.queue(detail::OpenClCore::kCompute); }
   void guarded(const std::function<void()>& f) {
@@ -331,6 +333,10 @@ class ClBackend final : public RankBackend<T> {
       cl::Event m = mark();
       marks_.push_back(m);
       last_use_[set] = m;
+      if (r == lay_.q - 1) {  // the last round: row li's panels final once m ran (store())
+        if (!final_[static_cast<size_t>(li)]()) final_order_.push_back(li);
+        final_[static_cast<size_t>(li)] = m;
+      }
       queue().flush();
     });
   }
@@ -362,8 +368,23 @@ class ClBackend final : public RankBackend<T> {
         profile("rank rounds' queue drained", sw.seconds());
         sw.reset();
       }
+      // Each local row of panels once the last round's last GEMM on it ran, in the
+      // order they ran, while the rest of the round runs; then the rows that round
+      // did not update and the row of panels every GEMM of it read (row q - 1), after
+      // everything. A row's panels are sub-buffers of one buffer the GEMMs write
+      // whole, so a row is read back only once no command uses that buffer.
+      const int64_t last = lay_.has_row(lay_.q - 1) ? lay_.lrow(lay_.q - 1) : -1;
+      std::vector<bool> stored(static_cast<size_t>(nr_), false);
+      const auto store_row = [&](int64_t li, const std::vector<cl::Event>& after) {
+        for (int64_t lj = 0; lj < nc_; ++lj) get_staged(own(li, lj), host(li, lj), lay_.mc(), after);
+        stored[static_cast<size_t>(li)] = true;
+      };
+      for (const int64_t li : final_order_)
+        if (li != last) store_row(li, {final_[static_cast<size_t>(li)]});
+      const cl::Event all = mark();
+      flush_moves();
       for (int64_t li = 0; li < nr_; ++li)
-        for (int64_t lj = 0; lj < nc_; ++lj) get_staged(own(li, lj), host(li, lj), lay_.mc());
+        if (!stored[static_cast<size_t>(li)]) store_row(li, {all});
       core_.matrix_stager(pitch()).settle();
       queue().finish();
       profile("rank store (pinned chunks)", sw.seconds());
@@ -405,6 +426,10 @@ class ClBackend final : public RankBackend<T> {
   cl::Event piv_read_, marker_;
   std::vector<cl::Event> row_read_, col_read_;  // step 2's read-backs, by block
   std::deque<cl::Event> marks_;
+  // The last round: per local row, the marker after its last GEMM, and the rows in
+  // the order their first GEMM of that round was enqueued (store()).
+  std::vector<cl::Event> final_ = std::vector<cl::Event>(static_cast<size_t>(nr_));
+  std::vector<int64_t> final_order_;
   cl::Event last_use_[2];                 // per set: the last GEMM enqueued that read it
   std::vector<cl::Event> up_row_[2], up_col_[2];  // per set and block: uploads no GEMM waited for yet
   std::vector<cl::Event> reads_[2];               // per set: device reads of its host buffers

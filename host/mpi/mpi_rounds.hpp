@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <limits>
 #include <memory>
 #include <string>
 #include <thread>
@@ -117,15 +118,18 @@ class DistributedFw {
       // The rest of round r, runs of `run` local panels of a row (one launch on a
       // device: a launch of one panel of 2560 fills its last wave poorly), few
       // queued ahead (`ahead`), so the next round's step 2 (enqueued once its pivot
-      // arrives) waits behind a run or two, not panel rows.
+      // arrives) waits behind a run or two, not panel rows. The last round has no
+      // next step 2: all at once, so that the store reads each row back while the
+      // rows after it run.
       const auto cranges = ranges_without(nc, skip_c, next_c);
+      const int bound = next < q ? ahead : std::numeric_limits<int>::max();
       for (int64_t li = 0; li < nr; ++li) {
         if (li == skip_r || li == next_r) continue;
         for (const auto& [a, b] : cranges)
           for (int64_t lj = a; lj < b; lj += run) {
             waited += gemm(r, li, lj, std::min(run, b - lj));
             progress();
-            while (be_.backlog() > ahead) {
+            while (be_.backlog() > bound) {
               progress();
               nap();
             }
