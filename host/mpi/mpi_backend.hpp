@@ -72,9 +72,9 @@ class RankBackend {
   virtual double kernel_seconds() { return 0; }
   // Device seconds of the received panels' uploads, of the pivot / step-2
   // read-backs; host seconds spent pinning the broadcast buffers (beside the
-  // set-up) and waiting for that after the set-up.
+  // set-up) and waiting for that after the set-up; the bytes pinned for them.
   struct Moves {
-    double upload = 0, readback = 0, pin = 0, pin_wait = 0;
+    double upload = 0, readback = 0, pin = 0, pin_wait = 0, pinned = 0;  // pinned: bytes
   };
   virtual Moves moves() { return {}; }
 };

@@ -374,8 +374,8 @@ int run_typed(const MpiSolveOptions& o, AlgoChoice& c, const Stopwatch& wall, co
   {
     const auto m = be->moves();
     std::vector<std::string> unused;
-    gather_rank_figures(s, {m.upload, m.readback, m.pin, m.pin_wait}, "",
-                        {&rep.upload, &rep.readback, &rep.pin, &rep.pin_wait}, unused);
+    gather_rank_figures(s, {m.upload, m.readback, m.pin, m.pin_wait, m.pinned}, "",
+                        {&rep.upload, &rep.readback, &rep.pin, &rep.pin_wait, &rep.pinned}, unused);
   }
   MPI_Reduce(&sent, &rep.bytes_bcast, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   // Per round, the slowest / latest rank's figure.

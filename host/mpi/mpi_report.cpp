@@ -14,17 +14,18 @@
 
 namespace ocl_sp::mpi {
 
-void gather_rank_figures(const Session& s, const std::array<double, 4>& mine, const std::string& device,
-                         const std::array<std::vector<double>*, 4>& into, std::vector<std::string>& devices) {
-  std::vector<double> all(static_cast<size_t>(4 * s.size));
-  MPI_Gather(mine.data(), 4, MPI_DOUBLE, all.data(), 4, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+void gather_rank_figures(const Session& s, const std::vector<double>& mine, const std::string& device,
+                         const std::vector<std::vector<double>*>& into, std::vector<std::string>& devices) {
+  const int per = static_cast<int>(mine.size());
+  std::vector<double> all(static_cast<size_t>(per * s.size));
+  MPI_Gather(mine.data(), per, MPI_DOUBLE, all.data(), per, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   char name[128] = {};
   std::snprintf(name, sizeof name, "%s", device.c_str());
   std::vector<char> names(static_cast<size_t>(128 * s.size));
   MPI_Gather(name, 128, MPI_CHAR, names.data(), 128, MPI_CHAR, 0, MPI_COMM_WORLD);
   if (s.rank != 0) return;
   for (int k = 0; k < s.size; ++k) {
-    for (size_t i = 0; i < 4; ++i) into[i]->push_back(all[static_cast<size_t>(4 * k) + i]);
+    for (size_t i = 0; i < into.size(); ++i) into[i]->push_back(all[static_cast<size_t>(per * k) + i]);
     devices.emplace_back(names.data() + 128 * k);
   }
 }
@@ -116,6 +117,7 @@ void print_report(const MpiSolveOptions& o, const Report& rep, const Layout& lay
     j.array_field("round_pivot_s", rep.round_pivot).array_field("round_posted_s", rep.round_posted).array_field("round_arrived_s", rep.round_arrived);
     j.array_field("rank_upload_s", rep.upload).array_field("rank_readback_s", rep.readback);
     j.array_field("rank_pin_s", rep.pin).array_field("rank_pin_wait_s", rep.pin_wait);
+    j.array_field("rank_pinned_bytes", rep.pinned);
     if (rep.backend_kind == "opencl") j.array_field("rank_kernels_s", rep.kernels);
     j.field("setup_s", rep.t_setup).field("solve_s", rep.t_solve).field("gather_s", rep.t_gather);
     j.field("write_s", rep.t_write).field("total_s", rep.wall);

@@ -25,7 +25,7 @@ struct Report {
   // per rank (fw): device seconds of the received panels' uploads and of the
   // step-2 / pivot read-backs, host seconds pinning the broadcast buffers (on a
   // thread beside the set-up) and waiting for them after it
-  std::vector<double> upload, readback, pin, pin_wait;
+  std::vector<double> upload, readback, pin, pin_wait, pinned;
   std::vector<double> round_compute, round_wait;     // per round, the slowest rank
   // per round, the latest rank: seconds from its begin of the round to the pivot on
   // its host / its part of steps 1-2 posted / every block it receives arrived
@@ -51,12 +51,12 @@ struct Report {
 
 // This rank's device budget (OpenCL) or host memory (OpenMP), the weakest over
 
-// Per-rank figures to rank 0, collective (every rank calls it with its own four
-// figures and device name): on rank 0 rank k's figure i is appended to *into[i]
+// Per-rank figures to rank 0, collective (every rank calls it with its own
+// figures, as many as into has, and device name): on rank 0 rank k's figure i is appended to *into[i]
 // and its device name (up to 127 bytes) to devices, in rank order; the other
 // ranks' vectors stay as they are.
-void gather_rank_figures(const Session& s, const std::array<double, 4>& mine, const std::string& device,
-                         const std::array<std::vector<double>*, 4>& into, std::vector<std::string>& devices);
+void gather_rank_figures(const Session& s, const std::vector<double>& mine, const std::string& device,
+                         const std::vector<std::vector<double>*>& into, std::vector<std::string>& devices);
 
 // The reports' first fields and lines, alike for fw and sssp: the JSON object
 // opened with command, algorithm, algorithm_choice (choice, or null where empty:

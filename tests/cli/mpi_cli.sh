@@ -358,7 +358,21 @@ assert all(0 < x < r['solve_s'] for x in up + rb), (up, rb, r['solve_s'])
 assert len(r['rank_kernels_s'])==4 and all(0 < x < r['solve_s'] for x in r['rank_kernels_s']), r
 assert all(x > 0 for x in pin) if $pinned else all(x == 0 for x in pin), pin
 assert all(0 <= w <= p for w, p in zip(r['rank_pin_wait_s'], pin)), r
-assert len(r['round_wait_s'])==9 and all(0 <= w <= r['solve_s'] for w in r['round_wait_s']), r"
+assert len(r['round_wait_s'])==9 and all(0 <= w <= r['solve_s'] for w in r['round_wait_s']), r
+# two sets of pivot, row and column panels (n = 1100, P = 128, 5 or 4 panels a rank and dimension)
+assert all(x == (2*4*(128*128 + 128*mc + mr*128) if $pinned else 0) for x, (mr, mc) in
+           zip(r['rank_pinned_bytes'], [(640, 640), (640, 512), (512, 640), (512, 512)])), r['rank_pinned_bytes']"
+done
+# Only panels that travel are pinned: on 1 x 2 ranks no row panels (one process
+# row), on 2 x 1 no column panels.
+for g in 1x2:1152:0 2x1:0:1152; do
+  IFS=: read -r grid mr mc <<<"$g"
+  OCL_SP_MPI_PINNED=1 run "pinned-$grid" 0 2 --n 1100 --negative --device pocl --panel 128 --grid "$grid" \
+    --output "$T/pg.bin" --json && same "pinned-$grid" "$T/r1100.bin" "$T/pg.bin"
+  expect "pinned-$grid-bytes" "$PY" -c "
+import json; r=json.load(open('$T/out')); mr, mc = $mr, $mc
+rows, cols = (128*mc if r['grid_rows'] > 1 else 0), (mr*128 if r['grid_cols'] > 1 else 0)
+assert r['rank_pinned_bytes']==[2*4*(128*128 + rows + cols)]*2, (r['rank_pinned_bytes'], rows, cols)"
 done
 # The GEMMs of a row's local panels go in runs (one launch over sub-buffers of the
 # row; default 4 panels, above): a launch a panel, and runs of 3 (the 5 or 4 local
