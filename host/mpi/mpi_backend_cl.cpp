@@ -94,8 +94,7 @@ class ClBackend final : public RankBackend<T> {
           for (int k = 0; k < 2; ++k)
             for (const size_t values : {p * p, rows, cols}) {
               if (values == 0) continue;
-              auto b = std::make_unique<detail::PinnedBuffer>(core_.context(), core_.queue(),
-                                                              std::max<size_t>(values, 1) * sizeof(T));
+              auto b = std::make_unique<detail::PinnedBuffer>(core_.context(), core_.queue(), values * sizeof(T));
               const std::lock_guard<std::mutex> lock(pin_mu_);
               moves_.pinned += static_cast<double>(b->bytes());
               pinned_.push_back(std::move(b));
@@ -338,10 +337,7 @@ class ClBackend final : public RankBackend<T> {
       cl::Event m = mark();
       marks_.push_back(m);
       last_use_[set] = m;
-      if (r == lay_.q - 1) {  // the last round: row li's panels final once m ran (store())
-        if (!final_[static_cast<size_t>(li)]()) final_order_.push_back(li);
-        final_[static_cast<size_t>(li)] = m;
-      }
+      if (r == lay_.q - 1) final_[static_cast<size_t>(li)] = m;  // the last round: row li final once m ran (store())
       queue().flush();
     });
   }
@@ -378,18 +374,18 @@ class ClBackend final : public RankBackend<T> {
       // did not update and the row of panels every GEMM of it read (row q - 1), after
       // everything. A row's panels are sub-buffers of one buffer the GEMMs write
       // whole, so a row is read back only once no command uses that buffer.
+      // (The last round's GEMMs run row after row, in local row order.)
       const int64_t last = lay_.has_row(lay_.q - 1) ? lay_.lrow(lay_.q - 1) : -1;
-      std::vector<bool> stored(static_cast<size_t>(nr_), false);
-      const auto store_row = [&](int64_t li, const std::vector<cl::Event>& after) {
-        for (int64_t lj = 0; lj < nc_; ++lj) get_staged(own(li, lj), host(li, lj), lay_.mc(), after);
-        stored[static_cast<size_t>(li)] = true;
+      const auto early = [&](int64_t li) { return li != last && final_[static_cast<size_t>(li)](); };
+      const auto store_row = [&](int64_t li, const cl::Event& after) {
+        for (int64_t lj = 0; lj < nc_; ++lj) get_staged(own(li, lj), host(li, lj), lay_.mc(), {after});
       };
-      for (const int64_t li : final_order_)
-        if (li != last) store_row(li, {final_[static_cast<size_t>(li)]});
+      for (int64_t li = 0; li < nr_; ++li)
+        if (early(li)) store_row(li, final_[static_cast<size_t>(li)]);
       const cl::Event all = mark();
       flush_moves();
       for (int64_t li = 0; li < nr_; ++li)
-        if (!stored[static_cast<size_t>(li)]) store_row(li, {all});
+        if (!early(li)) store_row(li, all);
       core_.matrix_stager(pitch()).settle();
       queue().finish();
       profile("rank store (pinned chunks)", sw.seconds());
@@ -431,10 +427,8 @@ class ClBackend final : public RankBackend<T> {
   cl::Event piv_read_, marker_;
   std::vector<cl::Event> row_read_, col_read_;  // step 2's read-backs, by block
   std::deque<cl::Event> marks_;
-  // The last round: per local row, the marker after its last GEMM, and the rows in
-  // the order their first GEMM of that round was enqueued (store()).
+  // The last round: per local row, the marker after its last GEMM (store()).
   std::vector<cl::Event> final_ = std::vector<cl::Event>(static_cast<size_t>(nr_));
-  std::vector<int64_t> final_order_;
   cl::Event last_use_[2];                 // per set: the last GEMM enqueued that read it
   std::vector<cl::Event> up_row_[2], up_col_[2];  // per set and block: uploads no GEMM waited for yet
   std::vector<cl::Event> reads_[2];               // per set: device reads of its host buffers

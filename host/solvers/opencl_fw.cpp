@@ -635,10 +635,7 @@ class OpenClFw final : public Solver<T> {
     Stopwatch sw;
     RunStats st;
     std::vector<PanelDevice*> devs;
-    for (auto& x : devs_) {
-      x->build_gemm(pl.p);
-      devs.push_back(x.get());
-    }
+    for (auto& x : devs_) devs.push_back(x.get());  // (run_fw_panels prepares their GEMMs for pl.p)
     run_fw_panels(pl, devs, d, spec_.progress, st, before_store);
     st.relaxations = relaxation_count(Algo::fw, d.n(), 0);
     st.total = sw.seconds();
