@@ -6,12 +6,15 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "graph/vertex_order.hpp"
 #include "solvers/panel_engine.hpp"
 #include "sparse/opencl_sssp_engine.hpp"
 #include "sparse/sssp_plan.hpp"
 #include "util/errors.hpp"
 #include "util/strings.hpp"
+#include "util/profile.hpp"
 #include "util/sysinfo.hpp"
+#include "util/timer.hpp"
 
 namespace ocl_sp::detail {
 
@@ -34,7 +37,7 @@ OpenClSsspEngine<T>::OpenClSsspEngine(const SolverSpec& spec) {
       // of 128 work-items beat 4, 16 and 32 sources, and groups of 256-1024.
       d.t = core.resolve(spec,
                          {{"WG", wg}, {"DELTA", 0}, {"BATCH", 0}, {"VW", 0}, {"LANES", 0}, {"LANE_WG", 0}, {"PULL", 0},
-                          {"ROW_LANES", 0}},
+                          {"ROW_LANES", 0}, {"ORDER", 0}},
                          sssp_rules());
       const size_t local = static_cast<size_t>(d.t.at("WG"));
       const int lanes_param = d.t.at("LANES");
@@ -43,6 +46,7 @@ OpenClSsspEngine<T>::OpenClSsspEngine(const SolverSpec& spec) {
       d.lane_wg_built = static_cast<size_t>(lane_wg);
       lanes_param_ = lanes_param;
       row_lanes_param_ = d.t.at("ROW_LANES");
+      order_param_ = d.t.at("ORDER");
       lanes_rows_ = lanes_param >= 4 || row_lanes_param_ >= 4;
       if (lanes_param == 1) lanes_stats_ = false;
       const std::string what = "WG=" + std::to_string(local);
@@ -87,6 +91,12 @@ OpenClSsspEngine<T>::OpenClSsspEngine(const SolverSpec& spec) {
       d.kernel_bufs = core.kernel("sssp_near_far_bufs", what, {local}, [&](cl::Kernel& k) {
         set_args(k, 1, pb.off, pb.one, pb.one, pb.off, 1, T(1), 0, pb.dist, pb.one, pb.one, pb.one, pb.one, 1,
                  kRawInf<T>);
+      });
+      d.map_sources = core.kernel("sssp_map_sources", what, {64}, [&](cl::Kernel& k) {
+        set_args(k, 1, pb.off, pb.off);
+      });
+      d.in_order = core.kernel("sssp_rows_in_order", what, {kRowsInOrderWg}, [&](cl::Kernel& k) {
+        set_args(k, 1, 1, pb.dist, pb.off, pb.one, pb.one, pb.one, pb.one, 1);
       });
       use_lanes(d, d.prog[0], lanes_, d.lane_wg_built);
       if (fp64) {
@@ -149,13 +159,19 @@ void OpenClSsspEngine<T>::prepare_graph(const Csr<T>& g, RunStats& st, bool rows
   double mean = 0;
   for (T x : g.w) mean += static_cast<double>(x);
   shape.mean_weight = g.m() ? mean / static_cast<double>(g.m()) : 1;
+  mean_weight_ = shape.mean_weight;
   // LANES=0 above the low degrees: how deep the searches go (rows in lanes pay on
   // shallow ones, in a program of their own on GPUs), a breadth-first search that
   // stops at half the vertices or past the shallow levels.
   if (lanes_param_ == 0 && static_cast<double>(g.m()) > kSsspLanesRowsDegree * static_cast<double>(g.n))
     shape.depth = sssp_hop_depth(g.off.data(), g.col.data(), g.n, 0, sssp_shallow_levels(g.n), (g.n + 1) / 2);
   deep_ = sssp_deep_searches(shape);
-  std::vector<cl_int> off(g.off.begin(), g.off.end());
+  // Vertex ids with locality (ORDER, graph/vertex_order.hpp) where rows run a
+  // source a group: deep searches by default (ORDER=0), every such graph with
+  // ORDER=2; decided once the plan has placed the rows (below). Not for
+  // betweenness (rows_own false: its kernels read the graph as given).
+  shape.renumbered = rows_own && order_param_ != 1 && (deep_ || order_param_ == 2) && lanes_param_ < 4 &&
+                     row_lanes_param_ < 4 && g.n > 1;
   // Pull rounds (the plan's pull, kernels/sssp_pull.cl) where the queue's bitmap
   // (n bits) fits the __local memory sssp_lanes leaves: the in-edges, tails in
   // order of their edges (a counting sort by head), made for the first device
@@ -289,20 +305,20 @@ void OpenClSsspEngine<T>::prepare_graph(const Csr<T>& g, RunStats& st, bool rows
     }
     if (row_lanes_param_ >= 4 && !d.rows_own && (p.lane_groups_max < 1 || p.lane_groups_rows < 1))
       throw too_big(d, p, lanes_);
-    const uint64_t graph_bytes = p.graph_bytes;
     d.mode = -1;
+    st.bytes_moved += static_cast<double>(p.graph_bytes);
+  }
+  // Renumbered later (source_count: enough sources to pay for the order) where
+  // the rows run a source a group.
+  renumber_wanted_ = shape.renumbered && !rows_in_lanes;
+  renumbered_ = false;
+  new_id_.clear();
+  for (auto& d : devices_) {
+    upload_graph(d, g, false, st);
     auto& core = *d.core;
-    core.run_guarded("sssp: cannot upload the graph to '" + dev.name + "'", [&] {
+    core.run_guarded("sssp: cannot upload the graph to '" + core.device().name + "'", [&] {
       core.begin_solve();
       const cl::Context& ctx = core.context();
-      d.off = cl::Buffer(ctx, CL_MEM_READ_ONLY, off.size() * 4);
-      d.col = cl::Buffer(ctx, CL_MEM_READ_ONLY, std::max<size_t>(g.col.size(), 1) * 4);
-      d.w = cl::Buffer(ctx, CL_MEM_READ_ONLY, std::max<size_t>(g.w.size(), 1) * sizeof(T));
-      core.write(d.off, 0, off.size() * 4, off.data(), false);
-      if (g.m()) {
-        core.write(d.col, 0, g.col.size() * 4, g.col.data(), false);
-        core.write(d.w, 0, g.w.size() * sizeof(T), g.w.data(), false);
-      }
       d.src = cl::Buffer(ctx, CL_MEM_READ_ONLY, static_cast<size_t>(d.batch_sources) * 4);
       d.pull_off = d.pull_src = d.pull_w = cl::Buffer();
       if (d.prog[0].pull_min || (d.rows_own && d.prog[1].pull_min)) {
@@ -319,7 +335,6 @@ void OpenClSsspEngine<T>::prepare_graph(const Csr<T>& g, RunStats& st, bool rows
       core.finish(upload);
       st.t_h += upload.t_h;
     });
-    st.bytes_moved += static_cast<double>(graph_bytes);
   }
   lanes_rows_ = lanes_rows_graph_ = rows_in_lanes;
   for (auto& d : devices_) set_mode(d, lanes_rows_, 1, lanes_rows_);
@@ -328,9 +343,78 @@ void OpenClSsspEngine<T>::prepare_graph(const Csr<T>& g, RunStats& st, bool rows
 }
 
 template <typename T>
+void OpenClSsspEngine<T>::upload_graph(Device& d, const Csr<T>& g, bool renumbered, RunStats& st) {
+  auto& core = *d.core;
+  core.run_guarded("sssp: cannot upload the graph to '" + core.device().name + "'", [&] {
+    core.begin_solve();
+    const cl::Context& ctx = core.context();
+    const std::vector<cl_int> off(g.off.begin(), g.off.end());
+    d.off = d.col = d.w = d.new_id = cl::Buffer();  // a graph before: gone first
+    d.off = cl::Buffer(ctx, CL_MEM_READ_ONLY, off.size() * 4);
+    d.col = cl::Buffer(ctx, CL_MEM_READ_ONLY, std::max<size_t>(g.col.size(), 1) * 4);
+    d.w = cl::Buffer(ctx, CL_MEM_READ_ONLY, std::max<size_t>(g.w.size(), 1) * sizeof(T));
+    core.write(d.off, 0, off.size() * 4, off.data(), false);
+    if (g.m()) {
+      core.write(d.col, 0, g.col.size() * 4, g.col.data(), false);
+      core.write(d.w, 0, g.w.size() * sizeof(T), g.w.data(), false);
+    }
+    if (renumbered) {
+      d.new_id = cl::Buffer(ctx, CL_MEM_READ_ONLY, new_id_.size() * 4);
+      core.write(d.new_id, 0, new_id_.size() * 4, new_id_.data(), false);
+    }
+    d.renumbered = renumbered;
+    RunStats upload;
+    core.finish(upload);
+    st.t_h += upload.t_h;
+  });
+}
+
+template <typename T>
+void OpenClSsspEngine<T>::order_vertices(RunStats& st) {
+  const Stopwatch t;
+  // The four searches on the first device, as given (raw rows: kRawInf unreached).
+  Device& d0 = devices_[0];
+  std::vector<T> row(static_cast<size_t>(n_));
+  const bool final = final_rows_;
+  final_rows_ = false;
+  const DistanceSearch search = [&](int64_t s, std::vector<double>& d) {
+    run_on(d0, &s, 1, row.data(), false, nullptr);
+    d.resize(row.size());
+#pragma omp parallel for schedule(static)
+    for (int64_t v = 0; v < n_; ++v)
+      d[static_cast<size_t>(v)] = row[static_cast<size_t>(v)] == kRawInf<T> ? -1.0 : static_cast<double>(row[static_cast<size_t>(v)]);
+  };
+  // OCL_SP_ORDER_SEARCHES=host (experiments): hop distances on the host's cores.
+  const char* where = std::getenv("OCL_SP_ORDER_SEARCHES");
+  try {
+    new_id_ = where && std::string(where) == "host" ? locality_order(graph_->off.data(), graph_->col.data(), n_)
+                                                    : locality_order(n_, search, mean_weight_);
+  } catch (...) {
+    final_rows_ = final;
+    throw;
+  }
+  final_rows_ = final;
+  Stopwatch part;
+  const Csr<T> local = renumber(*graph_, new_id_);
+  profile("sssp: the graph renumbered (host)", part.seconds());
+  part.reset();
+  for (auto& d : devices_) {
+    settle_slots(d);
+    upload_graph(d, local, true, st);
+  }
+  profile("sssp: the renumbered graph uploaded", part.seconds());
+  renumbered_ = true;
+  profile("sssp: vertex ids with locality (four searches, the order, the graph renumbered)", t.seconds());
+}
+
+template <typename T>
 void OpenClSsspEngine<T>::source_count(int64_t count, RunStats& st) {
   sources_ = count;
   for (auto& d : devices_) size_slot_parts(d);
+  if (renumber_wanted_ && !renumbered_ && (order_param_ == 2 || count >= order_min_sources_)) {
+    order_vertices(st);
+    st.placement = placement();
+  }
   if (lanes_param_ != 0 || row_lanes_param_ >= 4 || !lanes_rows_graph_) return;
   // Fewer sources than a group of lanes on every compute unit leave units idle in
   // lanes, where a source a group spreads them over count groups.
@@ -366,7 +450,9 @@ std::string OpenClSsspEngine<T>::placement() const {
          (lanes_rows_ ? std::to_string(rp.lanes) + " sources a group, rows transposed on the device" + own +
                             (rp.pull_min ? ", pull rounds past " + std::to_string(rp.pull) + "% of the vertices"
                                          : std::string())
-                      : std::string("a source a group")) +
+                      : std::string("a source a group") +
+                            (d0.renumbered ? ", vertex ids with locality (the Hilbert order of two distances)"
+                                         : std::string())) +
          ": " + lanes_rows_reason_ + ")";
 }
 

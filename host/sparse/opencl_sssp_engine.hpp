@@ -35,6 +35,7 @@ namespace ocl_sp::detail {
 
 constexpr size_t kColumnWg = 64;  // work-items a group of sssp_lanes_column_figures
 constexpr size_t kLaneRowsWg = 256;  // work-items a group of sssp_lanes_rows
+constexpr size_t kRowsInOrderWg = 256;  // work-items a group (a row) of sssp_rows_in_order
 // The searches, sssp_lanes's pull rounds and the figure kernels: one program
 // (OpenClCore::build).
 constexpr const char* kSsspFiles = "sssp.cl+sssp_pull.cl+sssp_figures.cl";
@@ -58,6 +59,7 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     std::vector<cl_int> src;
     int64_t count = 0;
     cl::Event write, kernel, read;
+    cl::Event first;  // the launch's first kernel (a renumbered graph's sssp_map_sources; else `kernel`)
     bool pending = false;
   };
   // Arguments of the kernels' probes (OpenClCore::kernel): one source on a
@@ -129,6 +131,13 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     std::vector<std::pair<const char*, cl::Event>> kernel_events;  // not yet counted in a wait()
     double slot_tk = 0;  // kernel seconds counted in wait() since slots() (several devices: T_k their max)
     cl::Buffer off, col, w, src, dist, fig, acc;  // acc: column figures
+    // The graph on the device renumbered (renumbered_): new_id[v], v's id there;
+    // a source a group's launches run sssp_map_sources before the search and
+    // sssp_rows_in_order after it (kernels/sssp.cl). Lanes take the graph as
+    // given (set_mode uploads it again).
+    cl::Buffer new_id;
+    bool renumbered = false;
+    cl::Kernel map_sources, in_order;
     // A source a group through the slots: slot 1's launches write dist2 (where the
     // plan has room: dist_twice), so a launch's rows are read on the download
     // queue while the next one runs.
@@ -141,7 +150,7 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     std::vector<cl_int> pre_src[2];
     int pre_at = 0;
     bool pre_pending = false;
-    cl::Event pre_kernel;
+    cl::Event pre_kernel, pre_first;  // pre_first: as Slot::first
     // A source a group: the launch's queues in up to kSsspLaneBuffers buffers of
     // source_per_buf sources each (sssp.cl GROUP_SCRATCH).
     std::vector<cl::Buffer> scratch;
@@ -282,6 +291,9 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   // a program of their own where sssp_row_program says so and `rows_own` allows it
   // (betweenness: no, its rows take the LANES program).
   void prepare_graph(const Csr<T>& g, RunStats& st, bool rows_own);
+  // g's CSR on device d, with new_id_ where `renumbered` (g is then the prepared
+  // graph renumbered by it).
+  void upload_graph(Device& d, const Csr<T>& g, bool renumbered, RunStats& st);
 
   // Sources [0, count) dealt to the devices in proportion to their batches, each
   // share run in batches by `chunk(device, first, count)`, on a thread per device.
@@ -419,10 +431,16 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   // The device's next launch of a source a group into distance buffer `at`
   // (0 dist, 1 dist2), unwaited: d.pre_*.
   void launch_ahead(Device& d, int at, const int64_t* sources, int64_t count);
+  // A renumbered device's kernels around a source a group's search of `count`
+  // sources (in d.src) into dist, on the compute queue: the sources mapped to its
+  // ids before, the rows back in the input's order after.
+  void map_sources(Device& d, int64_t count, cl::Event* e);
+  void rows_in_order(Device& d, int64_t count, const cl::Buffer& dist, cl::Event* e);
   // A source a group's launch on the compute queue: the sources (src, read until
-  // `write` completes) into d.src, then sssp_near_far over them into dist.
+  // `write` completes) into d.src, then sssp_near_far over them into dist
+  // (`first`: the launch's first kernel, for its span).
   void enqueue_near_far(Device& d, const std::vector<cl_int>& src, const cl::Buffer& dist, cl::Event* write,
-                        cl::Event* kernel);
+                        cl::Event* kernel, cl::Event* first);
   // A second distance buffer where the plan has room for one (dist_twice, mode 0):
   // whether the device has it now.
   bool second_dist(Device& d);
@@ -499,6 +517,17 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   int lanes_ = 8;             // sources a group of the LANES program (prog[0])
   int lanes_param_ = 0;       // LANES as given: 0 lets the plan choose rows' layout per graph
   int row_lanes_param_ = 0;   // ROW_LANES as given (4-32: rows in lanes, that many a group)
+  int order_param_ = 0;       // ORDER as given (0: ids with locality for deep searches, 1: never, 2: always)
+  // The prepared graph renumbered on the devices (graph/vertex_order.hpp; rows a
+  // source a group): new_id_[v], v's id there. Wanted for the prepared graph
+  // (ORDER, deep searches), done in source_count where the sources are at least
+  // order_min_sources_ (kSsspOrderMinSources; OCL_SP_ORDER_MIN_SOURCES=K for
+  // experiments) or ORDER=2.
+  bool renumber_wanted_ = false, renumbered_ = false;
+  std::vector<int32_t> new_id_;
+  double mean_weight_ = 1;  // the prepared graph's (the order's unit)
+  const int64_t order_min_sources_ = env_int("OCL_SP_ORDER_MIN_SOURCES", kSsspOrderMinSources, 1, INT_MAX);
+  void order_vertices(RunStats& st);  // new_id_ found, the graph renumbered on every device
   bool final_rows_ = false;   // final_rows(): rows with ValueTraits<T>::inf
   bool lanes_rows_ = false;   // rows in lanes mode too (ROW_LANES or LANES >= 4, or the plan's choice)
   bool lanes_rows_graph_ = false;  // the plan's choice for the prepared graph (before source_count)

@@ -21,6 +21,12 @@ double span(const cl::Event& e) {
   return 1e-9 * static_cast<double>(e.getProfilingInfo<CL_PROFILING_COMMAND_END>() -
                                     e.getProfilingInfo<CL_PROFILING_COMMAND_START>());
 }
+// From the start of `from` to the end of `to` (commands one after another on an
+// in-order queue).
+double span(const cl::Event& from, const cl::Event& to) {
+  return 1e-9 * static_cast<double>(to.getProfilingInfo<CL_PROFILING_COMMAND_END>() -
+                                    from.getProfilingInfo<CL_PROFILING_COMMAND_START>());
+}
 }  // namespace
 
 template <typename T>
@@ -208,7 +214,7 @@ void OpenClSsspEngine<T>::submit(int slot, const int64_t* sources, int64_t count
     // solver waits for a slot's read before it submits to the slot again).
     const bool two = d.dist2() != nullptr;
     const cl::Buffer& dist = two && slot == 1 ? d.dist2 : d.dist;
-    enqueue_near_far(d, sl.src, dist, &sl.write, &sl.kernel);
+    enqueue_near_far(d, sl.src, dist, &sl.write, &sl.kernel, &sl.first);
     const size_t bytes = static_cast<size_t>(count * n_) * sizeof(T);
     if (two) {
       auto& dq = core.queue(detail::OpenClCore::kDownload);
@@ -271,7 +277,7 @@ void OpenClSsspEngine<T>::wait(int slot, RunStats& st) {
       st.bytes_moved += static_cast<double>(sl.count) * static_cast<double>(n_) * sizeof(T);
       return;
     }
-    const double tk = span(sl.kernel), th = span(sl.read) + span(sl.write);
+    const double tk = span(sl.first, sl.kernel), th = span(sl.read) + span(sl.write);
     st.t_k += tk;
     st.t_h += th;
     st.kernel_launches += 1;
@@ -325,7 +331,7 @@ void OpenClSsspEngine<T>::run_rows_ahead(Device& d, size_t i, const int64_t* sou
       ahead_parts_ += 1;
       ahead_started_ += started ? 1 : 0;
       const int at = d.pre_at;
-      const cl::Event kernel = d.pre_kernel;
+      const cl::Event kernel = d.pre_kernel, first = d.pre_first;
       d.pre_pending = false;
       // The next part: the rest of this share, else the device's share of the
       // list's next batch.
@@ -345,7 +351,7 @@ void OpenClSsspEngine<T>::run_rows_ahead(Device& d, size_t i, const int64_t* sou
       const size_t row = static_cast<size_t>(n_) * sizeof(T);
       const double th = core.download_rows(out + a * n_, static_cast<size_t>(c), row, at ? d.dist2 : d.dist,
                                            detail::OpenClCore::kDownload, {kernel});
-      const double tk = span(kernel);
+      const double tk = span(first, kernel);
       d.st.t_k += tk;
       d.st.t_h += th;
       d.st.kernel_launches += 1;
@@ -357,12 +363,39 @@ void OpenClSsspEngine<T>::run_rows_ahead(Device& d, size_t i, const int64_t* sou
 
 template <typename T>
 void OpenClSsspEngine<T>::enqueue_near_far(Device& d, const std::vector<cl_int>& src, const cl::Buffer& dist,
-                                           cl::Event* write, cl::Event* kernel) {
+                                           cl::Event* write, cl::Event* kernel, cl::Event* first) {
   auto& q = d.core->queue(detail::OpenClCore::kCompute);
+  const auto count = static_cast<int64_t>(src.size());
   q.enqueueWriteBuffer(d.src, CL_FALSE, 0, src.size() * 4, src.data(), nullptr, write);
-  const NearFar nf = solve_args(d, static_cast<int64_t>(src.size()), final_rows_, dist);
+  if (d.renumbered) map_sources(d, count, first);
+  const NearFar nf = solve_args(d, count, final_rows_, dist);
   q.enqueueNDRangeKernel(nf.kernel, cl::NullRange, cl::NDRange(src.size() * nf.wg), cl::NDRange(nf.wg), nullptr,
-                         kernel);
+                         d.renumbered ? nullptr : kernel);
+  if (d.renumbered)
+    rows_in_order(d, count, dist, kernel);
+  else
+    *first = *kernel;
+}
+
+template <typename T>
+void OpenClSsspEngine<T>::map_sources(Device& d, int64_t count, cl::Event* e) {
+  set_args(d.map_sources, static_cast<cl_int>(count), d.src, d.new_id);
+  const size_t wg = 64;
+  d.core->queue(detail::OpenClCore::kCompute)
+      .enqueueNDRangeKernel(d.map_sources, cl::NullRange, cl::NDRange((static_cast<size_t>(count) + wg - 1) / wg * wg),
+                            cl::NDRange(wg), nullptr, e);
+}
+
+template <typename T>
+void OpenClSsspEngine<T>::rows_in_order(Device& d, int64_t count, const cl::Buffer& dist, cl::Event* e) {
+  // One buffer of queues: group g's at g x 6 n of it (per_buf past every group).
+  const int per_buf = d.one_scratch() ? static_cast<int>(std::max<int64_t>(count, 1)) : d.source_per_buf;
+  set_args(d.in_order, static_cast<cl_int>(n_), static_cast<cl_int>(count), dist, d.new_id, lane_buf(d.scratch, 0),
+           lane_buf(d.scratch, 1), lane_buf(d.scratch, 2), lane_buf(d.scratch, 3), static_cast<cl_int>(per_buf));
+  const size_t wg = kRowsInOrderWg;
+  d.core->queue(detail::OpenClCore::kCompute)
+      .enqueueNDRangeKernel(d.in_order, cl::NullRange, cl::NDRange(static_cast<size_t>(count) * wg), cl::NDRange(wg),
+                            nullptr, e);
 }
 
 template <typename T>
@@ -371,7 +404,7 @@ void OpenClSsspEngine<T>::launch_ahead(Device& d, int at, const int64_t* sources
   src.assign(sources, sources + count);
   // In order behind the launch before it (which read d.src); src stays until this
   // launch's rows are read, two launches on.
-  enqueue_near_far(d, src, at ? d.dist2 : d.dist, nullptr, &d.pre_kernel);
+  enqueue_near_far(d, src, at ? d.dist2 : d.dist, nullptr, &d.pre_kernel, &d.pre_first);
   d.core->queue(detail::OpenClCore::kCompute).flush();
   d.pre_at = at;
   d.pre_pending = true;
@@ -443,6 +476,10 @@ int64_t OpenClSsspEngine<T>::mode_batch(const Device& d, bool lanes, size_t sets
 
 template <typename T>
 void OpenClSsspEngine<T>::set_mode(Device& d, bool lanes, size_t sets, bool rows) {
+  if (lanes && d.renumbered) {  // lanes (--stats of floats, for instance) take the graph as given
+    RunStats st;
+    upload_graph(d, *graph_, false, st);
+  }
   rows = rows && lanes;
   const int on = rows && d.rows_own ? 1 : 0;
   const LaneProgram& p = d.prog[on];
@@ -556,8 +593,10 @@ void OpenClSsspEngine<T>::run_on(Device& d, const int64_t* sources, int64_t coun
     } else {
       std::vector<cl_int> src(sources, sources + count);
       core.write(d.src, 0, src.size() * 4, src.data(), false);
+      if (d.renumbered) map_sources(d, count, nullptr);
       const NearFar nf = solve_args(d, count, out && final_rows_, d.dist);
       core.launch(nf.kernel, cl::NDRange(static_cast<size_t>(count) * nf.wg), cl::NDRange(nf.wg));
+      if (d.renumbered) rows_in_order(d, count, d.dist, nullptr);
       if (out) {
         core.download_rows(out, static_cast<size_t>(count), static_cast<size_t>(n_) * sizeof(T), d.dist);
         bytes += static_cast<double>(count) * static_cast<double>(n_) * sizeof(T);

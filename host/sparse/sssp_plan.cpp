@@ -31,6 +31,11 @@ std::vector<detail::TunableRule> sssp_rules() {
            "lanes: a near round whose queue holds more than PULL % of the vertices runs over the "
            "in-edges (a pull round) where n bits fit __local memory; 0: 50 where the mean degree "
            "is above 5 and searches are shallow, else never; 100: never"},
+          {"ORDER", {0, 1, 2},
+           "vertex ids of the searches a source a group runs: 0: renumbered for locality (the "
+           "Hilbert order of two distances, rows back in the input's order on the device) where "
+           "searches are deep and the sources are at least 4096; 1: as given; 2: renumbered wherever "
+           "rows run a source a group"},
           {"ROW_LANES", {0, 4, 8, 16, 32},
            "rows in lanes, this many sources a group in a program of their own (--stats and "
            "betweenness keep LANES); 0: with LANES=0, 16 in groups of 256 without pull rounds on "
@@ -155,7 +160,8 @@ SsspPlan plan_sssp(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tu
   const uint64_t un = static_cast<uint64_t>(g.n), ul = static_cast<uint64_t>(lanes);
   const uint64_t queues = un * 4 * kSsspScratchRows;
   // The graph's edges, and its in-edges for pull rounds.
-  p.graph_bytes = ((un + 1) * 4 + static_cast<uint64_t>(g.m) * (4 + g.value_bytes)) * (p.pull > 0 || g.in_edges ? 2 : 1);
+  p.graph_bytes = ((un + 1) * 4 + static_cast<uint64_t>(g.m) * (4 + g.value_bytes)) * (p.pull > 0 || g.in_edges ? 2 : 1) +
+                  (g.renumbered ? un * 4 : 0);
   p.per_source = un * g.value_bytes + queues + 4;
   const uint64_t room = dev.budget * 9 / 10 > p.graph_bytes ? dev.budget * 9 / 10 - p.graph_bytes : 0;
   // A source a group: the launch's distances one buffer (the rows are read from

@@ -89,6 +89,8 @@ struct SsspGraphShape {
                               // (n + 1) / 2 vertices; levels -1: not measured
   bool in_edges = false;      // the in-edges are on the device whatever this plan's pull rounds
                               // (another lanes program pulls): counted in graph_bytes
+  bool renumbered = false;    // the vertices' new ids on the device (4 n bytes, ORDER): counted
+                              // in graph_bytes
 };
 // Searches that count as shallow for the lanes' choices: a mean degree past
 // kSsspLanesRowsDegree and half the vertices within sssp_shallow_levels(n) levels.
@@ -102,6 +104,12 @@ bool sssp_deep_searches(const SsspGraphShape& g);
 // more than its kernels). The engine sizes its slots so, auto's estimate charges
 // them so.
 constexpr uint64_t kSsspSlotPartMin = uint64_t{8} << 20;
+// Vertex ids with locality (ORDER=0) pay from this many sources on: the order
+// (four lone searches, the Hilbert keys' sort, the graph renumbered and uploaded
+// again) cost what 1 500-3 100 sources' searches saved on an H200 (geometric
+// graphs of 10^5 to 2^24 vertices: 30 ms to 5.3 s; docs/performance/sparse.md
+// "Vertex ids with locality").
+constexpr int64_t kSsspOrderMinSources = 4096;
 uint64_t sssp_slot_part_bytes(uint64_t rows_bytes, uint64_t cap);
 struct SsspDeviceShape {
   uint64_t budget = 0, max_alloc = 0;  // device memory to use, largest allocation

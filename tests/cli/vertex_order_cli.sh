@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Vertex ids with locality (ORDER, graph/vertex_order.hpp): where the device
+# engine runs a source a group, deep searches (a geometric graph) of at least
+# 4096 sources (any count with ORDER=2) run on the graph renumbered and each row
+# goes back to the input's vertex order on the device. Every row, figure and path must be the bytes of the engine without it
+# (ORDER=1) and of the CPU engines, on one device and split in two, in every
+# value type, through both near-far kernels (one queue buffer or several), with
+# negative weights (Johnson), unreachable vertices, n = 1, and beside the paths
+# that take the graph as given (lanes, betweenness).
+# Usage: vertex_order_cli.sh /path/to/ocl_sp
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+GEO=(--generator geometric --n 6000 --algo sssp)
+SRC=(--sources 5,0,5999,17-60,3000,100-399)
+
+# Rows: ORDER=2 renumbers these 350 sources (the default waits for 4096) and
+# says so; the default and ORDER=1 do not.
+check "geometric: openmp rows" 0 "$BIN" "${GEO[@]}" "${SRC[@]}" --backend openmp --output "$T/ref.bin"
+for dev in "--device pocl" "--device pocl --split 2"; do
+  # shellcheck disable=SC2086
+  check "geometric $dev ORDER=2: renumbered" 0 "$BIN" "${GEO[@]}" "${SRC[@]}" $dev --param ORDER=2 \
+    --output "$T/new.bin" &&
+    expect "geometric $dev: the placement says so" grep -q "a source a group, vertex ids with locality" "$T/out" &&
+    expect "geometric $dev: openmp's bytes" cmp -s "$T/ref.bin" "$T/new.bin"
+done
+for order in 0 1; do
+  check "geometric ORDER=$order: as given" 0 "$BIN" "${GEO[@]}" "${SRC[@]}" --device pocl --param ORDER=$order \
+    --output "$T/ids.bin" &&
+    expect "ORDER=$order: no renumbering said" bash -c "! grep -q 'vertex ids with locality' '$T/out'" &&
+    expect "ORDER=$order: openmp's bytes" cmp -s "$T/ref.bin" "$T/ids.bin"
+done
+# The threshold (OCL_SP_ORDER_MIN_SOURCES for experiments) lets the default renumber.
+check "geometric, 350 sources past a threshold of 300" 0 env OCL_SP_ORDER_MIN_SOURCES=300 "$BIN" "${GEO[@]}" \
+  "${SRC[@]}" --device pocl --output "$T/thr.bin" &&
+  expect "threshold 300: renumbered" grep -q "vertex ids with locality" "$T/out" &&
+  expect "threshold 300: openmp's bytes" cmp -s "$T/ref.bin" "$T/thr.bin"
+
+# Every value type: the renumbered rows are the bytes of the rows as given.
+for type in $(cases int64 float32 float64); do
+  check "geometric $type ORDER=1" 0 "$BIN" "${GEO[@]}" "${SRC[@]}" --device pocl --type $type --param ORDER=1 \
+    --output "$T/a.bin" &&
+    check "geometric $type renumbered" 0 "$BIN" "${GEO[@]}" "${SRC[@]}" --device pocl --type $type \
+      --param ORDER=2 --output "$T/b.bin" &&
+    expect "geometric $type: same bytes" cmp -s "$T/a.bin" "$T/b.bin"
+done
+
+# The launch's queues in several buffers (sssp_near_far_bufs): 7 sources a buffer.
+check "geometric, queues in several buffers" 0 env OCL_SP_SOURCES_PER_BUFFER=7 "$BIN" "${GEO[@]}" "${SRC[@]}" \
+  --device pocl --param ORDER=2 --output "$T/bufs.bin" &&
+  expect "several buffers: openmp's bytes" cmp -s "$T/ref.bin" "$T/bufs.bin"
+
+# --stats: integers of a symmetric deep graph in one pass a source a group, its
+# 6000 sources renumbered by default; float32 in lanes (the graph as given).
+check "geometric --stats openmp" 0 "$BIN" "${GEO[@]}" --backend openmp --stats "$T/s_ref.csv"
+check "geometric --stats renumbered" 0 "$BIN" "${GEO[@]}" --device pocl --stats "$T/s.csv" &&
+  expect "--stats: renumbered by default" grep -q "vertex ids with locality" "$T/out" &&
+  expect "--stats: openmp's bytes" cmp -s "$T/s_ref.csv" "$T/s.csv"
+check "geometric float32 --stats ORDER=1" 0 "$BIN" "${GEO[@]}" --device pocl --type float32 --param ORDER=1 \
+  --stats "$T/f1.csv"
+check "geometric float32 --stats" 0 "$BIN" "${GEO[@]}" --device pocl --type float32 --stats "$T/f2.csv" &&
+  expect "float32 --stats: same bytes" cmp -s "$T/f1.csv" "$T/f2.csv"
+# Rows and --stats from one engine (the Python module's session: rows renumbered,
+# then lanes for float figures) are covered by the unit tests; betweenness takes
+# the graph as given.
+check "geometric betweenness openmp" 0 "$BIN" --generator geometric --n 3000 --algo sssp --backend openmp \
+  --stats "$T/b_ref.csv" --betweenness
+check "geometric betweenness pocl" 0 "$BIN" --generator geometric --n 3000 --algo sssp --device pocl \
+  --stats "$T/b.csv" --betweenness &&
+  expect "betweenness: openmp's bytes" cmp -s "$T/b_ref.csv" "$T/b.csv"
+
+# ORDER=2: renumbered wherever rows run a source a group (LANES=1), any graph.
+# Negative weights (Johnson) with paths checked; unreachable vertices (a graph
+# in two parts and isolated ids); n = 1.
+awk 'BEGIN { k = 23; for (r = 0; r < k; r++) for (c = 0; c < k; c++) { v = r * k + c;
+  if (c + 1 < k) { print v, v + 1, (v * 7) % 5 - 1; print v + 1, v, (v * 3) % 4 + 1 }
+  if (r + 1 < k) { print v, v + k, (v * 11) % 6; print v + k, v, 2 } } }' >"$T/neg.txt"
+check "negative weights: fw" 0 "$BIN" --input "$T/neg.txt" --algo fw --backend serial --output "$T/neg_ref.bin"
+for dev in "--device pocl" "--device pocl --split 2"; do
+  # shellcheck disable=SC2086
+  check "negative weights ORDER=2 $dev" 0 "$BIN" --input "$T/neg.txt" --algo sssp $dev --param ORDER=2 \
+    --param LANES=1 --paths --verify --output "$T/neg.bin" &&
+    expect "negative weights $dev: renumbered" grep -q "vertex ids with locality" "$T/out" &&
+    expect "negative weights $dev: fw's bytes" cmp -s "$T/neg_ref.bin" "$T/neg.bin"
+done
+{
+  echo "# two parts and unreached ids"
+  for i in $(seq 0 40); do echo "$i $(((i + 1) % 41)) $((i % 7 + 1))"; done
+  for i in $(seq 50 90); do echo "$i $((i + 1)) 3"; echo "$((i + 1)) $i 4"; done
+  echo "99 98 1"
+} >"$T/parts.txt"
+check "parts: fw" 0 "$BIN" --input "$T/parts.txt" --algo fw --backend serial --output "$T/parts_ref.bin"
+check "parts ORDER=2" 0 "$BIN" --input "$T/parts.txt" --algo sssp --device pocl --param ORDER=2 --param LANES=1 \
+  --output "$T/parts.bin" &&
+  expect "parts: renumbered" grep -q "vertex ids with locality" "$T/out" &&
+  expect "parts: fw's bytes" cmp -s "$T/parts_ref.bin" "$T/parts.bin"
+echo "0 0 5" >"$T/one.txt"
+check "n = 1: fw" 0 "$BIN" --input "$T/one.txt" --algo fw --backend serial --output "$T/one_ref.bin"
+check "n = 1 ORDER=2" 0 "$BIN" --input "$T/one.txt" --algo sssp --device pocl --param ORDER=2 --param LANES=1 \
+  --output "$T/one.bin" &&
+  expect "n = 1: fw's bytes" cmp -s "$T/one_ref.bin" "$T/one.bin"
+
+finish_tests
