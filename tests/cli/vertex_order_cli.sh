@@ -35,6 +35,12 @@ check "geometric, 350 sources past a threshold of 300" 0 env OCL_SP_ORDER_MIN_SO
   expect "threshold 300: renumbered" grep -q "vertex ids with locality" "$T/out" &&
   expect "threshold 300: openmp's bytes" cmp -s "$T/ref.bin" "$T/thr.bin"
 
+# The order's searches on the host (hop distances): another order, the same rows.
+check "geometric, the order's searches on the host" 0 env OCL_SP_ORDER_SEARCHES=host "$BIN" "${GEO[@]}" \
+  "${SRC[@]}" --device pocl --param ORDER=2 --output "$T/host.bin" &&
+  expect "host searches: renumbered" grep -q "vertex ids with locality" "$T/out" &&
+  expect "host searches: openmp's bytes" cmp -s "$T/ref.bin" "$T/host.bin"
+
 # Every value type: the renumbered rows are the bytes of the rows as given.
 for type in $(cases int64 float32 float64); do
   check "geometric $type ORDER=1" 0 "$BIN" "${GEO[@]}" "${SRC[@]}" --device pocl --type $type --param ORDER=1 \
