@@ -106,9 +106,9 @@ bool sssp_deep_searches(const SsspGraphShape& g);
 constexpr uint64_t kSsspSlotPartMin = uint64_t{8} << 20;
 // Vertex ids with locality (ORDER=0) pay from this many sources on: the order
 // (four lone searches, the Hilbert keys' sort, the graph renumbered and uploaded
-// again) cost what 1 500-3 100 sources' searches saved on an H200 (geometric
-// graphs of 10^5 to 2^24 vertices: 30 ms to 5.3 s; docs/performance/sparse.md
-// "Vertex ids with locality").
+// again) cost what about 950-2 600 sources' searches saved on an H200
+// (geometric graphs of 10^5 to 2^24 vertices: 25 ms to 4.35 s;
+// docs/performance/sparse.md "Vertex ids with locality").
 constexpr int64_t kSsspOrderMinSources = 4096;
 uint64_t sssp_slot_part_bytes(uint64_t rows_bytes, uint64_t cap);
 struct SsspDeviceShape {
