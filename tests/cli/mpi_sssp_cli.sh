@@ -136,7 +136,7 @@ run auto-dense 0 2 --n 60 --backend openmp --quiet --json
 expect auto-dense-fw "$PY" -c "
 import json; r=json.load(open('$T/out'))
 assert r['algorithm']=='fw' and r['algorithm_choice'].startswith('auto: fw: estimated') and r['grid']=='1x2', r"
-run auto-panel 0 2 --n 3000 --degree 3 --backend openmp --quiet --panel 1024
+run auto-panel 0 2 --n 1500 --degree 3 --backend openmp --quiet --panel 512
 expect auto-panel-fw grep -q "^algorithm auto: fw: --panel run on the distributed fw" "$T/out"
 
 # --paths: each rank holds its rows of the distances and of via (its sources'
