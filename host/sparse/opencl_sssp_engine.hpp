@@ -436,6 +436,8 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   // ids before, the rows back in the input's order after.
   void map_sources(Device& d, int64_t count, cl::Event* e);
   void rows_in_order(Device& d, int64_t count, const cl::Buffer& dist, cl::Event* e);
+  // Their launch: with event e, or (none) recorded for the run's T_k.
+  void enqueue_around(Device& d, cl::Kernel& k, size_t global, size_t wg, cl::Event* e);
   // A source a group's launch on the compute queue: the sources (src, read until
   // `write` completes) into d.src, then sssp_near_far over them into dist
   // (`first`: the launch's first kernel, for its span).

@@ -377,13 +377,22 @@ void OpenClSsspEngine<T>::enqueue_near_far(Device& d, const std::vector<cl_int>&
     *first = *kernel;
 }
 
+// On the compute queue with event e (a launch through the slots, which spans its
+// kernels itself), or with none: recorded for the run's T_k (OpenClCore::launch).
+template <typename T>
+void OpenClSsspEngine<T>::enqueue_around(Device& d, cl::Kernel& k, size_t global, size_t wg, cl::Event* e) {
+  if (e)
+    d.core->queue(detail::OpenClCore::kCompute)
+        .enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(global), cl::NDRange(wg), nullptr, e);
+  else
+    d.core->launch(k, cl::NDRange(global), cl::NDRange(wg));
+}
+
 template <typename T>
 void OpenClSsspEngine<T>::map_sources(Device& d, int64_t count, cl::Event* e) {
   set_args(d.map_sources, static_cast<cl_int>(count), d.src, d.new_id);
   const size_t wg = 64;
-  d.core->queue(detail::OpenClCore::kCompute)
-      .enqueueNDRangeKernel(d.map_sources, cl::NullRange, cl::NDRange((static_cast<size_t>(count) + wg - 1) / wg * wg),
-                            cl::NDRange(wg), nullptr, e);
+  enqueue_around(d, d.map_sources, (static_cast<size_t>(count) + wg - 1) / wg * wg, wg, e);
 }
 
 template <typename T>
@@ -392,10 +401,7 @@ void OpenClSsspEngine<T>::rows_in_order(Device& d, int64_t count, const cl::Buff
   const int per_buf = d.one_scratch() ? static_cast<int>(std::max<int64_t>(count, 1)) : d.source_per_buf;
   set_args(d.in_order, static_cast<cl_int>(n_), static_cast<cl_int>(count), dist, d.new_id, lane_buf(d.scratch, 0),
            lane_buf(d.scratch, 1), lane_buf(d.scratch, 2), lane_buf(d.scratch, 3), static_cast<cl_int>(per_buf));
-  const size_t wg = kRowsInOrderWg;
-  d.core->queue(detail::OpenClCore::kCompute)
-      .enqueueNDRangeKernel(d.in_order, cl::NullRange, cl::NDRange(static_cast<size_t>(count) * wg), cl::NDRange(wg),
-                            nullptr, e);
+  enqueue_around(d, d.in_order, static_cast<size_t>(count) * kRowsInOrderWg, kRowsInOrderWg, e);
 }
 
 template <typename T>
