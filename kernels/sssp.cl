@@ -270,33 +270,6 @@ void sssp_near_far_bufs(const int n, __global const int* off, __global const int
                   counters, l_min_bits);
 }
 
-// ---- Renumbered graphs (ORDER; the host's graph/vertex_order.hpp) -----------
-// Where the host renumbered the graph for locality (new_id[v]: input vertex v's
-// id on the device), a launch of the kernels above runs between these two, so
-// its rows come back as without the renumbering. The searches' own code is the
-// same either way (a flag in it made them 17-28 % slower on an H200).
-// The launch's sources (input ids) as the device's ids, before the search.
-__kernel void sssp_map_sources(const int count, __global int* sources, __global const int* new_id) {
-  const int i = get_global_id(0);
-  if (i < count) sources[i] = new_id[sources[i]];
-}
-
-// After the search: each group's row back in the input's vertex order, copied
-// into its queue memory (free by then: 6 n ints hold n values of 8 bytes) and
-// gathered back from there. The queues as the near-far kernels place them
-// (GROUP_SCRATCH: one buffer where per_buf >= count).
-__kernel void sssp_rows_in_order(const int n, const int count, __global bits_t* dist_all,
-                                 __global const int* new_id, __global int* s0, __global int* s1,
-                                 __global int* s2, __global int* s3, const int per_buf) {
-  const int g = get_group_id(0);
-  if (g >= count) return;
-  __global bits_t* dist = dist_all + (size_t)g * n;
-  __global bits_t* row = (__global bits_t*)GROUP_SCRATCH(g);
-  for (int i = get_local_id(0); i < n; i += get_local_size(0)) row[i] = dist[i];
-  barrier(CLK_GLOBAL_MEM_FENCE);
-  for (int i = get_local_id(0); i < n; i += get_local_size(0)) dist[i] = row[new_id[i]];
-}
-
 // ---- Sources as lanes (LANES > 0 on the host: --stats in one pass) ----------
 // One work-group runs LANES sources together: their distances sit side by side,
 // dist[v LANES + l] (l: the source's lane), so a vertex's LANES values are one

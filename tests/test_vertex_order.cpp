@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "graph/vertex_order.hpp"
+#include "sparse/sssp_plan.hpp"
 #include "test_sssp_common.hpp"
 
 using namespace ocl_sp;
@@ -69,6 +70,34 @@ TEST_CASE("vertex order: hop distances over out-edges, on one thread and on many
   omp_set_num_threads(threads);
   CHECK(one == four);
   CHECK(*std::max_element(one.begin(), one.end()) > 299);
+}
+
+TEST_CASE("vertex order: positions in order of key, ties in order of position (the radix sort)") {
+  std::mt19937_64 rng(5);
+  // Past one thread's share (65 536), digits of 11 bits, few distinct keys (ties).
+  for (const auto& [n, bits] : std::vector<std::pair<size_t, int>>{{0, 8}, {1, 0}, {1000, 3}, {300000, 13}, {200000, 40}, {70000, 64}}) {
+    CAPTURE(n);
+    CAPTURE(bits);
+    std::vector<uint64_t> keys(n);
+    for (auto& k : keys) k = bits == 0 ? 0 : bits == 64 ? rng() : rng() & ((uint64_t{1} << bits) - 1);
+    std::vector<int32_t> want(n);
+    std::iota(want.begin(), want.end(), 0);
+    std::stable_sort(want.begin(), want.end(), [&](int32_t a, int32_t b) { return keys[static_cast<size_t>(a)] < keys[static_cast<size_t>(b)]; });
+    CHECK(order_by_key(keys, bits) == want);
+  }
+}
+
+TEST_CASE("vertex order: the sources from which the engine renumbers, by the graph's size") {
+  CHECK(sssp_order_min_sources(100000) == 4096);
+  CHECK(sssp_order_min_sources(300000) == 1524);  // 4096 x 3^-0.9, rounded up
+  CHECK(sssp_order_min_sources(1000000) == 516);
+  CHECK(sssp_order_min_sources(int64_t{1} << 24) == 512);
+  CHECK(sssp_order_min_sources(6000) > 6000);  // small graphs: not for all their rows
+  int64_t before = sssp_order_min_sources(1);
+  for (int64_t n = 2; n < (int64_t{1} << 31); n = n * 3 / 2 + 1) {
+    CHECK(sssp_order_min_sources(n) <= before);
+    before = sssp_order_min_sources(n);
+  }
 }
 
 TEST_CASE("vertex order: a permutation that brings a shuffled lattice's neighbours close; the renumbered CSR") {

@@ -6,14 +6,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <memory>
 #include <numeric>
 #include <utility>
 
 #include "util/profile.hpp"
 #include "util/timer.hpp"
-#if defined(__GLIBCXX__)
-#include <parallel/algorithm>  // __gnu_parallel::sort (OpenMP)
-#endif
 
 namespace ocl_sp {
 
@@ -105,73 +103,131 @@ uint64_t hilbert_index(uint64_t x, uint64_t y, int bits) {
 }
 
 // The vertex farthest by `score` (the smallest id among ties); -1 when none
-// scores >= 0.
+// scores >= 0. Each thread's best of its block, then the blocks' in order.
 template <typename F>
 int64_t farthest(int64_t n, const F& score) {
-  double best = -1;
-  int64_t at = -1;
-  for (int64_t v = 0; v < n; ++v) {
-    const double s = score(v);
-    if (s > best) {
-      best = s;
-      at = v;
+  std::vector<std::pair<int64_t, int64_t>> best(static_cast<size_t>(omp_get_max_threads()), {-1, -1});
+#pragma omp parallel
+  {
+    std::pair<int64_t, int64_t>& mine = best[static_cast<size_t>(omp_get_thread_num())];
+#pragma omp for schedule(static)
+    for (int64_t v = 0; v < n; ++v) {
+      const int64_t s = score(v);
+      if (s > mine.first) mine = {s, v};
     }
   }
-  return at;
+  std::pair<int64_t, int64_t> at{-1, -1};
+  for (const auto& b : best)  // static blocks in thread order: ids increase
+    if (b.first > at.first) at = b;
+  return at.second;
 }
 
 }  // namespace
 
-std::vector<int32_t> locality_order(int64_t n, const DistanceSearch& search, double unit) {
+namespace {
+
+// One stable pass of the radix sort: words by their digit at `shift` (kDigit
+// bits) from `from` into `to`, with their positions `at` into `at_to` where
+// given; each thread counts and places its block (bucket-major, thread-minor).
+constexpr int kDigit = 9;
+void radix_pass(const uint64_t* from, uint64_t* to, const int32_t* at, int32_t* at_to, size_t n, int shift,
+                int threads, std::vector<size_t>& count) {
+  constexpr size_t kBuckets = size_t{1} << kDigit;
+#pragma omp parallel num_threads(threads)
+  {
+    const auto t = static_cast<size_t>(omp_get_thread_num());
+    const size_t lo = n * t / static_cast<size_t>(threads), hi = n * (t + 1) / static_cast<size_t>(threads);
+    size_t* c = &count[t * kBuckets];
+    std::fill(c, c + kBuckets, size_t{0});
+    for (size_t i = lo; i < hi; ++i) ++c[(from[i] >> shift) & (kBuckets - 1)];
+#pragma omp barrier
+#pragma omp single
+    {
+      size_t sum = 0;
+      for (size_t b = 0; b < kBuckets; ++b)
+        for (size_t k = 0; k < static_cast<size_t>(threads); ++k) {
+          const size_t x = count[k * kBuckets + b];
+          count[k * kBuckets + b] = sum;
+          sum += x;
+        }
+    }
+    for (size_t i = lo; i < hi; ++i) {
+      const size_t dst = c[(from[i] >> shift) & (kBuckets - 1)]++;
+      to[dst] = from[i];
+      if (at) at_to[dst] = at[i];
+    }
+  }
+}
+
+}  // namespace
+
+// A stable radix sort of kDigit bits a pass. Keys of up to 32 bits travel with
+// their positions in one word (key << 32 | position); longer ones beside them.
+std::vector<int32_t> order_by_key(const std::vector<uint64_t>& keys, int bits) {
+  const auto n = keys.size();
+  std::vector<int32_t> at(n);
+  const int threads = std::max(1, std::min<int>(omp_get_max_threads(), static_cast<int>(n / 65536) + 1));
+  std::vector<size_t> count(static_cast<size_t>(threads) * (size_t{1} << kDigit));
+  // Buffers left unset (each pass writes every word): no serial first touch.
+  std::unique_ptr<uint64_t[]> word(new uint64_t[n]), word2(new uint64_t[n]);
+  const bool packed = bits <= 32;
+#pragma omp parallel for schedule(static) num_threads(threads)
+  for (size_t i = 0; i < n; ++i) {
+    word[i] = packed ? keys[i] << 32 | i : keys[i];
+    at[i] = static_cast<int32_t>(i);
+  }
+  std::vector<int32_t> at2(packed ? 0 : n);
+  for (int shift = 0; shift < bits; shift += kDigit) {
+    radix_pass(word.get(), word2.get(), packed ? nullptr : at.data(), packed ? nullptr : at2.data(), n,
+               shift + (packed ? 32 : 0), threads, count);
+    word.swap(word2);
+    if (!packed) at.swap(at2);
+  }
+  if (packed) {
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (size_t i = 0; i < n; ++i) at[i] = static_cast<int32_t>(word[i] & 0xffffffffu);
+  }
+  return at;
+}
+
+std::vector<int32_t> locality_order(int64_t n, const DistanceSearch& search) {
   std::vector<int32_t> new_id(static_cast<size_t>(n));
   if (n <= 0) return new_id;
   const Stopwatch clock;
-  std::vector<double> d0, da, db, dq;
-  const auto at = [](const std::vector<double>& d, int64_t v) { return d[static_cast<size_t>(v)]; };
-  search(0, d0);
-  const int64_t a = std::max<int64_t>(0, farthest(n, [&](int64_t v) { return at(d0, v); }));
-  d0 = {};
+  std::vector<int32_t> da, db, dq;
+  const auto at = [](const std::vector<int32_t>& d, int64_t v) { return d[static_cast<size_t>(v)]; };
+  search(0, dq);  // (vertex 0's distances: dq's storage until q's)
+  const int64_t a = std::max<int64_t>(0, farthest(n, [&](int64_t v) { return at(dq, v); }));
   search(a, da);
   const int64_t b = std::max<int64_t>(0, farthest(n, [&](int64_t v) { return at(da, v); }));
   search(b, db);
-  const int64_t q = farthest(n, [&](int64_t v) { return at(da, v) < 0 || at(db, v) < 0 ? -1.0 : std::min(at(da, v), at(db, v)); });
+  const int64_t q = farthest(n, [&](int64_t v) { return at(da, v) < 0 || at(db, v) < 0 ? -1 : std::min(at(da, v), at(db, v)); });
   db = {};
   search(q < 0 ? b : q, dq);
   profile("vertex order: four searches", clock.seconds());
-  // Coordinates in units of `unit` (about a hop), at most 2^30; vertices reached
-  // from neither a nor q past every coordinate: last, in id order.
-  double top = 0;
+  // Coordinates: the hops from a and q; vertices reached from neither past every
+  // coordinate: last, in id order.
+  int32_t top = 0;
+#pragma omp parallel for schedule(static) reduction(max : top)
   for (int64_t v = 0; v < n; ++v) top = std::max({top, at(da, v), at(dq, v)});
-  const double scale = 1 / std::max({unit, top / double(1 << 30), 1e-300});
-  const auto cell = static_cast<uint64_t>(top * scale) + 1;
+  const auto cell = static_cast<uint64_t>(top) + 1;
   int bits = 1;
   while ((uint64_t{1} << bits) <= cell) ++bits;
-  const auto coord = [&](const std::vector<double>& d, int64_t v) {
-    return at(d, v) < 0 ? cell : std::min(cell, static_cast<uint64_t>(at(d, v) * scale));
+  const auto coord = [&](const std::vector<int32_t>& d, int64_t v) {
+    return at(d, v) < 0 ? cell : static_cast<uint64_t>(at(d, v));
   };
-  std::vector<std::pair<uint64_t, int32_t>> key(static_cast<size_t>(n));
+  std::vector<uint64_t> key(static_cast<size_t>(n));
 #pragma omp parallel for schedule(static)
-  for (int64_t v = 0; v < n; ++v)
-    key[static_cast<size_t>(v)] = {hilbert_index(coord(da, v), coord(dq, v), bits), static_cast<int32_t>(v)};
-#if defined(__GLIBCXX__)
-  __gnu_parallel::sort(key.begin(), key.end());
-#else
-  std::sort(key.begin(), key.end());
-#endif
+  for (int64_t v = 0; v < n; ++v) key[static_cast<size_t>(v)] = hilbert_index(coord(da, v), coord(dq, v), bits);
+  const std::vector<int32_t> by_key = order_by_key(key, 2 * bits);
 #pragma omp parallel for schedule(static)
-  for (int64_t i = 0; i < n; ++i) new_id[static_cast<size_t>(key[static_cast<size_t>(i)].second)] = static_cast<int32_t>(i);
+  for (int64_t i = 0; i < n; ++i) new_id[static_cast<size_t>(by_key[static_cast<size_t>(i)])] = static_cast<int32_t>(i);
   profile("vertex order: searches, Hilbert keys and their sort", clock.seconds());
   return new_id;
 }
 
 std::vector<int32_t> locality_order(const int64_t* off, const int32_t* col, int64_t n) {
-  return locality_order(
-      n,
-      [&](int64_t s, std::vector<double>& d) {
-        const std::vector<int32_t> hops = hop_distances(off, col, n, s);
-        d.assign(hops.begin(), hops.end());
-      },
-      1.0);
+  return locality_order(n, [&](int64_t s, std::vector<int32_t>& d) { d = hop_distances(off, col, n, s); });
 }
 
 template <typename T>
@@ -189,7 +245,8 @@ Csr<T> renumber(const Csr<T>& g, const std::vector<int32_t>& new_id) {
   r.col.resize(g.col.size());
   r.w.resize(g.w.size());
   // The old rows in order (the reads stream; each row lands whole at its new
-  // place), then each new row sorted by target (short rows: insertion sort).
+  // place), then each new row of at most kSortedRow edges sorted by target
+  // (insertion, stable), as kernels/sssp_order.cl sssp_order_renumber does.
 #pragma omp parallel for schedule(static)
   for (int64_t u = 0; u < g.n; ++u) {
     if (u + 8 < g.n) {
@@ -207,6 +264,7 @@ Csr<T> renumber(const Csr<T>& g, const std::vector<int32_t>& new_id) {
 #pragma omp parallel for schedule(static)
   for (int64_t u = 0; u < g.n; ++u) {
     const auto lo = static_cast<size_t>(r.off[static_cast<size_t>(u)]), hi = static_cast<size_t>(r.off[static_cast<size_t>(u) + 1]);
+    if (hi - lo > kSortedRow) continue;
     for (size_t i = lo + 1; i < hi; ++i)
       for (size_t j = i; j > lo && r.col[j - 1] > r.col[j]; --j) {
         std::swap(r.col[j - 1], r.col[j]);

@@ -15,24 +15,32 @@ namespace ocl_sp {
 // level by level on every core; the same on any thread count.
 std::vector<int32_t> hop_distances(const int64_t* off, const int32_t* col, int64_t n, int64_t source);
 
-// Distances from `source` into d (n values; negative where unreached).
-using DistanceSearch = std::function<void(int64_t source, std::vector<double>& d)>;
+// The positions i of keys[i] (each below 2^bits, bits <= 64) in order of key,
+// ties in order of position: what sorting (key, i) pairs gives.
+std::vector<int32_t> order_by_key(const std::vector<uint64_t>& keys, int bits);
+
+// Hop distances from `source` into d (n values; -1 where unreached).
+using DistanceSearch = std::function<void(int64_t source, std::vector<int32_t>& d)>;
 
 // New ids for a graph that lies in a plane (geometric graphs, meshes, road
-// networks), from the graph alone: four searches find two far vertices a and q
-// at two corners of the plane (a the farthest from vertex 0, b the farthest
-// from a, q the farthest from both a and b: a and q are not opposite, so no two
-// far-apart vertices share both distances); each vertex's distances from a and
-// q, in units of `unit` (about an edge's weight), are its coordinates, and the
-// vertices are numbered along the Hilbert curve of those coordinates (ties, and
-// the vertices reached from neither, in id order). Returns new_id[v], a
-// permutation of [0, n). The device engine searches with its own kernel
-// (weighted distances); the overload below with hop distances on the host.
-std::vector<int32_t> locality_order(int64_t n, const DistanceSearch& search, double unit);
+// networks), from the graph alone: four breadth-first searches find two far
+// vertices a and q at two corners of the plane (a the farthest from vertex 0, b
+// the farthest from a, q the farthest from both a and b: a and q are not
+// opposite, so no two far-apart vertices share both distances); each vertex's
+// hops from a and q are its coordinates, and the vertices are numbered along
+// the Hilbert curve of those coordinates (ties, and the vertices reached from
+// neither, in id order). Returns new_id[v], a permutation of [0, n). The device
+// engine searches with its own kernel (kernels/sssp_order.cl); the overload
+// below on the host's cores (hop_distances): the same order.
+std::vector<int32_t> locality_order(int64_t n, const DistanceSearch& search);
 std::vector<int32_t> locality_order(const int64_t* off, const int32_t* col, int64_t n);
 
 // g with vertex v renumbered new_id[v] (a permutation): rows in the new order,
-// each row's targets renumbered and sorted, weights with them.
+// each row's targets renumbered, weights with them; a row of at most kSortedRow
+// edges sorted by target (stably: equal targets in their order), a longer one
+// left in its order (the device engine renumbers on the device the same way,
+// kernels/sssp_order.cl).
+constexpr size_t kSortedRow = 64;
 template <typename T>
 Csr<T> renumber(const Csr<T>& g, const std::vector<int32_t>& new_id);
 

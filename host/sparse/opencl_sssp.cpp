@@ -98,6 +98,9 @@ OpenClSsspEngine<T>::OpenClSsspEngine(const SolverSpec& spec) {
       d.in_order = core.kernel("sssp_rows_in_order", what, {kRowsInOrderWg}, [&](cl::Kernel& k) {
         set_args(k, 1, 1, pb.dist, pb.off, pb.one, pb.one, pb.one, pb.one, 1);
       });
+      // (Not built for a fixed group size: no probe launch.)
+      d.order_hops = core.kernel("sssp_order_hops", what, {256}, {});
+      d.order_renumber = core.kernel("sssp_order_renumber", what, {256}, {});
       use_lanes(d, d.prog[0], lanes_, d.lane_wg_built);
       if (fp64) {
         const size_t fig_wg = std::min<size_t>(local, 256);  // sssp_figures.cl FIG_WG
@@ -159,7 +162,6 @@ void OpenClSsspEngine<T>::prepare_graph(const Csr<T>& g, RunStats& st, bool rows
   double mean = 0;
   for (T x : g.w) mean += static_cast<double>(x);
   shape.mean_weight = g.m() ? mean / static_cast<double>(g.m()) : 1;
-  mean_weight_ = shape.mean_weight;
   // LANES=0 above the low degrees: how deep the searches go (rows in lanes pay on
   // shallow ones, in a program of their own on GPUs), a breadth-first search that
   // stops at half the vertices or past the shallow levels.
@@ -370,48 +372,10 @@ void OpenClSsspEngine<T>::upload_graph(Device& d, const Csr<T>& g, bool renumber
 }
 
 template <typename T>
-void OpenClSsspEngine<T>::order_vertices(RunStats& st) {
-  const Stopwatch t;
-  // The four searches on the first device, as given (raw rows: kRawInf unreached).
-  Device& d0 = devices_[0];
-  std::vector<T> row(static_cast<size_t>(n_));
-  const bool final = final_rows_;
-  final_rows_ = false;
-  const DistanceSearch search = [&](int64_t s, std::vector<double>& d) {
-    run_on(d0, &s, 1, row.data(), false, nullptr);
-    d.resize(row.size());
-#pragma omp parallel for schedule(static)
-    for (int64_t v = 0; v < n_; ++v)
-      d[static_cast<size_t>(v)] = row[static_cast<size_t>(v)] == kRawInf<T> ? -1.0 : static_cast<double>(row[static_cast<size_t>(v)]);
-  };
-  // OCL_SP_ORDER_SEARCHES=host (experiments): hop distances on the host's cores.
-  const char* where = std::getenv("OCL_SP_ORDER_SEARCHES");
-  try {
-    new_id_ = where && std::string(where) == "host" ? locality_order(graph_->off.data(), graph_->col.data(), n_)
-                                                    : locality_order(n_, search, mean_weight_);
-  } catch (...) {
-    final_rows_ = final;
-    throw;
-  }
-  final_rows_ = final;
-  Stopwatch part;
-  const Csr<T> local = renumber(*graph_, new_id_);
-  profile("sssp: the graph renumbered (host)", part.seconds());
-  part.reset();
-  for (auto& d : devices_) {
-    settle_slots(d);
-    upload_graph(d, local, true, st);
-  }
-  profile("sssp: the renumbered graph uploaded", part.seconds());
-  renumbered_ = true;
-  profile("sssp: vertex ids with locality (four searches, the order, the graph renumbered)", t.seconds());
-}
-
-template <typename T>
 void OpenClSsspEngine<T>::source_count(int64_t count, RunStats& st) {
   sources_ = count;
   for (auto& d : devices_) size_slot_parts(d);
-  if (renumber_wanted_ && !renumbered_ && (order_param_ == 2 || count >= order_min_sources_)) {
+  if (renumber_wanted_ && !renumbered_ && (order_param_ == 2 || count >= (order_min_sources_ ? order_min_sources_ : sssp_order_min_sources(n_)))) {
     order_vertices(st);
     st.placement = placement();
   }

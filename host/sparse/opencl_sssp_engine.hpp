@@ -38,7 +38,7 @@ constexpr size_t kLaneRowsWg = 256;  // work-items a group of sssp_lanes_rows
 constexpr size_t kRowsInOrderWg = 256;  // work-items a group (a row) of sssp_rows_in_order
 // The searches, sssp_lanes's pull rounds and the figure kernels: one program
 // (OpenClCore::build).
-constexpr const char* kSsspFiles = "sssp.cl+sssp_pull.cl+sssp_figures.cl";
+constexpr const char* kSsspFiles = "sssp.cl+sssp_pull.cl+sssp_figures.cl+sssp_order.cl";
 // __local bytes sssp_lanes holds besides its set and the pull rounds' memory (its
 // counters, the far pile's minimum), with room to spare.
 constexpr size_t kLanesLocalRest = 1u << 10;
@@ -138,6 +138,7 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     cl::Buffer new_id;
     bool renumbered = false;
     cl::Kernel map_sources, in_order;
+    cl::Kernel order_hops, order_renumber;  // the order's searches; the graph renumbered (sssp_order.cl)
     // A source a group through the slots: slot 1's launches write dist2 (where the
     // plan has room: dist_twice), so a launch's rows are read on the download
     // queue while the next one runs.
@@ -523,13 +524,19 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   // The prepared graph renumbered on the devices (graph/vertex_order.hpp; rows a
   // source a group): new_id_[v], v's id there. Wanted for the prepared graph
   // (ORDER, deep searches), done in source_count where the sources are at least
-  // order_min_sources_ (kSsspOrderMinSources; OCL_SP_ORDER_MIN_SOURCES=K for
+  // order_min_sources_ (sssp_order_min_sources(n); OCL_SP_ORDER_MIN_SOURCES=K for
   // experiments) or ORDER=2.
   bool renumber_wanted_ = false, renumbered_ = false;
   std::vector<int32_t> new_id_;
-  double mean_weight_ = 1;  // the prepared graph's (the order's unit)
-  const int64_t order_min_sources_ = env_int("OCL_SP_ORDER_MIN_SOURCES", kSsspOrderMinSources, 1, INT_MAX);
+  // (0: sssp_order_min_sources of the graph's size)
+  const int64_t order_min_sources_ = env_int("OCL_SP_ORDER_MIN_SOURCES", 0, 1, INT_MAX);
   void order_vertices(RunStats& st);  // new_id_ found, the graph renumbered on every device
+  // The order from hop distances breadth first over device d (sssp_order_hops, a
+  // launch a level): locality_order's four searches.
+  std::vector<int32_t> device_order(Device& d, RunStats& st);
+  // Device d's graph (as given) renumbered by new_id_ there (sssp_order_renumber);
+  // new_off: the renumbered rows' offsets.
+  void renumber_on(Device& d, const std::vector<cl_int>& new_off, RunStats& st);
   bool final_rows_ = false;   // final_rows(): rows with ValueTraits<T>::inf
   bool lanes_rows_ = false;   // rows in lanes mode too (ROW_LANES or LANES >= 4, or the plan's choice)
   bool lanes_rows_graph_ = false;  // the plan's choice for the prepared graph (before source_count)

@@ -377,33 +377,6 @@ void OpenClSsspEngine<T>::enqueue_near_far(Device& d, const std::vector<cl_int>&
     *first = *kernel;
 }
 
-// On the compute queue with event e (a launch through the slots, which spans its
-// kernels itself), or with none: recorded for the run's T_k (OpenClCore::launch).
-template <typename T>
-void OpenClSsspEngine<T>::enqueue_around(Device& d, cl::Kernel& k, size_t global, size_t wg, cl::Event* e) {
-  if (e)
-    d.core->queue(detail::OpenClCore::kCompute)
-        .enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(global), cl::NDRange(wg), nullptr, e);
-  else
-    d.core->launch(k, cl::NDRange(global), cl::NDRange(wg));
-}
-
-template <typename T>
-void OpenClSsspEngine<T>::map_sources(Device& d, int64_t count, cl::Event* e) {
-  set_args(d.map_sources, static_cast<cl_int>(count), d.src, d.new_id);
-  const size_t wg = 64;
-  enqueue_around(d, d.map_sources, (static_cast<size_t>(count) + wg - 1) / wg * wg, wg, e);
-}
-
-template <typename T>
-void OpenClSsspEngine<T>::rows_in_order(Device& d, int64_t count, const cl::Buffer& dist, cl::Event* e) {
-  // One buffer of queues: group g's at g x 6 n of it (per_buf past every group).
-  const int per_buf = d.one_scratch() ? static_cast<int>(std::max<int64_t>(count, 1)) : d.source_per_buf;
-  set_args(d.in_order, static_cast<cl_int>(n_), static_cast<cl_int>(count), dist, d.new_id, lane_buf(d.scratch, 0),
-           lane_buf(d.scratch, 1), lane_buf(d.scratch, 2), lane_buf(d.scratch, 3), static_cast<cl_int>(per_buf));
-  enqueue_around(d, d.in_order, static_cast<size_t>(count) * kRowsInOrderWg, kRowsInOrderWg, e);
-}
-
 template <typename T>
 void OpenClSsspEngine<T>::launch_ahead(Device& d, int at, const int64_t* sources, int64_t count) {
   std::vector<cl_int>& src = d.pre_src[at];

@@ -34,7 +34,8 @@ std::vector<detail::TunableRule> sssp_rules() {
           {"ORDER", {0, 1, 2},
            "vertex ids of the searches a source a group runs: 0: renumbered for locality (the "
            "Hilbert order of two distances, rows back in the input's order on the device) where "
-           "searches are deep and the sources are at least 4096; 1: as given; 2: renumbered wherever "
+           "searches are deep and the sources are at least max(512, 4096 (1e5 / n)^0.9); 1: as given; "
+           "2: renumbered wherever "
            "rows run a source a group"},
           {"ROW_LANES", {0, 4, 8, 16, 32},
            "rows in lanes, this many sources a group in a program of their own (--stats and "
@@ -160,8 +161,9 @@ SsspPlan plan_sssp(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tu
   const uint64_t un = static_cast<uint64_t>(g.n), ul = static_cast<uint64_t>(lanes);
   const uint64_t queues = un * 4 * kSsspScratchRows;
   // The graph's edges, and its in-edges for pull rounds.
-  p.graph_bytes = ((un + 1) * 4 + static_cast<uint64_t>(g.m) * (4 + g.value_bytes)) * (p.pull > 0 || g.in_edges ? 2 : 1) +
-                  (g.renumbered ? un * 4 : 0);
+  const uint64_t graph_once = (un + 1) * 4 + static_cast<uint64_t>(g.m) * (4 + g.value_bytes);
+  p.graph_bytes = graph_once * (p.pull > 0 || g.in_edges ? 2 : 1) +
+                  (g.renumbered ? un * 4 + std::max(graph_once, un * 12 + 12) : 0);
   p.per_source = un * g.value_bytes + queues + 4;
   const uint64_t room = dev.budget * 9 / 10 > p.graph_bytes ? dev.budget * 9 / 10 - p.graph_bytes : 0;
   // A source a group: the launch's distances one buffer (the rows are read from
@@ -247,6 +249,11 @@ SsspPlan plan_sssp(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tu
   }
   p.lanes_rows_reason = why;
   return p;
+}
+
+int64_t sssp_order_min_sources(int64_t n) {
+  const double k = 4096 * std::pow(1e5 / static_cast<double>(std::max<int64_t>(n, 1)), 0.9);
+  return static_cast<int64_t>(std::min(std::max(512.0, std::ceil(k)), 1e12));
 }
 
 }  // namespace ocl_sp

@@ -89,8 +89,9 @@ struct SsspGraphShape {
                               // (n + 1) / 2 vertices; levels -1: not measured
   bool in_edges = false;      // the in-edges are on the device whatever this plan's pull rounds
                               // (another lanes program pulls): counted in graph_bytes
-  bool renumbered = false;    // the vertices' new ids on the device (4 n bytes, ORDER): counted
-                              // in graph_bytes
+  bool renumbered = false;    // the vertices' new ids on the device (4 n bytes, ORDER), and
+                              // while the order is made its searches' 12 n bytes or the graph
+                              // renumbered beside the one given: counted in graph_bytes
 };
 // Searches that count as shallow for the lanes' choices: a mean degree past
 // kSsspLanesRowsDegree and half the vertices within sssp_shallow_levels(n) levels.
@@ -104,12 +105,13 @@ bool sssp_deep_searches(const SsspGraphShape& g);
 // more than its kernels). The engine sizes its slots so, auto's estimate charges
 // them so.
 constexpr uint64_t kSsspSlotPartMin = uint64_t{8} << 20;
-// Vertex ids with locality (ORDER=0) pay from this many sources on: the order
-// (four lone searches, the Hilbert keys' sort, the graph renumbered and uploaded
-// again) cost what about 950-2 600 sources' searches saved on an H200
-// (geometric graphs of 10^5 to 2^24 vertices: 25 ms to 4.35 s;
-// docs/performance/sparse.md "Vertex ids with locality").
-constexpr int64_t kSsspOrderMinSources = 4096;
+// Vertex ids with locality (ORDER=0) pay from this many sources on, for a graph
+// of n vertices: max(512, 4096 (10^5 / n)^0.9). The order (four breadth-first
+// searches, the Hilbert keys' sort, the graph renumbered on the device) paid on
+// an H200 from about 4 096 sources at 10^5 vertices and from fewer than 512 at
+// 10^6 and 2^24 (geometric graphs; docs/performance/sparse.md "Vertex ids with
+// locality").
+int64_t sssp_order_min_sources(int64_t n);
 uint64_t sssp_slot_part_bytes(uint64_t rows_bytes, uint64_t cap);
 struct SsspDeviceShape {
   uint64_t budget = 0, max_alloc = 0;  // device memory to use, largest allocation

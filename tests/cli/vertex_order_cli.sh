@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Vertex ids with locality (ORDER, graph/vertex_order.hpp): where the device
 # engine runs a source a group, deep searches (a geometric graph) of at least
-# 4096 sources (any count with ORDER=2) run on the graph renumbered and each row
+# sssp_order_min_sources(n) sources (any count with ORDER=2) run on the graph
+# renumbered (the order made and the graph renumbered on the device) and each row
 # goes back to the input's vertex order on the device. Every row, figure and path must be the bytes of the engine without it
 # (ORDER=1) and of the CPU engines, on one device and split in two, in every
 # value type, through both near-far kernels (one queue buffer or several), with
@@ -13,7 +14,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 GEO=(--generator geometric --n 6000 --algo sssp)
 SRC=(--sources 5,0,5999,17-60,3000,100-399)
 
-# Rows: ORDER=2 renumbers these 350 sources (the default waits for 4096) and
+# Rows: ORDER=2 renumbers these 350 sources (the default waits for more) and
 # says so; the default and ORDER=1 do not.
 check "geometric: openmp rows" 0 "$BIN" "${GEO[@]}" "${SRC[@]}" --backend openmp --output "$T/ref.bin"
 for dev in "--device pocl" "--device pocl --split 2"; do
@@ -35,11 +36,18 @@ check "geometric, 350 sources past a threshold of 300" 0 env OCL_SP_ORDER_MIN_SO
   expect "threshold 300: renumbered" grep -q "vertex ids with locality" "$T/out" &&
   expect "threshold 300: openmp's bytes" cmp -s "$T/ref.bin" "$T/thr.bin"
 
-# The order's searches on the host (hop distances): another order, the same rows.
-check "geometric, the order's searches on the host" 0 env OCL_SP_ORDER_SEARCHES=host "$BIN" "${GEO[@]}" \
-  "${SRC[@]}" --device pocl --param ORDER=2 --output "$T/host.bin" &&
-  expect "host searches: renumbered" grep -q "vertex ids with locality" "$T/out" &&
-  expect "host searches: openmp's bytes" cmp -s "$T/ref.bin" "$T/host.bin"
+# The order's searches breadth first on the device (sssp_order_hops) and on the
+# host (hop_distances, the graph renumbered there): the same order (its
+# fingerprint in the profile), the same rows.
+for where in device host; do
+  check "geometric, the order's searches on the $where" 0 env OCL_SP_ORDER_SEARCHES=$where OCL_SP_PROFILE=1 \
+    "$BIN" "${GEO[@]}" "${SRC[@]}" --device pocl --param ORDER=2 --output "$T/$where.bin" &&
+    expect "$where searches: renumbered" grep -q "vertex ids with locality" "$T/out" &&
+    expect "$where searches: openmp's bytes" cmp -s "$T/ref.bin" "$T/$where.bin" &&
+    grep -o 'vertex order (fingerprint [0-9a-f]*)' "$T/err" > "$T/$where.order"
+done
+expect "the order's searches: a fingerprint in the profile" test -s "$T/device.order"
+expect "the order's searches: one order on the device and on the host" cmp -s "$T/device.order" "$T/host.order"
 
 # Every value type: the renumbered rows are the bytes of the rows as given.
 for type in $(cases int64 float32 float64); do
@@ -55,12 +63,31 @@ check "geometric, queues in several buffers" 0 env OCL_SP_SOURCES_PER_BUFFER=7 "
   --device pocl --param ORDER=2 --output "$T/bufs.bin" &&
   expect "several buffers: openmp's bytes" cmp -s "$T/ref.bin" "$T/bufs.bin"
 
-# --stats: integers of a symmetric deep graph in one pass a source a group, its
-# 6000 sources renumbered by default; float32 in lanes (the graph as given).
+# --stats: integers of a symmetric deep graph in one pass a source a group; its
+# 6000 sources are below the default's threshold at n = 6000 (4096 (10^5 /
+# n)^0.9, about 52 000), and past a threshold of 5000 renumbered; float32 in
+# lanes (the graph as given).
 check "geometric --stats openmp" 0 "$BIN" "${GEO[@]}" --backend openmp --stats "$T/s_ref.csv"
-check "geometric --stats renumbered" 0 "$BIN" "${GEO[@]}" --device pocl --stats "$T/s.csv" &&
-  expect "--stats: renumbered by default" grep -q "vertex ids with locality" "$T/out" &&
+check "geometric --stats, 6000 sources at n = 6000" 0 "$BIN" "${GEO[@]}" --device pocl --stats "$T/s0.csv" &&
+  expect "--stats at n = 6000: below the threshold, as given" bash -c "! grep -q 'vertex ids with locality' '$T/out'" &&
+  expect "--stats as given: openmp's bytes" cmp -s "$T/s_ref.csv" "$T/s0.csv"
+check "geometric --stats renumbered" 0 env OCL_SP_ORDER_MIN_SOURCES=5000 "$BIN" "${GEO[@]}" --device pocl \
+  --stats "$T/s.csv" &&
+  expect "--stats: renumbered past the threshold" grep -q "vertex ids with locality" "$T/out" &&
   expect "--stats: openmp's bytes" cmp -s "$T/s_ref.csv" "$T/s.csv"
+# Row figures of a renumbered search (its rows back in the input's order first:
+# harmonic and floating sums in vertex order): every type in a source a group.
+for type in $(cases int32 int64 float32 float64); do
+  check "geometric $type --stats LANES=1 ORDER=1" 0 "$BIN" "${GEO[@]}" --device pocl --type $type --param LANES=1 \
+    --param ORDER=1 --stats "$T/fa.csv" "${SRC[@]}"
+  for dev in "--device pocl" "--device pocl --split 2"; do
+    # shellcheck disable=SC2086
+    check "geometric $type --stats LANES=1 ORDER=2 $dev" 0 "$BIN" "${GEO[@]}" $dev --type $type --param LANES=1 \
+      --param ORDER=2 --stats "$T/fb.csv" "${SRC[@]}" &&
+      expect "$type --stats $dev: renumbered" grep -q "vertex ids with locality" "$T/out" &&
+      expect "$type --stats $dev: the bytes as given" cmp -s "$T/fa.csv" "$T/fb.csv"
+  done
+done
 check "geometric float32 --stats ORDER=1" 0 "$BIN" "${GEO[@]}" --device pocl --type float32 --param ORDER=1 \
   --stats "$T/f1.csv"
 check "geometric float32 --stats" 0 "$BIN" "${GEO[@]}" --device pocl --type float32 --stats "$T/f2.csv" &&
@@ -99,6 +126,19 @@ check "parts ORDER=2" 0 "$BIN" --input "$T/parts.txt" --algo sssp --device pocl 
   --output "$T/parts.bin" &&
   expect "parts: renumbered" grep -q "vertex ids with locality" "$T/out" &&
   expect "parts: fw's bytes" cmp -s "$T/parts_ref.bin" "$T/parts.bin"
+# A chain of 400 vertices in scrambled ids: searches of 399 levels (the device's
+# runs of 64 launches end past the last level many times over), the order the
+# host's.
+awk 'BEGIN { for (i = 0; i < 399; i++) { a = (i * 151) % 400; b = ((i + 1) * 151) % 400;
+  print a, b, i % 9 + 1; print b, a, i % 5 + 1 } }' >"$T/chain.txt"
+check "chain: openmp" 0 "$BIN" --input "$T/chain.txt" --algo sssp --backend openmp --output "$T/chain_ref.bin"
+for where in device host; do
+  check "chain ORDER=2, searches on the $where" 0 env OCL_SP_ORDER_SEARCHES=$where OCL_SP_PROFILE=1 "$BIN" \
+    --input "$T/chain.txt" --algo sssp --device pocl --param ORDER=2 --param LANES=1 --output "$T/chain.bin" &&
+    expect "chain $where: openmp's bytes" cmp -s "$T/chain_ref.bin" "$T/chain.bin" &&
+    grep -o 'vertex order (fingerprint [0-9a-f]*)' "$T/err" > "$T/chain_$where.order"
+done
+expect "chain: one order on the device and on the host" cmp -s "$T/chain_device.order" "$T/chain_host.order"
 echo "0 0 5" >"$T/one.txt"
 check "n = 1: fw" 0 "$BIN" --input "$T/one.txt" --algo fw --backend serial --output "$T/one_ref.bin"
 check "n = 1 ORDER=2" 0 "$BIN" --input "$T/one.txt" --algo sssp --device pocl --param ORDER=2 --param LANES=1 \

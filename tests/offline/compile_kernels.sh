@@ -106,9 +106,9 @@ fp64_only[betweenness.cl]=1
 tunables[betweenness.cl]="BC_WG=64 BC_WG=256"
 tunables[sssp.cl]="WG=32 WG=64,LANE_SET=12 WG=256 WG=1024,LANE_SET=10"  # LANE_SET: the lanes' __local set
 # Files the host builds after another one in the same program
-# ("sssp.cl+sssp_pull.cl+sssp_figures.cl").
+# ("sssp.cl+sssp_pull.cl+sssp_figures.cl+sssp_order.cl").
 declare -A appended
-appended[sssp.cl]="sssp_pull.cl sssp_figures.cl"
+appended[sssp.cl]="sssp_pull.cl sssp_figures.cl sssp_order.cl"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
