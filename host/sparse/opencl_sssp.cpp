@@ -95,9 +95,8 @@ OpenClSsspEngine<T>::OpenClSsspEngine(const SolverSpec& spec) {
       d.map_sources = core.kernel("sssp_map_sources", what, {64}, [&](cl::Kernel& k) {
         set_args(k, 1, pb.off, pb.off);
       });
-      d.in_order = core.kernel("sssp_rows_in_order", what, {kRowsInOrderWg}, [&](cl::Kernel& k) {
-        set_args(k, 1, 1, pb.dist, pb.off, pb.one, pb.one, pb.one, pb.one, 1);
-      });
+      d.to_scratch = core.kernel("sssp_rows_to_scratch", what, {kRowsInOrderWg}, {});
+      d.in_order = core.kernel("sssp_rows_in_order", what, {kRowsInOrderWg}, {});
       // (Not built for a fixed group size: no probe launch.)
       d.order_hops = core.kernel("sssp_order_hops", what, {256}, {});
       d.order_renumber = core.kernel("sssp_order_renumber", what, {256}, {});

@@ -35,7 +35,7 @@ namespace ocl_sp::detail {
 
 constexpr size_t kColumnWg = 64;  // work-items a group of sssp_lanes_column_figures
 constexpr size_t kLaneRowsWg = 256;  // work-items a group of sssp_lanes_rows
-constexpr size_t kRowsInOrderWg = 256;  // work-items a group (a row) of sssp_rows_in_order
+constexpr size_t kRowsInOrderWg = 256;  // work-items a group of sssp_rows_to_scratch / sssp_rows_in_order
 // The searches, sssp_lanes's pull rounds and the figure kernels: one program
 // (OpenClCore::build).
 constexpr const char* kSsspFiles = "sssp.cl+sssp_pull.cl+sssp_figures.cl+sssp_order.cl";
@@ -133,11 +133,11 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     cl::Buffer off, col, w, src, dist, fig, acc;  // acc: column figures
     // The graph on the device renumbered (renumbered_): new_id[v], v's id there;
     // a source a group's launches run sssp_map_sources before the search and
-    // sssp_rows_in_order after it (kernels/sssp.cl). Lanes take the graph as
-    // given (set_mode uploads it again).
+    // sssp_rows_to_scratch, sssp_rows_in_order after it (kernels/sssp_order.cl).
+    // Lanes take the graph as given (set_mode uploads it again).
     cl::Buffer new_id;
     bool renumbered = false;
-    cl::Kernel map_sources, in_order;
+    cl::Kernel map_sources, to_scratch, in_order;
     cl::Kernel order_hops, order_renumber;  // the order's searches; the graph renumbered (sssp_order.cl)
     // A source a group through the slots: slot 1's launches write dist2 (where the
     // plan has room: dist_twice), so a launch's rows are read on the download
@@ -438,7 +438,7 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   void map_sources(Device& d, int64_t count, cl::Event* e);
   void rows_in_order(Device& d, int64_t count, const cl::Buffer& dist, cl::Event* e);
   // Their launch: with event e, or (none) recorded for the run's T_k.
-  void enqueue_around(Device& d, cl::Kernel& k, size_t global, size_t wg, cl::Event* e);
+  void enqueue_around(Device& d, cl::Kernel& k, const cl::NDRange& global, const cl::NDRange& local, cl::Event* e);
   // A source a group's launch on the compute queue: the sources (src, read until
   // `write` completes) into d.src, then sssp_near_far over them into dist
   // (`first`: the launch's first kernel, for its span).

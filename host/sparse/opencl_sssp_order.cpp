@@ -152,28 +152,34 @@ void OpenClSsspEngine<T>::renumber_on(Device& d, const std::vector<cl_int>& new_
 // On the compute queue with event e (a launch through the slots, which spans its
 // kernels itself), or with none: recorded for the run's T_k (OpenClCore::launch).
 template <typename T>
-void OpenClSsspEngine<T>::enqueue_around(Device& d, cl::Kernel& k, size_t global, size_t wg, cl::Event* e) {
+void OpenClSsspEngine<T>::enqueue_around(Device& d, cl::Kernel& k, const cl::NDRange& global,
+                                         const cl::NDRange& local, cl::Event* e) {
   if (e)
-    d.core->queue(detail::OpenClCore::kCompute)
-        .enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(global), cl::NDRange(wg), nullptr, e);
+    d.core->queue(detail::OpenClCore::kCompute).enqueueNDRangeKernel(k, cl::NullRange, global, local, nullptr, e);
   else
-    d.core->launch(k, cl::NDRange(global), cl::NDRange(wg));
+    d.core->launch(k, global, local);
 }
 
 template <typename T>
 void OpenClSsspEngine<T>::map_sources(Device& d, int64_t count, cl::Event* e) {
   set_args(d.map_sources, static_cast<cl_int>(count), d.src, d.new_id);
   const size_t wg = 64;
-  enqueue_around(d, d.map_sources, (static_cast<size_t>(count) + wg - 1) / wg * wg, wg, e);
+  enqueue_around(d, d.map_sources, cl::NDRange((static_cast<size_t>(count) + wg - 1) / wg * wg), cl::NDRange(wg), e);
 }
 
 template <typename T>
 void OpenClSsspEngine<T>::rows_in_order(Device& d, int64_t count, const cl::Buffer& dist, cl::Event* e) {
   // One buffer of queues: group g's at g x 6 n of it (per_buf past every group).
   const int per_buf = d.one_scratch() ? static_cast<int>(std::max<int64_t>(count, 1)) : d.source_per_buf;
+  const cl::NDRange global((static_cast<size_t>(n_) + kRowsInOrderWg - 1) / kRowsInOrderWg * kRowsInOrderWg,
+                           static_cast<size_t>(count)),
+      local(kRowsInOrderWg, 1);
+  set_args(d.to_scratch, static_cast<cl_int>(n_), static_cast<cl_int>(count), dist, lane_buf(d.scratch, 0),
+           lane_buf(d.scratch, 1), lane_buf(d.scratch, 2), lane_buf(d.scratch, 3), static_cast<cl_int>(per_buf));
+  enqueue_around(d, d.to_scratch, global, local, nullptr);
   set_args(d.in_order, static_cast<cl_int>(n_), static_cast<cl_int>(count), dist, d.new_id, lane_buf(d.scratch, 0),
            lane_buf(d.scratch, 1), lane_buf(d.scratch, 2), lane_buf(d.scratch, 3), static_cast<cl_int>(per_buf));
-  enqueue_around(d, d.in_order, static_cast<size_t>(count) * kRowsInOrderWg, kRowsInOrderWg, e);
+  enqueue_around(d, d.in_order, global, local, e);
 }
 
 template class OpenClSsspEngine<int32_t>;
