@@ -122,10 +122,6 @@ int64_t farthest(int64_t n, const F& score) {
   return at.second;
 }
 
-}  // namespace
-
-namespace {
-
 // One stable pass of the radix sort: words by their digit at `shift` (kDigit
 // bits) from `from` into `to`, with their positions `at` into `at_to` where
 // given; each thread counts and places its block (bucket-major, thread-minor).

@@ -39,6 +39,13 @@ constexpr size_t kRowsInOrderWg = 256;  // work-items a group of sssp_rows_to_sc
 // The searches, sssp_lanes's pull rounds and the figure kernels: one program
 // (OpenClCore::build).
 constexpr const char* kSsspFiles = "sssp.cl+sssp_pull.cl+sssp_figures.cl+sssp_order.cl";
+// From the start of `from` to the end of `to` (commands one after another on an
+// in-order queue), and a finished command's own device time.
+inline double span(const cl::Event& from, const cl::Event& to) {
+  return 1e-9 * static_cast<double>(to.getProfilingInfo<CL_PROFILING_COMMAND_END>() -
+                                    from.getProfilingInfo<CL_PROFILING_COMMAND_START>());
+}
+inline double span(const cl::Event& e) { return span(e, e); }
 // __local bytes sssp_lanes holds besides its set and the pull rounds' memory (its
 // counters, the far pile's minimum), with room to spare.
 constexpr size_t kLanesLocalRest = 1u << 10;

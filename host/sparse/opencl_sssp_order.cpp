@@ -21,11 +21,6 @@ namespace {
 constexpr int kHopLevelsARun = 64;
 constexpr size_t kHopWg = 256;
 
-double span(const cl::Event& from, const cl::Event& to) {
-  return 1e-9 * static_cast<double>(to.getProfilingInfo<CL_PROFILING_COMMAND_END>() -
-                                    from.getProfilingInfo<CL_PROFILING_COMMAND_START>());
-}
-
 // FNV-1a of the order (OCL_SP_PROFILE: two routes to the same order say so).
 uint64_t fingerprint(const std::vector<int32_t>& id) {
   uint64_t h = 14695981039346656037ull;
@@ -136,10 +131,7 @@ void OpenClSsspEngine<T>::renumber_on(Device& d, const std::vector<cl_int>& new_
                 cl::NDRange(kHopWg));
     RunStats part;
     core.finish(part);
-    st.t_h += part.t_h;
-    st.t_k += part.t_k;
-    st.kernel_launches += part.kernel_launches;
-    for (const auto& [k, v] : part.kernel_seconds) st.kernel_seconds[k] += v;
+    st.add_pass(part);
     // The graph as given goes; the renumbered one takes its place.
     d.off = off;
     d.col = col;

@@ -15,19 +15,6 @@
 #include "util/timer.hpp"
 
 namespace ocl_sp::detail {
-namespace {
-// A finished command's device time.
-double span(const cl::Event& e) {
-  return 1e-9 * static_cast<double>(e.getProfilingInfo<CL_PROFILING_COMMAND_END>() -
-                                    e.getProfilingInfo<CL_PROFILING_COMMAND_START>());
-}
-// From the start of `from` to the end of `to` (commands one after another on an
-// in-order queue).
-double span(const cl::Event& from, const cl::Event& to) {
-  return 1e-9 * static_cast<double>(to.getProfilingInfo<CL_PROFILING_COMMAND_END>() -
-                                    from.getProfilingInfo<CL_PROFILING_COMMAND_START>());
-}
-}  // namespace
 
 template <typename T>
 bool OpenClSsspEngine<T>::second_dist(Device& d) {
