@@ -137,14 +137,36 @@ MIN64_BY_CAS(local_min64, __local)
 // One source a group: the tags, then the far flags.
 #define TAG(v) flags[v]
 #define INFAR(v) flags[(size_t)n + (v)]
+// A program of its own where the host asks (NEAR_FAR_LOCAL_ROW: a row of n
+// values fits a work-group's __local memory, small graphs on GPUs): the search
+// keeps its row in __local memory (l_row, an argument sized by the host) and
+// writes it out at the end, so every relaxation's read and atomic_min stays on
+// the compute unit; the queues, tags and far flags stay in global memory.
+#if defined(NEAR_FAR_LOCAL_ROW)
+#define ROW_SPACE __local
+#define ROW_MIN(p, v) LOCAL_MIN(p, v)
+#define LOCAL_ROW_ARG , __local bits_t* l_row
+#define LOCAL_ROW_PASS , l_row
+#else
+#define ROW_SPACE __global
+#define ROW_MIN(p, v) GLOBAL_MIN(p, v)
+#define LOCAL_ROW_ARG
+#define LOCAL_ROW_PASS
+#endif
+
 // Group g's search from sources[g] into its row of dist_all, its queues in sc
 // (the two kernels below: one buffer or up to four).
 void near_far_search(const int g, const int n, __global const int* off, __global const int* col,
                      __global const value_t* w, __global const int* sources, const value_t delta,
                      const int vw_log, volatile __global bits_t* dist_all, __global int* sc,
-                     const bits_t out_inf, __local int* counters, __local bits_t* l_min_bits) {
+                     const bits_t out_inf, __local int* counters, __local bits_t* l_min_bits LOCAL_ROW_ARG) {
   const int lid = get_local_id(0);
-  volatile __global bits_t* dist = dist_all + (size_t)g * n;
+  volatile __global bits_t* row = dist_all + (size_t)g * n;
+#if defined(NEAR_FAR_LOCAL_ROW)
+  volatile __local bits_t* dist = l_row;
+#else
+  volatile __global bits_t* dist = row;
+#endif
   NEAR_FAR_QUEUES(sc)
 
   for (int i = lid; i < n; i += WG) {
@@ -152,7 +174,7 @@ void near_far_search(const int g, const int n, __global const int* off, __global
     TAG(i) = -1;
     INFAR(i) = 0;
   }
-  barrier(CLK_GLOBAL_MEM_FENCE);
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
   if (lid == 0) {
     const int s = sources[g];
     dist[s] = 0;
@@ -180,7 +202,7 @@ void near_far_search(const int g, const int n, __global const int* off, __global
           const int v = col[e];
           const value_t nd = du + w[e];
           const bits_t nb = AS_BITS(nd);
-          if (nb < dist[v] && nb < GLOBAL_MIN(&dist[v], nb)) {
+          if (nb < dist[v] && nb < ROW_MIN(&dist[v], nb)) {
             if (nd < split) {
               if (atomic_xchg(&TAG(v), round) != round) near_b[atomic_inc(&l_next)] = v;
             } else if (atomic_xchg(&INFAR(v), 1) == 0) {
@@ -233,12 +255,26 @@ void near_far_search(const int g, const int n, __global const int* off, __global
   // Unreachable as the output writes it (out_inf: the host's rows need no pass
   // over them), unless the host asked for the raw value (RAW_INF_BITS: figures,
   // trees, reweighted rows).
+#if defined(NEAR_FAR_LOCAL_ROW)
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int i = lid; i < n; i += WG) {
+    const bits_t b = dist[i];
+    row[i] = b == RAW_INF_BITS ? out_inf : b;
+  }
+#else
   if (out_inf != RAW_INF_BITS) {
     barrier(CLK_GLOBAL_MEM_FENCE);
     for (int i = lid; i < n; i += WG)
       if (dist[i] == RAW_INF_BITS) dist[i] = out_inf;
   }
+#endif
 }
+
+// NVIDIA: both near-far kernels in 32 registers, two groups of 1024 (every
+// work-item the compute unit holds) where ptxas would take 60 and leave one (the
+// host caps the PTX: host/cl/program.hpp; other devices ignore these lines).
+// ocl_sp:nvidia-maxnreg sssp_near_far 32
+// ocl_sp:nvidia-maxnreg sssp_near_far_bufs 32
 
 // The queues of every group in one buffer, scratch (a launch that fits the
 // device's largest allocation: every graph below ~8 x 10^5 vertices on an H100).
@@ -248,12 +284,12 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void sssp_near_far(const int n, __global const int* off, __global const int* col,
                    __global const value_t* w, __global const int* sources, const int count,
                    const value_t delta, const int vw_log, volatile __global bits_t* dist_all,
-                   __global int* scratch, const bits_t out_inf) {
+                   __global int* scratch, const bits_t out_inf LOCAL_ROW_ARG) {
   const int g = get_group_id(0);
   if (g >= count) return;  // the whole group returns: no barrier is skipped by half of it
   NEAR_FAR_LOCALS
   near_far_search(g, n, off, col, w, sources, delta, vw_log, dist_all,
-                  scratch + (size_t)g * SCRATCH_ROWS * n, out_inf, counters, l_min_bits);
+                  scratch + (size_t)g * SCRATCH_ROWS * n, out_inf, counters, l_min_bits LOCAL_ROW_PASS);
 }
 
 // The queues in up to four buffers, per_buf groups each (GROUP_SCRATCH).
@@ -262,14 +298,16 @@ void sssp_near_far_bufs(const int n, __global const int* off, __global const int
                         __global const value_t* w, __global const int* sources, const int count,
                         const value_t delta, const int vw_log, volatile __global bits_t* dist_all,
                         __global int* s0, __global int* s1, __global int* s2, __global int* s3,
-                        const int per_buf, const bits_t out_inf) {
+                        const int per_buf, const bits_t out_inf LOCAL_ROW_ARG) {
   const int g = get_group_id(0);
   if (g >= count) return;
   NEAR_FAR_LOCALS
   near_far_search(g, n, off, col, w, sources, delta, vw_log, dist_all, GROUP_SCRATCH(g), out_inf,
-                  counters, l_min_bits);
+                  counters, l_min_bits LOCAL_ROW_PASS);
 }
 
+// The row-in-__local-memory program holds the near-far kernels alone.
+#if !defined(NEAR_FAR_LOCAL_ROW)
 // ---- Sources as lanes (LANES > 0 on the host: --stats in one pass) ----------
 // One work-group runs LANES sources together: their distances sit side by side,
 // dist[v LANES + l] (l: the source's lane), so a vertex's LANES values are one
@@ -641,3 +679,5 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
 #undef FAR_TEST_SET
 #undef FAR_CLEAR
 #undef QUEUE_ONCE
+
+#endif  // !NEAR_FAR_LOCAL_ROW

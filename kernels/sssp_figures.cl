@@ -3,6 +3,8 @@
 // "sssp.cl+sssp_pull.cl+sssp_figures.cl"): the row figures of a batch of single
 // searches and of a lanes launch, the column figures continued in source order,
 // and the lanes' rows transposed into row order.
+// (Nothing of this file in sssp.cl's row-in-__local-memory program.)
+#if !defined(NEAR_FAR_LOCAL_ROW)
 
 #ifdef HAVE_FP64
 // --stats without the rows (host/sparse/stats_sink.hpp): per row of a finished
@@ -237,3 +239,5 @@ __kernel void sssp_lanes_rows(const int n, const int count, const int n_pad, LAN
     if (q + 3 < count) rows[(size_t)row_of[q + 3] * n + v] = b.s3;
   }
 }
+
+#endif  // !NEAR_FAR_LOCAL_ROW

@@ -65,3 +65,39 @@ TEST_SUITE("program_cache") {
     CHECK(parse(head + "00068\n" + good.substr(head.size() + 3)) == "ok:" + kBinary);
   }
 }
+
+TEST_SUITE("ptx register caps") {
+  // Two entries whose names share a prefix, one with a .maxnreg already.
+  const std::string kPtx =
+      ".visible .entry k_bufs(\n\t.param .u32 k_bufs_param_0\n)\n.reqntid 1024, 1, 1\n{\n\tret;\n}\n"
+      ".visible .entry k(\n\t.param .u32 k_param_0\n)\n.maxnreg 64\n.reqntid 1024, 1, 1\n{\n\tret;\n}\n";
+
+  TEST_CASE("the source's lines name the entries and their caps") {
+    const auto caps = ptx_register_caps(
+        "kernel void a() {}\n// ocl_sp:nvidia-maxnreg k 32\n"
+        "// ocl_sp:nvidia-maxnreg k_bufs 40\n// ocl_sp:nvidia-maxnreg bad 4\n"
+        "// ocl_sp:nvidia-maxnreg bad\n// ocl_sp:nvidia-maxnreg last 48");
+    REQUIRE(caps.size() == 3);
+    CHECK(caps[0].entry == "k");
+    CHECK(caps[0].registers == 32);
+    CHECK(caps[1].entry == "k_bufs");
+    CHECK(caps[1].registers == 40);
+    CHECK(caps[2].entry == "last");  // the last line without a newline
+    CHECK(caps[2].registers == 48);
+    CHECK(ptx_register_caps("kernel void a() {}\n").empty());
+  }
+
+  TEST_CASE("each named entry gets .maxnreg before its body, an old one replaced") {
+    std::string ptx = kPtx;
+    CHECK(cap_ptx_registers(ptx, {{"k", 32}, {"k_bufs", 40}, {"absent", 32}}) == 2);
+    CHECK(ptx ==
+          ".visible .entry k_bufs(\n\t.param .u32 k_bufs_param_0\n)\n.reqntid 1024, 1, 1\n.maxnreg 40\n{\n\tret;\n}\n"
+          ".visible .entry k(\n\t.param .u32 k_param_0\n)\n.maxnreg 32\n.reqntid 1024, 1, 1\n{\n\tret;\n}\n");
+    std::string none = kPtx;
+    CHECK(cap_ptx_registers(none, {{"k_buf", 32}}) == 0);  // a prefix is not the entry
+    CHECK(none == kPtx);
+    std::string binary = "\177ELF no entries";
+    CHECK(cap_ptx_registers(binary, {{"k", 32}}) == 0);
+    CHECK(binary == "\177ELF no entries");
+  }
+}

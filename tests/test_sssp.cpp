@@ -137,6 +137,34 @@ TEST_CASE("sssp: tunables and batches smaller than the sources on PoCL") {
   CHECK_THROWS_AS(make_solver<int32_t>(spec(Algo::sssp, {{"TM", 4}})), UsageError);
 }
 
+TEST_CASE("sssp a source a group, its row in __local memory (LOCAL_ROW): fw's bytes") {
+  // Where it is taken: GPUs by default, every device with 2, never with 1; only
+  // where the row and 64 bytes fit.
+  CHECK(sssp_local_row(12272, 4, 49152, true, 0));
+  CHECK_FALSE(sssp_local_row(12273, 4, 49152, true, 0));
+  CHECK_FALSE(sssp_local_row(6200, 8, 49152, true, 0));
+  CHECK_FALSE(sssp_local_row(100, 4, 49152, false, 0));
+  CHECK(sssp_local_row(100, 4, 49152, false, 2));
+  CHECK_FALSE(sssp_local_row(100, 4, 49152, true, 1));
+  CHECK_FALSE(sssp_local_row(0, 4, 49152, true, 2));
+  // Sizes around the work-group, every virtual warp, batches smaller than the
+  // sources, a graph in two parts: the rows fw's.
+  for (int64_t n : {int64_t{1}, int64_t{31}, int64_t{64}, int64_t{150}}) {
+    const auto g = ocl_sp_test::random_graph<int32_t>(n, 7);
+    const auto want = fw_reference(g);
+    for (Tunables t : {Tunables{{"LOCAL_ROW", 2}, {"LANES", 1}}, Tunables{{"LOCAL_ROW", 2}, {"LANES", 1}, {"WG", 32}, {"BATCH", 64}},
+                       Tunables{{"LOCAL_ROW", 2}, {"LANES", 1}, {"VW", 32}, {"WG", 64}, {"DELTA", 25}}}) {
+      CAPTURE(n);
+      CAPTURE(to_string(t));
+      auto solver = make_solver<int32_t>(spec(Algo::sssp, t));
+      DistMatrix<int32_t> d = g;
+      const RunStats st = solver->solve(d, nullptr);
+      CHECK(d == want);
+      CHECK(st.placement.find("its row in __local memory") != std::string::npos);
+    }
+  }
+}
+
 TEST_CASE("sssp a source a group: a launch's queues over several buffers, the same bytes at every seam") {
   // sssp_near_far's queues in up to four buffers (sssp.cl GROUP_SCRATCH; at most
   // K sources a buffer, OCL_SP_SOURCES_PER_BUFFER, and at least a quarter of the

@@ -168,7 +168,65 @@ cl::Program build_from_source(const cl::Context& ctx, const cl::Device& dev,
   return prog;
 }
 
+// Where the source asks for register caps (ptx_register_caps) and the device's
+// binary is NVIDIA's PTX: the program again from the capped PTX. A driver that
+// rejects it keeps the program as built (the note says why).
+cl::Program with_register_caps(const cl::Context& ctx, const cl::Device& dev, const Source& src,
+                               const std::string& options, cl::Program prog, std::string& note) {
+  const auto caps = ptx_register_caps(src.text);
+  if (caps.empty()) return prog;
+  try {
+    if (dev.getInfo<CL_DEVICE_VENDOR>().find("NVIDIA") == std::string::npos) return prog;
+    const auto bins = prog.getInfo<CL_PROGRAM_BINARIES>();
+    if (bins.size() != 1) return prog;
+    std::string ptx(bins[0].begin(), bins[0].end());
+    if (cap_ptx_registers(ptx, caps) == 0) return prog;
+    cl::Program::Binaries capped{std::vector<unsigned char>(ptx.begin(), ptx.end())};
+    std::vector<cl_int> status;
+    cl::Program out(ctx, std::vector<cl::Device>{dev}, capped, &status);
+    out.build(std::vector<cl::Device>{dev}, options.c_str());
+    return out;
+  } catch (const cl::Error& e) {
+    note = "register caps not applied: " + cl_error_name(e.err());
+    return prog;
+  }
+}
+
 }  // namespace
+
+std::vector<PtxRegisterCap> ptx_register_caps(const std::string& source) {
+  static const std::string tag = "// ocl_sp:nvidia-maxnreg ";
+  std::vector<PtxRegisterCap> caps;
+  for (size_t at = source.find(tag); at != std::string::npos; at = source.find(tag, at + 1)) {
+    const size_t end = source.find('\n', at);
+    std::istringstream line(source.substr(at + tag.size(), end == std::string::npos ? end : end - at - tag.size()));
+    PtxRegisterCap c;
+    if (line >> c.entry >> c.registers && c.registers >= 16 && c.registers <= 255) caps.push_back(c);
+  }
+  return caps;
+}
+
+int cap_ptx_registers(std::string& ptx, const std::vector<PtxRegisterCap>& caps) {
+  int capped = 0;
+  for (const auto& c : caps) {
+    const std::string head = ".entry " + c.entry + "(";
+    const size_t at = ptx.find(head);
+    if (at == std::string::npos) continue;
+    const size_t close = ptx.find(')', at + head.size());
+    const size_t body = close == std::string::npos ? close : ptx.find('{', close);
+    if (body == std::string::npos) continue;
+    const std::string directive = ".maxnreg " + std::to_string(c.registers) + "\n";
+    const size_t old = ptx.find(".maxnreg", close);
+    if (old != std::string::npos && old < body) {
+      const size_t eol = ptx.find('\n', old);
+      ptx.replace(old, eol - old + 1, directive);
+    } else {
+      ptx.insert(body, directive);
+    }
+    ++capped;
+  }
+  return capped;
+}
 
 uint64_t fnv1a64(const std::string& s) {
   uint64_t h = 14695981039346656037ull;
@@ -219,7 +277,8 @@ BuiltProgram build_program(const cl::Context& ctx, const cl::Device& dev,
   const Source src = concatenate(files);
   const std::string dir = cache_enabled() ? cache_dir() : "";
   if (dir.empty()) {
-    out.program = build_from_source(ctx, dev, files, src, options);
+    out.program = with_register_caps(ctx, dev, src, options, build_from_source(ctx, dev, files, src, options),
+                                      out.cache_note);
     out.seconds = sw.seconds();
     return out;
   }
@@ -268,7 +327,8 @@ BuiltProgram build_program(const cl::Context& ctx, const cl::Device& dev,
       std::cerr << "note: compiling kernels for " << strip_nul(device_name(dev))
                 << " (first run; cached afterwards)" << std::endl;
   }
-  out.program = build_from_source(ctx, dev, files, src, options);
+  out.program = with_register_caps(ctx, dev, src, options, build_from_source(ctx, dev, files, src, options),
+                                    out.cache_note);
   out.cache = "miss";
   try {
     const auto bins = out.program.getInfo<CL_PROGRAM_BINARIES>();

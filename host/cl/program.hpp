@@ -35,6 +35,20 @@ std::string cache_dir();  // the folder used (may not exist yet)
 // True unless OCL_SP_NO_CACHE is set (to anything but "" or "0").
 bool cache_enabled();
 
+// Register caps for NVIDIA's PTX (pure; unit-tested). A kernel file asks for one
+// with a line "// ocl_sp:nvidia-maxnreg ENTRY N" (the near-far kernels: the driver
+// ignores -cl-nv-maxrregcount where reqd_work_group_size is given, and leaves
+// them one work-group of 1024 a compute unit). `ptx_register_caps` reads those
+// lines from a program's source; `cap_ptx_registers` writes ".maxnreg N" into
+// each named .entry of the PTX text (replacing a .maxnreg there) and returns how
+// many entries it capped. Other vendors' binaries are never touched.
+struct PtxRegisterCap {
+  std::string entry;
+  int registers = 0;
+};
+std::vector<PtxRegisterCap> ptx_register_caps(const std::string& source);
+int cap_ptx_registers(std::string& ptx, const std::vector<PtxRegisterCap>& caps);
+
 // 64-bit FNV-1a, the cache key hash.
 uint64_t fnv1a64(const std::string& s);
 

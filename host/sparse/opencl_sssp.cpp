@@ -37,7 +37,7 @@ OpenClSsspEngine<T>::OpenClSsspEngine(const SolverSpec& spec) {
       // of 128 work-items beat 4, 16 and 32 sources, and groups of 256-1024.
       d.t = core.resolve(spec,
                          {{"WG", wg}, {"DELTA", 0}, {"BATCH", 0}, {"VW", 0}, {"LANES", 0}, {"LANE_WG", 0}, {"PULL", 0},
-                          {"ROW_LANES", 0}, {"ORDER", 0}},
+                          {"ROW_LANES", 0}, {"ORDER", 0}, {"LOCAL_ROW", 0}},
                          sssp_rules());
       const size_t local = static_cast<size_t>(d.t.at("WG"));
       const int lanes_param = d.t.at("LANES");
@@ -277,6 +277,10 @@ void OpenClSsspEngine<T>::prepare_graph(const Csr<T>& g, RunStats& st, bool rows
       use_lanes(d, d.prog[0], lanes_, d.lane_wg_built);
     }
     plan_groups(d.prog[0], p);
+    // A source a group's row in __local memory where it fits (LOCAL_ROW; the
+    // queues' counters and the far minimum beside it).
+    d.local_row = sssp_local_row(n_, sizeof(T), dev.local_mem, ds.gpu, d.t.at("LOCAL_ROW"));
+    if (d.local_row) use_local_row(d);
     rows_in_lanes = rows_in_lanes && p.lanes_rows;
     if (&d == &devices_.front() || !p.lanes_rows) lanes_rows_reason_ = p.lanes_rows_reason;
     // Rows in lanes in a program of their own (sssp_row_program: ROW_LANES, or 16
@@ -414,6 +418,7 @@ std::string OpenClSsspEngine<T>::placement() const {
                             (rp.pull_min ? ", pull rounds past " + std::to_string(rp.pull) + "% of the vertices"
                                          : std::string())
                       : std::string("a source a group") +
+                            (d0.local_row ? ", its row in __local memory" : std::string()) +
                             (d0.renumbered ? ", vertex ids with locality (the Hilbert order of two distances)"
                                          : std::string())) +
          ": " + lanes_rows_reason_ + ")";
@@ -464,6 +469,24 @@ void OpenClSsspEngine<T>::use_lanes(Device& d, LaneProgram& p, int lanes, size_t
   }
   p.search = search;
   p.rows = rows;
+}
+
+// sssp_near_far with its row in __local memory (kernels/sssp.cl
+// NEAR_FAR_LOCAL_ROW: the near-far kernels alone): a program of its own, built
+// on the first graph that takes it and kept for later ones.
+template <typename T>
+void OpenClSsspEngine<T>::use_local_row(Device& d) {
+  if (d.kernel_local()) return;
+  auto& core = *d.core;
+  const size_t wg = static_cast<size_t>(d.t.at("WG"));
+  const BuiltProgram bp = core.build_separate("sssp.cl", {{"WG", d.t.at("WG")}}, d.defines + " -DNEAR_FAR_LOCAL_ROW");
+  const ProbeBuffers pb(core.context(), lanes_);
+  d.kernel_local = core.kernel(
+      "sssp_near_far", "LOCAL_ROW WG=" + std::to_string(wg), {wg},
+      [&](cl::Kernel& k) {
+        set_args(k, 1, pb.off, pb.one, pb.one, pb.off, 1, T(1), 0, pb.dist, pb.one, kRawInf<T>, cl::Local(sizeof(T)));
+      },
+      &bp.program);
 }
 
 template class OpenClSsspEngine<int32_t>;

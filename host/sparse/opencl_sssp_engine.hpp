@@ -117,6 +117,10 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     // kernel: sssp_near_far (a launch's queues in one buffer), kernel_bufs:
     // sssp_near_far_bufs (in up to four); figures: sssp_row_figures (with fp64).
     cl::Kernel kernel, kernel_bufs, figures;
+    // sssp_near_far with its row in __local memory (LOCAL_ROW; its own program,
+    // use_local_row), taken where local_row is set for the prepared graph.
+    cl::Kernel kernel_local;
+    bool local_row = false;
     cl::Kernel lanes_fig, lanes_col;  // sssp_lanes' figures (with fp64; prog[0]'s)
     // prog[0]: the LANES program (--stats, figures, betweenness, and rows unless
     // they have their own); prog[1]: rows' own program (rows_own: ROW_LANES,
@@ -371,6 +375,7 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     size_t wg;
   };
   NearFar solve_args(Device& d, int64_t count, bool final, const cl::Buffer& dist);
+  void use_local_row(Device& d);
   // The unreachable value the row kernels write (out_inf).
   T out_inf(bool final) const { return final ? ValueTraits<T>::inf : kRawInf<T>; }
 

@@ -410,6 +410,12 @@ template <typename T>
 typename OpenClSsspEngine<T>::NearFar OpenClSsspEngine<T>::solve_args(Device& d, int64_t count, bool final,
                                                                                const cl::Buffer& dist) {
   const size_t wg = static_cast<size_t>(d.t.at("WG"));
+  if (d.local_row && d.one_scratch()) {
+    set_args(d.kernel_local, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count), d.delta,
+             static_cast<cl_int>(d.vw_log), dist, d.scratch[0], out_inf(final),
+             cl::Local(static_cast<size_t>(n_) * sizeof(T)));
+    return {d.kernel_local, wg};
+  }
   if (d.one_scratch()) {
     set_args(d.kernel, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count), d.delta,
              static_cast<cl_int>(d.vw_log), dist, d.scratch[0], out_inf(final));

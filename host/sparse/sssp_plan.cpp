@@ -37,6 +37,9 @@ std::vector<detail::TunableRule> sssp_rules() {
            "searches are deep and the sources are at least max(512, 4096 (1e5 / n)^0.9); 1: as given; "
            "2: renumbered wherever "
            "rows run a source a group"},
+          {"LOCAL_ROW", {0, 1, 2},
+           "a source a group's row in the work-group's __local memory while it is searched, where "
+           "n values fit it (small graphs): 0: on GPUs; 1: never; 2: on every device"},
           {"ROW_LANES", {0, 4, 8, 16, 32},
            "rows in lanes, this many sources a group in a program of their own (--stats and "
            "betweenness keep LANES); 0: with LANES=0, 16 in groups of 256 without pull rounds on "
@@ -249,6 +252,11 @@ SsspPlan plan_sssp(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tu
   }
   p.lanes_rows_reason = why;
   return p;
+}
+
+bool sssp_local_row(int64_t n, size_t value_bytes, uint64_t local_mem, bool gpu, int param) {
+  if (param == 1 || (param != 2 && !gpu) || n < 1) return false;
+  return static_cast<uint64_t>(n) * value_bytes + 64 <= local_mem;
 }
 
 int64_t sssp_order_min_sources(int64_t n) {

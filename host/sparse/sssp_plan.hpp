@@ -81,6 +81,12 @@ SsspHopDepth sssp_hop_depth(const int64_t* off, const int32_t* col, int64_t n, i
 // WG, DELTA, VW, BATCH, LANES, LANE_WG, PULL, ROW_LANES: their values and meanings.
 std::vector<detail::TunableRule> sssp_rules();
 
+// A source a group's row in the work-group's __local memory while it is
+// searched (LOCAL_ROW, kernels/sssp.cl NEAR_FAR_LOCAL_ROW): param 0 on GPUs, 2
+// on every device, 1 never; only where the n values and the group's 64 bytes of
+// queue counters fit local_mem (an H200's 48 KiB: n <= 12 272 in int32).
+bool sssp_local_row(int64_t n, size_t value_bytes, uint64_t local_mem, bool gpu, int param);
+
 struct SsspGraphShape {
   int64_t n = 0, m = 0;
   double mean_weight = 1;  // over the edges (1 without edges)

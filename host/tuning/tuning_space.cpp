@@ -132,7 +132,7 @@ TuningSpace tuning_space(Algo a) {
     case Algo::sssp:
       // The multi-source engine (kernels/sssp.cl): a work-group of WG items per
       // source, near-far buckets DELTA % of the mean weight wide.
-      s.params.push_back({"WG", {64, 256, 1024}, "work-items per source's work-group"});
+      s.params.push_back({"WG", {64, 256, 512, 1024}, "work-items per source's work-group"});
       s.params.push_back({"DELTA", {0, 50, 200, 800}, "near-far bucket width, % of the mean weight (0: from the degree)"});
       s.params.push_back({"VW", {0, 4, 32}, "work-items per queued vertex (0: from the degree)"});
       s.constraints.push_back({"WG <= max work-group size",

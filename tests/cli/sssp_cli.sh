@@ -90,6 +90,37 @@ expect "truncated: error" err_starts
 printf '%s' "" >"$T/empty.txt"
 check "empty edge list" 2 "$BIN" --input "$T/empty.txt" --algo sssp --backend serial
 
+# A source a group's row in __local memory (LOCAL_ROW=2 on any device; GPUs by
+# default): the bytes of the row in global memory (LOCAL_ROW=1) and of OpenMP, in
+# every value type, on one device and split in two, with negative weights and
+# paths, and --stats a source a group.
+LR=(--generator random --degree 9 --n 1100 --algo sssp --sources 0-99,1099,512)
+check "local row: openmp" 0 "$BIN" "${LR[@]}" --backend openmp --output "$T/lr_ref.bin"
+for dev in "--device pocl" "--device pocl --split 2"; do
+  # shellcheck disable=SC2086
+  check "local row $dev" 0 "$BIN" "${LR[@]}" $dev --param LANES=1 --param LOCAL_ROW=2 --output "$T/lr.bin" &&
+    expect "local row $dev: the placement says so" grep -q "a source a group, its row in __local memory" "$T/out" &&
+    expect "local row $dev: openmp's bytes" cmp -s "$T/lr_ref.bin" "$T/lr.bin"
+done
+for type in $(cases int64 float32 float64); do
+  check "global row $type" 0 "$BIN" "${LR[@]}" --device pocl --type $type --param LANES=1 --param LOCAL_ROW=1 \
+    --output "$T/lr_g.bin" &&
+    expect "global row $type: not in __local memory" bash -c "! grep -q '__local memory' '$T/out'" &&
+    check "local row $type" 0 "$BIN" "${LR[@]}" --device pocl --type $type --param LANES=1 --param LOCAL_ROW=2 \
+      --output "$T/lr_l.bin" &&
+    expect "local row $type: the global row's bytes" cmp -s "$T/lr_g.bin" "$T/lr_l.bin"
+done
+awk 'function h(x) { return (x * 13) % 17 }
+  BEGIN { for (v = 0; v < 300; v++) { a = (v * 7 + 1) % 300; b = (v + 1) % 300;
+    print v, a, (v * 5) % 9 + h(v) - h(a); print v, b, 3 + h(v) - h(b) } }' >"$T/neg_lr.txt"
+check "local row, negative weights: fw" 0 "$BIN" --input "$T/neg_lr.txt" --algo fw --backend serial --output "$T/nlr_ref.bin"
+check "local row, negative weights and paths" 0 "$BIN" --input "$T/neg_lr.txt" --algo sssp --device pocl --param LANES=1 \
+  --param LOCAL_ROW=2 --paths --verify --output "$T/nlr.bin" &&
+  expect "local row, negative weights: fw's bytes" cmp -s "$T/nlr_ref.bin" "$T/nlr.bin"
+check "local row --stats: openmp" 0 "$BIN" "${LR[@]}" --backend openmp --stats "$T/lr_s_ref.csv"
+check "local row --stats" 0 "$BIN" "${LR[@]}" --device pocl --param LANES=1 --param LOCAL_ROW=2 --stats "$T/lr_s.csv" &&
+  expect "local row --stats: openmp's bytes" cmp -s "$T/lr_s_ref.csv" "$T/lr_s.csv"
+
 # bench --generator: fw, sssp and auto, sampled rows checked; CSV rows written.
 check "bench --generator grid" 0 "$BIN" bench --generator grid --sizes 100,144 --algos fw,sssp,auto \
   --devices serial,pocl --reps 1 --warmup 0 --csv "$T/b.csv"
