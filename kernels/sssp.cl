@@ -292,22 +292,23 @@ void sssp_near_far(const int n, __global const int* off, __global const int* col
                   scratch + (size_t)g * SCRATCH_ROWS * n, out_inf, counters, l_min_bits LOCAL_ROW_PASS);
 }
 
+// The row-in-__local-memory program holds sssp_near_far alone (its rows are
+// small: the queues always fit one buffer).
+#if !defined(NEAR_FAR_LOCAL_ROW)
 // The queues in up to four buffers, per_buf groups each (GROUP_SCRATCH).
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void sssp_near_far_bufs(const int n, __global const int* off, __global const int* col,
                         __global const value_t* w, __global const int* sources, const int count,
                         const value_t delta, const int vw_log, volatile __global bits_t* dist_all,
                         __global int* s0, __global int* s1, __global int* s2, __global int* s3,
-                        const int per_buf, const bits_t out_inf LOCAL_ROW_ARG) {
+                        const int per_buf, const bits_t out_inf) {
   const int g = get_group_id(0);
   if (g >= count) return;
   NEAR_FAR_LOCALS
   near_far_search(g, n, off, col, w, sources, delta, vw_log, dist_all, GROUP_SCRATCH(g), out_inf,
-                  counters, l_min_bits LOCAL_ROW_PASS);
+                  counters, l_min_bits);
 }
 
-// The row-in-__local-memory program holds the near-far kernels alone.
-#if !defined(NEAR_FAR_LOCAL_ROW)
 // ---- Sources as lanes (LANES > 0 on the host: --stats in one pass) ----------
 // One work-group runs LANES sources together: their distances sit side by side,
 // dist[v LANES + l] (l: the source's lane), so a vertex's LANES values are one

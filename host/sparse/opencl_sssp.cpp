@@ -472,7 +472,7 @@ void OpenClSsspEngine<T>::use_lanes(Device& d, LaneProgram& p, int lanes, size_t
 }
 
 // sssp_near_far with its row in __local memory (kernels/sssp.cl
-// NEAR_FAR_LOCAL_ROW: the near-far kernels alone): a program of its own, built
+// NEAR_FAR_LOCAL_ROW: sssp_near_far alone): a program of its own, built
 // on the first graph that takes it and kept for later ones.
 template <typename T>
 void OpenClSsspEngine<T>::use_local_row(Device& d) {

@@ -410,16 +410,14 @@ template <typename T>
 typename OpenClSsspEngine<T>::NearFar OpenClSsspEngine<T>::solve_args(Device& d, int64_t count, bool final,
                                                                                const cl::Buffer& dist) {
   const size_t wg = static_cast<size_t>(d.t.at("WG"));
-  if (d.local_row && d.one_scratch()) {
-    set_args(d.kernel_local, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count), d.delta,
-             static_cast<cl_int>(d.vw_log), dist, d.scratch[0], out_inf(final),
-             cl::Local(static_cast<size_t>(n_) * sizeof(T)));
-    return {d.kernel_local, wg};
-  }
   if (d.one_scratch()) {
-    set_args(d.kernel, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count), d.delta,
+    // sssp_near_far, its row in __local memory (one more argument: its bytes)
+    // where the prepared graph takes it.
+    cl::Kernel& k = d.local_row ? d.kernel_local : d.kernel;
+    set_args(k, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count), d.delta,
              static_cast<cl_int>(d.vw_log), dist, d.scratch[0], out_inf(final));
-    return {d.kernel, wg};
+    if (d.local_row) k.setArg(11, cl::Local(static_cast<size_t>(n_) * sizeof(T)));
+    return {k, wg};
   }
   set_args(d.kernel_bufs, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count),
            d.delta, static_cast<cl_int>(d.vw_log), dist, lane_buf(d.scratch, 0), lane_buf(d.scratch, 1),
