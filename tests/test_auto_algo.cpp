@@ -42,12 +42,12 @@ TEST_CASE("auto: each source's row counts, and a solve past an hour says so") {
 }
 
 TEST_CASE("auto on a GPU: sssp pays its row slots where fw's matrix is small") {
-  // The slots are pinned inside sssp's solve (~1.8 GB/s): two launches' rows a
-  // source a group, two parts in lanes (a 32nd of the rows, 8 MiB to 64 MiB);
-  // fewer sources, smaller slots.
+  // The slots are pinned inside sssp's solve (~1.8 GB/s): two parts of the rows
+  // (a 32nd of them, 8 MiB to 64 MiB), a source a group as in lanes; fewer
+  // sources, smaller slots.
   const GpuEstimate all = gpu_estimate(10000, 120000, 10000);
   const GpuEstimate ten = gpu_estimate(10000, 120000, 10);
-  CHECK(all.sssp_slots == doctest::Approx(2.0 * kGpuSlotRows * 4e4 / kGpuPinBytesPerSecond));
+  CHECK(all.sssp_slots == doctest::Approx(2.0 * 1e4 * 4e4 / 32 / kGpuPinBytesPerSecond));
   CHECK(ten.sssp_slots == doctest::Approx(2.0 * 10 * 4e4 / kGpuPinBytesPerSecond));
   const GpuEstimate lanes = gpu_estimate(10000, 40000, 10000);  // degree 4: rows in lanes
   CHECK(lanes.sssp_slots == doctest::Approx(2.0 * 1e4 * 4e4 / 32 / kGpuPinBytesPerSecond));
@@ -62,38 +62,40 @@ TEST_CASE("auto on a GPU: sssp pays its row slots where fw's matrix is small") {
 }
 
 namespace {
-// bench/results/nvidia-h200/auto/auto-choice-slot-parts/summary.csv: whole solves
-// (the report's "solve", medians of 3, 2 from n = 20 000 on) on one H200, rows in
-// lanes through slots of a 32nd of the rows; grid_88 and grid_92 from
-// lattices-before-model/ (the same engine). The estimates' rates are an H100's.
+// bench/results/nvidia-h200/auto/auto-choice-row-parts/summary.csv: whole solves
+// (the report's "solve", medians of 3, 2 from n = 20 000 on) on one H200, a source
+// a group's rows in __local memory where they fit and every layout's rows through
+// slots of a part; grid_88 and grid_92 from lattices-before-model/ (rows in
+// lanes, the same engine). The estimates' rates are an H100's but for the row in
+// __local memory (an H200's).
 struct Measured {
   const char* name;
   int64_t n, m;
   double fw, sssp;
 };
 constexpr Measured kMeasured[] = {
-    {"oldenburg", 6105, 14058, 0.0413, 0.0179},
-    {"road_grid_45", 2023, 7122, 0.0083, 0.0109},
-    {"road_grid_84", 7054, 25056, 0.0601, 0.0188},
-    {"road_grid_100", 9997, 35674, 0.1031, 0.0290},
-    {"san_joaquin", 18263, 47748, 0.5110, 0.1249},
-    {"grid_45", 2025, 7920, 0.0082, 0.0106},
-    {"grid_70", 4900, 19320, 0.0248, 0.0115},
-    {"grid_100", 10000, 39600, 0.1019, 0.0282},
-    {"geometric_2000_d6", 2000, 14312, 0.0066, 0.0131},
-    {"geometric_5000_d6", 5000, 35262, 0.0265, 0.0251},
-    {"geometric_10000_d6", 10000, 70772, 0.1026, 0.0579},
-    {"geometric_5000_d20", 5000, 110954, 0.0249, 0.0377},
-    {"random_2000_d16", 2000, 31934, 0.0066, 0.0103},
-    {"random_2000_d64", 2000, 127515, 0.0061, 0.0135},
-    {"random_5000_d16", 5000, 80058, 0.0261, 0.0338},
-    {"random_5000_d48", 5000, 239835, 0.0247, 0.0445},
-    {"random_10000_d12", 10000, 120209, 0.1031, 0.0682},
-    {"random_10000_d24", 10000, 240048, 0.1031, 0.0862},
-    {"random_10000_d48", 10000, 479688, 0.1065, 0.1189},
-    {"random_10000_d96", 10000, 958658, 0.1042, 0.1838},
-    {"random_30000_d32", 30000, 961628, 2.0828, 0.5895},
-    {"random_30000_d96", 30000, 2881321, 2.0783, 1.3277},
+    {"oldenburg", 6105, 14058, 0.0490, 0.0183},
+    {"road_grid_45", 2023, 7122, 0.0092, 0.0117},
+    {"road_grid_84", 7054, 25056, 0.0649, 0.0190},
+    {"road_grid_100", 9997, 35674, 0.1104, 0.0289},
+    {"san_joaquin", 18263, 47748, 0.5169, 0.1149},
+    {"grid_45", 2025, 7920, 0.0086, 0.0108},
+    {"grid_70", 4900, 19320, 0.0260, 0.0136},
+    {"grid_100", 10000, 39600, 0.1071, 0.0244},
+    {"geometric_2000_d6", 2000, 14312, 0.0070, 0.0097},
+    {"geometric_5000_d6", 5000, 35262, 0.0254, 0.0122},
+    {"geometric_10000_d6", 10000, 70772, 0.1308, 0.0245},
+    {"geometric_5000_d20", 5000, 110954, 0.0270, 0.0210},
+    {"random_2000_d16", 2000, 31934, 0.0060, 0.0082},
+    {"random_2000_d64", 2000, 127515, 0.0057, 0.0098},
+    {"random_5000_d16", 5000, 80058, 0.0266, 0.0146},
+    {"random_5000_d48", 5000, 239835, 0.0253, 0.0198},
+    {"random_10000_d12", 10000, 120209, 0.1067, 0.0252},
+    {"random_10000_d24", 10000, 240048, 0.1116, 0.0340},
+    {"random_10000_d48", 10000, 479688, 0.1165, 0.0413},
+    {"random_10000_d96", 10000, 958658, 0.1052, 0.0681},
+    {"random_30000_d32", 30000, 961628, 2.1068, 0.5462},
+    {"random_30000_d96", 30000, 2881321, 2.1393, 1.2832},
     {"grid_88", 7744, 30624, 0.0734, 0.0196},
     {"grid_92", 8464, 33488, 0.0695, 0.0190},
     // H100, bench/results/nvidia-h100/auto/auto-choice-confirm/summary.csv (before the

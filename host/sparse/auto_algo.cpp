@@ -67,13 +67,17 @@ GpuEstimate gpu_estimate(int64_t n, int64_t m, int64_t sources) {
   const double wave = kGpuResidentGroups * row;
   const double cache = 1.0 + kGpuRowsMissPenalty * std::clamp((wave - kGpuL2Bytes / 4) / (kGpuL2Bytes / 2), 0.0, 1.0);
   e.sssp_kernels = (s * mm / kGpuEdgesPerSecond + s * nn / (lanes ? kGpuLanesVerticesPerSecond : kGpuVerticesPerSecond)) * cache;
+  // A source a group whose row fits a work-group's __local memory (LOCAL_ROW):
+  // every relaxation stays on the compute unit.
+  if (!lanes && sssp_local_row(n, 4, kGpuLocalBytes, true, 0))
+    e.sssp_kernels = s * mm / kGpuLocalRowEdgesPerSecond + s * nn / kGpuLocalRowVerticesPerSecond;
   // The rows come back through two pinned host slots, pinned inside the solve:
-  // a launch's rows (a source a group) or a part of at most 64 MiB (lanes:
-  // sssp_slot_part_bytes), fewer where the sources are fewer; the rate covers the
-  // pinning and the last slot handed on.
-  const double lane_part = static_cast<double>(
+  // a part of at most 64 MiB (sssp_slot_part_bytes; rows in lanes, and a source
+  // a group's launches with two distance buffers), fewer where the sources are
+  // fewer; the rate covers the pinning and the last slot handed on.
+  const double part = static_cast<double>(
       sssp_slot_part_bytes(static_cast<uint64_t>(s * row), static_cast<uint64_t>(kGpuLanePartBytes)));
-  const double slot = lanes ? std::min(lane_part, s * row) : std::min(s, kGpuSlotRows) * row;
+  const double slot = std::min(part, s * row);
   e.sssp_slots = 2.0 * slot / kGpuPinBytesPerSecond;
   return e;
 }

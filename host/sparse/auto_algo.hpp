@@ -41,7 +41,12 @@ AutoChoice choose_algo(int64_t n, int64_t m, int64_t sources, Backend backend,
 //   sssp slots  two slots pinned in the solve and the last one handed on: 9.9 ms
 //               for 2 x 8.4 MB (n = 2 000), 53 ms for 2 x 42 MB (n = 10 000),
 //               0.19 s for 2 x 127 MB (n = 30 000), 52 - 84 ms for two lane parts
-//               of 64 MiB (n = 4 900 - 18 263): ~1.8 GB/s
+//               of 64 MiB (n = 4 900 - 18 263): ~1.8 GB/s; a part of the rows
+//               (a 32nd, 8 - 64 MiB) a slot, a source a group as in lanes
+//   sssp kernels with a source a group's row in __local memory (n <= 12 272):
+//               H200 (bench/results/nvidia-h200/auto/auto-choice-row-parts):
+//               random n = 10 000, degree 12 - 96: T_k 11.3 - 28.7 ms =
+//               S m / 4.8e11 + S n / 1.14e10 (n = 5 000 and geometric within 25 %)
 struct GpuEstimate {
   double fw_kernels = 0, fw_copies = 0, sssp_kernels = 0, sssp_slots = 0;
 };
@@ -58,8 +63,10 @@ constexpr double kGpuLanesVerticesPerSecond = 2.0e10;
 constexpr double kGpuResidentGroups = 264;  // groups of 1024 resident on an H100 (132 SMs x 2)
 constexpr double kGpuL2Bytes = 50e6;
 constexpr double kGpuRowsMissPenalty = 0.35;
-constexpr double kGpuSlotRows = 4 * kGpuResidentGroups;  // a launch a source a group (sssp_plan.cpp BATCH)
 constexpr double kGpuLanePartBytes = 64.0 * (1 << 20);    // opencl_sssp_engine.hpp lane_part_bytes() (one device)
 constexpr double kGpuPinBytesPerSecond = 1.8e9;
+constexpr uint64_t kGpuLocalBytes = 48 << 10;  // a work-group's __local memory (NVIDIA)
+constexpr double kGpuLocalRowEdgesPerSecond = 4.8e11;
+constexpr double kGpuLocalRowVerticesPerSecond = 1.14e10;
 
 }  // namespace ocl_sp

@@ -68,6 +68,11 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     cl::Event write, kernel, read;
     cl::Event first;  // the launch's first kernel (a renumbered graph's sssp_map_sources; else `kernel`)
     bool pending = false;
+    // A source a group in parts (submit_part): the distance buffer the part is
+    // read from (0 dist, 1 dist2), and whether its wait counts the launch's
+    // kernels (`first`, `kernel`: the launch's first part).
+    int at = 0;
+    bool counts = false;
   };
   // Arguments of the kernels' probes (OpenClCore::kernel): one source on a
   // one-vertex graph.
@@ -163,6 +168,12 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     int pre_at = 0;
     bool pre_pending = false;
     cl::Event pre_kernel, pre_first;  // pre_first: as Slot::first
+    cl::Event pre_write[2];           // the last write from pre_src[k] (waited for before it is refilled)
+    // One device through the slots (submit_part): the launch being read is in
+    // distance buffer launch_at (sources [launch_first, + launch_count) of the
+    // list, as for rows in lanes), launch_kernel its last kernel.
+    int launch_at = 1;
+    cl::Event launch_kernel;
     // A source a group: the launch's queues in up to kSsspLaneBuffers buffers of
     // source_per_buf sources each (sssp.cl GROUP_SCRATCH).
     std::vector<cl::Buffer> scratch;
@@ -218,8 +229,9 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   void source_count(int64_t count, RunStats& st) override;
 
   int64_t batch(int64_t) const override {
-    // Rows in lanes: the slots' parts (several devices: the smallest device's).
-    if (all_lanes_rows()) {
+    // Rows in lanes, or a source a group in parts: the slots' parts (several
+    // devices: the smallest device's).
+    if (all_lanes_rows() || in_parts(devices_[0])) {
       int64_t part = devices_[0].slot_batch;
       for (const auto& d : devices_) part = std::min(part, d.slot_batch);
       return std::max<int64_t>(part, 1);
@@ -234,10 +246,11 @@ class OpenClSsspEngine final : public SsspEngine<T>,
 
   // Two batches in flight: the rows come back into two pinned host
   // slots (mapped CL_MEM_ALLOC_HOST_PTR buffers: DMA at full speed, no staging
-  // copy), at most kSlotBytes a slot, else run(). A source a group: one in-order
-  // queue (kernel k + 1 runs once rows k are read; their device buffers are
-  // shared). Rows in lanes: sssp_lanes and sssp_lanes_rows on the compute queue, a
-  // launch's rows read back in batches (d.slot_batch) on the download queue, so
+  // copy), at most kSlotBytes a slot, else run(). A source a group: launches in
+  // parts with two distance buffers (submit_part), else one in-order queue
+  // (kernel k + 1 runs once rows k are read; their device buffers are shared).
+  // Rows in lanes: sssp_lanes and sssp_lanes_rows on the compute queue, a launch's
+  // rows read back in batches (d.slot_batch) on the download queue, so
   // its reads run beside the next launch's sssp_lanes (its sssp_lanes_rows waits
   // for them).
   static constexpr uint64_t kSlotBytes = uint64_t{1} << 30;
@@ -444,6 +457,17 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   // The device's next launch of a source a group into distance buffer `at`
   // (0 dist, 1 dist2), unwaited: d.pre_*.
   void launch_ahead(Device& d, int at, const int64_t* sources, int64_t count);
+  // One device, a source a group, two distance buffers: a launch of launch_per_
+  // sources of the list (whole parts) into one buffer, each part read from it
+  // into slot `sl` on the download queue; the next launch (into the other
+  // buffer, behind the other slot's read of it) goes in at this launch's first
+  // part, so it runs beside these reads. Slots of a part, not of a launch: two
+  // 64 MiB slots pin in ~80 ms where a launch's (1 056 rows of 400 KB at n =
+  // 10^5) took ~0.5 s.
+  void submit_part(Device& d, int slot, const int64_t* sources, int64_t count);
+  // Rows of a source a group through the slots in parts (submit_part): one
+  // device with a second distance buffer.
+  bool in_parts(const Device& d) const { return devices_.size() == 1 && d.mode == 0 && d.dist_twice; }
   // A renumbered device's kernels around a source a group's search of `count`
   // sources (in d.src) into dist, on the compute queue: the sources mapped to its
   // ids before, the rows back in the input's order after.
@@ -513,15 +537,15 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     const char* e = std::getenv("OCL_SP_LANE_SETS");
     return e && std::string(e) == "1" ? size_t{1} : size_t{2};
   }();
-  // Rows in lanes: a launch read back in parts of at most this many bytes, the
-  // slots' size: 64 MiB on one device (pinning costs ~0.8 s a GiB on an H100, and
+  // Rows in lanes (and a source a group's, in_parts): a launch read back in parts
+  // of at most this many bytes, the slots' size: 64 MiB on one device (pinning costs ~0.8 s a GiB on an H100, and
   // parts of 64 MiB to 1 GiB read the 316 x 316 grid's 40 GB in the same 0.84 s);
   // D devices pin two slots each, so 64 / D MiB each (4 H200s: slots set up
   // 265 -> 74 ms, the reads as fast). OCL_SP_LANE_PART_MIB=M (experiments; at
   // most kSlotBytes).
   const int lane_part_mib_ = env_int("OCL_SP_LANE_PART_MIB", 0, 1, INT_MAX);
   int64_t sources_ = 0;  // source_count(): the rows' sources (0: not told)
-  void size_slot_parts(Device& d) const;  // d.slot_batch for d.batch (mode 2)
+  void size_slot_parts(Device& d) const;  // d.slot_batch for d.batch (mode 2, in_parts)
   uint64_t lane_part_bytes() const {
     const uint64_t bytes = lane_part_mib_ ? static_cast<uint64_t>(lane_part_mib_) << 20
                                           : std::max(kSsspSlotPartMin, (64 / std::max<uint64_t>(devices_.size(), 1)) << 20);

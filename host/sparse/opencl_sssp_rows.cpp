@@ -85,6 +85,10 @@ bool OpenClSsspEngine<T>::slots(int64_t batch) {
     for (auto& d : devices_) {
       for (auto& sl : d.slot) release(d, sl);
       d.dist2 = cl::Buffer();
+      if (d.mode == 0) {  // no second buffer: later batches whole launches (run())
+        d.dist_twice = false;
+        size_slot_parts(d);
+      }
     }
     return false;
   }
@@ -195,25 +199,73 @@ void OpenClSsspEngine<T>::submit(int slot, const int64_t* sources, int64_t count
       sl.pending = true;
       return;
     }
-    sl.src.assign(sources, sources + count);
-    // Slot 1 on dist2 where there is one: this launch's rows are read on the
-    // download queue behind its kernel while the other slot's launch runs (the
-    // solver waits for a slot's read before it submits to the slot again).
-    const bool two = d.dist2() != nullptr;
-    const cl::Buffer& dist = two && slot == 1 ? d.dist2 : d.dist;
-    enqueue_near_far(d, sl.src, dist, &sl.write, &sl.kernel, &sl.first);
-    const size_t bytes = static_cast<size_t>(count * n_) * sizeof(T);
-    if (two) {
-      auto& dq = core.queue(detail::OpenClCore::kDownload);
-      const std::vector<cl::Event> done{sl.kernel};
-      dq.enqueueReadBuffer(dist, CL_FALSE, 0, bytes, sl.ptr, &done, &sl.read);
-      dq.flush();
-    } else {
-      q.enqueueReadBuffer(dist, CL_FALSE, 0, bytes, sl.ptr, nullptr, &sl.read);
+    if (d.dist2()) {
+      submit_part(d, slot, sources, count);
+      return;
     }
+    // One distance buffer: the launch and its read in order on one queue.
+    sl.src.assign(sources, sources + count);
+    sl.counts = true;
+    enqueue_near_far(d, sl.src, d.dist, &sl.write, &sl.kernel, &sl.first);
+    q.enqueueReadBuffer(d.dist, CL_FALSE, 0, static_cast<size_t>(count * n_) * sizeof(T), sl.ptr, nullptr,
+                        &sl.read);
     q.flush();
     sl.pending = true;
   });
+}
+
+template <typename T>
+void OpenClSsspEngine<T>::submit_part(Device& d, int slot, const int64_t* sources, int64_t count) {
+  Slot& sl = d.slot[slot];
+  const Slot& other = d.slot[1 - slot];
+  auto& q = d.core->queue(detail::OpenClCore::kCompute);
+  // A launch into buffer `at` goes behind the other slot's read of it (the
+  // solver waited for this slot's; no other read is in flight).
+  const auto launch = [&](int at, const int64_t* from, int64_t c) {
+    if (other.pending && other.at == at) {
+      const std::vector<cl::Event> reads{other.read};
+      q.enqueueBarrierWithWaitList(&reads);
+    }
+    launch_ahead(d, at, from, c);
+  };
+  int64_t off = -1;
+  if (ahead_ && sources >= ahead_ && sources + count <= ahead_ + ahead_count_) off = sources - ahead_;
+  const bool inside = off >= 0 && d.launch_first >= 0 && off >= d.launch_first &&
+                      off + count <= d.launch_first + d.launch_count;
+  sl.counts = !inside;
+  if (!inside) {
+    // This part starts a launch: the one enqueued at the launch before (its
+    // sources match), else one now (a whole number of parts, or this batch alone
+    // outside the list).
+    const int64_t take = off >= 0 ? std::max(count, std::min(launch_per_, ahead_count_ - off)) : count;
+    if (!(off >= 0 && d.pre_pending && d.next_first == off && d.next_count == take))
+      launch(1 - d.launch_at, sources, take);
+    d.pre_pending = false;
+    d.launch_at = d.pre_at;
+    d.launch_kernel = d.pre_kernel;
+    d.launch_first = off;
+    d.launch_count = take;
+    sl.kernel = d.pre_kernel;
+    sl.first = d.pre_first;
+    d.next_first = -1;
+    const int64_t next = off + take;
+    if (off >= 0 && next < ahead_count_) {
+      d.next_first = next;
+      d.next_count = std::min(launch_per_, ahead_count_ - next);
+      launch(1 - d.launch_at, ahead_ + next, d.next_count);
+    }
+  }
+  const size_t row = static_cast<size_t>(n_) * sizeof(T);
+  const size_t row0 = off >= 0 ? static_cast<size_t>(off - d.launch_first) : 0;
+  auto& dq = d.core->queue(detail::OpenClCore::kDownload);
+  const std::vector<cl::Event> done{d.launch_kernel};
+  sl.count = count;
+  sl.at = d.launch_at;
+  dq.enqueueReadBuffer(d.launch_at ? d.dist2 : d.dist, CL_FALSE, row0 * row, static_cast<size_t>(count) * row,
+                       sl.ptr, &done, &sl.read);
+  q.flush();
+  dq.flush();
+  sl.pending = true;
 }
 
 template <typename T>
@@ -264,11 +316,14 @@ void OpenClSsspEngine<T>::wait(int slot, RunStats& st) {
       st.bytes_moved += static_cast<double>(sl.count) * static_cast<double>(n_) * sizeof(T);
       return;
     }
-    const double tk = span(sl.first, sl.kernel), th = span(sl.read) + span(sl.write);
-    st.t_k += tk;
-    st.t_h += th;
-    st.kernel_launches += 1;
-    st.kernel_seconds[d.near_far_name()] += tk;
+    // A source a group: the launch's kernels counted at its first part.
+    st.t_h += span(sl.read) + (sl.counts && sl.write() ? span(sl.write) : 0.0);
+    if (sl.counts) {
+      const double tk = span(sl.first, sl.kernel);
+      st.t_k += tk;
+      st.kernel_launches += 1;
+      st.kernel_seconds[d.near_far_name()] += tk;
+    }
     st.bytes_moved += static_cast<double>(sl.count) * (4.0 + static_cast<double>(n_) * sizeof(T));
   });
 }
@@ -367,10 +422,11 @@ void OpenClSsspEngine<T>::enqueue_near_far(Device& d, const std::vector<cl_int>&
 template <typename T>
 void OpenClSsspEngine<T>::launch_ahead(Device& d, int at, const int64_t* sources, int64_t count) {
   std::vector<cl_int>& src = d.pre_src[at];
+  // In order behind the launch before it (which read d.src); src stays until its
+  // write is done (two launches on, or it is waited for here).
+  if (d.pre_write[at]()) d.pre_write[at].wait();
   src.assign(sources, sources + count);
-  // In order behind the launch before it (which read d.src); src stays until this
-  // launch's rows are read, two launches on.
-  enqueue_near_far(d, src, at ? d.dist2 : d.dist, nullptr, &d.pre_kernel, &d.pre_first);
+  enqueue_near_far(d, src, at ? d.dist2 : d.dist, &d.pre_write[at], &d.pre_kernel, &d.pre_first);
   d.core->queue(detail::OpenClCore::kCompute).flush();
   d.pre_at = at;
   d.pre_pending = true;
@@ -494,7 +550,6 @@ void OpenClSsspEngine<T>::set_mode(Device& d, bool lanes, size_t sets, bool rows
         if (reduces_) s.fig = cl::Buffer(ctx, CL_MEM_READ_WRITE, b * sizeof(RowFigures));
       }
       if (rows) d.rows = cl::Buffer(ctx, CL_MEM_READ_WRITE, b * un * sizeof(T));
-      size_slot_parts(d);
       d.launch_first = d.next_first = -1;
     } else {
       d.dist = cl::Buffer(ctx, CL_MEM_READ_WRITE, std::max<size_t>(b * un, 1) * sizeof(T));
@@ -516,16 +571,19 @@ void OpenClSsspEngine<T>::set_mode(Device& d, bool lanes, size_t sets, bool rows
     }
   });
   d.mode = mode;
+  size_slot_parts(d);
 }
 
 // Through the slots a launch comes back in parts of at most lane_part_bytes()
 // (pinning is slow, ~1.3 GB/s on NVIDIA), equal ones: a launch through the slots
 // takes a whole number of parts (submit), so no part straddles two. Rows of few
 // sources take smaller parts (sssp_slot_part_bytes). OCL_SP_LANE_SLOT_SOURCES=K:
-// at most K sources a part (tests).
+// at most K sources a part (tests). Rows in lanes, and a source a group's
+// launches on one device with two distance buffers (in_parts).
 template <typename T>
 void OpenClSsspEngine<T>::size_slot_parts(Device& d) const {
-  if (d.mode != 2) return;
+  d.slot_batch = 0;
+  if (d.mode != 2 && !in_parts(d)) return;
   const uint64_t row = static_cast<uint64_t>(n_) * sizeof(T), b = static_cast<uint64_t>(d.batch);
   uint64_t part = lane_part_bytes();
   if (sources_ > 0 && !lane_part_mib_) part = sssp_slot_part_bytes(static_cast<uint64_t>(sources_) * row, part);

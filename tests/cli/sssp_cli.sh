@@ -121,6 +121,32 @@ check "local row --stats: openmp" 0 "$BIN" "${LR[@]}" --backend openmp --stats "
 check "local row --stats" 0 "$BIN" "${LR[@]}" --device pocl --param LANES=1 --param LOCAL_ROW=2 --stats "$T/lr_s.csv" &&
   expect "local row --stats: openmp's bytes" cmp -s "$T/lr_s_ref.csv" "$T/lr_s.csv"
 
+# A source a group's launches read back in parts (one device, two distance
+# buffers): OCL_SP_LANE_SLOT_SOURCES=K parts of K sources, launches of whole
+# parts (BATCH=16: 15 sources in parts of 3 or 5, 14 in parts of 7), the list's
+# last launch short; ids as given, renumbered and rows in __local memory; every
+# part the bytes of OpenMP, and one kernel launch a launch, not a part.
+PT=(--generator random --degree 9 --n 1100 --algo sssp --sources 0-99,1099,512 --param LANES=1 --param BATCH=16)
+for k in $(cases 3 5 7); do
+  launches=$(( (102 + 16 / k * k - 1) / (16 / k * k) ))
+  for extra in "" "--param LOCAL_ROW=2" "--param ORDER=2"; do
+    # shellcheck disable=SC2086
+    check "parts of $k $extra" 0 env OCL_SP_LANE_SLOT_SOURCES=$k "$BIN" "${PT[@]}" --device pocl $extra \
+      --output "$T/pt.bin" --json &&
+      expect "parts of $k $extra: openmp's bytes" cmp -s "$T/lr_ref.bin" "$T/pt.bin"
+    [ -z "$extra" ] && expect "parts of $k: $launches launches" grep -q "\"kernel_launches\":$launches," "$T/out"
+  done
+done
+for type in $(cases int64 float32); do
+  check "parts $type: whole launches" 0 "$BIN" "${PT[@]}" --device pocl --type $type --output "$T/pt_w.bin" &&
+    check "parts $type" 0 env OCL_SP_LANE_SLOT_SOURCES=3 "$BIN" "${PT[@]}" --device pocl --type $type \
+      --output "$T/pt_p.bin" &&
+    expect "parts $type: the whole launches' bytes" cmp -s "$T/pt_w.bin" "$T/pt_p.bin"
+done
+check "parts, negative weights and paths" 0 env OCL_SP_LANE_SLOT_SOURCES=3 "$BIN" --input "$T/neg_lr.txt" --algo sssp \
+  --device pocl --param LANES=1 --param BATCH=16 --paths --verify --output "$T/npt.bin" &&
+  expect "parts, negative weights: fw's bytes" cmp -s "$T/nlr_ref.bin" "$T/npt.bin"
+
 # bench --generator: fw, sssp and auto, sampled rows checked; CSV rows written.
 check "bench --generator grid" 0 "$BIN" bench --generator grid --sizes 100,144 --algos fw,sssp,auto \
   --devices serial,pocl --reps 1 --warmup 0 --csv "$T/b.csv"
