@@ -308,6 +308,12 @@ void sssp_near_far_bufs(const int n, __global const int* off, __global const int
   near_far_search(g, n, off, col, w, sources, delta, vw_log, dist_all, GROUP_SCRATCH(g), out_inf,
                   counters, l_min_bits);
 }
+#endif  // !NEAR_FAR_LOCAL_ROW
+
+// The near-far kernels in groups of another size for renumbered searches
+// (NEAR_FAR_ONLY: the host's program of sssp_near_far and sssp_near_far_bufs
+// alone, WG its size) hold no lanes either.
+#if !defined(NEAR_FAR_LOCAL_ROW) && !defined(NEAR_FAR_ONLY)
 
 // ---- Sources as lanes (LANES > 0 on the host: --stats in one pass) ----------
 // One work-group runs LANES sources together: their distances sit side by side,
@@ -681,4 +687,4 @@ void sssp_lanes(const int n, __global const int* off, __global const int* col,
 #undef FAR_CLEAR
 #undef QUEUE_ONCE
 
-#endif  // !NEAR_FAR_LOCAL_ROW
+#endif  // !NEAR_FAR_LOCAL_ROW && !NEAR_FAR_ONLY

@@ -3,8 +3,9 @@
 // "sssp.cl+sssp_pull.cl+sssp_figures.cl"): the row figures of a batch of single
 // searches and of a lanes launch, the column figures continued in source order,
 // and the lanes' rows transposed into row order.
-// (Nothing of this file in sssp.cl's row-in-__local-memory program.)
-#if !defined(NEAR_FAR_LOCAL_ROW)
+// (Nothing of this file in sssp.cl's programs of the near-far kernels alone:
+// NEAR_FAR_LOCAL_ROW, NEAR_FAR_ONLY.)
+#if !defined(NEAR_FAR_LOCAL_ROW) && !defined(NEAR_FAR_ONLY)
 
 #ifdef HAVE_FP64
 // --stats without the rows (host/sparse/stats_sink.hpp): per row of a finished
@@ -240,4 +241,4 @@ __kernel void sssp_lanes_rows(const int n, const int count, const int n_pad, LAN
   }
 }
 
-#endif  // !NEAR_FAR_LOCAL_ROW
+#endif  // !NEAR_FAR_LOCAL_ROW && !NEAR_FAR_ONLY

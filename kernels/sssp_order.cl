@@ -2,8 +2,9 @@
 // host/graph/vertex_order.hpp): the order's searches, the graph renumbered on
 // the device, and the two kernels a launch of a source a group runs around its
 // search on a renumbered graph. Built with sssp.cl (bits_t, GROUP_SCRATCH).
-// (Nothing of this file in sssp.cl's row-in-__local-memory program.)
-#if !defined(NEAR_FAR_LOCAL_ROW)
+// (Nothing of this file in sssp.cl's programs of the near-far kernels alone:
+// NEAR_FAR_LOCAL_ROW, NEAR_FAR_ONLY.)
+#if !defined(NEAR_FAR_LOCAL_ROW) && !defined(NEAR_FAR_ONLY)
 
 // ---- The order's searches: hop distances, a launch a level -------------------
 // Breadth first from one vertex over the whole device (a lone near-far group
@@ -92,4 +93,4 @@ __kernel void sssp_rows_in_order(const int n, const int count, __global bits_t* 
   dist_all[(size_t)g * n + v] = ((__global const bits_t*)GROUP_SCRATCH(g))[new_id[v]];
 }
 
-#endif  // !NEAR_FAR_LOCAL_ROW
+#endif  // !NEAR_FAR_LOCAL_ROW && !NEAR_FAR_ONLY

@@ -16,8 +16,9 @@
 // either is a path's sum, and a lowered tail is queued for the next round anyway.
 // A vertex that improved goes on the queues as a push round's head does: near when
 // a lane fell below split, else on the far pile (far_lo lowered).
-// (Nothing of this file in sssp.cl's row-in-__local-memory program.)
-#if !defined(NEAR_FAR_LOCAL_ROW)
+// (Nothing of this file in sssp.cl's programs of the near-far kernels alone:
+// NEAR_FAR_LOCAL_ROW, NEAR_FAR_ONLY.)
+#if !defined(NEAR_FAR_LOCAL_ROW) && !defined(NEAR_FAR_ONLY)
 
 // The round's queue (queue[0, cnt)) as bits of `bits` (n bits; cleared first).
 void lanes_pull_mark(__local uint* bits, __global const int* queue, const int cnt, const int n, const int lid) {
@@ -116,4 +117,4 @@ void lanes_pull_round(const int n, const int lid, __global const int* in_off, __
 #undef PULL_LANE
 #undef PULL_HIT
 
-#endif  // !NEAR_FAR_LOCAL_ROW
+#endif  // !NEAR_FAR_LOCAL_ROW && !NEAR_FAR_ONLY

@@ -137,6 +137,18 @@ TEST_CASE("sssp: tunables and batches smaller than the sources on PoCL") {
   CHECK_THROWS_AS(make_solver<int32_t>(spec(Algo::sssp, {{"TM", 4}})), UsageError);
 }
 
+TEST_CASE("sssp ORDER_WG: the renumbered searches' group size") {
+  // 512 on GPUs up to 2 x 10^5 vertices where WG is the default 1 024; WG on
+  // CPU devices, past that size or where WG was changed; as given otherwise.
+  CHECK(sssp_order_wg(100000, true, 1024, 0) == 512);
+  CHECK(sssp_order_wg(kSsspOrderWgMaxN, true, 1024, 0) == 512);
+  CHECK(sssp_order_wg(kSsspOrderWgMaxN + 1, true, 1024, 0) == 1024);
+  CHECK(sssp_order_wg(100000, true, 256, 0) == 256);
+  CHECK(sssp_order_wg(100000, false, 64, 0) == 64);
+  CHECK(sssp_order_wg(100000, false, 64, 128) == 128);
+  CHECK(sssp_order_wg(10000000, true, 1024, 1024) == 1024);
+}
+
 TEST_CASE("sssp a source a group, its row in __local memory (LOCAL_ROW): fw's bytes") {
   // Where it is taken: GPUs by default, every device with 2, never with 1; only
   // where the row and 64 bytes fit.

@@ -37,7 +37,7 @@ OpenClSsspEngine<T>::OpenClSsspEngine(const SolverSpec& spec) {
       // of 128 work-items beat 4, 16 and 32 sources, and groups of 256-1024.
       d.t = core.resolve(spec,
                          {{"WG", wg}, {"DELTA", 0}, {"BATCH", 0}, {"VW", 0}, {"LANES", 0}, {"LANE_WG", 0}, {"PULL", 0},
-                          {"ROW_LANES", 0}, {"ORDER", 0}, {"LOCAL_ROW", 0}},
+                          {"ROW_LANES", 0}, {"ORDER", 0}, {"ORDER_WG", 0}, {"LOCAL_ROW", 0}},
                          sssp_rules());
       const size_t local = static_cast<size_t>(d.t.at("WG"));
       const int lanes_param = d.t.at("LANES");
@@ -230,7 +230,7 @@ void OpenClSsspEngine<T>::prepare_graph(const Csr<T>& g, RunStats& st, bool rows
                         ") and their rows, which has " + format_bytes(static_cast<double>(d.budget)) +
                         " to use; use fewer LANES, LANES=1, or --device-memory");
   };
-  for (auto& d : devices_) {
+  const auto device_shape = [](const Device& d) {
     const auto& dev = d.core->device();
     SsspDeviceShape ds;
     ds.budget = d.budget;
@@ -238,6 +238,11 @@ void OpenClSsspEngine<T>::prepare_graph(const Csr<T>& g, RunStats& st, bool rows
     ds.compute_units = static_cast<int64_t>(dev.compute_units);
     ds.gpu = d.core->is_gpu();
     ds.max_work_group = dev.max_work_group;
+    return ds;
+  };
+  for (auto& d : devices_) {
+    const auto& dev = d.core->device();
+    const SsspDeviceShape ds = device_shape(d);
     SsspPlan p = plan_sssp(shape, ds, d.t, lanes_, d.lane_wg_built);
     // DELTA percent of the mean weight: the near-far bucket width.
     const auto width_of = [&](double pct) -> T {
@@ -318,13 +323,34 @@ void OpenClSsspEngine<T>::prepare_graph(const Csr<T>& g, RunStats& st, bool rows
   renumber_wanted_ = shape.renumbered && !rows_in_lanes;
   renumbered_ = false;
   new_id_.clear();
+  // The renumbered searches' own group size (ORDER_WG) where it differs from
+  // WG: their program and launches planned now, taken once the graph is
+  // renumbered (take_order_wg, from source_count).
+  for (auto& d : devices_) {
+    d.order_wg = 0;
+    const int wg = sssp_order_wg(n_, d.core->is_gpu(), d.t.at("WG"), d.t.at("ORDER_WG"));
+    if (!renumber_wanted_ || d.local_row || wg == d.t.at("WG")) continue;
+    Tunables t = d.t;
+    t["WG"] = wg;
+    const SsspPlan po = plan_sssp(shape, device_shape(d), t, lanes_, d.lane_wg_built);
+    if (po.batch_sources < 1) continue;
+    try {
+      use_order_wg(d, static_cast<size_t>(wg));
+    } catch (const UsageError&) {  // a group the device does not run: WG's kernels
+      continue;
+    }
+    d.order_wg = static_cast<size_t>(wg);
+    d.order_batch = po.batch_sources;
+    d.order_dist_twice = po.dist_twice && env_int("OCL_SP_SSSP_DIST_BUFFERS", 2, 1, 2) == 2;
+  }
   for (auto& d : devices_) {
     upload_graph(d, g, false, st);
     auto& core = *d.core;
     core.run_guarded("sssp: cannot upload the graph to '" + core.device().name + "'", [&] {
       core.begin_solve();
       const cl::Context& ctx = core.context();
-      d.src = cl::Buffer(ctx, CL_MEM_READ_ONLY, static_cast<size_t>(d.batch_sources) * 4);
+      d.src = cl::Buffer(ctx, CL_MEM_READ_ONLY,
+                         static_cast<size_t>(std::max(d.batch_sources, d.order_wg ? d.order_batch : 0)) * 4);
       d.pull_off = d.pull_src = d.pull_w = cl::Buffer();
       if (d.prog[0].pull_min || (d.rows_own && d.prog[1].pull_min)) {
         d.pull_off = cl::Buffer(ctx, CL_MEM_READ_ONLY, in_off.size() * 4);
@@ -380,6 +406,7 @@ void OpenClSsspEngine<T>::source_count(int64_t count, RunStats& st) {
   for (auto& d : devices_) size_slot_parts(d);
   if (renumber_wanted_ && !renumbered_ && (order_param_ == 2 || count >= (order_min_sources_ ? order_min_sources_ : sssp_order_min_sources(n_)))) {
     order_vertices(st);
+    for (auto& d : devices_) take_order_wg(d);
     st.placement = placement();
   }
   if (lanes_param_ != 0 || row_lanes_param_ >= 4 || !lanes_rows_graph_) return;
@@ -420,7 +447,10 @@ std::string OpenClSsspEngine<T>::placement() const {
                       : std::string("a source a group") +
                             (d0.local_row ? ", its row in __local memory" : std::string()) +
                             (d0.renumbered ? ", vertex ids with locality (the Hilbert order of two distances)"
-                                         : std::string())) +
+                                         : std::string()) +
+                            (d0.renumbered && d0.order_wg
+                                 ? ", groups of " + std::to_string(d0.order_wg) + " work-items"
+                                 : std::string())) +
          ": " + lanes_rows_reason_ + ")";
 }
 
@@ -487,6 +517,43 @@ void OpenClSsspEngine<T>::use_local_row(Device& d) {
         set_args(k, 1, pb.off, pb.one, pb.one, pb.off, 1, T(1), 0, pb.dist, pb.one, kRawInf<T>, cl::Local(sizeof(T)));
       },
       &bp.program);
+}
+
+// sssp_near_far and sssp_near_far_bufs in groups of `wg` for renumbered
+// searches (kernels/sssp.cl NEAR_FAR_ONLY): a program of their own, built on
+// the first graph that takes it and kept for later ones.
+template <typename T>
+void OpenClSsspEngine<T>::use_order_wg(Device& d, size_t wg) {
+  if (d.order_built == wg) return;
+  auto& core = *d.core;
+  const std::string what = "ORDER_WG=" + std::to_string(wg);
+  core.check_group(what, {wg}, 0);
+  const BuiltProgram bp =
+      core.build_separate("sssp.cl", {{"WG", static_cast<int>(wg)}}, d.defines + " -DNEAR_FAR_ONLY");
+  const ProbeBuffers pb(core.context(), lanes_);
+  d.order_kernel = core.kernel(
+      "sssp_near_far", what, {wg},
+      [&](cl::Kernel& k) { set_args(k, 1, pb.off, pb.one, pb.one, pb.off, 1, T(1), 0, pb.dist, pb.one, kRawInf<T>); },
+      &bp.program);
+  d.order_kernel_bufs = core.kernel(
+      "sssp_near_far_bufs", what, {wg},
+      [&](cl::Kernel& k) {
+        set_args(k, 1, pb.off, pb.one, pb.one, pb.off, 1, T(1), 0, pb.dist, pb.one, pb.one, pb.one, pb.one, 1,
+                 kRawInf<T>);
+      },
+      &bp.program);
+  d.order_built = wg;
+}
+
+// A renumbered device's launches in groups of order_wg: the plan's batch for
+// them and the buffers again (one source a group).
+template <typename T>
+void OpenClSsspEngine<T>::take_order_wg(Device& d) {
+  if (!d.order_wg || !d.renumbered || d.batch_sources == d.order_batch) return;
+  d.batch_sources = d.order_batch;
+  d.dist_twice = d.order_dist_twice;
+  d.mode = -1;
+  set_mode(d, false);
 }
 
 template class OpenClSsspEngine<int32_t>;

@@ -126,6 +126,15 @@ class OpenClSsspEngine final : public SsspEngine<T>,
     // use_local_row), taken where local_row is set for the prepared graph.
     cl::Kernel kernel_local;
     bool local_row = false;
+    // Searches on renumbered ids in groups of order_wg (ORDER_WG, sssp_order_wg;
+    // the near-far kernels of their own program, use_order_wg, built for
+    // order_built), and the plan's launches for them (sources, room for a second
+    // distance buffer): taken once the prepared graph is renumbered
+    // (take_order_wg). order_wg 0: WG's kernels.
+    cl::Kernel order_kernel, order_kernel_bufs;
+    size_t order_wg = 0, order_built = 0;
+    int64_t order_batch = 0;
+    bool order_dist_twice = false;
     cl::Kernel lanes_fig, lanes_col;  // sssp_lanes' figures (with fp64; prog[0]'s)
     // prog[0]: the LANES program (--stats, figures, betweenness, and rows unless
     // they have their own); prog[1]: rows' own program (rows_own: ROW_LANES,
@@ -389,6 +398,8 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   };
   NearFar solve_args(Device& d, int64_t count, bool final, const cl::Buffer& dist);
   void use_local_row(Device& d);
+  void use_order_wg(Device& d, size_t wg);
+  void take_order_wg(Device& d);
   // The unreachable value the row kernels write (out_inf).
   T out_inf(bool final) const { return final ? ValueTraits<T>::inf : kRawInf<T>; }
 

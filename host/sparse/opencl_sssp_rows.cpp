@@ -465,20 +465,23 @@ void OpenClSsspEngine<T>::release(Device& d, Slot& sl) {
 template <typename T>
 typename OpenClSsspEngine<T>::NearFar OpenClSsspEngine<T>::solve_args(Device& d, int64_t count, bool final,
                                                                                const cl::Buffer& dist) {
-  const size_t wg = static_cast<size_t>(d.t.at("WG"));
+  // Renumbered searches in groups of their own size where the plan gave one.
+  const bool order = d.renumbered && d.order_wg;
+  const size_t wg = order ? d.order_wg : static_cast<size_t>(d.t.at("WG"));
   if (d.one_scratch()) {
     // sssp_near_far, its row in __local memory (one more argument: its bytes)
     // where the prepared graph takes it.
-    cl::Kernel& k = d.local_row ? d.kernel_local : d.kernel;
+    cl::Kernel& k = d.local_row ? d.kernel_local : order ? d.order_kernel : d.kernel;
     set_args(k, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count), d.delta,
              static_cast<cl_int>(d.vw_log), dist, d.scratch[0], out_inf(final));
     if (d.local_row) k.setArg(11, cl::Local(static_cast<size_t>(n_) * sizeof(T)));
     return {k, wg};
   }
-  set_args(d.kernel_bufs, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count),
-           d.delta, static_cast<cl_int>(d.vw_log), dist, lane_buf(d.scratch, 0), lane_buf(d.scratch, 1),
+  cl::Kernel& k = order ? d.order_kernel_bufs : d.kernel_bufs;
+  set_args(k, static_cast<cl_int>(n_), d.off, d.col, d.w, d.src, static_cast<cl_int>(count), d.delta,
+           static_cast<cl_int>(d.vw_log), dist, lane_buf(d.scratch, 0), lane_buf(d.scratch, 1),
            lane_buf(d.scratch, 2), lane_buf(d.scratch, 3), static_cast<cl_int>(d.source_per_buf), out_inf(final));
-  return {d.kernel_bufs, wg};
+  return {k, wg};
 }
 
 // The device's distance and queue buffers sized for one source a group (lanes

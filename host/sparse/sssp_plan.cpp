@@ -37,6 +37,9 @@ std::vector<detail::TunableRule> sssp_rules() {
            "searches are deep and the sources are at least max(512, 4096 (1e5 / n)^0.9); 1: as given; "
            "2: renumbered wherever "
            "rows run a source a group"},
+          {"ORDER_WG", {0, 32, 64, 128, 256, 512, 1024},
+           "work-items a group of the searches on renumbered ids (ORDER): 0: 512 on GPUs up to "
+           "2e5 vertices where WG is 1024, else WG"},
           {"LOCAL_ROW", {0, 1, 2},
            "a source a group's row in the work-group's __local memory while it is searched, where "
            "n values fit it (small graphs): 0: on GPUs; 1: never; 2: on every device"},
@@ -252,6 +255,11 @@ SsspPlan plan_sssp(const SsspGraphShape& g, const SsspDeviceShape& dev, const Tu
   }
   p.lanes_rows_reason = why;
   return p;
+}
+
+int sssp_order_wg(int64_t n, bool gpu, int wg, int param) {
+  if (param > 0) return param;
+  return gpu && wg == 1024 && n <= kSsspOrderWgMaxN ? kSsspOrderWg : wg;
 }
 
 bool sssp_local_row(int64_t n, size_t value_bytes, uint64_t local_mem, bool gpu, int param) {

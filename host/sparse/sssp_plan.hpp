@@ -78,8 +78,21 @@ struct SsspHopDepth {
 SsspHopDepth sssp_hop_depth(const int64_t* off, const int32_t* col, int64_t n, int64_t source, int64_t limit,
                             int64_t stop_at);
 
-// WG, DELTA, VW, BATCH, LANES, LANE_WG, PULL, ROW_LANES: their values and meanings.
+// WG, DELTA, VW, BATCH, LANES, LANE_WG, PULL, ORDER, ORDER_WG, LOCAL_ROW, ROW_LANES: their values
+// and meanings.
 std::vector<detail::TunableRule> sssp_rules();
+
+// Searches on renumbered ids (ORDER) in groups of ORDER_WG work-items (a
+// program of the near-far kernels of their own, kernels/sssp.cl NEAR_FAR_ONLY):
+// param K > 0 as given; 0: kSsspOrderWg on GPUs up to kSsspOrderWgMaxN vertices
+// where WG is the GPU default 1 024, else WG. H200, geometric graphs
+// (docs/performance/sparse.md "Groups of 512 for renumbered deep searches"):
+// all rows of 5 x 10^4 and 10^5 vertices -18 % and -13 % of T_k in groups of
+// 512 (four a compute unit in 32 registers), 1.5 x 10^5 -9 %, 2 x 10^5 -5 %,
+// 2.5 x 10^5 -1 %; 10^6 +3 % (4 096 sources).
+constexpr int kSsspOrderWg = 512;
+constexpr int64_t kSsspOrderWgMaxN = 200000;
+int sssp_order_wg(int64_t n, bool gpu, int wg, int param);
 
 // A source a group's row in the work-group's __local memory while it is
 // searched (LOCAL_ROW, kernels/sssp.cl NEAR_FAR_LOCAL_ROW): param 0 on GPUs, 2

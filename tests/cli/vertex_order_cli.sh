@@ -36,6 +36,28 @@ check "geometric, 350 sources past a threshold of 300" 0 env OCL_SP_ORDER_MIN_SO
   expect "threshold 300: renumbered" grep -q "vertex ids with locality" "$T/out" &&
   expect "threshold 300: openmp's bytes" cmp -s "$T/ref.bin" "$T/thr.bin"
 
+# Renumbered searches in groups of their own size (ORDER_WG: a program of the
+# near-far kernels alone), through one queue buffer and several, on one device
+# and split in two, with the part slots' seams (launches of 3-source parts): the
+# placement says so, the rows are OpenMP's; without renumbering the groups are
+# WG's.
+for wg in $(cases 32 128 256); do
+  for dev in "--device pocl" "--device pocl --split 2"; do
+    # shellcheck disable=SC2086
+    check "ORDER_WG=$wg $dev" 0 env OCL_SP_LANE_SLOT_SOURCES=3 "$BIN" "${GEO[@]}" "${SRC[@]}" $dev --param ORDER=2 \
+      --param ORDER_WG=$wg --output "$T/owg.bin" &&
+      expect "ORDER_WG=$wg $dev: the placement says so" grep -q "vertex ids with locality (.*), groups of $wg work-items" "$T/out" &&
+      expect "ORDER_WG=$wg $dev: openmp's bytes" cmp -s "$T/ref.bin" "$T/owg.bin"
+  done
+done
+check "ORDER_WG=128, queues in several buffers" 0 env OCL_SP_SOURCES_PER_BUFFER=7 "$BIN" "${GEO[@]}" "${SRC[@]}" \
+  --device pocl --param ORDER=2 --param ORDER_WG=128 --output "$T/owb.bin" &&
+  expect "ORDER_WG=128 several buffers: openmp's bytes" cmp -s "$T/ref.bin" "$T/owb.bin"
+check "ORDER_WG=128 as given" 0 "$BIN" "${GEO[@]}" "${SRC[@]}" --device pocl --param ORDER=1 --param ORDER_WG=128 \
+  --output "$T/owi.bin" &&
+  expect "ORDER_WG=128 as given: WG's groups" bash -c "! grep -q 'groups of 128 work-items' '$T/out'" &&
+  expect "ORDER_WG=128 as given: openmp's bytes" cmp -s "$T/ref.bin" "$T/owi.bin"
+
 # The order's searches breadth first on the device (sssp_order_hops) and on the
 # host (hop_distances, the graph renumbered there): the same order (its
 # fingerprint in the profile), the same rows.

@@ -104,8 +104,9 @@ tunables[fw_cpu.cl]="BLOCK=32 BLOCK=64 BLOCK=128"
 declare -A fp64_only
 fp64_only[betweenness.cl]=1
 tunables[betweenness.cl]="BC_WG=64 BC_WG=256"
-tunables[sssp.cl]="WG=32 WG=64,LANE_SET=12 WG=256 WG=1024,LANE_SET=10 WG=1024,NEAR_FAR_LOCAL_ROW"
-# LANE_SET: the lanes' __local set; NEAR_FAR_LOCAL_ROW: sssp_near_far alone, each row in __local memory
+tunables[sssp.cl]="WG=32 WG=64,LANE_SET=12 WG=256 WG=1024,LANE_SET=10 WG=1024,NEAR_FAR_LOCAL_ROW WG=512,NEAR_FAR_ONLY"
+# LANE_SET: the lanes' __local set; NEAR_FAR_LOCAL_ROW: sssp_near_far alone, each row in __local memory;
+# NEAR_FAR_ONLY: the near-far kernels alone (renumbered searches in groups of their own size)
 # Files the host builds after another one in the same program
 # ("sssp.cl+sssp_pull.cl+sssp_figures.cl+sssp_order.cl").
 declare -A appended
