@@ -85,13 +85,7 @@ OpenClSsspEngine<T>::OpenClSsspEngine(const SolverSpec& spec) {
       core.check_group("LANE_WG=" + std::to_string(lane_wg), {d.lane_wg_built}, 0);
       core.build(kSsspFiles, {{"WG", d.t.at("WG")}, {"LANES", lanes_}, {"LANE_WG", lane_wg}}, defines);
       const ProbeBuffers pb(core.context(), lanes_);
-      d.kernel = core.kernel("sssp_near_far", what, {local}, [&](cl::Kernel& k) {
-        set_args(k, 1, pb.off, pb.one, pb.one, pb.off, 1, T(1), 0, pb.dist, pb.one, kRawInf<T>);
-      });
-      d.kernel_bufs = core.kernel("sssp_near_far_bufs", what, {local}, [&](cl::Kernel& k) {
-        set_args(k, 1, pb.off, pb.one, pb.one, pb.off, 1, T(1), 0, pb.dist, pb.one, pb.one, pb.one, pb.one, 1,
-                 kRawInf<T>);
-      });
+      near_far_kernels(core, pb, what, local, nullptr, d.kernel, d.kernel_bufs);
       d.map_sources = core.kernel("sssp_map_sources", what, {64}, [&](cl::Kernel& k) {
         set_args(k, 1, pb.off, pb.off);
       });
@@ -530,19 +524,27 @@ void OpenClSsspEngine<T>::use_order_wg(Device& d, size_t wg) {
   core.check_group(what, {wg}, 0);
   const BuiltProgram bp =
       core.build_separate("sssp.cl", {{"WG", static_cast<int>(wg)}}, d.defines + " -DNEAR_FAR_ONLY");
-  const ProbeBuffers pb(core.context(), lanes_);
-  d.order_kernel = core.kernel(
+  near_far_kernels(core, ProbeBuffers(core.context(), lanes_), what, wg, &bp.program, d.order_kernel,
+                   d.order_kernel_bufs);
+  d.order_built = wg;
+}
+
+// sssp_near_far and sssp_near_far_bufs of `wg` work-items from program `from`
+// (null: the solver's), each probed on one source of a one-vertex graph.
+template <typename T>
+void OpenClSsspEngine<T>::near_far_kernels(detail::OpenClCore& core, const ProbeBuffers& pb, const std::string& what,
+                                           size_t wg, const cl::Program* from, cl::Kernel& one, cl::Kernel& bufs) {
+  one = core.kernel(
       "sssp_near_far", what, {wg},
       [&](cl::Kernel& k) { set_args(k, 1, pb.off, pb.one, pb.one, pb.off, 1, T(1), 0, pb.dist, pb.one, kRawInf<T>); },
-      &bp.program);
-  d.order_kernel_bufs = core.kernel(
+      from);
+  bufs = core.kernel(
       "sssp_near_far_bufs", what, {wg},
       [&](cl::Kernel& k) {
         set_args(k, 1, pb.off, pb.one, pb.one, pb.off, 1, T(1), 0, pb.dist, pb.one, pb.one, pb.one, pb.one, 1,
                  kRawInf<T>);
       },
-      &bp.program);
-  d.order_built = wg;
+      from);
 }
 
 // A renumbered device's launches in groups of order_wg: the plan's batch for

@@ -399,6 +399,8 @@ class OpenClSsspEngine final : public SsspEngine<T>,
   NearFar solve_args(Device& d, int64_t count, bool final, const cl::Buffer& dist);
   void use_local_row(Device& d);
   void use_order_wg(Device& d, size_t wg);
+  static void near_far_kernels(detail::OpenClCore& core, const ProbeBuffers& pb, const std::string& what, size_t wg,
+                               const cl::Program* from, cl::Kernel& one, cl::Kernel& bufs);
   void take_order_wg(Device& d);
   // The unreachable value the row kernels write (out_inf).
   T out_inf(bool final) const { return final ? ValueTraits<T>::inf : kRawInf<T>; }
